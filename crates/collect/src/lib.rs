@@ -1,0 +1,16 @@
+//! Reads the sources of `standup` into events: git repositories, AI coding-agent
+//! session logs and shell histories, each with its own warnings.
+//!
+//! Owns finding the sources, streaming them and turning their records into
+//! `report_model` events, plus a per-source status for `standup doctor`. Never
+//! aggregates, redacts or renders, and never writes to a repository, a history file
+//! or a log: every source is opened read-only.
+
+mod env;
+pub mod git;
+pub mod sessions;
+pub mod shell;
+mod status;
+
+pub use env::Env;
+pub use status::{SourceOutput, SourceStatus};

@@ -1,0 +1,1 @@
+//! AI coding-agent session logs.

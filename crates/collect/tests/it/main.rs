@@ -1,0 +1,5 @@
+//! Integration tests of the collect crate.
+
+mod git;
+mod sessions;
+mod shell;

@@ -1,0 +1,147 @@
+//! Events: what the sources saw, before aggregation.
+
+use std::path::PathBuf;
+
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+
+/// The project an event belongs to: a repository (worktrees folded into it) or, for a
+/// working directory outside any repository, that directory.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ProjectRef {
+    /// Display name: the folder name of the repository's main work tree.
+    pub name: String,
+    /// Absolute path of the repository's main work tree (or of the folder).
+    pub path: PathBuf,
+}
+
+/// One commit authored by the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommitEvent {
+    /// The repository the commit was found in.
+    pub project: ProjectRef,
+    /// Full object id.
+    pub hash: String,
+    /// The subject line (untrusted text).
+    pub subject: String,
+    /// Whether `subject` was shortened by the length cap.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    /// Author date: the commit is placed by it, not by its committer date.
+    pub author_time: Timestamp,
+    /// Files changed (a binary file counts as a changed file, not as lines).
+    pub files_changed: u64,
+    /// Lines inserted.
+    pub insertions: u64,
+    /// Lines deleted.
+    pub deletions: u64,
+    /// Whether this is a merge commit.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub merge: bool,
+}
+
+/// The AI coding agent a session belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Agent {
+    /// Anthropic's Claude Code.
+    ClaudeCode,
+    /// OpenAI's Codex CLI.
+    Codex,
+    /// Google's Gemini CLI.
+    Gemini,
+}
+
+impl Agent {
+    /// The agent's product name, as people write it.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "Claude Code",
+            Agent::Codex => "Codex",
+            Agent::Gemini => "Gemini",
+        }
+    }
+}
+
+/// One AI coding-agent session, with the times of its user prompts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionEvent {
+    /// Which agent wrote the session.
+    pub agent: Agent,
+    /// The agent's session id.
+    pub session_id: String,
+    /// Title: the agent's own summary when present, else the first user prompt, shortened.
+    pub title: String,
+    /// Whether `title` was shortened by the length cap.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    /// The session's working directory, when the log names one.
+    pub cwd: Option<PathBuf>,
+    /// The project the working directory resolved to (set by the join step).
+    pub project: Option<ProjectRef>,
+    /// The times of the user's prompts, sorted ascending.
+    pub prompts: Vec<Timestamp>,
+    /// The times of every record the session has since the earliest window began, sorted
+    /// ascending: a session counts for a window when it has a record in it.
+    pub activity: Vec<Timestamp>,
+}
+
+/// The shell a history entry came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Shell {
+    /// zsh's history file.
+    Zsh,
+    /// bash's history file.
+    Bash,
+    /// fish's history file.
+    Fish,
+    /// atuin's SQLite database.
+    Atuin,
+}
+
+impl Shell {
+    /// The shell's name, as people write it.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Shell::Zsh => "zsh",
+            Shell::Bash => "bash",
+            Shell::Fish => "fish",
+            Shell::Atuin => "atuin",
+        }
+    }
+}
+
+/// One command from a shell history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShellEvent {
+    /// Which history it came from.
+    pub shell: Shell,
+    /// When it ran.
+    pub time: Timestamp,
+    /// The command line (untrusted text).
+    pub command: String,
+    /// Whether `command` was shortened by the length cap.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    /// Working directory, when the history records it (atuin does).
+    pub cwd: Option<PathBuf>,
+    /// The project the working directory resolved to (set by the join step).
+    pub project: Option<ProjectRef>,
+}
+
+/// Everything the sources produced for one run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Activity {
+    /// Commits by the user.
+    pub commits: Vec<CommitEvent>,
+    /// Agent sessions.
+    pub sessions: Vec<SessionEvent>,
+    /// Shell commands.
+    pub shell: Vec<ShellEvent>,
+}
+
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+pub(crate) fn is_false(value: &bool) -> bool {
+    !*value
+}

@@ -1,0 +1,15 @@
+//! The data types of `standup`: the events that sources produce, the `Report` that
+//! aggregation builds from them, warnings, the narrative and generation metadata.
+//!
+//! Owns these plain types and their serde form (the JSON that other tools read).
+//! Never does I/O, never reads a clock and never formats text for people: that is
+//! `collect`'s, the binary's and `render`'s job.
+
+mod event;
+mod report;
+
+pub use event::{Activity, Agent, CommitEvent, ProjectRef, SessionEvent, Shell, ShellEvent};
+pub use report::{
+    Bucket, BucketKind, Commit, MaskedCount, Meta, Narrative, Project, Report, ReportKind,
+    Session, ShellGroup, Totals, Warning, WarningCode, Window, SCHEMA_VERSION,
+};

@@ -1,0 +1,290 @@
+//! The `Report`: what aggregation builds and what render prints.
+
+use std::path::PathBuf;
+
+use jiff::{Timestamp, civil::Date};
+use serde::{Deserialize, Serialize};
+
+use crate::event::{Agent, is_false};
+
+/// Version of the JSON form of [`Report`]. Bumped on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Which report this is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportKind {
+    /// One calendar day.
+    Daily,
+    /// The previous working day and today.
+    Standup,
+}
+
+/// A half-open time range `[start, end)` covering one local day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Window {
+    /// The local calendar date the window covers.
+    pub date: Date,
+    /// First instant inside the window.
+    pub start: Timestamp,
+    /// First instant after the window.
+    pub end: Timestamp,
+}
+
+impl Window {
+    /// Whether `time` falls inside `[start, end)`.
+    pub fn contains(&self, time: Timestamp) -> bool {
+        self.start <= time && time < self.end
+    }
+}
+
+/// Which part of a report a bucket is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BucketKind {
+    /// The single day of a daily report.
+    Day,
+    /// The standup's previous working day.
+    PreviousWorkday,
+    /// The standup's today.
+    Today,
+}
+
+/// The activity of one window.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bucket {
+    /// Which part of the report this is.
+    pub kind: BucketKind,
+    /// The window the activity falls in.
+    pub window: Window,
+    /// Projects, most recent activity first.
+    pub projects: Vec<Project>,
+    /// Shell commands grouped by head, most frequent first.
+    pub shell: Vec<ShellGroup>,
+    /// Sums over the bucket.
+    pub totals: Totals,
+}
+
+impl Bucket {
+    /// Whether the bucket holds no activity at all.
+    pub fn is_empty(&self) -> bool {
+        self.projects.is_empty() && self.shell.is_empty()
+    }
+}
+
+/// One project: a repository (worktrees folded in) or a working folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Project {
+    /// Folder name of the repository's main work tree.
+    pub name: String,
+    /// Absolute path of the project.
+    pub path: PathBuf,
+    /// Time of the latest activity in the window.
+    pub last_activity: Timestamp,
+    /// Commits, newest first.
+    pub commits: Vec<Commit>,
+    /// Agent sessions, most recent activity first.
+    pub sessions: Vec<Session>,
+    /// Shell commands run in the project (from histories that record a directory).
+    pub commands: u64,
+    /// Sums over this project.
+    pub totals: Totals,
+}
+
+/// One commit in a report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Commit {
+    /// Full object id.
+    pub hash: String,
+    /// Subject line.
+    pub subject: String,
+    /// Whether `subject` was shortened by the length cap.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    /// Author date.
+    pub author_time: Timestamp,
+    /// Files changed.
+    pub files_changed: u64,
+    /// Lines inserted.
+    pub insertions: u64,
+    /// Lines deleted.
+    pub deletions: u64,
+    /// Whether this is a merge commit (only present with `include_merges`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub merge: bool,
+}
+
+/// One agent session in a report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Session {
+    /// Which agent.
+    pub agent: Agent,
+    /// The agent's session id.
+    pub session_id: String,
+    /// Title.
+    pub title: String,
+    /// Whether `title` was shortened by the length cap.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    /// User prompts inside the window.
+    pub prompts: u64,
+    /// First record inside the window.
+    pub first: Timestamp,
+    /// Last record inside the window.
+    pub last: Timestamp,
+}
+
+/// Shell commands sharing a head (`cargo test`, `git commit`, `make`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShellGroup {
+    /// The program, plus the sub-command for tools such as git and cargo.
+    pub head: String,
+    /// How many commands in the window had this head.
+    pub count: u64,
+    /// Up to a few distinct examples, most recent first.
+    pub examples: Vec<String>,
+    /// Whether an example was shortened by the length cap.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+}
+
+/// Sums over a project, a bucket or a report.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Totals {
+    /// Projects with activity.
+    pub projects: u64,
+    /// Commits.
+    pub commits: u64,
+    /// Files changed, summed over commits.
+    pub files_changed: u64,
+    /// Lines inserted.
+    pub insertions: u64,
+    /// Lines deleted.
+    pub deletions: u64,
+    /// Agent sessions.
+    pub sessions: u64,
+    /// User prompts in agent sessions.
+    pub prompts: u64,
+    /// Shell commands (after the ignore list).
+    pub commands: u64,
+}
+
+/// The stable machine code of a warning. The human message may change; the code may not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarningCode {
+    /// No identity is configured and git has none: commits by every author are shown.
+    IdentityUnknown,
+    /// A repository git could not read.
+    GitFailed,
+    /// A source file or folder that exists could not be read.
+    SourceUnreadable,
+    /// Lines of a source file that could not be parsed.
+    MalformedLines,
+    /// History entries without a timestamp, which cannot be placed in a window.
+    UndatedEntries,
+    /// A history file not written since the window began (shells write on exit).
+    HistoryStale,
+    /// The LLM endpoint is not on loopback; nothing was sent.
+    LlmBlockedNonloopback,
+    /// The LLM server could not be reached or answered with an error.
+    LlmUnavailable,
+    /// The LLM answered with nothing usable.
+    LlmFailed,
+}
+
+impl WarningCode {
+    /// The code as it appears in JSON and in `standup: warning:` lines.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WarningCode::IdentityUnknown => "identity_unknown",
+            WarningCode::GitFailed => "git_failed",
+            WarningCode::SourceUnreadable => "source_unreadable",
+            WarningCode::MalformedLines => "malformed_lines",
+            WarningCode::UndatedEntries => "undated_entries",
+            WarningCode::HistoryStale => "history_stale",
+            WarningCode::LlmBlockedNonloopback => "llm_blocked_nonloopback",
+            WarningCode::LlmUnavailable => "llm_unavailable",
+            WarningCode::LlmFailed => "llm_failed",
+        }
+    }
+}
+
+/// Something that could not be read or done; the rest of the report is still there.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Warning {
+    /// Stable code.
+    pub code: WarningCode,
+    /// Human message (never holds a secret).
+    pub message: String,
+}
+
+impl Warning {
+    /// A warning with a code and a message.
+    pub fn new(code: WarningCode, message: impl Into<String>) -> Warning {
+        Warning { code, message: message.into() }
+    }
+}
+
+/// The optional narrative a local LLM wrote.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Narrative {
+    /// The narrative text (cleaned and capped).
+    pub text: String,
+    /// Possible blockers the model found (standup only; empty when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blockers: Vec<String>,
+    /// The model that wrote it.
+    pub model: String,
+}
+
+/// How many secrets were masked in one kind of source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MaskedCount {
+    /// The source: `git`, `sessions` or `shell`.
+    pub source: String,
+    /// Secrets masked.
+    pub count: u64,
+}
+
+/// How and when the report was made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    /// The version of standup that made it.
+    pub version: String,
+    /// When it was made.
+    pub generated_at: Timestamp,
+    /// The time zone windows were computed in (an IANA name, or an offset).
+    pub time_zone: String,
+    /// The model that wrote the narrative, or nothing for a deterministic report.
+    pub llm_model: Option<String>,
+    /// Secrets masked, per source; empty when none were.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secrets_masked: Vec<MaskedCount>,
+}
+
+/// A daily report or a standup update.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Report {
+    /// Version of this JSON form.
+    pub schema_version: u32,
+    /// Daily or standup.
+    pub kind: ReportKind,
+    /// One bucket for a daily report; previous working day then today for a standup.
+    pub buckets: Vec<Bucket>,
+    /// Sums over all buckets.
+    pub totals: Totals,
+    /// The narrative, when a local LLM wrote one.
+    pub narrative: Option<Narrative>,
+    /// Everything that could not be read or done.
+    pub warnings: Vec<Warning>,
+    /// Generation metadata.
+    pub meta: Meta,
+}
+
+impl Report {
+    /// Whether no bucket holds any activity.
+    pub fn is_empty(&self) -> bool {
+        self.buckets.iter().all(Bucket::is_empty)
+    }
+}

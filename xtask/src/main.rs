@@ -1,0 +1,3 @@
+//! Project tasks: `cargo xtask ci`, `cargo xtask demo`.
+
+fn main() {}

@@ -141,7 +141,10 @@ pub struct Activity {
     pub shell: Vec<ShellEvent>,
 }
 
-#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
 pub(crate) fn is_false(value: &bool) -> bool {
     !*value
 }

@@ -1,0 +1,26 @@
+//! Errors of the calendar.
+
+use jiff::civil::Date;
+
+/// What can go wrong when computing windows.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// No day of the week is a working day.
+    #[error("no working day is configured (`workdays` is empty)")]
+    NoWorkdays,
+    /// Every day in the year before the date is a holiday or a non-working day.
+    #[error("no working day in the year before {date}")]
+    NoPreviousWorkday {
+        /// The report's date.
+        date: Date,
+    },
+    /// The date is outside the range the time zone arithmetic supports.
+    #[error("date {date} is out of range")]
+    OutOfRange {
+        /// The date.
+        date: Date,
+        /// What jiff said.
+        #[source]
+        source: jiff::Error,
+    },
+}

@@ -1,0 +1,243 @@
+//! Events into buckets, projects and shell groups, with totals.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use jiff::Timestamp;
+use report_model::{
+    Activity, Bucket, BucketKind, Commit, Meta, Project, ProjectRef, Report, ReportKind,
+    SCHEMA_VERSION, Session, ShellGroup, Totals, Warning, Window,
+};
+
+use crate::shell::{ShellGrouping, head};
+
+/// How events are grouped.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Shell grouping rules.
+    pub shell: ShellGrouping,
+}
+
+/// Builds the report: each event goes into the window its own timestamp falls in (a
+/// commit by its author date); projects are ordered by most recent activity, commits
+/// newest first, shell groups by count. Warnings are sorted and de-duplicated.
+pub fn aggregate(
+    kind: ReportKind,
+    windows: &[(BucketKind, Window)],
+    activity: &Activity,
+    mut warnings: Vec<Warning>,
+    meta: Meta,
+    options: &Options,
+) -> Report {
+    let buckets: Vec<Bucket> = windows
+        .iter()
+        .map(|(bucket_kind, window)| bucket(*bucket_kind, *window, activity, options))
+        .collect();
+    let mut totals = Totals::default();
+    let mut projects = BTreeSet::new();
+    for bucket in &buckets {
+        add(&mut totals, &bucket.totals);
+        projects.extend(bucket.projects.iter().map(|project| project.path.clone()));
+    }
+    totals.projects = projects.len() as u64;
+    warnings.sort();
+    warnings.dedup();
+    Report {
+        schema_version: SCHEMA_VERSION,
+        kind,
+        buckets,
+        totals,
+        narrative: None,
+        warnings,
+        meta,
+    }
+}
+
+fn add(sum: &mut Totals, part: &Totals) {
+    sum.projects += part.projects;
+    sum.commits += part.commits;
+    sum.files_changed += part.files_changed;
+    sum.insertions += part.insertions;
+    sum.deletions += part.deletions;
+    sum.sessions += part.sessions;
+    sum.prompts += part.prompts;
+    sum.commands += part.commands;
+}
+
+/// A project's events while they are being gathered.
+#[derive(Default)]
+struct ProjectParts {
+    name: String,
+    last_activity: Option<Timestamp>,
+    commits: BTreeMap<String, Commit>,
+    sessions: Vec<Session>,
+    commands: u64,
+}
+
+impl ProjectParts {
+    fn touch(&mut self, time: Timestamp) {
+        self.last_activity = Some(self.last_activity.map_or(time, |last| last.max(time)));
+    }
+}
+
+/// The key of sessions whose working directory is unknown.
+fn unknown_project() -> ProjectRef {
+    ProjectRef { name: "(unknown project)".to_owned(), path: PathBuf::new() }
+}
+
+fn entry<'a>(
+    parts: &'a mut BTreeMap<PathBuf, ProjectParts>,
+    project: &ProjectRef,
+) -> &'a mut ProjectParts {
+    let entry = parts.entry(project.path.clone()).or_default();
+    entry.name.clone_from(&project.name);
+    entry
+}
+
+fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Options) -> Bucket {
+    let mut parts: BTreeMap<PathBuf, ProjectParts> = BTreeMap::new();
+
+    for commit in activity.commits.iter().filter(|commit| window.contains(commit.author_time)) {
+        let project_parts = entry(&mut parts, &commit.project);
+        project_parts.touch(commit.author_time);
+        project_parts.commits.entry(commit.hash.clone()).or_insert_with(|| Commit {
+            hash: commit.hash.clone(),
+            subject: commit.subject.clone(),
+            truncated: commit.truncated,
+            author_time: commit.author_time,
+            files_changed: commit.files_changed,
+            insertions: commit.insertions,
+            deletions: commit.deletions,
+            merge: commit.merge,
+        });
+    }
+
+    for session in &activity.sessions {
+        let mut inside =
+            session.activity.iter().chain(&session.prompts).filter(|time| window.contains(**time));
+        let Some(&first_time) = inside.next() else { continue };
+        let (first, last) = inside.fold((first_time, first_time), |(first, last), &time| {
+            (first.min(time), last.max(time))
+        });
+        let prompts = session.prompts.iter().filter(|time| window.contains(**time)).count() as u64;
+        let project = session.project.clone().unwrap_or_else(unknown_project);
+        let project_parts = entry(&mut parts, &project);
+        project_parts.touch(last);
+        project_parts.sessions.push(Session {
+            agent: session.agent,
+            session_id: session.session_id.clone(),
+            title: session.title.clone(),
+            truncated: session.truncated,
+            prompts,
+            first,
+            last,
+        });
+    }
+
+    let mut groups: BTreeMap<String, GroupParts> = BTreeMap::new();
+    let mut commands_total = 0;
+    for command in activity.shell.iter().filter(|command| window.contains(command.time)) {
+        let Some(head) = head(&command.command, &options.shell.two_word) else { continue };
+        if options
+            .shell
+            .ignore
+            .iter()
+            .any(|ignored| *ignored == head || head.split(' ').next() == Some(ignored))
+        {
+            continue;
+        }
+        commands_total += 1;
+        if let Some(project) = &command.project {
+            let project_parts = entry(&mut parts, project);
+            project_parts.touch(command.time);
+            project_parts.commands += 1;
+        }
+        groups.entry(head).or_default().uses.push((
+            command.time,
+            command.command.clone(),
+            command.truncated,
+        ));
+    }
+
+    let mut projects: Vec<Project> = parts
+        .into_iter()
+        .filter_map(|(path, parts)| {
+            let last_activity = parts.last_activity?;
+            let mut commits: Vec<Commit> = parts.commits.into_values().collect();
+            commits.sort_by(|a, b| {
+                b.author_time.cmp(&a.author_time).then_with(|| a.hash.cmp(&b.hash))
+            });
+            let mut sessions = parts.sessions;
+            sessions.sort_by(|a, b| {
+                b.last
+                    .cmp(&a.last)
+                    .then_with(|| a.agent.cmp(&b.agent))
+                    .then_with(|| a.session_id.cmp(&b.session_id))
+            });
+            let totals = Totals {
+                projects: 1,
+                commits: commits.len() as u64,
+                files_changed: commits.iter().map(|commit| commit.files_changed).sum(),
+                insertions: commits.iter().map(|commit| commit.insertions).sum(),
+                deletions: commits.iter().map(|commit| commit.deletions).sum(),
+                sessions: sessions.len() as u64,
+                prompts: sessions.iter().map(|session| session.prompts).sum(),
+                commands: parts.commands,
+            };
+            Some(Project {
+                name: parts.name,
+                path,
+                last_activity,
+                commits,
+                sessions,
+                commands: parts.commands,
+                totals,
+            })
+        })
+        .collect();
+    projects.sort_by(|a, b| {
+        b.last_activity
+            .cmp(&a.last_activity)
+            .then_with(|| a.name.cmp(&b.name))
+            .then_with(|| a.path.cmp(&b.path))
+    });
+
+    let mut shell: Vec<ShellGroup> = groups
+        .into_iter()
+        .map(|(head, parts)| parts.finish(head, options.shell.examples))
+        .collect();
+    shell.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.head.cmp(&b.head)));
+
+    let mut totals = Totals::default();
+    for project in &projects {
+        add(&mut totals, &project.totals);
+    }
+    // Commands without a project are counted too.
+    totals.commands = commands_total;
+    Bucket { kind, window, projects, shell, totals }
+}
+
+#[derive(Default)]
+struct GroupParts {
+    uses: Vec<(Timestamp, String, bool)>,
+}
+
+impl GroupParts {
+    fn finish(mut self, head: String, max_examples: usize) -> ShellGroup {
+        let count = self.uses.len() as u64;
+        // Most recent first; equal times keep a stable order by text.
+        self.uses.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        let mut examples: Vec<String> = Vec::new();
+        let mut truncated = false;
+        for (_, command, command_truncated) in self.uses {
+            if examples.len() >= max_examples {
+                break;
+            }
+            if !examples.contains(&command) {
+                truncated |= command_truncated;
+                examples.push(command);
+            }
+        }
+        ShellGroup { head, count, examples, truncated }
+    }
+}

@@ -1,0 +1,16 @@
+//! Turns events and time windows into a `Report`: which window each event falls in,
+//! projects with their commits and sessions, shell commands grouped by head, totals.
+//!
+//! Owns the calendar (local days, `day_start`, working days and holidays) and every
+//! ordering rule, so the same events give a byte-identical report. Never does I/O,
+//! never reads the clock (the caller passes "now") and never formats text for people.
+
+mod error;
+mod group;
+mod shell;
+mod windows;
+
+pub use error::Error;
+pub use group::{Options, aggregate};
+pub use shell::{DEFAULT_IGNORE, DEFAULT_TWO_WORD, ShellGrouping, head};
+pub use windows::{Calendar, report_windows, today};

@@ -1,0 +1,235 @@
+//! Every word of the Markdown, in English and Japanese.
+
+use jiff::civil::{Date, Weekday};
+
+/// The language of the Markdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    /// English.
+    En,
+    /// Japanese.
+    Ja,
+}
+
+pub(crate) struct Labels {
+    pub(crate) daily_title: &'static str,
+    pub(crate) standup_title: &'static str,
+    pub(crate) window: &'static str,
+    pub(crate) summary: &'static str,
+    pub(crate) blockers: &'static str,
+    pub(crate) shell: &'static str,
+    pub(crate) totals: &'static str,
+    pub(crate) warnings: &'static str,
+    pub(crate) none: &'static str,
+    pub(crate) generated: &'static str,
+    pub(crate) deterministic: &'static str,
+    pub(crate) narrative_by: &'static str,
+    pub(crate) example: &'static str,
+    pub(crate) no_activity_bucket: &'static str,
+}
+
+const EN: Labels = Labels {
+    daily_title: "Daily report",
+    standup_title: "Standup",
+    window: "Window",
+    summary: "Summary",
+    blockers: "Blockers",
+    shell: "Shell",
+    totals: "Totals",
+    warnings: "Warnings",
+    none: "none",
+    generated: "generated",
+    deterministic: "deterministic",
+    narrative_by: "narrative",
+    example: "e.g.",
+    no_activity_bucket: "No recorded activity.",
+};
+
+const JA: Labels = Labels {
+    daily_title: "日報",
+    standup_title: "スタンドアップ",
+    window: "対象期間",
+    summary: "概要",
+    blockers: "課題・懸念",
+    shell: "シェル",
+    totals: "合計",
+    warnings: "警告",
+    none: "なし",
+    generated: "生成",
+    deterministic: "LLM なし",
+    narrative_by: "要約モデル",
+    example: "例",
+    no_activity_bucket: "記録された活動はありません。",
+};
+
+impl Lang {
+    pub(crate) fn labels(self) -> &'static Labels {
+        match self {
+            Lang::En => &EN,
+            Lang::Ja => &JA,
+        }
+    }
+
+    /// A date with its weekday: `2026-11-27 (Fri)` or `2026年11月27日（金）`.
+    pub(crate) fn date(self, date: Date) -> String {
+        match self {
+            Lang::En => format!("{} ({})", date, weekday_en(date.weekday())),
+            Lang::Ja => format!(
+                "{}年{}月{}日（{}）",
+                date.year(),
+                date.month(),
+                date.day(),
+                weekday_ja(date.weekday())
+            ),
+        }
+    }
+
+    /// A date without the year, with its weekday: `Nov 27 (Fri)` or `11月27日（金）`.
+    pub(crate) fn short_date(self, date: Date) -> String {
+        match self {
+            Lang::En => self.date(date),
+            Lang::Ja => {
+                format!("{}月{}日（{}）", date.month(), date.day(), weekday_ja(date.weekday()))
+            }
+        }
+    }
+
+    pub(crate) fn previous_workday(self, date: Date) -> String {
+        match self {
+            Lang::En => format!("Previous working day — {}", self.date(date)),
+            Lang::Ja => format!("前日（{}）", self.short_date(date)),
+        }
+    }
+
+    pub(crate) fn today(self, date: Date) -> String {
+        match self {
+            Lang::En => format!("Today — {}", self.date(date)),
+            Lang::Ja => format!("本日（{}）", self.short_date(date)),
+        }
+    }
+
+    pub(crate) fn no_activity(self, dates: &[Date]) -> String {
+        let dates: Vec<String> = dates.iter().map(|date| self.date(*date)).collect();
+        match self {
+            Lang::En => format!("No recorded activity for {}.", dates.join(" or ")),
+            Lang::Ja => format!("{}の記録された活動はありません。", dates.join("・")),
+        }
+    }
+
+    pub(crate) fn count(self, n: u64, noun: Noun) -> String {
+        match self {
+            Lang::En => {
+                let (one, many) = match noun {
+                    Noun::Project => ("project", "projects"),
+                    Noun::Commit => ("commit", "commits"),
+                    Noun::File => ("file", "files"),
+                    Noun::Session => ("AI session", "AI sessions"),
+                    Noun::Prompt => ("prompt", "prompts"),
+                    Noun::Command => ("command", "commands"),
+                };
+                format!("{n} {}", if n == 1 { one } else { many })
+            }
+            Lang::Ja => {
+                let (prefix, suffix) = match noun {
+                    Noun::Project => ("プロジェクト", "件"),
+                    Noun::Commit => ("コミット", "件"),
+                    Noun::File => ("", "ファイル"),
+                    Noun::Session => ("AIセッション", "件"),
+                    Noun::Prompt => ("プロンプト", "件"),
+                    Noun::Command => ("コマンド", "件"),
+                };
+                format!("{prefix}{n}{suffix}")
+            }
+        }
+    }
+
+    pub(crate) fn no_commits(self) -> &'static str {
+        match self {
+            Lang::En => "no commits",
+            Lang::Ja => "コミットなし",
+        }
+    }
+
+    /// `(+12 −3, 2 files)` or `（+12 −3、2ファイル）`.
+    pub(crate) fn stats(self, insertions: u64, deletions: u64, files: u64) -> String {
+        let files = self.count(files, Noun::File);
+        match self {
+            Lang::En => format!("(+{insertions} −{deletions}, {files})"),
+            Lang::Ja => format!("（+{insertions} −{deletions}、{files}）"),
+        }
+    }
+
+    pub(crate) fn prompts(self, n: u64) -> String {
+        match self {
+            Lang::En => format!("({})", self.count(n, Noun::Prompt)),
+            Lang::Ja => format!("（{}）", self.count(n, Noun::Prompt)),
+        }
+    }
+
+    pub(crate) fn list_separator(self) -> &'static str {
+        match self {
+            Lang::En => ", ",
+            Lang::Ja => "、",
+        }
+    }
+
+    pub(crate) fn secrets_masked(self, count: u64, source: &str) -> String {
+        match self {
+            Lang::En => {
+                let source = match source {
+                    "git" => "commits",
+                    "sessions" => "AI sessions",
+                    "shell" => "shell history",
+                    other => other,
+                };
+                format!(
+                    "{count} {} masked in {source}",
+                    if count == 1 { "secret" } else { "secrets" }
+                )
+            }
+            Lang::Ja => {
+                let source = match source {
+                    "git" => "コミット",
+                    "sessions" => "AIセッション",
+                    "shell" => "シェル履歴",
+                    other => other,
+                };
+                format!("{source}の秘密情報{count}件をマスク")
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub(crate) enum Noun {
+    Project,
+    Commit,
+    File,
+    Session,
+    Prompt,
+    Command,
+}
+
+fn weekday_en(weekday: Weekday) -> &'static str {
+    match weekday {
+        Weekday::Monday => "Mon",
+        Weekday::Tuesday => "Tue",
+        Weekday::Wednesday => "Wed",
+        Weekday::Thursday => "Thu",
+        Weekday::Friday => "Fri",
+        Weekday::Saturday => "Sat",
+        Weekday::Sunday => "Sun",
+    }
+}
+
+fn weekday_ja(weekday: Weekday) -> &'static str {
+    match weekday {
+        Weekday::Monday => "月",
+        Weekday::Tuesday => "火",
+        Weekday::Wednesday => "水",
+        Weekday::Thursday => "木",
+        Weekday::Friday => "金",
+        Weekday::Saturday => "土",
+        Weekday::Sunday => "日",
+    }
+}

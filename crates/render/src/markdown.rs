@@ -1,0 +1,208 @@
+//! The Markdown form.
+//!
+//! Every string that came from a source goes through `sanitize::markdown`: commit
+//! subjects, titles, commands and shell heads as code spans, folder names and warning
+//! messages escaped, so none of them can open a block, a link, an image or raw HTML.
+
+use std::fmt::Write as _;
+
+use crate::escape::{code_span, escape_text};
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+use report_model::{Bucket, BucketKind, Project, Report, ReportKind, Totals};
+
+use crate::labels::{Lang, Noun};
+
+/// The report as Markdown in `lang`, with times shown in `time_zone`.
+pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
+    let mut out = String::new();
+    let labels = lang.labels();
+    if report.is_empty() {
+        let dates: Vec<_> = report.buckets.iter().map(|bucket| bucket.window.date).collect();
+        out.push_str(&lang.no_activity(&dates));
+        out.push('\n');
+        if !report.warnings.is_empty() {
+            out.push('\n');
+            warnings(&mut out, report, lang);
+        }
+        return out;
+    }
+
+    let title = match report.kind {
+        ReportKind::Daily => labels.daily_title,
+        ReportKind::Standup => labels.standup_title,
+    };
+    let date =
+        report.buckets.last().map(|bucket| lang.date(bucket.window.date)).unwrap_or_default();
+    let _ = writeln!(out, "# {title} — {date}");
+    if let [bucket] = report.buckets.as_slice() {
+        let _ = writeln!(
+            out,
+            "{}: {}",
+            labels.window,
+            window(bucket, &report.meta.time_zone, time_zone)
+        );
+    }
+
+    if let Some(narrative) = &report.narrative {
+        let _ = write!(out, "\n## {}\n\n{}\n", labels.summary, narrative.text.trim_end());
+    }
+
+    match report.kind {
+        ReportKind::Daily => {
+            for bucket in &report.buckets {
+                body(&mut out, bucket, lang, "##");
+            }
+        }
+        ReportKind::Standup => {
+            for bucket in &report.buckets {
+                let heading = match bucket.kind {
+                    BucketKind::PreviousWorkday => lang.previous_workday(bucket.window.date),
+                    BucketKind::Today | BucketKind::Day => lang.today(bucket.window.date),
+                };
+                let _ = write!(
+                    out,
+                    "\n## {heading}\n{}: {}\n",
+                    labels.window,
+                    window(bucket, &report.meta.time_zone, time_zone)
+                );
+                if bucket.is_empty() {
+                    let _ = write!(out, "\n{}\n", labels.no_activity_bucket);
+                }
+                body(&mut out, bucket, lang, "###");
+            }
+            if let Some(narrative) =
+                report.narrative.as_ref().filter(|narrative| !narrative.blockers.is_empty())
+            {
+                let _ = write!(out, "\n## {}\n\n", labels.blockers);
+                for blocker in &narrative.blockers {
+                    let _ = writeln!(out, "- {}", escape_text(blocker));
+                }
+            }
+        }
+    }
+
+    let _ = write!(out, "\n{}: {}\n\n", labels.totals, totals(&report.totals, lang, true));
+    warnings(&mut out, report, lang);
+    out.push('\n');
+    footer(&mut out, report, lang, time_zone);
+    out
+}
+
+fn window(bucket: &Bucket, zone_name: &str, time_zone: &TimeZone) -> String {
+    let format =
+        |time: Timestamp| time.to_zoned(time_zone.clone()).strftime("%Y-%m-%d %H:%M").to_string();
+    format!("{} – {} ({zone_name})", format(bucket.window.start), format(bucket.window.end))
+}
+
+fn body(out: &mut String, bucket: &Bucket, lang: Lang, level: &str) {
+    for project in &bucket.projects {
+        project_section(out, project, lang, level);
+    }
+    if !bucket.shell.is_empty() {
+        let labels = lang.labels();
+        let _ = write!(out, "\n{level} {}\n\n", labels.shell);
+        for group in &bucket.shell {
+            let _ = write!(out, "- {} ×{}", code_span(&group.head), group.count);
+            if !group.examples.is_empty() {
+                let examples: Vec<String> =
+                    group.examples.iter().map(|example| code_span(example)).collect();
+                let _ =
+                    write!(out, " — {}: {}", labels.example, examples.join(lang.list_separator()));
+            }
+            out.push('\n');
+        }
+    }
+}
+
+fn project_section(out: &mut String, project: &Project, lang: Lang, level: &str) {
+    let _ = write!(
+        out,
+        "\n{level} {} · {}\n\n",
+        escape_text(&project.name),
+        totals(&project.totals, lang, false)
+    );
+    for commit in &project.commits {
+        let stats = lang.stats(commit.insertions, commit.deletions, commit.files_changed);
+        let separator = if lang == Lang::En { " " } else { "" };
+        let _ = writeln!(out, "- {}{separator}{stats}", code_span(&commit.subject));
+    }
+    for session in &project.sessions {
+        let separator = if lang == Lang::En { " " } else { "" };
+        let _ = writeln!(
+            out,
+            "- AI: {} {}{separator}{}",
+            session.agent.display_name(),
+            code_span(&session.title),
+            lang.prompts(session.prompts)
+        );
+    }
+}
+
+/// `3 commits (+412 −37, 14 files) · 2 AI sessions, 8 prompts · 31 commands`; the report
+/// line also leads with the number of projects.
+fn totals(totals: &Totals, lang: Lang, with_projects: bool) -> String {
+    let mut parts = Vec::new();
+    if with_projects {
+        parts.push(lang.count(totals.projects, Noun::Project));
+    }
+    if totals.commits == 0 {
+        parts.push(lang.no_commits().to_owned());
+    } else {
+        let separator = if lang == Lang::En { " " } else { "" };
+        parts.push(format!(
+            "{}{separator}{}",
+            lang.count(totals.commits, Noun::Commit),
+            lang.stats(totals.insertions, totals.deletions, totals.files_changed)
+        ));
+    }
+    if totals.sessions > 0 {
+        parts.push(format!(
+            "{}{}{}",
+            lang.count(totals.sessions, Noun::Session),
+            lang.list_separator(),
+            lang.count(totals.prompts, Noun::Prompt)
+        ));
+    }
+    if totals.commands > 0 {
+        parts.push(lang.count(totals.commands, Noun::Command));
+    }
+    parts.join(" · ")
+}
+
+fn warnings(out: &mut String, report: &Report, lang: Lang) {
+    let labels = lang.labels();
+    if report.warnings.is_empty() {
+        let _ = writeln!(out, "{}: {}", labels.warnings, labels.none);
+        return;
+    }
+    let _ = write!(out, "{}:\n\n", labels.warnings);
+    for warning in &report.warnings {
+        let _ = writeln!(
+            out,
+            "- {} {}",
+            code_span(warning.code.as_str()),
+            escape_text(&warning.message)
+        );
+    }
+}
+
+fn footer(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
+    let labels = lang.labels();
+    let generated = report
+        .meta
+        .generated_at
+        .to_zoned(time_zone.clone())
+        .strftime("%Y-%m-%d %H:%M %:z")
+        .to_string();
+    let how = match &report.meta.llm_model {
+        Some(model) => format!("{}: {}", labels.narrative_by, escape_text(model)),
+        None => labels.deterministic.to_owned(),
+    };
+    let _ =
+        write!(out, "— standup {} · {} {generated} · {how}", report.meta.version, labels.generated);
+    for masked in &report.meta.secrets_masked {
+        let _ = write!(out, " · {}", lang.secrets_masked(masked.count, &masked.source));
+    }
+    out.push('\n');
+}

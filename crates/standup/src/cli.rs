@@ -1,0 +1,103 @@
+//! The command line.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const EXAMPLES: &str = "\
+Examples:
+  standup daily                          today's report, Markdown on stdout
+  standup daily --date yesterday --lang ja
+  standup standup --no-llm               previous working day + today
+  standup daily --format json -o day.json
+  standup doctor                         which sources were found, and why a report is empty
+  standup config init                    write a commented default config
+
+Exit codes: 0 report written (warnings included), 1 no report could be produced,
+2 usage or config error.
+
+Report bugs at https://example.invalid/standup/issues";
+
+/// Turns what you did on this machine (git commits, AI coding-agent sessions, shell
+/// history) into a daily report or a standup update. Nothing leaves the machine.
+#[derive(Debug, Parser)]
+#[command(name = "standup", version, about, after_help = EXAMPLES)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// The report of one day (today unless --date says otherwise).
+    Daily(ReportArgs),
+    /// The previous working day and today, for a standup meeting.
+    Standup(ReportArgs),
+    /// Show which sources were found, where, and what limits them.
+    Doctor(DoctorArgs),
+    /// Manage the config file.
+    #[command(subcommand)]
+    Config(ConfigCommand),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReportArgs {
+    /// The day: `today`, `yesterday` or `YYYY-MM-DD`.
+    #[arg(long, default_value = "today", value_name = "DATE")]
+    pub(crate) date: String,
+    /// Language of the Markdown (default: the config's `lang`, else from LANG).
+    #[arg(long, value_enum)]
+    pub(crate) lang: Option<LangArg>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Md)]
+    pub(crate) format: FormatArg,
+    /// Never ask a local LLM for a narrative.
+    #[arg(long)]
+    pub(crate) no_llm: bool,
+    /// Config file (default: $XDG_CONFIG_HOME/standup/config.toml).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) config: Option<PathBuf>,
+    /// Write the report to FILE instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DoctorArgs {
+    /// Config file (default: $XDG_CONFIG_HOME/standup/config.toml).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) config: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ConfigCommand {
+    /// Write a commented default config file.
+    Init {
+        /// Overwrite an existing file.
+        #[arg(long)]
+        force: bool,
+        /// Where to write it (default: $XDG_CONFIG_HOME/standup/config.toml).
+        #[arg(long, value_name = "PATH")]
+        config: Option<PathBuf>,
+    },
+    /// Print where the config file is read from.
+    Path {
+        /// A config path to echo back (as --config would use it).
+        #[arg(long, value_name = "PATH")]
+        config: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum LangArg {
+    En,
+    Ja,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FormatArg {
+    /// Markdown.
+    Md,
+    /// The Report as JSON, for other tools.
+    Json,
+}

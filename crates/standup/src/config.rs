@@ -1,0 +1,375 @@
+//! The config file: every key has a default, so no file is needed. Unknown keys and bad
+//! values are errors naming the file, the line and the key.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use jiff::civil::{Date, Time, Weekday};
+use jiff::tz::TimeZone;
+use serde::Deserialize;
+use toml::Spanned;
+
+/// Where the config file is read from when `--config` is not given.
+pub(crate) fn default_path(home: &Path, xdg_config_home: Option<&str>) -> PathBuf {
+    let base = xdg_config_home
+        .filter(|value| !value.is_empty())
+        .map_or_else(|| home.join(".config"), PathBuf::from);
+    base.join("standup").join("config.toml")
+}
+
+/// A config error: one line naming the file, the line and the key.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ConfigError {
+    #[error("cannot read config `{}`", .path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("config `{}` line {line}, key `{key}`: {message}", .path.display())]
+    Invalid { path: PathBuf, line: usize, key: String, message: String },
+    #[error("config `{}` line {line}: {message}", .path.display())]
+    Syntax { path: PathBuf, line: usize, message: String },
+}
+
+/// The file as written, before validation.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct File {
+    lang: Option<Spanned<String>>,
+    timezone: Option<Spanned<String>>,
+    day_start: Option<Spanned<String>>,
+    workdays: Option<Spanned<Vec<String>>>,
+    holidays: Option<Spanned<Vec<toml::Value>>>,
+    identity: IdentityFile,
+    git: GitFile,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct IdentityFile {
+    emails: Vec<String>,
+    names: Vec<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct GitFile {
+    roots: Option<Vec<PathBuf>>,
+    max_depth: Option<usize>,
+    exclude: Vec<String>,
+    include_merges: bool,
+}
+
+/// The report's language, as configured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lang {
+    En,
+    Ja,
+}
+
+/// The validated configuration.
+#[derive(Debug, Clone)]
+pub(crate) struct Config {
+    pub(crate) lang: Option<Lang>,
+    pub(crate) time_zone: Option<(String, TimeZone)>,
+    pub(crate) day_start: Time,
+    pub(crate) workdays: Vec<Weekday>,
+    pub(crate) holidays: BTreeSet<Date>,
+    pub(crate) identity: collect::git::Identity,
+    pub(crate) git: collect::git::GitConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            lang: None,
+            time_zone: None,
+            day_start: Time::midnight(),
+            workdays: vec![
+                Weekday::Monday,
+                Weekday::Tuesday,
+                Weekday::Wednesday,
+                Weekday::Thursday,
+                Weekday::Friday,
+            ],
+            holidays: BTreeSet::new(),
+            identity: collect::git::Identity::default(),
+            git: collect::git::GitConfig::default(),
+        }
+    }
+}
+
+/// Reads the config at `path`. A missing file at the default place gives the defaults;
+/// a missing file named by `--config` is an error.
+pub(crate) fn load(path: &Path, required: bool) -> Result<Config, ConfigError> {
+    match fs_err::read_to_string(path) {
+        Ok(text) => parse(path, &text),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound && !required => {
+            Ok(Config::default())
+        }
+        Err(error) => Err(ConfigError::Read { path: path.to_path_buf(), source: error }),
+    }
+}
+
+/// Parses and validates config text.
+pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
+    let file: File = toml::from_str(text).map_err(|error| {
+        let span = error.span().unwrap_or(0..0);
+        let message = error.message().trim().to_owned();
+        match key_at(text, &span) {
+            Some(key) => ConfigError::Invalid {
+                path: path.to_path_buf(),
+                line: line_of(text, span.start),
+                key,
+                message,
+            },
+            None => ConfigError::Syntax {
+                path: path.to_path_buf(),
+                line: line_of(text, span.start),
+                message,
+            },
+        }
+    })?;
+    let invalid = |span: Range<usize>, key: &str, message: String| ConfigError::Invalid {
+        path: path.to_path_buf(),
+        line: line_of(text, span.start),
+        key: key.to_owned(),
+        message,
+    };
+
+    let mut config = Config::default();
+    if let Some(lang) = file.lang {
+        config.lang = Some(match lang.get_ref().as_str() {
+            "en" => Lang::En,
+            "ja" => Lang::Ja,
+            other => {
+                return Err(invalid(
+                    lang.span(),
+                    "lang",
+                    format!("`{other}` is not a language (expected `en` or `ja`)"),
+                ));
+            }
+        });
+    }
+    if let Some(zone) = file.timezone {
+        let name = zone.get_ref().clone();
+        let time_zone = TimeZone::get(&name).map_err(|_| {
+            invalid(
+                zone.span(),
+                "timezone",
+                format!("unknown time zone `{name}` (expected an IANA name such as `Asia/Tokyo`)"),
+            )
+        })?;
+        config.time_zone = Some((name, time_zone));
+    }
+    if let Some(day_start) = file.day_start {
+        config.day_start = parse_time(day_start.get_ref()).ok_or_else(|| {
+            invalid(
+                day_start.span(),
+                "day_start",
+                format!(
+                    "`{}` is not a time of day (expected `HH:MM`, such as `04:00`)",
+                    day_start.get_ref()
+                ),
+            )
+        })?;
+    }
+    if let Some(workdays) = file.workdays {
+        let mut days = Vec::new();
+        for name in workdays.get_ref() {
+            let day = parse_weekday(name).ok_or_else(|| {
+                invalid(
+                    workdays.span(),
+                    "workdays",
+                    format!("`{name}` is not a day of the week (expected `mon` … `sun`)"),
+                )
+            })?;
+            if !days.contains(&day) {
+                days.push(day);
+            }
+        }
+        if days.is_empty() {
+            return Err(invalid(
+                workdays.span(),
+                "workdays",
+                "at least one working day is needed".to_owned(),
+            ));
+        }
+        config.workdays = days;
+    }
+    if let Some(holidays) = file.holidays {
+        for value in holidays.get_ref() {
+            let text = match value {
+                toml::Value::String(text) => text.clone(),
+                toml::Value::Datetime(datetime) => datetime.to_string(),
+                other => other.to_string(),
+            };
+            let date: Date = text.parse().map_err(|_| {
+                invalid(
+                    holidays.span(),
+                    "holidays",
+                    format!("`{text}` is not a date (expected `YYYY-MM-DD`)"),
+                )
+            })?;
+            config.holidays.insert(date);
+        }
+    }
+    config.identity =
+        collect::git::Identity { emails: file.identity.emails, names: file.identity.names };
+    config.git.roots = file.git.roots;
+    if let Some(depth) = file.git.max_depth {
+        config.git.max_depth = depth;
+    }
+    config.git.exclude = file.git.exclude;
+    config.git.include_merges = file.git.include_merges;
+    Ok(config)
+}
+
+fn parse_time(text: &str) -> Option<Time> {
+    let (hour, minute) = text.split_once(':')?;
+    let (hour, minute): (i8, i8) = (hour.parse().ok()?, minute.parse().ok()?);
+    Time::new(hour, minute, 0, 0).ok()
+}
+
+fn parse_weekday(name: &str) -> Option<Weekday> {
+    let lower = name.to_ascii_lowercase();
+    let day = match lower.get(..3)? {
+        "mon" => Weekday::Monday,
+        "tue" => Weekday::Tuesday,
+        "wed" => Weekday::Wednesday,
+        "thu" => Weekday::Thursday,
+        "fri" => Weekday::Friday,
+        "sat" => Weekday::Saturday,
+        "sun" => Weekday::Sunday,
+        _ => return None,
+    };
+    let full = format!("{day:?}").to_ascii_lowercase();
+    (lower.len() == 3 || full == lower).then_some(day)
+}
+
+/// 1-based line of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.get(..offset).unwrap_or(text).matches('\n').count() + 1
+}
+
+/// The dotted key (`git.max_depth`) whose line holds `span`, from the line's text and
+/// the nearest table header above it.
+fn key_at(text: &str, span: &Range<usize>) -> Option<String> {
+    let line_start = text.get(..span.start)?.rfind('\n').map_or(0, |index| index + 1);
+    let line = text.get(line_start..)?.lines().next()?;
+    let key = line.split_once('=').map_or(line, |(key, _)| key).trim().trim_matches('"');
+    if key.is_empty() || key.starts_with('[') {
+        return None;
+    }
+    let table = text.get(..line_start)?.lines().rev().find_map(|line| {
+        let line = line.trim();
+        (line.starts_with('[') && line.ends_with(']'))
+            .then(|| line.trim_matches(|c| c == '[' || c == ']').trim().to_owned())
+    });
+    Some(match table {
+        Some(table) => format!("{table}.{key}"),
+        None => key.to_owned(),
+    })
+}
+
+/// The commented default config that `standup config init` writes.
+pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is optional: what is shown is the default.
+# Reference: README.md, section "Configuration".
+
+# Language of the Markdown: "en" or "ja". Default: from LANG (ja_* gives "ja"), else "en".
+# lang = "en"
+
+# IANA time zone day boundaries are local to. Default: $TZ, else the system's.
+# timezone = "Asia/Tokyo"
+
+# When a day starts, for night owls ("04:00" puts 01:30 on the previous day).
+# day_start = "00:00"
+
+# Working days: the standup's "previous working day" skips the others and holidays.
+# workdays = ["mon", "tue", "wed", "thu", "fri"]
+
+# Dates that are not working days.
+# holidays = ["2026-12-31", "2027-01-01"]
+
+[identity]
+# Your commit e-mails (compared without regard to case) and author names.
+# Default: git's global user.email and user.name.
+# emails = ["me@example.com", "me@work.example"]
+# names = ["My Name"]
+
+[git]
+# Folders searched for repositories. Default: those of ~/src ~/code ~/projects ~/dev
+# ~/work ~/repos ~/git that exist. The repository you run standup from is always read.
+# roots = ["~/src"]
+# How many folder levels below a root are searched.
+# max_depth = 3
+# Folders to skip: a glob with a "/" matches the path, one without matches the name.
+# exclude = ["~/src/archive/**", "vendor"]
+# Report merge commits too.
+# include_merges = false
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn error(text: &str) -> String {
+        parse(Path::new("/home/me/.config/standup/config.toml"), text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn default_config_parses_to_the_defaults() {
+        let config = parse(Path::new("config.toml"), DEFAULT_CONFIG).unwrap();
+        assert_eq!(config.day_start, Time::midnight());
+        assert_eq!(config.workdays.len(), 5);
+        assert_eq!(config.git.max_depth, 3);
+        assert!(config.lang.is_none() && config.time_zone.is_none() && config.identity.is_empty());
+    }
+
+    #[test]
+    fn unknown_key_names_key_and_line() {
+        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `identity`, `git`");
+    }
+
+    #[test]
+    fn unknown_key_in_a_table() {
+        insta::assert_snapshot!(error("[git]\nroots = []\ndepth = 2\n"), @"config `/home/me/.config/standup/config.toml` line 3, key `git.depth`: unknown field `depth`, expected one of `roots`, `max_depth`, `exclude`, `include_merges`");
+    }
+
+    #[test]
+    fn wrong_type_names_key_and_line() {
+        insta::assert_snapshot!(error("\n[git]\nmax_depth = \"three\"\n"), @r#"config `/home/me/.config/standup/config.toml` line 3, key `git.max_depth`: invalid type: string "three", expected usize"#);
+    }
+
+    #[test]
+    fn unknown_time_zone() {
+        insta::assert_snapshot!(error("timezone = \"Mars/Olympus\"\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `timezone`: unknown time zone `Mars/Olympus` (expected an IANA name such as `Asia/Tokyo`)");
+    }
+
+    #[test]
+    fn bad_values() {
+        insta::assert_snapshot!(error("day_start = \"25:00\"\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `day_start`: `25:00` is not a time of day (expected `HH:MM`, such as `04:00`)");
+        insta::assert_snapshot!(error("workdays = [\"mon\", \"funday\"]\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `workdays`: `funday` is not a day of the week (expected `mon` … `sun`)");
+        insta::assert_snapshot!(error("holidays = [\"2026-13-01\"]\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `holidays`: `2026-13-01` is not a date (expected `YYYY-MM-DD`)");
+        insta::assert_snapshot!(error("lang = \"fr\"\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `lang`: `fr` is not a language (expected `en` or `ja`)");
+    }
+
+    #[test]
+    fn syntax_error_names_line() {
+        insta::assert_snapshot!(error("lang = \"en\"\n[git\n"), @"config `/home/me/.config/standup/config.toml` line 2: unclosed table, expected `]`");
+    }
+
+    #[test]
+    fn holidays_accept_toml_dates_and_strings() {
+        let config = parse(
+            Path::new("c.toml"),
+            "holidays = [2026-12-31, \"2027-01-01\"]\nworkdays = [\"Monday\", \"tue\"]\n",
+        )
+        .unwrap();
+        assert_eq!(config.holidays.len(), 2);
+        assert_eq!(config.workdays, vec![Weekday::Monday, Weekday::Tuesday]);
+    }
+}

@@ -1,0 +1,25 @@
+//! Every environment variable the binary reads, in one place.
+
+/// An RFC 3339 timestamp that replaces the current time: for tests, and for
+/// reproducing a report exactly as it was made.
+pub(crate) const STANDUP_NOW: &str = "STANDUP_NOW";
+
+/// The time zone when the config sets none (an IANA name such as `Asia/Tokyo`).
+pub(crate) const TZ: &str = "TZ";
+
+/// The locale; a value starting with `ja` makes Japanese the default language.
+pub(crate) const LANG: &str = "LANG";
+
+/// `LC_ALL` overrides `LANG` for the default language, as in every POSIX program.
+pub(crate) const LC_ALL: &str = "LC_ALL";
+
+/// The user's home directory.
+pub(crate) const HOME: &str = "HOME";
+
+/// Where the config file lives (`$XDG_CONFIG_HOME/standup/config.toml`).
+pub(crate) const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
+
+/// Variables the sources may read (shell histories, agent log roots); passed to
+/// `collect` through its injected `Env`, never read by the sources themselves.
+pub(crate) const SOURCE_VARS: [&str; 5] =
+    ["HISTFILE", "XDG_DATA_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_DIR"];

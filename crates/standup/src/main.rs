@@ -1,0 +1,106 @@
+//! The `standup` binary: the command line, the config file, the clock and the time zone,
+//! and the wiring of the pipeline (collect → sanitize → redact → aggregate → render).
+//! Everything worth a unit test lives in a library crate.
+
+mod cli;
+mod config;
+mod env_vars;
+mod pipeline;
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use clap::Parser as _;
+
+use crate::cli::{Cli, Command, ConfigCommand};
+
+/// Exit codes, decided here once (also listed in `--help` and ARCHITECTURE.md).
+mod exit {
+    /// A report was written (warnings included).
+    pub(crate) const OK: u8 = 0;
+    /// No report could be produced.
+    pub(crate) const FAILURE: u8 = 1;
+    /// A usage or config error.
+    pub(crate) const USAGE: u8 = 2;
+}
+
+/// Why a run failed, which picks the exit code.
+#[derive(Debug)]
+enum Failure {
+    /// Bad arguments, config or environment: exit 2.
+    Usage(anyhow::Error),
+    /// Anything else that stopped the report: exit 1.
+    Runtime(anyhow::Error),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let code = if error.use_stderr() { exit::USAGE } else { exit::OK };
+            let _ = error.print();
+            return ExitCode::from(code);
+        }
+    };
+    let code = match run(cli) {
+        Ok(()) => exit::OK,
+        Err(Failure::Usage(error)) => {
+            print_error(&error);
+            exit::USAGE
+        }
+        Err(Failure::Runtime(error)) => {
+            // A reader that went away (`standup daily | head -1`) is not an error.
+            if is_broken_pipe(&error) {
+                exit::OK
+            } else {
+                print_error(&error);
+                exit::FAILURE
+            }
+        }
+    };
+    ExitCode::from(code)
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    let env = pipeline::ProcessEnv::capture();
+    match cli.command {
+        Command::Daily(args) => pipeline::report(&env, report_model::ReportKind::Daily, &args),
+        Command::Standup(args) => pipeline::report(&env, report_model::ReportKind::Standup, &args),
+        Command::Doctor(args) => pipeline::doctor(&env, &args),
+        Command::Config(ConfigCommand::Path { config }) => {
+            let path = config.unwrap_or_else(|| env.default_config_path());
+            write_stdout(format!("{}\n", path.display()).as_bytes())
+        }
+        Command::Config(ConfigCommand::Init { force, config }) => {
+            let path = config.unwrap_or_else(|| env.default_config_path());
+            pipeline::config_init(&path, force)
+        }
+    }
+}
+
+/// Writes to stdout; a closed pipe becomes a quiet success in `main`.
+fn write_stdout(bytes: &[u8]) -> Result<(), Failure> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(bytes).and_then(|()| stdout.flush()).map_err(|error| {
+        Failure::Runtime(anyhow::Error::new(error).context("writing the report to stdout"))
+    })
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+#[expect(clippy::print_stderr, reason = "the binary's one place for error lines")]
+fn print_error(error: &anyhow::Error) {
+    eprintln!("standup: error: {error:#}");
+}
+
+/// Prints warning lines on stderr.
+#[expect(clippy::print_stderr, reason = "the binary's one place for warning lines")]
+fn print_warning(message: &str) {
+    eprintln!("standup: warning: {message}");
+}

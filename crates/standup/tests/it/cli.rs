@@ -1,0 +1,153 @@
+//! The command line: help, exit codes, output files, pipes, `config init` and `path`.
+
+use std::io::Read as _;
+use std::process::Stdio;
+
+use crate::support::{Home, ME};
+
+const NOW: &str = "2026-11-27T18:00:00+09:00";
+const TOKYO: &str = "Asia/Tokyo";
+
+#[test]
+fn help_shows_examples_and_exit_codes() {
+    let home = Home::new();
+    let run = home.run(NOW, TOKYO, &["--help"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("standup daily --date yesterday --lang ja"), "{}", run.stdout);
+    assert!(run.stdout.contains("Exit codes: 0 report written"), "{}", run.stdout);
+    let run = home.run(NOW, TOKYO, &["daily", "--help"]);
+    for flag in ["--date", "--lang", "--format", "--no-llm", "--config", "--output"] {
+        assert!(run.stdout.contains(flag), "{flag} missing from: {}", run.stdout);
+    }
+}
+
+#[test]
+fn an_empty_day_is_one_line() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let run = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
+    insta::assert_snapshot!(run.snapshot(), @r"
+    exit_code: 0
+    ----- stdout -----
+    No recorded activity for 2026-11-27 (Fri).
+    ----- stderr -----
+    ");
+    let run = home.run(NOW, TOKYO, &["standup", "--lang", "ja"]);
+    insta::assert_snapshot!(run.stdout, @"2026年11月26日（木）・2026年11月27日（金）の記録された活動はありません。");
+}
+
+#[test]
+fn usage_errors_exit_2_with_one_line() {
+    let home = Home::new();
+    let run = home.run(NOW, TOKYO, &["daily", "--date", "someday"]);
+    insta::assert_snapshot!(run.snapshot(), @r"
+    exit_code: 2
+    ----- stdout -----
+    ----- stderr -----
+    standup: error: --date `someday` is not `today`, `yesterday` or a date `YYYY-MM-DD`
+    ");
+    let run = home.run("not a time", TOKYO, &["daily"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with("standup: error: STANDUP_NOW is `not a time`"),
+        "{}",
+        run.stderr
+    );
+    let run = home.run(NOW, "Nowhere/Special", &["daily"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("TZ is `Nowhere/Special`"), "{}", run.stderr);
+    let run = home.run(NOW, TOKYO, &["daily", "--format", "yaml"]);
+    assert_eq!(run.code, 2);
+}
+
+#[test]
+fn output_file_gets_the_report() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    home.repo("app").commit("a", "work", "2026-11-27T10:00:00+09:00");
+    let out = home.path().join("report.md");
+    let run = home.run(NOW, TOKYO, &["daily", "-o", out.to_str().unwrap()]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.is_empty());
+    let text = fs_err::read_to_string(&out).unwrap();
+    assert!(text.starts_with("# Daily report — 2026-11-27 (Fri)\n"), "{text}");
+    // A folder that does not exist: no report could be written, exit 1.
+    let run = home.run(NOW, TOKYO, &["daily", "-o", "/nonexistent-dir/x.md"]);
+    assert_eq!(run.code, 1, "{}", run.snapshot());
+    assert!(run.stderr.starts_with("standup: error: writing the report"), "{}", run.stderr);
+}
+
+#[test]
+fn a_closed_stdout_pipe_exits_quietly() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("big");
+    // Enough commits that the report is larger than a pipe's buffer.
+    let mut stream = String::new();
+    for index in 0..3000 {
+        let time = 1_795_741_200 + index;
+        stream.push_str(&format!(
+            "commit refs/heads/main\nauthor Me <me@example.com> {time} +0900\ncommitter Me <me@example.com> {time} +0900\ndata <<EOT\nchange number {index} with a longer subject line to fill the pipe\nEOT\nM 644 inline file{}\ndata <<EOT\n{index}\nEOT\n\n",
+            index % 10
+        ));
+    }
+    repo.fast_import(stream.as_bytes());
+    // 1795741200 is 2026-11-27T01:00:00Z; the whole stream falls on Nov 27 in Tokyo.
+    let mut child = home
+        .command(home.path(), NOW, TOKYO, &["daily"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 15];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    assert_eq!(&first, b"# Daily report ");
+}
+
+#[test]
+fn config_init_writes_once_and_path_tells_where() {
+    let home = Home::new();
+    let run = home.run(NOW, TOKYO, &["config", "path"]);
+    assert_eq!(run.stdout, "[HOME]/.config/standup/config.toml\n");
+    let run = home.run(NOW, TOKYO, &["config", "init"]);
+    assert_eq!(
+        run.snapshot(),
+        "exit_code: 0\n----- stdout -----\nwrote [HOME]/.config/standup/config.toml\n----- stderr -----\n"
+    );
+    let written = fs_err::read_to_string(home.path().join(".config/standup/config.toml")).unwrap();
+    assert!(written.contains("# day_start = \"00:00\""));
+    let run = home.run(NOW, TOKYO, &["config", "init"]);
+    insta::assert_snapshot!(run.snapshot(), @r"
+    exit_code: 2
+    ----- stdout -----
+    ----- stderr -----
+    standup: error: config `[HOME]/.config/standup/config.toml` already exists (use --force to overwrite it)
+    ");
+    fs_err::write(home.path().join(".config/standup/config.toml"), "lang = \"ja\"\n").unwrap();
+    assert_eq!(home.run(NOW, TOKYO, &["config", "init", "--force"]).code, 0);
+    assert_eq!(
+        fs_err::read_to_string(home.path().join(".config/standup/config.toml")).unwrap(),
+        written
+    );
+    // The written default is a valid config.
+    assert_eq!(home.run(NOW, TOKYO, &["daily"]).code, 0);
+}
+
+#[test]
+fn xdg_config_home_moves_the_config() {
+    let home = Home::new();
+    let run = home
+        .command(home.path(), NOW, TOKYO, &["config", "path"])
+        .env("XDG_CONFIG_HOME", home.path().join("xdg"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout),
+        format!("{}/xdg/standup/config.toml\n", home.path().display())
+    );
+}

@@ -1,0 +1,407 @@
+//! The git source through the real binary: windows, identities, refs, worktrees,
+//! broken repositories.
+
+use crate::support::{COLLEAGUE, Home, ME, Who};
+
+const TOKYO: &str = "Asia/Tokyo";
+/// Friday 2026-11-27, 18:00 in Tokyo.
+const FRIDAY_EVENING: &str = "2026-11-27T18:00:00+09:00";
+
+fn json(home: &Home, now: &str, tz: &str, args: &[&str]) -> serde_json::Value {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    serde_json::from_str(home.run(now, tz, &all).success()).unwrap()
+}
+
+/// Subjects of every commit in the report, bucket by bucket.
+fn subjects(report: &serde_json::Value) -> Vec<Vec<String>> {
+    report["buckets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|bucket| {
+            bucket["projects"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|project| project["commits"].as_array().unwrap().iter())
+                .map(|commit| commit["subject"].as_str().unwrap().to_owned())
+                .collect()
+        })
+        .collect()
+}
+
+fn warning_codes(report: &serde_json::Value) -> Vec<String> {
+    report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|warning| warning["code"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn daily_subjects(home: &Home, now: &str, tz: &str, extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["daily"];
+    args.extend(extra);
+    subjects(&json(home, now, tz, &args)).concat()
+}
+
+#[test]
+fn window_edges_are_local_calendar_days() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("a", "before the day", "2026-11-26T23:59:59+09:00");
+    repo.commit("b", "first second of the day", "2026-11-27T00:00:00+09:00");
+    repo.commit("c", "last second of the day", "2026-11-27T23:59:59+09:00");
+    repo.commit("d", "first second of the next day", "2026-11-28T00:00:00+09:00");
+    assert_eq!(
+        daily_subjects(&home, FRIDAY_EVENING, TOKYO, &[]),
+        ["last second of the day", "first second of the day"]
+    );
+}
+
+#[test]
+fn a_commit_is_placed_by_its_author_date_not_its_committer_date() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    // Written on Thursday, rebased (committed again) on Friday.
+    repo.commit_as(
+        ME,
+        "a",
+        "x",
+        "written thursday",
+        "2026-11-26T15:00:00+09:00",
+        "2026-11-27T09:00:00+09:00",
+    );
+    assert!(daily_subjects(&home, FRIDAY_EVENING, TOKYO, &[]).is_empty());
+    assert_eq!(
+        daily_subjects(&home, FRIDAY_EVENING, TOKYO, &["--date", "yesterday"]),
+        ["written thursday"]
+    );
+}
+
+#[test]
+fn dst_transition_day_in_new_york() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    // 2026-03-08 is 23 hours long in New York: 00:00 EST (05:00Z) to 00:00 EDT (04:00Z).
+    repo.commit("a", "before", "2026-03-08T04:59:59Z");
+    repo.commit("b", "start", "2026-03-08T05:00:00Z");
+    repo.commit("c", "end", "2026-03-09T03:59:59Z");
+    repo.commit("d", "next day", "2026-03-09T04:00:00Z");
+    let now = "2026-03-08T20:00:00-04:00";
+    assert_eq!(daily_subjects(&home, now, "America/New_York", &[]), ["end", "start"]);
+    let report = json(&home, now, "America/New_York", &["daily"]);
+    assert_eq!(report["buckets"][0]["window"]["start"], "2026-03-08T05:00:00Z");
+    assert_eq!(report["buckets"][0]["window"]["end"], "2026-03-09T04:00:00Z");
+}
+
+#[test]
+fn monday_standup_goes_back_to_friday() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("a", "thursday work", "2026-11-26T10:00:00+09:00");
+    repo.commit("b", "friday work", "2026-11-27T10:00:00+09:00");
+    repo.commit("c", "saturday hack", "2026-11-28T10:00:00+09:00");
+    repo.commit("d", "monday morning", "2026-11-30T09:00:00+09:00");
+    let report = json(&home, "2026-11-30T09:30:00+09:00", TOKYO, &["standup"]);
+    assert_eq!(subjects(&report), [vec!["friday work"], vec!["monday morning"]]);
+    assert_eq!(report["buckets"][0]["kind"], "previous_workday");
+    assert_eq!(report["buckets"][0]["window"]["date"], "2026-11-27");
+}
+
+#[test]
+fn the_day_after_a_holiday_goes_back_to_the_working_day_before_it() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    home.config("holidays = [\"2026-11-23\"]\n");
+    let repo = home.repo("app");
+    repo.commit("a", "friday 20th", "2026-11-20T10:00:00+09:00");
+    repo.commit("b", "holiday tinkering", "2026-11-23T10:00:00+09:00");
+    let report = json(&home, "2026-11-24T09:00:00+09:00", TOKYO, &["standup"]);
+    assert_eq!(report["buckets"][0]["window"]["date"], "2026-11-20");
+    assert_eq!(subjects(&report), [vec!["friday 20th"], vec![]]);
+}
+
+#[test]
+fn day_start_moves_late_night_work_to_the_previous_day() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    home.config("day_start = \"04:00\"\n");
+    let repo = home.repo("app");
+    repo.commit("a", "early friday (thursday's night)", "2026-11-27T03:00:00+09:00");
+    repo.commit("b", "friday", "2026-11-27T10:00:00+09:00");
+    repo.commit("c", "saturday 2am (still friday)", "2026-11-28T02:00:00+09:00");
+    // At 03:00 on Saturday it is still Friday.
+    let subjects = daily_subjects(&home, "2026-11-28T03:00:00+09:00", TOKYO, &[]);
+    assert_eq!(subjects, ["saturday 2am (still friday)", "friday"]);
+}
+
+#[test]
+fn a_stash_is_not_reported() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("a", "real work", "2026-11-27T10:00:00+09:00");
+    fs_err::write(repo.path.join("a"), "uncommitted\n").unwrap();
+    let output = repo
+        .git_command(&["stash", "push", "-q", "-m", "wip stash"])
+        .env("GIT_AUTHOR_DATE", "2026-11-27T11:00:00+09:00")
+        .env("GIT_COMMITTER_DATE", "2026-11-27T11:00:00+09:00")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(repo.git(&["stash", "list"]).contains("wip stash"));
+    assert_eq!(daily_subjects(&home, FRIDAY_EVENING, TOKYO, &[]), ["real work"]);
+}
+
+fn repo_with_merge(home: &Home) {
+    let repo = home.repo("app");
+    repo.commit("a", "base", "2026-11-27T09:00:00+09:00");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.commit("b", "feature work", "2026-11-27T10:00:00+09:00");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commit("c", "main work", "2026-11-27T11:00:00+09:00");
+    let output = repo
+        .git_command(&["merge", "-q", "--no-ff", "-m", "Merge branch 'feature'", "feature"])
+        .env("GIT_AUTHOR_DATE", "2026-11-27T12:00:00+09:00")
+        .env("GIT_COMMITTER_DATE", "2026-11-27T12:00:00+09:00")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+}
+
+#[test]
+fn merges_are_excluded_by_default() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    repo_with_merge(&home);
+    assert_eq!(
+        daily_subjects(&home, FRIDAY_EVENING, TOKYO, &[]),
+        ["main work", "feature work", "base"]
+    );
+}
+
+#[test]
+fn merges_are_included_when_configured() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    home.config("[git]\ninclude_merges = true\n");
+    repo_with_merge(&home);
+    let report = json(&home, FRIDAY_EVENING, TOKYO, &["daily"]);
+    assert_eq!(
+        subjects(&report).concat(),
+        ["Merge branch 'feature'", "main work", "feature work", "base"]
+    );
+    assert_eq!(report["buckets"][0]["projects"][0]["commits"][0]["merge"], true);
+}
+
+#[test]
+fn two_emails_for_one_person_and_a_colleague_left_out() {
+    let home = Home::new();
+    home.config("[identity]\nemails = [\"me@example.com\", \"Me@Work.Example\"]\n");
+    let repo = home.repo("app");
+    let work = Who { email: "me@work.example", name: "Me at work" };
+    repo.commit_as(
+        ME,
+        "a",
+        "x",
+        "from home",
+        "2026-11-27T09:00:00+09:00",
+        "2026-11-27T09:00:00+09:00",
+    );
+    repo.commit_as(
+        work,
+        "b",
+        "y",
+        "from work",
+        "2026-11-27T10:00:00+09:00",
+        "2026-11-27T10:00:00+09:00",
+    );
+    repo.commit_as(
+        COLLEAGUE,
+        "c",
+        "z",
+        "colleague's",
+        "2026-11-27T11:00:00+09:00",
+        "2026-11-27T11:00:00+09:00",
+    );
+    let report = json(&home, FRIDAY_EVENING, TOKYO, &["daily"]);
+    assert_eq!(subjects(&report).concat(), ["from work", "from home"]);
+    assert!(warning_codes(&report).is_empty());
+}
+
+#[test]
+fn without_any_identity_every_author_is_shown_with_a_warning() {
+    let home = Home::new();
+    let repo = home.repo("app");
+    repo.commit_as(
+        COLLEAGUE,
+        "c",
+        "z",
+        "colleague's",
+        "2026-11-27T11:00:00+09:00",
+        "2026-11-27T11:00:00+09:00",
+    );
+    let report = json(&home, FRIDAY_EVENING, TOKYO, &["daily"]);
+    assert_eq!(subjects(&report).concat(), ["colleague's"]);
+    assert_eq!(warning_codes(&report), ["identity_unknown"]);
+}
+
+#[test]
+fn a_linked_worktree_folds_into_its_repository() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("a", "on main", "2026-11-27T09:00:00+09:00");
+    let worktree = home.path().join("src/app-feature");
+    repo.git(&["worktree", "add", "-q", "-b", "feature", worktree.to_str().unwrap()]);
+    let linked = home.repo_handle(&worktree);
+    linked.commit("b", "in the worktree", "2026-11-27T10:00:00+09:00");
+    // Run from inside the worktree too: it still is the same one project.
+    let run = home.run_in(&worktree, FRIDAY_EVENING, TOKYO, &["daily", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(run.success()).unwrap();
+    let projects = report["buckets"][0]["projects"].as_array().unwrap();
+    assert_eq!(projects.len(), 1, "{projects:#?}");
+    assert_eq!(projects[0]["name"], "app");
+    assert_eq!(subjects(&report).concat(), ["in the worktree", "on main"]);
+}
+
+#[test]
+fn a_submodule_is_a_repository_of_its_own() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let library = home.repo("library");
+    library.commit("lib", "library work", "2026-11-27T08:00:00+09:00");
+    let app = home.repo("app");
+    app.commit("a", "app work", "2026-11-27T09:00:00+09:00");
+    app.git(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        library.path.to_str().unwrap(),
+        "vendor-lib",
+    ]);
+    let inner = home.repo_handle(&app.path.join("vendor-lib"));
+    inner.commit("inner", "work inside the submodule", "2026-11-27T10:00:00+09:00");
+    let report = json(&home, FRIDAY_EVENING, TOKYO, &["daily"]);
+    let mut names: Vec<String> = report["buckets"][0]["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|project| project["name"].as_str().unwrap().to_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["app", "library", "vendor-lib"]);
+}
+
+#[test]
+fn a_corrupt_repository_is_a_warning_and_the_rest_still_comes_out() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let good = home.repo("good");
+    good.commit("a", "good work", "2026-11-27T10:00:00+09:00");
+    let broken = home.repo("broken");
+    broken.commit("a", "lost work", "2026-11-27T10:00:00+09:00");
+    fs_err::write(broken.path.join(".git/HEAD"), "garbage\n").unwrap();
+    let run = home.run(FRIDAY_EVENING, TOKYO, &["daily", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(run.success()).unwrap();
+    assert_eq!(subjects(&report).concat(), ["good work"]);
+    assert_eq!(warning_codes(&report), ["git_failed"]);
+    let message = report["warnings"][0]["message"].as_str().unwrap();
+    assert!(message.contains("src/broken"), "{message}");
+    assert!(run.stderr.contains("standup: warning: git_failed"), "{}", run.stderr);
+}
+
+#[test]
+fn a_subject_with_invalid_utf8_is_decoded_lossily() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("base", "base", "2026-11-26T10:00:00+09:00");
+    let tree = repo.git(&["rev-parse", "HEAD^{tree}"]);
+    let parent = repo.git(&["rev-parse", "HEAD"]);
+    let mut object = format!(
+        "tree {}\nparent {}\nauthor Me <me@example.com> 1795741200 +0900\ncommitter Me <me@example.com> 1795741200 +0900\n\n",
+        tree.trim(),
+        parent.trim()
+    )
+    .into_bytes();
+    object.extend_from_slice(b"caf\xe9 \xff fix\n");
+    let mut child = repo
+        .git_command(&["hash-object", "-t", "commit", "-w", "--stdin", "--literally"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &object).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let hash = String::from_utf8(output.stdout).unwrap();
+    repo.git(&["update-ref", "refs/heads/main", hash.trim()]);
+    // 1795741200 is 2026-11-27T01:00:00Z, 10:00 in Tokyo. (The repository's refs are
+    // written now, so the window must not lie in the future of the real clock.)
+    let subjects = daily_subjects(&home, FRIDAY_EVENING, TOKYO, &[]);
+    assert_eq!(subjects, ["caf\u{fffd} \u{fffd} fix"]);
+}
+
+#[test]
+fn a_repository_whose_refs_did_not_move_is_skipped_without_running_git() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("old");
+    repo.commit("a", "old work", "2026-10-01T10:00:00+09:00");
+    // Break it, then age every file as a machine would have left it: if git ran on it,
+    // the report would carry a git_failed warning.
+    fs_err::write(repo.path.join(".git/HEAD"), "garbage\n").unwrap();
+    age_git_dir(&repo.path.join(".git"), "2026-10-01T10:00:00+09:00");
+    let report = json(&home, FRIDAY_EVENING, TOKYO, &["daily"]);
+    assert!(warning_codes(&report).is_empty(), "{report:#}");
+}
+
+#[test]
+fn the_skip_check_never_misses_a_commit_made_in_the_window() {
+    // Realistic mtimes: every ref file carries the time of the commit that moved it.
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("a", "long ago", "2026-10-01T10:00:00+09:00");
+    repo.git(&["checkout", "-q", "-b", "topic"]);
+    repo.commit("b", "friday morning", "2026-11-27T00:00:05+09:00");
+    repo.git(&["tag", "v1"]);
+    repo.git(&["pack-refs", "--all"]);
+    age_git_dir(&repo.path.join(".git"), "2026-11-27T00:00:05+09:00");
+    assert_eq!(daily_subjects(&home, FRIDAY_EVENING, TOKYO, &[]), ["friday morning"]);
+    // The same repository aged to before the window is skipped, and nothing is lost
+    // that could have been found: its only commits are older than the window.
+    age_git_dir(&repo.path.join(".git"), "2026-11-26T23:59:00+09:00");
+    assert!(daily_subjects(&home, FRIDAY_EVENING, TOKYO, &[]).is_empty());
+}
+
+/// Sets the mtime of every file and folder of a git dir.
+fn age_git_dir(dir: &std::path::Path, when: &str) {
+    let time: jiff::Timestamp = when.parse().unwrap();
+    let time = std::time::SystemTime::from(time);
+    for entry in walk(dir) {
+        let file = fs_err::File::open(&entry).unwrap();
+        file.set_modified(time).unwrap();
+    }
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut paths = vec![];
+    for entry in fs_err::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            paths.extend(walk(&path));
+        }
+        paths.push(path);
+    }
+    paths.push(dir.to_path_buf());
+    paths
+}

@@ -1,3 +1,94 @@
-//! Project tasks: `cargo xtask ci`, `cargo xtask demo`.
+//! Project tasks beyond `cargo build` and `cargo test`, run as `cargo xtask <task>`.
+//!
+//! - `ci`: exactly what `.ci/run` runs after installing tools: fmt check, clippy, the
+//!   tests, `cargo deny check licenses bans sources` (when cargo-deny is installed) and
+//!   the docs with warnings denied.
+//! - `demo`: builds a sample home under `target/demo-home` from `fixtures/demo/home.sh`
+//!   and prints `standup daily` and `standup standup` for it.
 
-fn main() {}
+#![expect(clippy::disallowed_methods, reason = "xtask's job is to run tools and scripts")]
+#![expect(clippy::print_stdout, clippy::print_stderr, reason = "xtask talks to the developer")]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context as _, bail};
+
+/// The reference time of the demo home: Monday 2026-11-30, 09:30 in Tokyo.
+const DEMO_NOW: &str = "2026-11-30T09:30:00+09:00";
+const DEMO_TZ: &str = "Asia/Tokyo";
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = workspace_root();
+    match args.first().map(String::as_str) {
+        Some("ci") => ci(&root),
+        Some("demo") => demo(&root),
+        _ => {
+            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci     run what CI runs\n  demo   build a sample home and print its reports");
+            bail!("unknown or missing task")
+        }
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// Runs a command in the workspace root, failing with its name if it fails.
+fn run(root: &Path, program: &str, args: &[&str], envs: &[(&str, &str)]) -> anyhow::Result<()> {
+    eprintln!("$ {program} {}", args.join(" "));
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(root)
+        .envs(envs.iter().copied())
+        .status()
+        .with_context(|| format!("running `{program}`"))?;
+    if !status.success() {
+        bail!("`{program} {}` failed ({status})", args.join(" "));
+    }
+    Ok(())
+}
+
+fn ci(root: &Path) -> anyhow::Result<()> {
+    run(root, "cargo", &["fmt", "--all", "--check"], &[])?;
+    run(root, "cargo", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[])?;
+    if Command::new("cargo").args(["deny", "--version"]).output().is_ok_and(|output| output.status.success()) {
+        // Dev-only crates (httpmock) may pull in an HTTP stack; the ban is about what ships.
+        run(root, "cargo", &["deny", "--exclude-dev", "check", "licenses", "bans", "sources"], &[])?;
+    } else {
+        eprintln!("xtask: cargo-deny is not installed; skipping `cargo deny check` (.ci/run installs it)");
+    }
+    run(root, "cargo", &["doc", "--no-deps", "--document-private-items", "--workspace"], &[("RUSTDOCFLAGS", "-D warnings")])?;
+    run(root, "cargo", &["test", "--workspace"], &[("INSTA_UPDATE", "no")])
+}
+
+fn demo(root: &Path) -> anyhow::Result<()> {
+    let home = root.join("target").join("demo-home");
+    let home_text = home.to_str().context("the target folder's path is not UTF-8")?;
+    run(root, "bash", &["fixtures/demo/home.sh", home_text], &[])?;
+    run(root, "cargo", &["build", "--quiet", "-p", "standup"], &[])?;
+    let binary = root.join("target").join("debug").join("standup");
+    let runs: [&[&str]; 3] = [&["daily", "--date", "2026-11-27"], &["standup", "--no-llm", "--lang", "en"], &["standup", "--no-llm", "--lang", "ja"]];
+    for args in runs {
+        println!("$ standup {}\n", args.join(" "));
+        let status = Command::new(&binary)
+            .args(args)
+            .current_dir(&home)
+            .env("HOME", &home)
+            .env("STANDUP_NOW", DEMO_NOW)
+            .env("TZ", DEMO_TZ)
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("HISTFILE")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .status()
+            .context("running standup")?;
+        if !status.success() {
+            bail!("standup {} failed ({status})", args.join(" "));
+        }
+        println!();
+    }
+    Ok(())
+}

@@ -78,6 +78,39 @@ impl ProjectParts {
     fn touch(&mut self, time: Timestamp) {
         self.last_activity = Some(self.last_activity.map_or(time, |last| last.max(time)));
     }
+
+    /// The finished project, or nothing when it had no activity.
+    fn finish(self, path: PathBuf) -> Option<Project> {
+        let last_activity = self.last_activity?;
+        let mut commits: Vec<Commit> = self.commits.into_values().collect();
+        commits.sort_by(|a, b| b.author_time.cmp(&a.author_time).then_with(|| a.hash.cmp(&b.hash)));
+        let mut sessions = self.sessions;
+        sessions.sort_by(|a, b| {
+            b.last
+                .cmp(&a.last)
+                .then_with(|| a.agent.cmp(&b.agent))
+                .then_with(|| a.session_id.cmp(&b.session_id))
+        });
+        let totals = Totals {
+            projects: 1,
+            commits: commits.len() as u64,
+            files_changed: commits.iter().map(|commit| commit.files_changed).sum(),
+            insertions: commits.iter().map(|commit| commit.insertions).sum(),
+            deletions: commits.iter().map(|commit| commit.deletions).sum(),
+            sessions: sessions.len() as u64,
+            prompts: sessions.iter().map(|session| session.prompts).sum(),
+            commands: self.commands,
+        };
+        Some(Project {
+            name: self.name,
+            path,
+            last_activity,
+            commits,
+            sessions,
+            commands: self.commands,
+            totals,
+        })
+    }
 }
 
 /// The key of sessions whose working directory is unknown.
@@ -159,42 +192,8 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
         ));
     }
 
-    let mut projects: Vec<Project> = parts
-        .into_iter()
-        .filter_map(|(path, parts)| {
-            let last_activity = parts.last_activity?;
-            let mut commits: Vec<Commit> = parts.commits.into_values().collect();
-            commits.sort_by(|a, b| {
-                b.author_time.cmp(&a.author_time).then_with(|| a.hash.cmp(&b.hash))
-            });
-            let mut sessions = parts.sessions;
-            sessions.sort_by(|a, b| {
-                b.last
-                    .cmp(&a.last)
-                    .then_with(|| a.agent.cmp(&b.agent))
-                    .then_with(|| a.session_id.cmp(&b.session_id))
-            });
-            let totals = Totals {
-                projects: 1,
-                commits: commits.len() as u64,
-                files_changed: commits.iter().map(|commit| commit.files_changed).sum(),
-                insertions: commits.iter().map(|commit| commit.insertions).sum(),
-                deletions: commits.iter().map(|commit| commit.deletions).sum(),
-                sessions: sessions.len() as u64,
-                prompts: sessions.iter().map(|session| session.prompts).sum(),
-                commands: parts.commands,
-            };
-            Some(Project {
-                name: parts.name,
-                path,
-                last_activity,
-                commits,
-                sessions,
-                commands: parts.commands,
-                totals,
-            })
-        })
-        .collect();
+    let mut projects: Vec<Project> =
+        parts.into_iter().filter_map(|(path, parts)| parts.finish(path)).collect();
     projects.sort_by(|a, b| {
         b.last_activity
             .cmp(&a.last_activity)

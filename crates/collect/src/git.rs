@@ -45,7 +45,12 @@ pub struct GitConfig {
 
 impl Default for GitConfig {
     fn default() -> Self {
-        GitConfig { roots: None, max_depth: DEFAULT_MAX_DEPTH, exclude: Vec::new(), include_merges: false }
+        GitConfig {
+            roots: None,
+            max_depth: DEFAULT_MAX_DEPTH,
+            exclude: Vec::new(),
+            include_merges: false,
+        }
     }
 }
 
@@ -114,7 +119,10 @@ pub fn global_identity(env: &Env) -> Identity {
         let value = String::from_utf8_lossy(&output.stdout).trim().to_owned();
         (output.status.success() && !value.is_empty()).then_some(value)
     };
-    Identity { emails: read("user.email").into_iter().collect(), names: read("user.name").into_iter().collect() }
+    Identity {
+        emails: read("user.email").into_iter().collect(),
+        names: read("user.name").into_iter().collect(),
+    }
 }
 
 /// Finds the repository that contains `path` (worktrees folded), if any.
@@ -128,7 +136,9 @@ pub fn project_for(path: &Path) -> ProjectRef {
 }
 
 fn project_ref(path: &Path) -> ProjectRef {
-    let name = path.file_name().map_or_else(|| path.display().to_string(), |name| name.to_string_lossy().into_owned());
+    let name = path
+        .file_name()
+        .map_or_else(|| path.display().to_string(), |name| name.to_string_lossy().into_owned());
     ProjectRef { name, path: path.to_path_buf() }
 }
 
@@ -195,7 +205,11 @@ pub fn discover(env: &Env, config: &GitConfig, extra: &[PathBuf]) -> (Vec<Repo>,
 pub fn roots(env: &Env, config: &GitConfig) -> Vec<PathBuf> {
     match &config.roots {
         Some(roots) => roots.iter().map(|root| env.expand_tilde(root)).collect(),
-        None => DEFAULT_ROOTS.iter().map(|name| env.home.join(name)).filter(|path| path.is_dir()).collect(),
+        None => DEFAULT_ROOTS
+            .iter()
+            .map(|name| env.home.join(name))
+            .filter(|path| path.is_dir())
+            .collect(),
     }
 }
 
@@ -223,7 +237,10 @@ fn build_excludes(env: &Env, globs: &[String], warnings: &mut Vec<Warning>) -> E
         }
     }
     let empty = || GlobSet::empty();
-    Excludes { by_path: by_path.build().unwrap_or_else(|_| empty()), by_name: by_name.build().unwrap_or_else(|_| empty()) }
+    Excludes {
+        by_path: by_path.build().unwrap_or_else(|_| empty()),
+        by_name: by_name.build().unwrap_or_else(|_| empty()),
+    }
 }
 
 fn walk(dir: &Path, depth_left: usize, exclude: &Excludes, found: &mut BTreeMap<PathBuf, Repo>) {
@@ -259,7 +276,9 @@ fn walk(dir: &Path, depth_left: usize, exclude: &Excludes, found: &mut BTreeMap<
 /// without spawning git.
 pub fn changed_since(repo: &Repo, since: Timestamp) -> bool {
     let since = SystemTime::from(since - SignedDuration::from_secs(2));
-    let newer = |path: &Path| fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= since);
+    let newer = |path: &Path| {
+        fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= since)
+    };
     let git_dir = &repo.git_dir;
     let files = ["HEAD", "packed-refs", "logs/HEAD", "FETCH_HEAD"];
     if files.iter().any(|file| newer(&git_dir.join(file))) {
@@ -287,7 +306,11 @@ fn tree_newer(dir: &Path, newer: &dyn Fn(&Path) -> bool) -> bool {
     let Ok(entries) = fs_err::read_dir(dir) else { return true };
     entries.filter_map(Result::ok).any(|entry| {
         let path = entry.path();
-        if entry.file_type().is_ok_and(|kind| kind.is_dir()) { tree_newer(&path, newer) } else { newer(&path) }
+        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            tree_newer(&path, newer)
+        } else {
+            newer(&path)
+        }
     })
 }
 
@@ -307,8 +330,13 @@ pub struct ReadOptions<'a> {
 /// Reads the user's commits authored at or after `options.since` from every repository
 /// whose refs changed since then, in parallel. A repository git cannot read becomes a
 /// warning naming it.
-pub fn read_commits(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> SourceOutput<CommitEvent> {
-    let active: Vec<&Repo> = repos.iter().filter(|repo| changed_since(repo, options.since)).collect();
+pub fn read_commits(
+    env: &Env,
+    repos: &[Repo],
+    options: &ReadOptions<'_>,
+) -> SourceOutput<CommitEvent> {
+    let active: Vec<&Repo> =
+        repos.iter().filter(|repo| changed_since(repo, options.since)).collect();
     let results: Mutex<Vec<(usize, LogResult)>> = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
     let workers = options.workers.clamp(1, active.len().max(1));
@@ -319,7 +347,10 @@ pub fn read_commits(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> Sou
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(repo) = active.get(index) else { break };
                     let result = log(env, repo, options);
-                    results.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((index, result));
+                    results
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push((index, result));
                 }
             });
         }
@@ -347,14 +378,21 @@ pub fn read_commits(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> Sou
     };
     let skipped = repos.len() - active.len();
     if skipped > 0 {
-        status.limits.push(format!("{skipped} repositories unchanged since the window began were not read"));
+        status
+            .limits
+            .push(format!("{skipped} repositories unchanged since the window began were not read"));
     }
     output.statuses.push(status);
     output
 }
 
 fn roots_of(repos: &[Repo]) -> Vec<PathBuf> {
-    repos.iter().map(|repo| repo.project.path.clone()).collect::<BTreeSet<_>>().into_iter().collect()
+    repos
+        .iter()
+        .map(|repo| repo.project.path.clone())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
 }
 
 type LogResult = Result<Vec<CommitEvent>, String>;
@@ -370,7 +408,13 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
         .arg("--git-dir")
         .arg(&repo.git_dir)
         .args(["log", "--exclude=refs/stash", "--all", "--numstat", "--find-renames"])
-        .args(["--no-color", "--no-ext-diff", "--no-textconv", "--no-show-signature", "--diff-merges=off"])
+        .args([
+            "--no-color",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--no-show-signature",
+            "--diff-merges=off",
+        ])
         .arg(format!("--since={}", since.strftime("%Y-%m-%dT%H:%M:%SZ")))
         .arg("--format=%x1e%H%x00%P%x00%aI%x00%ae%x00%an%x00%s");
     if !options.include_merges {
@@ -379,7 +423,8 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
     let output = command.output().map_err(|error| describe_spawn_error(&error))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
-        let first = stderr.lines().find(|line| !line.trim().is_empty()).unwrap_or("git log failed").trim();
+        let first =
+            stderr.lines().find(|line| !line.trim().is_empty()).unwrap_or("git log failed").trim();
         return Err(first.to_owned());
     }
     Ok(parse_log(&output.stdout, &repo.project, options))
@@ -405,7 +450,10 @@ fn parse_log(stdout: &[u8], project: &ProjectRef, options: &ReadOptions<'_>) -> 
         if author_time < options.since {
             continue;
         }
-        if !options.identity.matches(&String::from_utf8_lossy(email), &String::from_utf8_lossy(name)) {
+        if !options
+            .identity
+            .matches(&String::from_utf8_lossy(email), &String::from_utf8_lossy(name))
+        {
             continue;
         }
         let (mut files_changed, mut insertions, mut deletions) = (0, 0, 0);
@@ -426,7 +474,8 @@ fn parse_log(stdout: &[u8], project: &ProjectRef, options: &ReadOptions<'_>) -> 
             files_changed,
             insertions,
             deletions,
-            merge: parents.split(|&byte| byte == b' ').filter(|parent| !parent.is_empty()).count() > 1,
+            merge: parents.split(|&byte| byte == b' ').filter(|parent| !parent.is_empty()).count()
+                > 1,
         });
     }
     commits

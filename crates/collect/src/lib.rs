@@ -7,6 +7,7 @@
 //! or a log: every source is opened read-only.
 
 mod env;
+pub mod gather;
 pub mod git;
 pub mod sessions;
 pub mod shell;

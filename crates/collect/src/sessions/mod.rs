@@ -1,1 +1,319 @@
-//! AI coding-agent session logs.
+//! AI coding-agent session logs: Claude Code, OpenAI Codex CLI and Gemini CLI.
+//!
+//! Each agent keeps its own local logs; [`read_sessions`] turns the sessions that have
+//! records since a given instant into [`SessionEvent`]s, with one [`SourceStatus`](crate::SourceStatus) per
+//! agent (`claude`, `codex`, `gemini`) for `standup doctor`.
+//!
+//! How the readers stay fast and safe on large logs:
+//!
+//! - Only files modified at or after `since` are opened (the small index files
+//!   `history.jsonl`, `session_index.jsonl` and `projects.json` excepted): a log is
+//!   append-only, so a file untouched since then holds no record since then.
+//! - Files are streamed line by line; each line is deserialized into a small struct
+//!   holding only the fields the reader needs, so message bodies and tool output are
+//!   skipped by the parser, never copied. Text kept for titles is capped.
+//! - A malformed line (bad JSON, invalid UTF-8) is skipped and counted, and each file
+//!   with such lines gives one `malformed_lines` warning; a last line without its
+//!   newline is a record still being written, not an error. A file or folder that exists
+//!   but cannot be read gives a `source_unreadable` warning. A missing source is silent.
+//! - Directory listings are sorted, so the same files give the same events in the same
+//!   order.
+//!
+//! Events are placed by the timestamps of their records (UTC), never by the local dates
+//! in folder or file names. `SessionEvent::project` is left empty: the join step sets it
+//! from `cwd`.
+
+mod claude;
+mod codex;
+mod gemini;
+mod jsonl;
+mod lenient;
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use jiff::Timestamp;
+use report_model::{Agent, SessionEvent, Warning, WarningCode};
+
+use crate::{Env, SourceOutput};
+
+/// Where the agents' logs are and which agents to read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionsConfig {
+    /// Claude Code configuration folders (each holding `projects/` and `history.jsonl`).
+    /// `None`: `$CLAUDE_CONFIG_DIR` (a comma-separated list is allowed), else both
+    /// `~/.claude` and `$XDG_CONFIG_HOME/claude` where they exist.
+    pub claude_roots: Option<Vec<PathBuf>>,
+    /// The Codex home folder. `None`: `$CODEX_HOME`, else `~/.codex`.
+    pub codex_home: Option<PathBuf>,
+    /// The Gemini CLI folder (the one holding `tmp/`). `None`: `$GEMINI_CLI_HOME/.gemini`,
+    /// else `~/.gemini`.
+    pub gemini_home: Option<PathBuf>,
+    /// The agents to read; the others are neither read nor reported.
+    pub agents: Vec<Agent>,
+}
+
+impl Default for SessionsConfig {
+    fn default() -> Self {
+        SessionsConfig {
+            claude_roots: None,
+            codex_home: None,
+            gemini_home: None,
+            agents: vec![Agent::ClaudeCode, Agent::Codex, Agent::Gemini],
+        }
+    }
+}
+
+/// Reads the sessions of every enabled agent that have a record at or after `since`
+/// (the start of the earliest report window).
+///
+/// Never fails: what cannot be read becomes a warning. Events come sorted by agent, then
+/// session id.
+pub fn read_sessions(
+    env: &Env,
+    config: &SessionsConfig,
+    since: Timestamp,
+) -> SourceOutput<SessionEvent> {
+    let mut output = SourceOutput::default();
+    let mut ctx = Ctx { since, warnings: Vec::new() };
+    for agent in [Agent::ClaudeCode, Agent::Codex, Agent::Gemini] {
+        if !config.agents.contains(&agent) {
+            continue;
+        }
+        let (drafts, status) = match agent {
+            Agent::ClaudeCode => claude::read(env, config, &mut ctx),
+            Agent::Codex => codex::read(env, config, &mut ctx),
+            Agent::Gemini => gemini::read(env, config, &mut ctx),
+        };
+        output.events.extend(drafts.into_values().filter_map(Draft::into_event));
+        output.statuses.push(status);
+    }
+    output.warnings = ctx.warnings;
+    output
+}
+
+/// What every reader shares: the lower bound and the warnings so far.
+pub(crate) struct Ctx {
+    since: Timestamp,
+    warnings: Vec<Warning>,
+}
+
+impl Ctx {
+    /// Records a `source_unreadable` warning for `path`.
+    fn unreadable(&mut self, path: &Path, error: &io::Error) {
+        self.warnings.push(Warning::new(
+            WarningCode::SourceUnreadable,
+            format!("cannot read `{}` ({})", path.display(), error.kind()),
+        ));
+    }
+
+    /// The sorted entries of a folder; empty when it does not exist, and a warning when
+    /// it exists but cannot be listed.
+    fn list_dir(&mut self, path: &Path) -> Vec<PathBuf> {
+        match fs_err::read_dir(path) {
+            Ok(entries) => {
+                let mut paths: Vec<PathBuf> =
+                    entries.filter_map(|entry| entry.ok().map(|entry| entry.path())).collect();
+                paths.sort();
+                paths
+            }
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                ) =>
+            {
+                Vec::new()
+            }
+            Err(error) => {
+                self.unreadable(path, &error);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Whether a file was modified at or after `since`, so that it may hold records in
+    /// the window. A file whose time cannot be read is opened anyway.
+    fn modified_since(&mut self, path: &Path) -> bool {
+        match fs_err::metadata(path) {
+            Ok(metadata) => {
+                match metadata.modified().ok().and_then(|time| Timestamp::try_from(time).ok()) {
+                    Some(modified) => modified >= self.since,
+                    None => true,
+                }
+            }
+            Err(error) if error.kind() == io::ErrorKind::NotFound => false,
+            Err(error) => {
+                self.unreadable(path, &error);
+                false
+            }
+        }
+    }
+}
+
+/// One session being assembled from its records.
+#[derive(Debug, Clone)]
+pub(crate) struct Draft {
+    agent: Agent,
+    session_id: String,
+    cwd: Option<PathBuf>,
+    /// The agent's own title, already chosen by the reader's precedence rules.
+    title: Option<String>,
+    /// The earliest user prompt with text, for the fallback title.
+    first_prompt: Option<(Timestamp, String)>,
+    prompts: Vec<Timestamp>,
+    activity: Vec<Timestamp>,
+}
+
+impl Draft {
+    fn new(agent: Agent, session_id: &str) -> Draft {
+        Draft {
+            agent,
+            session_id: session_id.to_owned(),
+            cwd: None,
+            title: None,
+            first_prompt: None,
+            prompts: Vec::new(),
+            activity: Vec::new(),
+        }
+    }
+
+    /// Keeps the earliest prompt text as the fallback title.
+    fn note_prompt_text(&mut self, time: Timestamp, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        if self.first_prompt.as_ref().is_none_or(|(first, _)| time < *first) {
+            self.first_prompt = Some((time, text.to_owned()));
+        }
+    }
+
+    /// Folds another draft of the same session (another root, another file) into this one.
+    fn merge(&mut self, other: Draft) {
+        if self.cwd.is_none() {
+            self.cwd = other.cwd;
+        }
+        if self.title.is_none() {
+            self.title = other.title;
+        }
+        if let Some((time, text)) = other.first_prompt {
+            self.note_prompt_text(time, &text);
+        }
+        self.prompts.extend(other.prompts);
+        self.activity.extend(other.activity);
+    }
+
+    /// The event, or `None` when the session has no record in the window.
+    fn into_event(mut self) -> Option<SessionEvent> {
+        self.activity.sort_unstable();
+        self.activity.dedup();
+        if self.activity.is_empty() {
+            return None;
+        }
+        self.prompts.sort_unstable();
+        self.prompts.dedup();
+        let raw_title = self.title.or(self.first_prompt.map(|(_, text)| text)).unwrap_or_default();
+        let (title, truncated) = shorten_title(&raw_title);
+        Some(SessionEvent {
+            agent: self.agent,
+            session_id: self.session_id,
+            title,
+            truncated,
+            cwd: self.cwd,
+            project: None,
+            prompts: self.prompts,
+            activity: self.activity,
+        })
+    }
+}
+
+/// Sessions of one agent, by id.
+pub(crate) type Drafts = BTreeMap<String, Draft>;
+
+/// The draft for a session id, created on first use.
+fn draft<'d>(drafts: &'d mut Drafts, agent: Agent, session_id: &str) -> &'d mut Draft {
+    if !drafts.contains_key(session_id) {
+        drafts.insert(session_id.to_owned(), Draft::new(agent, session_id));
+    }
+    // The key was inserted just above when missing.
+    drafts.get_mut(session_id).expect("draft inserted above")
+}
+
+/// Adds a draft, merging it with an existing one of the same id.
+fn add_draft(drafts: &mut Drafts, new: Draft) {
+    match drafts.get_mut(&new.session_id) {
+        Some(existing) => existing.merge(new),
+        None => {
+            drafts.insert(new.session_id.clone(), new);
+        }
+    }
+}
+
+/// Titles longer than this are shortened at a word boundary, `…` included.
+pub const TITLE_MAX_CHARS: usize = 80;
+
+/// Collapses whitespace to single spaces and shortens to [`TITLE_MAX_CHARS`] characters,
+/// cutting at a word boundary when there is one in the second half, with `…`.
+/// Returns the title and whether it was shortened.
+fn shorten_title(raw: &str) -> (String, bool) {
+    let collapsed = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    if collapsed.chars().count() <= TITLE_MAX_CHARS {
+        return (collapsed, false);
+    }
+    let keep = TITLE_MAX_CHARS - 1;
+    let end = collapsed.char_indices().nth(keep).map_or(collapsed.len(), |(index, _)| index);
+    let head = &collapsed[..end];
+    let cut = if collapsed[end..].starts_with(' ') {
+        head
+    } else {
+        match head.rfind(' ') {
+            Some(space) if space >= head.len() / 2 => &head[..space],
+            _ => head,
+        }
+    };
+    (format!("{}…", cut.trim_end()), true)
+}
+
+/// A path from a configuration value or an environment variable, `~/` expanded.
+fn config_path(env: &Env, value: &Path) -> PathBuf {
+    env.expand_tilde(value)
+}
+
+/// The paths in order, without repeats.
+fn dedup_paths(paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut unique: Vec<PathBuf> = Vec::with_capacity(paths.len());
+    for path in paths {
+        if !unique.contains(&path) {
+            unique.push(path);
+        }
+    }
+    unique
+}
+
+/// Whether a path names a regular file with this extension.
+fn has_extension(path: &Path, extension: &str) -> bool {
+    path.extension().is_some_and(|found| found == extension)
+}
+
+/// The file name without its extension, when it is UTF-8.
+fn file_stem(path: &Path) -> Option<&str> {
+    path.file_stem().and_then(|stem| stem.to_str())
+}
+
+/// A status sentence about malformed lines, when there were any.
+fn malformed_limit(stats: &jsonl::Stats) -> Option<String> {
+    (stats.malformed_lines > 0).then(|| {
+        let lines = plural(stats.malformed_lines, "malformed line", "malformed lines");
+        let files = plural(stats.malformed_files, "file", "files");
+        format!("{lines} skipped in {files}")
+    })
+}
+
+/// `1 file`, `2 files`.
+fn plural(count: u64, one: &str, many: &str) -> String {
+    if count == 1 { format!("1 {one}") } else { format!("{count} {many}") }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,791 @@
+//! Shell histories: real files in zsh's, bash's and fish's formats and a real atuin
+//! database, each in its own temporary home.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use collect::shell::{ShellConfig, read_shell};
+use collect::{Env, SourceOutput, SourceStatus};
+use jiff::Timestamp;
+use report_model::{Shell, ShellEvent, WarningCode};
+use tempfile::TempDir;
+
+/// 2026-11-27T00:00:00Z, the start of the report window in every test.
+const SINCE: i64 = 1_795_737_600;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/shell").join(name)
+}
+
+fn at(second: i64) -> Timestamp {
+    Timestamp::from_second(second).unwrap()
+}
+
+fn event(shell: Shell, second: i64, command: &str) -> ShellEvent {
+    ShellEvent {
+        shell,
+        time: at(second),
+        command: command.to_owned(),
+        truncated: false,
+        cwd: None,
+        project: None,
+    }
+}
+
+/// A temporary home directory.
+struct Home {
+    dir: TempDir,
+}
+
+impl Home {
+    fn new() -> Home {
+        Home { dir: TempDir::new().unwrap() }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn env(&self) -> Env {
+        Env::new(self.path())
+    }
+
+    /// Writes a file under the home, creating its folders.
+    fn write(&self, relative: &str, bytes: &[u8]) -> PathBuf {
+        let path = self.path().join(relative);
+        fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+        fs_err::write(&path, bytes).unwrap();
+        path
+    }
+}
+
+fn set_mtime(path: &Path, second: u64) {
+    let file = fs_err::File::options().write(true).open(path).unwrap();
+    file.set_modified(SystemTime::UNIX_EPOCH + Duration::from_secs(second)).unwrap();
+}
+
+fn only(shells: &[Shell]) -> ShellConfig {
+    ShellConfig { shells: shells.to_vec(), ..ShellConfig::default() }
+}
+
+#[track_caller]
+fn read(env: &Env, config: &ShellConfig) -> SourceOutput<ShellEvent> {
+    read_shell(env, config, at(SINCE))
+}
+
+/// The warnings, with the home directory written `~`.
+fn warnings(output: &SourceOutput<ShellEvent>, home: &Home) -> Vec<(WarningCode, String)> {
+    let home = home.path().display().to_string();
+    output
+        .warnings
+        .iter()
+        .map(|warning| (warning.code, warning.message.replace(&home, "~")))
+        .collect()
+}
+
+fn status<'a>(output: &'a SourceOutput<ShellEvent>, source: &str) -> &'a SourceStatus {
+    output.statuses.iter().find(|status| status.source == source).unwrap()
+}
+
+// zsh
+
+#[test]
+fn zsh_reads_extended_metafied_and_continued_entries() {
+    let home = Home::new();
+    let mut history = Vec::new();
+    history.extend_from_slice(b": 1795161600:0;ls -la\n");
+    history.extend_from_slice(b"echo written before EXTENDED_HISTORY\n");
+    history.extend_from_slice(b": 1795770900:3;cargo test -p collect zsh\n");
+    // `echo 日報 ę`, metafied: 日 = E6 97 A5 and 報 = E5 A0 B1 and ę = C4 99 each have a
+    // byte in zsh's meta range, written as 0x83 and the byte XOR 0x20.
+    history
+        .extend_from_slice(b": 1795770960:0;echo \xe6\x83\xb7\xa5\xe5\x83\x80\xb1 \xc4\x83\xb9\n");
+    history.extend_from_slice(b": 1795771020:0;for f in *.rs; do\\\n  echo $f\\\ndone\n");
+    history.extend_from_slice(b"git status\n");
+    // A command that ends in a backslash gets a space so it does not read as continued.
+    history.extend_from_slice(b": 1795771080:0;echo trailing \\ \n");
+    // Invalid UTF-8 is decoded lossily.
+    history.extend_from_slice(b": 1795771140:0;echo \xff\n");
+    home.write(".zsh_history", &history);
+
+    let output = read(&home.env(), &only(&[Shell::Zsh]));
+
+    assert_eq!(
+        output.events,
+        [
+            event(Shell::Zsh, 1_795_770_900, "cargo test -p collect zsh"),
+            event(Shell::Zsh, 1_795_770_960, "echo 日報 ę"),
+            event(Shell::Zsh, 1_795_771_020, "for f in *.rs; do\n  echo $f\ndone"),
+            event(Shell::Zsh, 1_795_771_080, "echo trailing \\"),
+            event(Shell::Zsh, 1_795_771_140, "echo \u{fffd}"),
+        ]
+    );
+    assert_eq!(
+        warnings(&output, &home),
+        [(
+            WarningCode::UndatedEntries,
+            "zsh: 2 undated entries in `~/.zsh_history` — EXTENDED_HISTORY is off (`setopt EXTENDED_HISTORY` records times from now on)".to_owned()
+        )]
+    );
+    let zsh = status(&output, "zsh");
+    assert!(zsh.found);
+    assert_eq!((zsh.files, zsh.entries), (1, 8));
+    assert_eq!(zsh.locations, [home.path().join(".zsh_history")]);
+}
+
+#[test]
+fn zsh_undated_entries_are_reported_once_with_their_count() {
+    let home = Home::new();
+    home.write(".zsh_history", "make\n".repeat(1204).as_bytes());
+
+    let output = read(&home.env(), &only(&[Shell::Zsh]));
+
+    assert!(output.events.is_empty());
+    assert_eq!(output.warnings.len(), 1);
+    assert!(
+        output.warnings[0].message.starts_with("zsh: 1,204 undated entries in `"),
+        "{:?}",
+        output.warnings
+    );
+    assert_eq!(status(&output, "zsh").entries, 1204);
+}
+
+#[test]
+fn zsh_malformed_entries_are_reported_once_with_the_first_line() {
+    let home = Home::new();
+    home.write(
+        ".zsh_history",
+        b": 1795770900:0;ok\n: 1795770960;no duration\n: 1795770961:0 no semicolon\\\ncontinued\n: 1795771020:0;ok too\n",
+    );
+
+    let output = read(&home.env(), &only(&[Shell::Zsh]));
+
+    assert_eq!(
+        output.events,
+        [event(Shell::Zsh, 1_795_770_900, "ok"), event(Shell::Zsh, 1_795_771_020, "ok too")]
+    );
+    assert_eq!(
+        warnings(&output, &home),
+        [(
+            WarningCode::MalformedLines,
+            "zsh: 2 malformed entries in `~/.zsh_history` skipped (first at line 2)".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn since_keeps_entries_at_or_after_it() {
+    let home = Home::new();
+    let history = format!(
+        ": {}:0;just before\n: {SINCE}:0;at the start\n: {}:0;after\n",
+        SINCE - 1,
+        SINCE + 1
+    );
+    home.write(".zsh_history", history.as_bytes());
+
+    let output = read(&home.env(), &only(&[Shell::Zsh]));
+
+    assert_eq!(
+        output.events,
+        [event(Shell::Zsh, SINCE, "at the start"), event(Shell::Zsh, SINCE + 1, "after")]
+    );
+    assert_eq!(status(&output, "zsh").entries, 3);
+}
+
+#[test]
+fn entries_out_of_order_near_the_boundary_are_kept() {
+    // A long-lived shell writes its whole session when it exits, behind the entries of
+    // shells that exited earlier: today's commands can follow older ones.
+    let home = Home::new();
+    let history = format!(
+        ": {}:0;other shell, today\n: {}:0;long session, last week\n: {}:0;long session, yesterday\n: {}:0;long session, today\n",
+        SINCE + 600,
+        SINCE - 7 * 86_400,
+        SINCE - 60,
+        SINCE + 60
+    );
+    home.write(".zsh_history", history.as_bytes());
+
+    let output = read(&home.env(), &only(&[Shell::Zsh]));
+
+    assert_eq!(
+        output.events,
+        [
+            event(Shell::Zsh, SINCE + 600, "other shell, today"),
+            event(Shell::Zsh, SINCE + 60, "long session, today")
+        ]
+    );
+}
+
+// bash
+
+#[test]
+fn bash_timestamps_delimit_multiline_entries() {
+    let home = Home::new();
+    fs_err::copy(fixture("bash_history"), home.path().join(".bash_history")).unwrap();
+
+    let output = read(&home.env(), &only(&[Shell::Bash]));
+
+    assert_eq!(
+        output.events,
+        [
+            event(Shell::Bash, 1_795_770_900, "cat <<'EOF' > notes.txt\nstandup at ten\nEOF"),
+            event(Shell::Bash, 1_795_770_960, "git push origin main"),
+        ]
+    );
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(status(&output, "bash").entries, 3);
+}
+
+#[test]
+fn bash_without_timestamps_is_undated_line_by_line() {
+    let home = Home::new();
+    home.write(".bash_history", b"ls\ncd /tmp\nmake\n");
+
+    let output = read(&home.env(), &only(&[Shell::Bash]));
+
+    assert!(output.events.is_empty());
+    assert_eq!(
+        warnings(&output, &home),
+        [(
+            WarningCode::UndatedEntries,
+            "bash: 3 undated entries in `~/.bash_history` — HISTTIMEFORMAT was not set when they were written (setting it records times from now on)".to_owned()
+        )]
+    );
+    assert_eq!(status(&output, "bash").entries, 3);
+}
+
+#[test]
+fn bash_undated_lines_before_the_first_timestamp_are_separate_entries() {
+    let home = Home::new();
+    home.write(".bash_history", b"old one\nold two\n#1795770900\nnew\n");
+
+    let output = read(&home.env(), &only(&[Shell::Bash]));
+
+    assert_eq!(output.events, [event(Shell::Bash, 1_795_770_900, "new")]);
+    assert!(
+        output.warnings[0].message.starts_with("bash: 2 undated entries in "),
+        "{:?}",
+        output.warnings
+    );
+    assert_eq!(status(&output, "bash").entries, 3);
+}
+
+#[test]
+fn bash_bad_epoch_is_malformed() {
+    let home = Home::new();
+    home.write(".bash_history", b"#1795770900\nok one\n#17957709x0\nbad\n#1795770960\nok two\n");
+
+    let output = read(&home.env(), &only(&[Shell::Bash]));
+
+    assert_eq!(
+        output.events,
+        [event(Shell::Bash, 1_795_770_900, "ok one"), event(Shell::Bash, 1_795_770_960, "ok two")]
+    );
+    assert_eq!(
+        warnings(&output, &home),
+        [(
+            WarningCode::MalformedLines,
+            "bash: 1 malformed entry in `~/.bash_history` skipped (first at line 3)".to_owned()
+        )]
+    );
+}
+
+// fish
+
+#[test]
+fn fish_unescapes_commands_and_skips_paths() {
+    let home = Home::new();
+    fs_err::create_dir_all(home.path().join(".local/share/fish")).unwrap();
+    fs_err::copy(fixture("fish_history"), home.path().join(".local/share/fish/fish_history"))
+        .unwrap();
+
+    let output = read(&home.env(), &only(&[Shell::Fish]));
+
+    assert_eq!(
+        output.events,
+        [
+            event(Shell::Fish, 1_795_770_900, "cargo test -p collect shell"),
+            event(Shell::Fish, 1_795_770_960, r"printf 'C:\temp\new\n'"),
+            event(Shell::Fish, 1_795_771_020, "for f in *.rs\n    echo $f\nend"),
+            event(Shell::Fish, 1_795_771_080, "git commit -m \"fish: paths list\""),
+        ]
+    );
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(status(&output, "fish").entries, 5);
+}
+
+#[test]
+fn fish_honours_xdg_data_home() {
+    let home = Home::new();
+    home.write("data/fish/fish_history", b"- cmd: make\n  when: 1795770900\n");
+    let env = home.env().with_var("XDG_DATA_HOME", home.path().join("data").to_str().unwrap());
+
+    let output = read(&env, &only(&[Shell::Fish]));
+
+    assert_eq!(output.events, [event(Shell::Fish, 1_795_770_900, "make")]);
+    assert_eq!(status(&output, "fish").locations, [home.path().join("data/fish/fish_history")]);
+}
+
+#[test]
+fn fish_block_without_a_parsable_when_is_malformed() {
+    let home = Home::new();
+    home.write(
+        ".local/share/fish/fish_history",
+        b"- cmd: no when\n  paths:\n    - x\n- cmd: bad when\n  when: soon\n- cmd: fine\n  when: 1795770900\n",
+    );
+
+    let output = read(&home.env(), &only(&[Shell::Fish]));
+
+    assert_eq!(output.events, [event(Shell::Fish, 1_795_770_900, "fine")]);
+    assert_eq!(
+        warnings(&output, &home),
+        [(
+            WarningCode::MalformedLines,
+            "fish: 2 malformed entries in `~/.local/share/fish/fish_history` skipped (first at line 1)".to_owned()
+        )]
+    );
+}
+
+// atuin
+
+/// atuin's `history` table as its migrations leave it (`20210422143411_create_history`,
+/// then `20230319185725_deleted_at`), plus a column a later atuin might add.
+const ATUIN_SCHEMA: &str = "
+    PRAGMA journal_mode = WAL;
+    CREATE TABLE IF NOT EXISTS history (
+        id text PRIMARY KEY,
+        timestamp integer NOT NULL,
+        duration integer NOT NULL,
+        exit integer NOT NULL,
+        command text NOT NULL,
+        cwd text NOT NULL,
+        session text NOT NULL,
+        hostname text NOT NULL,
+        unique(timestamp, cwd, command)
+    );
+    CREATE INDEX IF NOT EXISTS idx_history_timestamp ON history(timestamp);
+    CREATE INDEX IF NOT EXISTS idx_history_command ON history(command);
+    ALTER TABLE history ADD COLUMN deleted_at integer;
+    ALTER TABLE history ADD COLUMN added_by_a_future_atuin text;
+";
+
+/// A row: (id, seconds, command, cwd, deleted at).
+type Row<'a> = (&'a str, i64, &'a str, &'a str, Option<i64>);
+
+fn atuin_db(path: &Path, schema: &str, rows: &[Row<'_>]) {
+    fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.execute_batch(schema).unwrap();
+    for &(id, second, command, cwd, deleted_at) in rows {
+        let nanos = second * 1_000_000_000 + 123_456_789;
+        if schema.contains("deleted_at") {
+            conn.execute(
+                "INSERT INTO history (id, timestamp, duration, exit, command, cwd, session, hostname, deleted_at)
+                 VALUES (?1, ?2, 1500000, 0, ?3, ?4, 'session-0000', 'laptop:user', ?5)",
+                rusqlite::params![id, nanos, command, cwd, deleted_at.map(|second| second * 1_000_000_000)],
+            )
+            .unwrap();
+        } else {
+            conn.execute(
+                "INSERT INTO history (id, timestamp, duration, exit, command, cwd, session, hostname)
+                 VALUES (?1, ?2, 1500000, 0, ?3, ?4, 'session-0000', 'laptop:user')",
+                rusqlite::params![id, nanos, command, cwd],
+            )
+            .unwrap();
+        }
+    }
+}
+
+fn atuin_event(second: i64, command: &str, cwd: Option<&str>) -> ShellEvent {
+    ShellEvent {
+        shell: Shell::Atuin,
+        time: Timestamp::from_nanosecond(i128::from(second) * 1_000_000_000 + 123_456_789).unwrap(),
+        command: command.to_owned(),
+        truncated: false,
+        cwd: cwd.map(PathBuf::from),
+        project: None,
+    }
+}
+
+const ATUIN_ROWS: &[Row<'_>] = &[
+    ("0001", 1_795_161_600, "cargo build", "/home/u/src/standup", None),
+    ("0002", 1_795_770_900, "cargo test -p collect", "/home/u/src/standup", None),
+    (
+        "0003",
+        1_795_770_960,
+        "echo sk-test-0000 > /dev/null",
+        "/home/u/src/standup",
+        Some(1_795_770_970),
+    ),
+    ("0004", 1_795_771_020, "git push", "/home/u/src/billing-api", None),
+    ("0005", 1_795_771_080, "make", "unknown", None),
+];
+
+#[test]
+fn atuin_reads_live_rows_since_with_their_cwd() {
+    let home = Home::new();
+    atuin_db(&home.path().join(".local/share/atuin/history.db"), ATUIN_SCHEMA, ATUIN_ROWS);
+
+    let output = read(&home.env(), &only(&[Shell::Atuin]));
+
+    let mut events = output.events.clone();
+    events.sort_by_key(|event| event.time);
+    assert_eq!(
+        events,
+        [
+            atuin_event(1_795_770_900, "cargo test -p collect", Some("/home/u/src/standup")),
+            atuin_event(1_795_771_020, "git push", Some("/home/u/src/billing-api")),
+            atuin_event(1_795_771_080, "make", None),
+        ]
+    );
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let atuin = status(&output, "atuin");
+    assert!(atuin.found);
+    assert_eq!((atuin.files, atuin.entries), (1, 4));
+}
+
+#[test]
+fn atuin_without_deleted_at_column_reads_every_row() {
+    let home = Home::new();
+    let schema = ATUIN_SCHEMA
+        .lines()
+        .filter(|line| !line.contains("ADD COLUMN"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    atuin_db(&home.path().join(".local/share/atuin/history.db"), &schema, &ATUIN_ROWS[..3]);
+
+    let output = read(&home.env(), &only(&[Shell::Atuin]));
+
+    let mut commands: Vec<_> = output.events.iter().map(|event| event.command.as_str()).collect();
+    commands.sort_unstable();
+    assert_eq!(commands, ["cargo test -p collect", "echo sk-test-0000 > /dev/null"]);
+}
+
+#[test]
+fn atuin_database_is_never_written() {
+    let home = Home::new();
+    let db = home.path().join(".local/share/atuin/history.db");
+    atuin_db(&db, ATUIN_SCHEMA, ATUIN_ROWS);
+    set_mtime(&db, 1_795_000_000);
+    let listing = |dir: &Path| {
+        let mut names: Vec<_> =
+            fs_err::read_dir(dir).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+        names.sort();
+        names
+    };
+    let bytes_before = fs_err::read(&db).unwrap();
+    let mtime_before = fs_err::metadata(&db).unwrap().modified().unwrap();
+    let files_before = listing(db.parent().unwrap());
+
+    let output = read(&home.env(), &only(&[Shell::Atuin]));
+
+    assert_eq!(output.events.len(), 3);
+    assert!(fs_err::read(&db).unwrap() == bytes_before, "the database's bytes changed");
+    assert_eq!(fs_err::metadata(&db).unwrap().modified().unwrap(), mtime_before);
+    assert_eq!(listing(db.parent().unwrap()), files_before);
+}
+
+#[test]
+fn atuin_rows_still_in_the_write_ahead_log_are_read() {
+    let home = Home::new();
+    let db = home.path().join(".local/share/atuin/history.db");
+    atuin_db(&db, ATUIN_SCHEMA, &ATUIN_ROWS[..2]);
+    // atuin still running: its connection is open and its last insert is only in the
+    // `-wal` file.
+    let atuin = rusqlite::Connection::open(&db).unwrap();
+    atuin.execute_batch("PRAGMA wal_autocheckpoint = 0;").unwrap();
+    atuin
+        .execute(
+            "INSERT INTO history (id, timestamp, duration, exit, command, cwd, session, hostname)
+             VALUES ('0009', ?1, -1, -1, 'cargo run', '/home/u/src/standup', 'session-0000', 'laptop:user')",
+            [1_795_771_200_i64 * 1_000_000_000],
+        )
+        .unwrap();
+    assert!(home.path().join(".local/share/atuin/history.db-wal").exists());
+    let main_file_before = fs_err::read(&db).unwrap();
+
+    let output = read(&home.env(), &only(&[Shell::Atuin]));
+
+    let mut commands: Vec<_> = output.events.iter().map(|event| event.command.as_str()).collect();
+    commands.sort_unstable();
+    assert_eq!(commands, ["cargo run", "cargo test -p collect"]);
+    assert!(fs_err::read(&db).unwrap() == main_file_before, "the database's bytes changed");
+    drop(atuin);
+}
+
+#[test]
+fn atuin_db_path_comes_from_its_config() {
+    let home = Home::new();
+    atuin_db(&home.path().join("elsewhere/h.db"), ATUIN_SCHEMA, ATUIN_ROWS);
+    home.write(
+        "conf/atuin/config.toml",
+        b"## atuin config\nauto_sync = false\ndb_path = \"~/elsewhere/h.db\"\n",
+    );
+    let env = home.env().with_var("XDG_CONFIG_HOME", home.path().join("conf").to_str().unwrap());
+
+    let output = read(&env, &only(&[Shell::Atuin]));
+
+    assert_eq!(output.events.len(), 3);
+    assert_eq!(status(&output, "atuin").locations, [home.path().join("elsewhere/h.db")]);
+}
+
+#[test]
+fn atuin_file_that_is_not_a_database_is_unreadable() {
+    let home = Home::new();
+    home.write(
+        ".local/share/atuin/history.db",
+        b"this is not a database, just text long enough to have a header\n",
+    );
+
+    let output = read(&home.env(), &only(&[Shell::Atuin]));
+
+    assert!(output.events.is_empty());
+    assert_eq!(
+        warnings(&output, &home),
+        [(
+            WarningCode::SourceUnreadable,
+            "atuin: cannot read `~/.local/share/atuin/history.db`: file is not a database"
+                .to_owned()
+        )]
+    );
+    assert!(status(&output, "atuin").found);
+}
+
+#[test]
+fn commands_atuin_also_recorded_are_counted_once() {
+    let home = Home::new();
+    atuin_db(&home.path().join(".local/share/atuin/history.db"), ATUIN_SCHEMA, ATUIN_ROWS);
+    // zsh's start time may be a second off atuin's.
+    home.write(
+        ".zsh_history",
+        b": 1795770901:0;cargo test -p collect\n: 1795771020:0;git push\n: 1795771025:0;git push\n",
+    );
+
+    let output = read(&home.env(), &only(&[Shell::Zsh, Shell::Atuin]));
+
+    let mut events: Vec<_> =
+        output.events.iter().map(|event| (event.shell, event.command.as_str())).collect();
+    events.sort_unstable();
+    assert_eq!(
+        events,
+        [
+            (Shell::Zsh, "git push"),
+            (Shell::Atuin, "cargo test -p collect"),
+            (Shell::Atuin, "git push"),
+            (Shell::Atuin, "make"),
+        ]
+    );
+    assert_eq!(
+        status(&output, "zsh").limits,
+        ["zsh: 2 commands also recorded by atuin counted once, from atuin"]
+    );
+}
+
+// Where the files are, and what limits them.
+
+#[test]
+fn stale_history_warns_with_the_fix() {
+    let home = Home::new();
+    let zsh = home.write(".zsh_history", b": 1795161600:0;ls\n");
+    let bash = home.write(".bash_history", b"#1795161600\nls\n");
+    set_mtime(&zsh, 1_795_161_601);
+    set_mtime(&bash, 1_795_161_601);
+
+    let output = read(&home.env(), &only(&[Shell::Zsh, Shell::Bash]));
+
+    assert_eq!(
+        warnings(&output, &home),
+        [
+            (
+                WarningCode::HistoryStale,
+                "zsh: `~/.zsh_history` has not been written since the report window began, so commands from shells still open are missing (zsh writes its history when a shell exits; `setopt INC_APPEND_HISTORY` writes each command as it runs)".to_owned()
+            ),
+            (
+                WarningCode::HistoryStale,
+                "bash: `~/.bash_history` has not been written since the report window began, so commands from shells still open are missing (bash writes its history when a shell exits; `shopt -s histappend` with `PROMPT_COMMAND='history -a'` writes each command as it runs)".to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn stale_history_of_another_shell_than_the_login_one_is_only_a_limit() {
+    let home = Home::new();
+    let zsh = home.write(".zsh_history", b": 1795161600:0;ls\n");
+    let bash = home.write(".bash_history", b"#1795161600\nls\n");
+    set_mtime(&zsh, 1_795_161_601);
+    set_mtime(&bash, 1_795_161_601);
+    let env = home.env().with_var("SHELL", "/bin/bash");
+
+    let output = read(&env, &only(&[Shell::Zsh, Shell::Bash]));
+
+    let codes: Vec<_> =
+        output.warnings.iter().map(|warning| (warning.code, &warning.message[..5])).collect();
+    assert_eq!(codes, [(WarningCode::HistoryStale, "bash:")]);
+    assert_eq!(status(&output, "zsh").limits.len(), 1);
+    assert!(status(&output, "zsh").limits[0].contains("INC_APPEND_HISTORY"));
+}
+
+#[test]
+fn histfile_with_zsh_lines_is_read_as_zsh_besides_the_defaults() {
+    let home = Home::new();
+    let histfile = home.write(".histfile", b": 1795770900:0;from histfile\n");
+    home.write(".zsh_history", b": 1795770960:0;from default\n");
+    home.write(".bash_history", b"#1795771020\nfrom bash\n");
+    let env = home.env().with_var("HISTFILE", "~/.histfile");
+
+    let output = read(&env, &only(&[Shell::Zsh, Shell::Bash]));
+
+    assert_eq!(
+        output.events,
+        [
+            event(Shell::Zsh, 1_795_770_900, "from histfile"),
+            event(Shell::Zsh, 1_795_770_960, "from default"),
+            event(Shell::Bash, 1_795_771_020, "from bash"),
+        ]
+    );
+    let zsh = status(&output, "zsh");
+    assert_eq!(zsh.locations, [histfile, home.path().join(".zsh_history")]);
+    assert_eq!((zsh.files, zsh.entries), (2, 2));
+}
+
+#[test]
+fn histfile_with_bash_timestamps_is_read_as_bash() {
+    let home = Home::new();
+    home.write("hist/commands", b"#1795770900\nfrom histfile\n");
+    let env = home
+        .env()
+        .with_var("HISTFILE", home.path().join("hist/commands").to_str().unwrap())
+        .with_var("SHELL", "/bin/zsh");
+
+    let output = read(&env, &ShellConfig::default());
+
+    assert_eq!(output.events, [event(Shell::Bash, 1_795_770_900, "from histfile")]);
+    assert_eq!(status(&output, "bash").locations[0], home.path().join("hist/commands"));
+}
+
+#[test]
+fn config_path_overrides_histfile_and_default() {
+    let home = Home::new();
+    let configured = home.write("configured_history", b": 1795770900:0;configured\n");
+    home.write(".zsh_history", b": 1795770960:0;default\n");
+    home.write(".histfile", b": 1795771020:0;histfile\n");
+    let env = home.env().with_var("HISTFILE", "~/.histfile");
+    let config = ShellConfig { zsh: Some(configured.clone()), ..only(&[Shell::Zsh]) };
+
+    let output = read(&env, &config);
+
+    assert_eq!(output.events, [event(Shell::Zsh, 1_795_770_900, "configured")]);
+    assert_eq!(status(&output, "zsh").locations, [configured]);
+}
+
+#[test]
+fn missing_sources_are_silent() {
+    let home = Home::new();
+
+    let output = read(&home.env(), &ShellConfig::default());
+
+    assert!(output.events.is_empty());
+    assert!(output.warnings.is_empty());
+    let sources: Vec<_> = output
+        .statuses
+        .iter()
+        .map(|status| (status.source.as_str(), status.found, status.files))
+        .collect();
+    assert_eq!(
+        sources,
+        [("zsh", false, 0), ("bash", false, 0), ("fish", false, 0), ("atuin", false, 0)]
+    );
+    assert_eq!(
+        status(&output, "atuin").locations,
+        [home.path().join(".local/share/atuin/history.db")]
+    );
+}
+
+#[test]
+fn disabled_shells_are_not_read() {
+    let home = Home::new();
+    home.write(".zsh_history", b": 1795770900:0;zsh\n");
+    home.write(".bash_history", b"#1795770900\nbash\n");
+
+    let output = read(&home.env(), &only(&[Shell::Bash]));
+
+    assert_eq!(output.events, [event(Shell::Bash, 1_795_770_900, "bash")]);
+    assert_eq!(output.statuses.len(), 1);
+}
+
+#[test]
+fn unreadable_history_is_a_warning_naming_the_file() {
+    let home = Home::new();
+    fs_err::create_dir_all(home.path().join(".zsh_history")).unwrap();
+
+    let output = read(&home.env(), &only(&[Shell::Zsh]));
+
+    assert!(output.events.is_empty());
+    assert_eq!(
+        warnings(&output, &home),
+        [(
+            WarningCode::SourceUnreadable,
+            "zsh: cannot read `~/.zsh_history`: it is a directory".to_owned()
+        )]
+    );
+    assert!(status(&output, "zsh").found);
+}
+
+#[test]
+fn arbitrary_bytes_never_panic() {
+    // A small xorshift generator, so the test needs no dependency and is repeatable.
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let pieces: &[&[u8]] = &[
+        b": ",
+        b"1795770900",
+        b":",
+        b";",
+        b"\\",
+        b"\n",
+        b"\x83",
+        b"\x83\n",
+        b"#",
+        b"#1795770900\n",
+        b"- cmd: ",
+        b"  when: ",
+        b"  paths:\n",
+        b"    - ",
+        b"\xff\xfe",
+        b"\0",
+        b"\r\n",
+        b"\\n",
+        b"\\\\",
+        b"99999999999999999999",
+    ];
+    let home = Home::new();
+    let files = [
+        (Shell::Zsh, ".zsh_history"),
+        (Shell::Bash, ".bash_history"),
+        (Shell::Fish, ".local/share/fish/fish_history"),
+    ];
+    for round in 0..150 {
+        let mut bytes = Vec::new();
+        for _ in 0..(next() % 64) {
+            let roll = next();
+            if roll % 4 == 0 {
+                bytes.push(u8::try_from(roll >> 56).unwrap());
+            } else {
+                bytes.extend_from_slice(
+                    pieces[usize::try_from(roll % pieces.len() as u64).unwrap()],
+                );
+            }
+        }
+        let (shell, file) = files[round % files.len()];
+        home.write(file, &bytes);
+        let output = read_shell(&home.env(), &only(&[shell]), Timestamp::UNIX_EPOCH);
+        assert_eq!(output.statuses.len(), 1);
+    }
+}

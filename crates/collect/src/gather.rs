@@ -1,0 +1,170 @@
+//! Every source at once, joined per project: agent sessions and shell histories are read
+//! while the repositories are discovered; their working directories resolve to
+//! repositories (worktrees folded) and feed discovery, so a repository outside the roots
+//! that the user worked in still shows its commits; then the commits are read.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use jiff::Timestamp;
+use report_model::{Activity, Agent, ProjectRef, Warning, WarningCode};
+
+use crate::git::{self, GitConfig, Identity, ReadOptions, Repo};
+use crate::sessions::{self, SessionsConfig};
+use crate::shell::{self, ShellConfig};
+use crate::{Env, SourceOutput, SourceStatus};
+
+/// What to read.
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    /// The git source.
+    pub git: GitConfig,
+    /// The configured identity; empty means git's global one.
+    pub identity: Identity,
+    /// The agent-session sources.
+    pub sessions: SessionsConfig,
+    /// The shell-history sources.
+    pub shell: ShellConfig,
+}
+
+/// Everything the sources produced, joined per project.
+#[derive(Debug, Default)]
+pub struct Gathered {
+    /// Commits, sessions and commands, with `project` set on sessions and commands.
+    pub activity: Activity,
+    /// Warnings from every source.
+    pub warnings: Vec<Warning>,
+    /// One status per source, for `standup doctor`.
+    pub statuses: Vec<SourceStatus>,
+    /// The identity whose commits were read.
+    pub identity: Identity,
+    /// The repositories found.
+    pub repos: Vec<Repo>,
+    /// Wall time of each stage, in the order they ran (for `--timings`).
+    pub timings: Vec<(String, Duration)>,
+}
+
+/// Reads every source for activity at or after `since`. `cwd` is the directory the
+/// command runs from: its repository is always read.
+pub fn gather(
+    env: &Env,
+    sources: &Sources,
+    since: Timestamp,
+    cwd: Option<&Path>,
+    workers: usize,
+) -> Gathered {
+    let extra: Vec<PathBuf> = cwd.map(Path::to_path_buf).into_iter().collect();
+    let ((repos, discover_warnings, identity, discover_time), (sessions, shell, mut timings)) =
+        std::thread::scope(|scope| {
+            let discovery = scope.spawn(|| {
+                let start = Instant::now();
+                let (repos, warnings) = git::discover(env, &sources.git, &extra);
+                let identity = if sources.identity.is_empty() {
+                    git::global_identity(env)
+                } else {
+                    sources.identity.clone()
+                };
+                (repos, warnings, identity, start.elapsed())
+            });
+            let logs = read_logs(env, sources, since);
+            // A panic in discovery is a bug; re-raise it rather than hide it.
+            let discovery =
+                discovery.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (discovery, logs)
+        });
+    timings.insert(0, ("discover".to_owned(), discover_time));
+
+    let mut gathered = Gathered { identity, timings, ..Gathered::default() };
+    gathered.warnings.extend(discover_warnings);
+    if gathered.identity.is_empty() {
+        gathered.warnings.push(Warning::new(
+            WarningCode::IdentityUnknown,
+            "no identity is known, so commits by every author are shown: set `emails` under `[identity]` in the config, or run `git config --global user.email you@example.com`",
+        ));
+    }
+
+    // Join: every working directory resolves to its repository (or its folder).
+    let start = Instant::now();
+    let mut by_git_dir: BTreeMap<PathBuf, Repo> =
+        repos.into_iter().map(|repo| (repo.git_dir.clone(), repo)).collect();
+    let mut resolved: BTreeMap<PathBuf, ProjectRef> = BTreeMap::new();
+    let mut resolve = |path: &Path| -> ProjectRef {
+        if let Some(project) = resolved.get(path) {
+            return project.clone();
+        }
+        let project = match git::repo_containing(path) {
+            Some(repo) => {
+                let project = repo.project.clone();
+                by_git_dir.entry(repo.git_dir.clone()).or_insert(repo);
+                project
+            }
+            None => git::project_for(path),
+        };
+        resolved.insert(path.to_path_buf(), project.clone());
+        project
+    };
+    let mut sessions = sessions;
+    for session in &mut sessions.events {
+        session.project = session.cwd.as_deref().map(&mut resolve);
+    }
+    let mut shell = shell;
+    for command in &mut shell.events {
+        command.project = command.cwd.as_deref().map(&mut resolve);
+    }
+    gathered.repos = by_git_dir.into_values().collect();
+    gathered.timings.push(("join".to_owned(), start.elapsed()));
+
+    let start = Instant::now();
+    let options = ReadOptions {
+        identity: &gathered.identity,
+        since,
+        include_merges: sources.git.include_merges,
+        workers,
+    };
+    let commits = git::read_commits(env, &gathered.repos, &options);
+    gathered.timings.push(("git".to_owned(), start.elapsed()));
+
+    gathered.activity =
+        Activity { commits: commits.events, sessions: sessions.events, shell: shell.events };
+    for output in [commits.warnings, sessions.warnings, shell.warnings] {
+        gathered.warnings.extend(output);
+    }
+    gathered.statuses.extend(commits.statuses);
+    gathered.statuses.extend(sessions.statuses);
+    gathered.statuses.extend(shell.statuses);
+    gathered
+}
+
+type Logs = (
+    SourceOutput<report_model::SessionEvent>,
+    SourceOutput<report_model::ShellEvent>,
+    Vec<(String, Duration)>,
+);
+
+/// Reads each enabled agent on its own, so each has its own timing, then the shells.
+fn read_logs(env: &Env, sources: &Sources, since: Timestamp) -> Logs {
+    let mut timings = Vec::new();
+    let mut sessions_out = SourceOutput::default();
+    for agent in [Agent::ClaudeCode, Agent::Codex, Agent::Gemini] {
+        if !sources.sessions.agents.contains(&agent) {
+            continue;
+        }
+        let start = Instant::now();
+        let config = SessionsConfig { agents: vec![agent], ..sources.sessions.clone() };
+        merge(&mut sessions_out, sessions::read_sessions(env, &config, since));
+        timings.push((format!("sessions: {}", agent.display_name()), start.elapsed()));
+    }
+    // The shells are read together: a command atuin also recorded is counted once.
+    let start = Instant::now();
+    let shell_out = shell::read_shell(env, &sources.shell, since);
+    let names: Vec<&str> = sources.shell.shells.iter().map(|kind| kind.display_name()).collect();
+    timings.push((format!("shell: {}", names.join(", ")), start.elapsed()));
+    (sessions_out, shell_out, timings)
+}
+
+fn merge<T>(into: &mut SourceOutput<T>, from: SourceOutput<T>) {
+    into.events.extend(from.events);
+    into.warnings.extend(from.warnings);
+    into.statuses.extend(from.statuses);
+}

@@ -1,0 +1,490 @@
+//! Claude Code: `<root>/projects/<encoded-cwd>/<session-id>.jsonl` transcripts, their
+//! `<session-id>/subagents/*.jsonl` sub-agent logs, and `<root>/history.jsonl`.
+//!
+//! - A record belongs to the session named by its `sessionId` (else the file's name);
+//!   a sub-agent log belongs to the session its folder is named after. Sub-agent and
+//!   other side-chain records are activity of that session, never prompts.
+//! - The working directory comes from the records' `cwd` (the last one a main-chain
+//!   record names), never from the folder name, which is lossy.
+//! - Title: the last `custom-title`, else the last `ai-title`, else a legacy `summary`
+//!   (matched to its session through `leafUuid`, possibly in another file of the same
+//!   folder), else the first user prompt.
+//! - A user prompt is a `user` record that is not meta, not a compaction summary, not a
+//!   side chain, not a tool result, and whose text does not start with a command
+//!   wrapper (`<command-`, `<local-command-`, `<bash-`, `<task-notification`) or the
+//!   `[Request interrupted by user` marker.
+//! - `history.jsonl` outlives the transcripts (deleted after `cleanupPeriodDays`, 30 by
+//!   default): its entries whose session has no transcript become sessions of their own
+//!   (one per `sessionId`, or per project and UTC day for old entries without one), with
+//!   prompt counts only. Its `pastedContents` are never read.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use jiff::Timestamp;
+use jiff::civil::Date;
+use jiff::tz::TimeZone;
+use report_model::Agent;
+use serde::Deserialize;
+
+use super::jsonl::{self, Stats};
+use super::lenient::{LBool, LNum, LStr, Text};
+use super::{Ctx, Drafts, SessionsConfig, config_path, dedup_paths, draft, has_extension, plural};
+use crate::{Env, SourceStatus};
+
+/// Claude Code's default transcript retention, in days.
+const DEFAULT_CLEANUP_DAYS: i64 = 30;
+
+/// Text starts that mark a user record as a wrapper Claude Code wrote, not a prompt.
+const NOT_PROMPT_PREFIXES: &[&str] = &[
+    "<command-",
+    "<local-command-",
+    "<bash-",
+    "<task-notification",
+    "[Request interrupted by user",
+];
+
+/// The fields of a transcript line that the reader uses.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Line<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    uuid: LStr<'a>,
+    #[serde(borrow)]
+    timestamp: LStr<'a>,
+    #[serde(borrow)]
+    session_id: LStr<'a>,
+    #[serde(borrow)]
+    cwd: LStr<'a>,
+    is_sidechain: LBool,
+    is_meta: LBool,
+    is_compact_summary: LBool,
+    message: Text,
+    #[serde(borrow)]
+    custom_title: LStr<'a>,
+    #[serde(borrow)]
+    ai_title: LStr<'a>,
+    #[serde(borrow)]
+    summary: LStr<'a>,
+    #[serde(borrow)]
+    leaf_uuid: LStr<'a>,
+}
+
+/// The fields of a `history.jsonl` entry that the reader uses (never `pastedContents`).
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct HistoryLine<'a> {
+    display: Text,
+    timestamp: LNum,
+    #[serde(borrow)]
+    project: LStr<'a>,
+    #[serde(borrow)]
+    session_id: LStr<'a>,
+}
+
+/// The one setting of `settings.json` the reader looks at.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Settings {
+    cleanup_period_days: LNum,
+}
+
+/// A session's title candidates and working directories, by precedence.
+#[derive(Default)]
+struct Extra {
+    custom_title: Option<String>,
+    ai_title: Option<String>,
+    summary: Option<String>,
+    main_cwd: Option<PathBuf>,
+    side_cwd: Option<PathBuf>,
+}
+
+/// One transcript file to read.
+struct Job {
+    path: PathBuf,
+    /// The session of records without a `sessionId`: the file name, or for a sub-agent
+    /// log, its parent session.
+    default_session: String,
+    /// Whether this is a sub-agent log (every record counts as a side chain, and belongs
+    /// to `default_session` whatever its `sessionId`).
+    subagent: bool,
+}
+
+/// Per-folder state for matching legacy `summary` records to their sessions.
+#[derive(Default)]
+struct Folder {
+    /// Record uuid → index in `sessions`, for the main-chain records of the files read.
+    leaves: HashMap<u128, u32>,
+    /// The session ids of the folder, each once.
+    sessions: Vec<String>,
+    /// Session id → index in `sessions`.
+    session_index: HashMap<String, u32>,
+    /// `(leafUuid, summary)` in the order seen.
+    summaries: Vec<(u128, String)>,
+}
+
+impl Folder {
+    /// Notes that the record `uuid` belongs to `session_id`.
+    fn note_leaf(&mut self, uuid: u128, session_id: &str) {
+        let index = if let Some(index) = self.session_index.get(session_id) {
+            *index
+        } else {
+            let index = u32::try_from(self.sessions.len()).unwrap_or(u32::MAX);
+            self.sessions.push(session_id.to_owned());
+            self.session_index.insert(session_id.to_owned(), index);
+            index
+        };
+        self.leaves.entry(uuid).or_insert(index);
+    }
+
+    /// The session a record uuid belongs to.
+    fn session_of(&self, uuid: u128) -> Option<&str> {
+        self.leaves
+            .get(&uuid)
+            .and_then(|index| self.sessions.get(*index as usize))
+            .map(String::as_str)
+    }
+}
+
+/// The title candidates of a session, created on first use.
+fn extra<'e>(extras: &'e mut HashMap<String, Extra>, session_id: &str) -> &'e mut Extra {
+    if !extras.contains_key(session_id) {
+        extras.insert(session_id.to_owned(), Extra::default());
+    }
+    // The key was inserted just above when missing.
+    extras.get_mut(session_id).expect("extra inserted above")
+}
+
+/// Everything read so far from all roots.
+#[derive(Default)]
+struct State {
+    drafts: Drafts,
+    extras: HashMap<String, Extra>,
+    /// Sessions that have a transcript (file names, and `sessionId`s seen in them).
+    transcripts: HashSet<String>,
+    stats: Stats,
+    files: u64,
+}
+
+pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
+    let candidates = roots(env, config);
+    let roots: Vec<PathBuf> = candidates.iter().filter(|root| root.is_dir()).cloned().collect();
+    let mut state = State::default();
+    for root in &roots {
+        for folder in ctx.list_dir(&root.join("projects")) {
+            if folder.is_dir() {
+                read_folder(ctx, &mut state, &folder);
+            }
+        }
+    }
+    finish_titles(&mut state);
+
+    let mut limits = Vec::new();
+    let mut history_days = BTreeSet::new();
+    let mut cleanup_days = None;
+    for root in &roots {
+        read_history(ctx, &mut state, &root.join("history.jsonl"), &mut history_days);
+        cleanup_days = cleanup_days.or_else(|| read_cleanup_days(&root.join("settings.json")));
+    }
+    let retention = match cleanup_days {
+        Some(days) => format!("transcripts are deleted after {days} days (`cleanupPeriodDays`)"),
+        None => format!(
+            "transcripts are deleted after {DEFAULT_CLEANUP_DAYS} days by default (`cleanupPeriodDays`)"
+        ),
+    };
+    match history_days.last() {
+        Some(last) => limits.push(format!(
+            "{retention}: prompts on {} up to {last} are only in `history.jsonl` (prompt counts, no replies)",
+            plural(history_days.len() as u64, "day", "days")
+        )),
+        None if !roots.is_empty() => limits.push(retention),
+        None => {}
+    }
+    limits.extend(super::malformed_limit(&state.stats));
+
+    let entries = state.drafts.values().filter(|draft| !draft.activity.is_empty()).count();
+    let status = SourceStatus {
+        source: "claude".to_owned(),
+        found: !roots.is_empty(),
+        locations: if roots.is_empty() { candidates } else { roots },
+        files: state.files,
+        entries: entries as u64,
+        limits,
+    };
+    (state.drafts, status)
+}
+
+/// The configuration folders to read, in order, without repeats.
+fn roots(env: &Env, config: &SessionsConfig) -> Vec<PathBuf> {
+    let roots = if let Some(roots) = &config.claude_roots {
+        roots.iter().map(|root| config_path(env, root)).collect()
+    } else if let Some(list) = env.var("CLAUDE_CONFIG_DIR") {
+        list.split(',')
+            .map(str::trim)
+            .filter(|root| !root.is_empty())
+            .map(|root| config_path(env, Path::new(root)))
+            .collect()
+    } else {
+        vec![env.home.join(".claude"), env.config_home().join("claude")]
+    };
+    dedup_paths(roots)
+}
+
+/// Reads the transcripts of one project folder.
+fn read_folder(ctx: &mut Ctx, state: &mut State, folder_path: &Path) {
+    let mut jobs = Vec::new();
+    for path in ctx.list_dir(folder_path) {
+        if has_extension(&path, "jsonl") && path.is_file() {
+            let Some(stem) = super::file_stem(&path) else { continue };
+            if !stem.starts_with("agent-") {
+                state.transcripts.insert(stem.to_owned());
+            }
+            jobs.push(Job { default_session: stem.to_owned(), path, subagent: false });
+        } else if path.is_dir() {
+            let Some(parent) = path.file_name().and_then(|name| name.to_str()).map(str::to_owned)
+            else {
+                continue;
+            };
+            for sub in ctx.list_dir(&path.join("subagents")) {
+                if has_extension(&sub, "jsonl") && sub.is_file() {
+                    jobs.push(Job { path: sub, default_session: parent.clone(), subagent: true });
+                }
+            }
+        }
+    }
+    state.files += jobs.len() as u64;
+    let mut folder = Folder::default();
+    for job in &jobs {
+        if ctx.modified_since(&job.path) {
+            read_transcript(ctx, state, &mut folder, job);
+        }
+    }
+    for (leaf, summary) in &folder.summaries {
+        if let Some(session_id) = folder.session_of(*leaf) {
+            extra(&mut state.extras, session_id).summary = Some(summary.clone());
+        }
+    }
+}
+
+/// Reads one transcript or sub-agent log.
+fn read_transcript(ctx: &mut Ctx, state: &mut State, folder: &mut Folder, job: &Job) {
+    let since = ctx.since;
+    let State { drafts, extras, transcripts, stats, .. } = state;
+    jsonl::read_lines(ctx, stats, &job.path, |bytes| {
+        let line: Line = serde_json::from_slice(bytes)?;
+        let session_id = if job.subagent {
+            job.default_session.as_str()
+        } else {
+            line.session_id.get().unwrap_or(&job.default_session)
+        };
+        match line.kind.0.as_deref() {
+            Some("custom-title") if !job.subagent => {
+                if let Some(title) = line.custom_title.into_owned() {
+                    extra(extras, session_id).custom_title = Some(title);
+                }
+                return Ok(());
+            }
+            Some("ai-title") if !job.subagent => {
+                if let Some(title) = line.ai_title.into_owned() {
+                    extra(extras, session_id).ai_title = Some(title);
+                }
+                return Ok(());
+            }
+            Some("summary") => {
+                if let (Some(leaf), Some(summary)) =
+                    (line.leaf_uuid.get().and_then(uuid_key), line.summary.get())
+                {
+                    folder.summaries.push((leaf, summary.to_owned()));
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        // Records without a timestamp (modes, bookmarks, snapshots) are session state,
+        // not activity.
+        let Some(time) = line.timestamp.timestamp() else { return Ok(()) };
+        let side_chain = job.subagent || line.is_sidechain.0;
+        if !job.subagent {
+            if !transcripts.contains(session_id) {
+                transcripts.insert(session_id.to_owned());
+            }
+            if let Some(key) = line.uuid.get().and_then(uuid_key) {
+                folder.note_leaf(key, session_id);
+            }
+        }
+        if let Some(cwd) = line.cwd.get() {
+            let extra = extra(extras, session_id);
+            let slot = if side_chain { &mut extra.side_cwd } else { &mut extra.main_cwd };
+            if slot.as_deref() != Some(Path::new(cwd)) {
+                *slot = Some(PathBuf::from(cwd));
+            }
+        }
+        let session = draft(drafts, Agent::ClaudeCode, session_id);
+        if time >= since {
+            session.activity.push(time);
+        }
+        if line.kind.is("user") && !side_chain && is_prompt(&line) {
+            if time >= since {
+                session.prompts.push(time);
+            }
+            session.note_prompt_text(time, &line.message.value);
+        }
+        Ok(())
+    });
+}
+
+/// Whether a main-chain `user` record is something the user typed.
+fn is_prompt(line: &Line) -> bool {
+    !line.is_meta.0
+        && !line.is_compact_summary.0
+        && !line.message.tool_result
+        && !NOT_PROMPT_PREFIXES.iter().any(|prefix| line.message.value.starts_with(prefix))
+}
+
+/// Sets each session's title and working directory from what the records said.
+fn finish_titles(state: &mut State) {
+    for (session_id, extra) in state.extras.drain() {
+        let Some(session) = state.drafts.get_mut(&session_id) else { continue };
+        session.title = extra.custom_title.or(extra.ai_title).or(extra.summary);
+        session.cwd = extra.main_cwd.or(extra.side_cwd);
+    }
+}
+
+/// A session of `history.jsonl` entries whose transcript is gone.
+struct Orphan {
+    key: String,
+    cwd: Option<PathBuf>,
+}
+
+/// Reads `history.jsonl`: entries of sessions without a transcript become sessions.
+fn read_history(ctx: &mut Ctx, state: &mut State, path: &Path, days: &mut BTreeSet<Date>) {
+    if !path.is_file() {
+        return;
+    }
+    let since = ctx.since;
+    // Old entries have no `sessionId`: they are covered when a transcript session of the
+    // same working directory has activity on the same UTC day.
+    let mut covered: HashSet<(PathBuf, Date)> = HashSet::new();
+    for session in state.drafts.values() {
+        if let Some(cwd) = &session.cwd {
+            for time in &session.activity {
+                covered.insert((cwd.clone(), utc_date(*time)));
+            }
+        }
+    }
+    let mut orphans: Drafts = Drafts::new();
+    let transcripts = &state.transcripts;
+    jsonl::read_lines(ctx, &mut state.stats, path, |bytes| {
+        let line: HistoryLine = serde_json::from_slice(bytes)?;
+        let Some(time) =
+            line.timestamp.as_i64().and_then(|millis| Timestamp::from_millisecond(millis).ok())
+        else {
+            return Ok(());
+        };
+        if is_command(&line.display.value) {
+            return Ok(());
+        }
+        let project = line.project.get().map(PathBuf::from);
+        let orphan = match line.session_id.get() {
+            Some(session_id) if transcripts.contains(session_id) => None,
+            Some(session_id) => Some(Orphan { key: session_id.to_owned(), cwd: project }),
+            None => {
+                let date = utc_date(time);
+                let is_covered =
+                    project.as_ref().is_some_and(|cwd| covered.contains(&(cwd.clone(), date)));
+                (!is_covered).then(|| Orphan {
+                    key: format!(
+                        "history:{date}:{}",
+                        project.as_deref().map_or(String::new(), |cwd| cwd.display().to_string())
+                    ),
+                    cwd: project,
+                })
+            }
+        };
+        let Some(orphan) = orphan else { return Ok(()) };
+        days.insert(utc_date(time));
+        if time < since {
+            return Ok(());
+        }
+        let session = draft(&mut orphans, Agent::ClaudeCode, &orphan.key);
+        if session.cwd.is_none() {
+            session.cwd = orphan.cwd;
+        }
+        session.prompts.push(time);
+        session.activity.push(time);
+        session.note_prompt_text(time, &line.display.value);
+        Ok(())
+    });
+    for orphan in orphans.into_values() {
+        super::add_draft(&mut state.drafts, orphan);
+    }
+}
+
+/// Whether a history entry is a slash command (`/clear`, `/model opus`) or a shell
+/// escape (`!ls`) rather than a prompt. A path such as `/etc/hosts is empty` is a prompt.
+fn is_command(display: &str) -> bool {
+    if display.starts_with('!') {
+        return true;
+    }
+    let Some(rest) = display.strip_prefix('/') else { return false };
+    let name = rest.split(' ').next().unwrap_or_default();
+    !name.is_empty()
+        && name.chars().all(|character| {
+            character.is_ascii_alphanumeric() || matches!(character, '-' | '_' | ':')
+        })
+}
+
+/// `cleanupPeriodDays` from a `settings.json`, when it is set.
+fn read_cleanup_days(path: &Path) -> Option<i64> {
+    let file = fs_err::File::open(path).ok()?;
+    let settings: Settings = serde_json::from_reader(std::io::BufReader::new(file)).ok()?;
+    settings.cleanup_period_days.as_i64()
+}
+
+/// The UTC calendar day of an instant.
+fn utc_date(time: Timestamp) -> Date {
+    time.to_zoned(TimeZone::UTC).date()
+}
+
+/// A UUID's 128 bits, from its usual hyphenated (or plain) hex form.
+fn uuid_key(text: &str) -> Option<u128> {
+    let mut value: u128 = 0;
+    let mut digits = 0;
+    for byte in text.bytes() {
+        if byte == b'-' {
+            continue;
+        }
+        let digit = char::from(byte).to_digit(16)?;
+        value = (value << 4) | u128::from(digit);
+        digits += 1;
+        if digits > 32 {
+            return None;
+        }
+    }
+    (digits == 32).then_some(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_are_not_history_prompts() {
+        assert!(is_command("/clear"));
+        assert!(is_command("/model opus"));
+        assert!(is_command("/mcp:server-tool arg"));
+        assert!(is_command("!ls -la"));
+        assert!(!is_command("/etc/hosts is empty, why?"));
+        assert!(!is_command("fix /clear handling"));
+        assert!(!is_command("/"));
+    }
+
+    #[test]
+    fn uuid_keys_need_32_hex_digits() {
+        assert_eq!(uuid_key("00000000-0000-0000-0000-00000000000a"), Some(10));
+        assert_eq!(uuid_key("not-a-uuid"), None);
+        assert_eq!(uuid_key("00000000-0000-0000-0000-00000000000a0"), None);
+    }
+}

@@ -1,0 +1,213 @@
+//! OpenAI Codex CLI: `<home>/sessions/YYYY/MM/DD/rollout-*.jsonl`, the same under
+//! `archived_sessions/` (dated or flat), and the thread names of
+//! `<home>/session_index.jsonl`.
+//!
+//! - Each line is `{timestamp, type, payload}`. The first `session_meta` is canonical:
+//!   a resumed file can hold several, and the later ones are ignored.
+//! - Prompts are the `event_msg` records of type `user_message` (the text the user
+//!   typed); the user messages among the `response_item` records also carry injected
+//!   context (environment, instructions) and are never counted. Old `user_message`
+//!   events marked with a `kind` other than `plain`, and texts that are an injected
+//!   `<environment_context>` or `<user_instructions>` block, are skipped too.
+//! - The working directory is the one in force at the session's latest record: the
+//!   first `session_meta`'s `cwd`, changed by each `turn_context` that names another.
+//! - Title: the session's latest `session_index.jsonl` entry (by `updated_at`, the later
+//!   line on a tie), else the first prompt.
+//! - The dates in folder and file names are local time and are not used: events are
+//!   placed by the records' UTC timestamps, and files are skipped by modification time
+//!   only, because a resumed session keeps appending to the file of the day it started.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use jiff::Timestamp;
+use report_model::Agent;
+use serde::Deserialize;
+
+use super::jsonl::{self, Stats};
+use super::lenient::{LStr, Text};
+use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path, has_extension};
+use crate::{Env, SourceStatus};
+
+/// How deep rollouts are looked for under `sessions/` and `archived_sessions/`
+/// (`YYYY/MM/DD/file` is 4).
+const MAX_DEPTH: usize = 4;
+
+/// Injected context that old versions wrote as user messages.
+const INJECTED_PREFIXES: &[&str] = &["<environment_context>", "<user_instructions>"];
+
+/// The fields of a rollout line that the reader uses.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Line<'a> {
+    #[serde(borrow)]
+    timestamp: LStr<'a>,
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    payload: Payload<'a>,
+}
+
+/// The fields of a rollout line's payload that the reader uses.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Payload<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    id: LStr<'a>,
+    #[serde(borrow)]
+    cwd: LStr<'a>,
+    message: Text,
+    /// Old versions marked injected user messages with a kind.
+    #[serde(rename = "kind", borrow)]
+    message_kind: LStr<'a>,
+}
+
+/// A line of `session_index.jsonl`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct IndexLine<'a> {
+    #[serde(borrow)]
+    id: LStr<'a>,
+    #[serde(borrow)]
+    thread_name: LStr<'a>,
+    #[serde(borrow)]
+    updated_at: LStr<'a>,
+}
+
+pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
+    let home = match (&config.codex_home, env.var("CODEX_HOME")) {
+        (Some(home), _) => config_path(env, home),
+        (None, Some(home)) => config_path(env, Path::new(home)),
+        (None, None) => env.home.join(".codex"),
+    };
+    let mut status = SourceStatus {
+        source: "codex".to_owned(),
+        locations: vec![home.clone()],
+        ..SourceStatus::default()
+    };
+    let mut drafts = Drafts::new();
+    if !home.is_dir() {
+        return (drafts, status);
+    }
+    status.found = true;
+    let mut counts = Stats::default();
+    let names = read_index(ctx, &mut counts, &home.join("session_index.jsonl"));
+    let mut files = Vec::new();
+    for folder in ["sessions", "archived_sessions"] {
+        collect_rollouts(ctx, &home.join(folder), MAX_DEPTH, &mut files);
+    }
+    status.files = files.len() as u64;
+    for path in &files {
+        if ctx.modified_since(path) {
+            if let Some(mut session) = read_rollout(ctx, &mut counts, path) {
+                if let Some(name) = names.get(&session.session_id) {
+                    session.title = Some(name.clone());
+                }
+                add_draft(&mut drafts, session);
+            }
+        }
+    }
+    status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
+    status.limits.extend(super::malformed_limit(&counts));
+    (drafts, status)
+}
+
+/// Thread names by session id: the entry with the latest `updated_at` wins, the later
+/// line on a tie.
+fn read_index(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> HashMap<String, String> {
+    let mut latest: HashMap<String, (Option<Timestamp>, String)> = HashMap::new();
+    if path.is_file() {
+        jsonl::read_lines(ctx, stats, path, |bytes| {
+            let line: IndexLine = serde_json::from_slice(bytes)?;
+            let (Some(id), Some(name)) = (line.id.get(), line.thread_name.get()) else {
+                return Ok(());
+            };
+            let updated = line.updated_at.timestamp();
+            match latest.get_mut(id) {
+                Some(entry) if updated < entry.0 => {}
+                Some(entry) => *entry = (updated, name.to_owned()),
+                None => {
+                    latest.insert(id.to_owned(), (updated, name.to_owned()));
+                }
+            }
+            Ok(())
+        });
+    }
+    latest.into_iter().map(|(id, (_, name))| (id, name)).collect()
+}
+
+/// The `rollout-*.jsonl` files under a folder, sorted, down to `depth` levels.
+fn collect_rollouts(ctx: &mut Ctx, folder: &Path, depth: usize, files: &mut Vec<PathBuf>) {
+    if depth == 0 {
+        return;
+    }
+    for path in ctx.list_dir(folder) {
+        if path.is_dir() {
+            collect_rollouts(ctx, &path, depth - 1, files);
+        } else if has_extension(&path, "jsonl")
+            && path
+                .file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| name.starts_with("rollout-"))
+        {
+            files.push(path);
+        }
+    }
+}
+
+/// Reads one rollout file into a session.
+fn read_rollout(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Draft> {
+    let since = ctx.since;
+    let mut session_id: Option<String> = None;
+    let mut meta_seen = false;
+    let mut cwd: Option<String> = None;
+    let mut session = Draft::new(Agent::Codex, "");
+    jsonl::read_lines(ctx, stats, path, |bytes| {
+        let line: Line = serde_json::from_slice(bytes)?;
+        let payload = line.payload;
+        match line.kind.0.as_deref() {
+            Some("session_meta") if !meta_seen => {
+                meta_seen = true;
+                session_id = payload.id.into_owned();
+                cwd = payload.cwd.into_owned().or(cwd.take());
+            }
+            Some("turn_context") => {
+                if let Some(new) = payload.cwd.get() {
+                    if cwd.as_deref() != Some(new) {
+                        cwd = Some(new.to_owned());
+                    }
+                }
+            }
+            _ => {}
+        }
+        let Some(time) = line.timestamp.timestamp() else { return Ok(()) };
+        if time >= since {
+            session.activity.push(time);
+        }
+        let is_prompt = line.kind.is("event_msg")
+            && payload.kind.is("user_message")
+            && payload.message_kind.get().is_none_or(|kind| kind == "plain")
+            && !INJECTED_PREFIXES.iter().any(|prefix| payload.message.value.starts_with(prefix));
+        if is_prompt {
+            if time >= since {
+                session.prompts.push(time);
+            }
+            session.note_prompt_text(time, &payload.message.value);
+        }
+        Ok(())
+    });
+    // Without a `session_meta`, the id is the UUID that ends the file name.
+    session.session_id = session_id.or_else(|| id_from_file_name(path))?;
+    session.cwd = cwd.map(PathBuf::from);
+    Some(session)
+}
+
+/// The UUID at the end of `rollout-<local time>-<uuid>.jsonl`.
+fn id_from_file_name(path: &Path) -> Option<String> {
+    let stem = super::file_stem(path)?;
+    let start = stem.len().checked_sub(36)?;
+    let id = stem.get(start..)?;
+    (id.bytes().filter(|byte| *byte == b'-').count() == 4).then(|| id.to_owned())
+}

@@ -1,0 +1,142 @@
+//! Streaming a JSON Lines file, counting what cannot be parsed.
+
+use std::io::{self, BufRead, BufReader};
+use std::path::Path;
+
+use report_model::{Warning, WarningCode};
+
+use super::Ctx;
+
+/// Counts across the files of one agent, for its status.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stats {
+    /// Files opened.
+    pub(crate) files_read: u64,
+    /// Malformed lines skipped.
+    pub(crate) malformed_lines: u64,
+    /// Files with at least one malformed line.
+    pub(crate) malformed_files: u64,
+}
+
+/// Streams the lines of `path` through `parse_line`, which deserializes one line (as
+/// bytes, so that invalid UTF-8 is a parse error like any other) and uses it.
+///
+/// Blank lines are skipped. A line `parse_line` rejects is counted, and a file with such
+/// lines gives one `malformed_lines` warning; the last line is exempt when it has no
+/// newline (a record still being written). A file that cannot be opened or read gives a
+/// `source_unreadable` warning; the records read before a read error are kept.
+pub(crate) fn read_lines(
+    ctx: &mut Ctx,
+    stats: &mut Stats,
+    path: &Path,
+    mut parse_line: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
+) {
+    let file = match fs_err::File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return,
+        Err(error) => {
+            ctx.unreadable(path, &error);
+            return;
+        }
+    };
+    stats.files_read += 1;
+    let mut reader = BufReader::with_capacity(64 * 1024, file);
+    let mut buffer = Vec::new();
+    let mut line_number = 0_u64;
+    let mut malformed = 0_u64;
+    let mut first_malformed = 0_u64;
+    loop {
+        buffer.clear();
+        match reader.read_until(b'\n', &mut buffer) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(error) => {
+                ctx.unreadable(path, &error);
+                break;
+            }
+        }
+        line_number += 1;
+        let complete = buffer.last() == Some(&b'\n');
+        let line = buffer.trim_ascii();
+        if line.is_empty() {
+            continue;
+        }
+        if parse_line(line).is_err() && complete {
+            malformed += 1;
+            if first_malformed == 0 {
+                first_malformed = line_number;
+            }
+        }
+    }
+    if malformed > 0 {
+        stats.malformed_lines += malformed;
+        stats.malformed_files += 1;
+        ctx.warnings.push(malformed_warning(path, malformed, first_malformed));
+    }
+}
+
+/// The warning for a file with malformed lines (or a malformed whole-file document when
+/// `line` is 0).
+pub(crate) fn malformed_warning(path: &Path, count: u64, line: u64) -> Warning {
+    let message = match (count, line) {
+        (_, 0) => format!("`{}`: not valid JSON, skipped", path.display()),
+        (1, _) => format!("`{}`: 1 malformed line skipped (line {line})", path.display()),
+        _ => {
+            format!("`{}`: {count} malformed lines skipped (first at line {line})", path.display())
+        }
+    };
+    Warning::new(WarningCode::MalformedLines, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(content: &[u8]) -> (Vec<String>, Vec<Warning>, Stats) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("log.jsonl");
+        fs_err::write(&path, content).expect("write log");
+        let mut ctx = Ctx { since: jiff::Timestamp::UNIX_EPOCH, warnings: Vec::new() };
+        let mut stats = Stats::default();
+        let mut seen = Vec::new();
+        read_lines(&mut ctx, &mut stats, &path, |line| {
+            let value: serde_json::Value = serde_json::from_slice(line)?;
+            seen.push(value["n"].to_string());
+            Ok(())
+        });
+        let warnings = ctx
+            .warnings
+            .into_iter()
+            .map(|warning| {
+                Warning::new(
+                    warning.code,
+                    warning.message.replace(&path.display().to_string(), "LOG"),
+                )
+            })
+            .collect();
+        (seen, warnings, stats)
+    }
+
+    #[test]
+    fn counts_bad_lines_once_per_file() {
+        let (seen, warnings, stats) = read(b"{\"n\":1}\nnot json\n\n{\"n\":\xff}\r\n{\"n\":2}\n");
+        assert_eq!(seen, ["1", "2"]);
+        assert_eq!(stats.malformed_lines, 2);
+        assert_eq!(
+            warnings,
+            [Warning::new(
+                WarningCode::MalformedLines,
+                "`LOG`: 2 malformed lines skipped (first at line 2)"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_cut_last_line_is_not_an_error_but_a_complete_one_is_read() {
+        let (seen, warnings, _) = read(b"{\"n\":1}\n{\"n\":2");
+        assert_eq!(seen, ["1"]);
+        assert!(warnings.is_empty());
+        let (seen, _, _) = read(b"{\"n\":1}\n{\"n\":3}");
+        assert_eq!(seen, ["1", "3"]);
+    }
+}

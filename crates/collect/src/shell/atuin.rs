@@ -1,0 +1,355 @@
+//! atuin's SQLite database.
+//!
+//! Where it is: `$ATUIN_DB_PATH`, else `db_path` in atuin's `config.toml` (in
+//! `$ATUIN_CONFIG_DIR`, else `$XDG_CONFIG_HOME/atuin`), else `history.db` in atuin's data
+//! directory (`$ATUIN_DATA_DIR`, else `data_dir` in the config, else
+//! `$XDG_DATA_HOME/atuin`). Only those two top-level keys are read, by a small parser of
+//! TOML strings; `~` and `$VAR` in them are expanded as atuin does.
+//!
+//! The database is opened read-only, with `query_only` on as well, so nothing is ever
+//! written to it. atuin keeps it in WAL mode, and a read-only reader of a WAL database
+//! creates the `-shm` and `-wal` files beside it when they are missing. So when there is
+//! no `-wal` file (atuin is not running and everything is in the main file), the
+//! database is opened as `immutable`, which reads the main file alone, creates nothing
+//! and takes no lock. When there is one, its latest commands may be only in it, and the
+//! database is opened normally (read-only), through the `-shm` index beside it; if that
+//! index cannot be opened (a read-only directory), the main file is read alone.
+//!
+//! The `history` table's columns are probed first (`PRAGMA table_info`), since atuin adds
+//! columns over time: `timestamp` (nanoseconds since the epoch) and `command` are
+//! required, `cwd` and `deleted_at` are used when present, and rows with a `deleted_at`
+//! are skipped. Only rows with `timestamp >= since` are fetched.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use jiff::Timestamp;
+use report_model::{Shell, ShellEvent};
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, ErrorCode, OpenFlags};
+
+use super::scan::{Scan, decode};
+use crate::Env;
+
+/// The database path atuin itself would use, and a problem met on the way (an
+/// unreadable config file), for a warning.
+pub(super) fn db_path(env: &Env) -> (PathBuf, Option<String>) {
+    if let Some(path) = env.var("ATUIN_DB_PATH") {
+        return (expand(env, path), None);
+    }
+    let config_dir =
+        env.var("ATUIN_CONFIG_DIR").map_or_else(|| env.config_home().join("atuin"), PathBuf::from);
+    let config_file = config_dir.join("config.toml");
+    let (mut db_path, mut data_dir, mut problem) = (None, None, None);
+    match fs_err::read_to_string(&config_file) {
+        Ok(text) => {
+            db_path = toml_string(&text, "db_path");
+            data_dir = toml_string(&text, "data_dir");
+        }
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+        Err(error) => {
+            problem = Some(format!(
+                "atuin: cannot read `{}` ({}); looking for the database in the default place",
+                config_file.display(),
+                super::cause(&error)
+            ));
+        }
+    }
+    if let Some(path) = db_path {
+        return (expand(env, &path), problem);
+    }
+    let data_dir = match (env.var("ATUIN_DATA_DIR"), data_dir) {
+        (Some(dir), _) => expand(env, dir),
+        (None, Some(dir)) => expand(env, &dir),
+        (None, None) => env.data_home().join("atuin"),
+    };
+    (data_dir.join("history.db"), problem)
+}
+
+/// What reading the database gave.
+pub(super) enum Outcome {
+    /// No file there.
+    Missing,
+    /// The file is there but could not be read: the reason.
+    Unreadable(String),
+    /// The rows at or after `since`, and the counts (rows that could not be read are
+    /// malformed; they have no line numbers).
+    Read(Scan),
+}
+
+/// Reads the commands run at or after `since` from the database at `path`.
+pub(super) fn read(path: &Path, since: Timestamp) -> Outcome {
+    match fs_err::metadata(path) {
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Outcome::Missing,
+        Err(error) => return Outcome::Unreadable(super::cause(&error)),
+        Ok(metadata) if metadata.is_dir() => {
+            return Outcome::Unreadable("it is a directory".to_owned());
+        }
+        Ok(_) => {}
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let immutable = || {
+        Connection::open_with_flags(immutable_uri(path), flags | OpenFlags::SQLITE_OPEN_URI)
+            .map_err(Failure::Sqlite)
+            .and_then(|conn| query(&conn, since))
+    };
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    let result = if Path::new(&wal).exists() {
+        // atuin is running (or stopped uncleanly): its latest commands may still be in
+        // the write-ahead log, which only a normal reader sees, through the `-shm`
+        // index that exists beside it.
+        match Connection::open_with_flags(path, flags)
+            .map_err(Failure::Sqlite)
+            .and_then(|conn| query(&conn, since))
+        {
+            // The index cannot be opened (a read-only directory): the main file alone.
+            Err(Failure::Sqlite(error))
+                if matches!(
+                    error.sqlite_error_code(),
+                    Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly)
+                ) =>
+            {
+                immutable().map_err(|_| Failure::Sqlite(error))
+            }
+            other => other,
+        }
+    } else {
+        // Everything is in the main file. Reading it as immutable creates no `-shm` or
+        // `-wal` file beside it (a read-only reader of a WAL database would) and takes
+        // no lock.
+        immutable()
+    };
+    match result {
+        Ok(scan) => Outcome::Read(scan),
+        Err(Failure::Sqlite(error)) => Outcome::Unreadable(error.to_string()),
+        Err(Failure::Schema) => Outcome::Unreadable(
+            "it has no `history` table with `timestamp` and `command` columns".to_owned(),
+        ),
+    }
+}
+
+enum Failure {
+    Sqlite(rusqlite::Error),
+    Schema,
+}
+
+impl From<rusqlite::Error> for Failure {
+    fn from(error: rusqlite::Error) -> Failure {
+        Failure::Sqlite(error)
+    }
+}
+
+fn query(conn: &Connection, since: Timestamp) -> Result<Scan, Failure> {
+    conn.busy_timeout(Duration::from_millis(500))?;
+    conn.pragma_update(None, "query_only", true)?;
+    let columns: HashSet<String> = conn
+        .prepare("PRAGMA table_info(history)")?
+        .query_map([], |row| row.get::<_, String>(1))?
+        .map(|name| name.map(|name| name.to_ascii_lowercase()))
+        .collect::<Result<_, _>>()?;
+    if !(columns.contains("timestamp") && columns.contains("command")) {
+        return Err(Failure::Schema);
+    }
+    let live = if columns.contains("deleted_at") { "deleted_at IS NULL" } else { "1" };
+    let cwd = if columns.contains("cwd") { "cwd" } else { "NULL" };
+
+    let mut scan = Scan::default();
+    let entries: i64 =
+        conn.query_row(&format!("SELECT COUNT(*) FROM history WHERE {live}"), [], |row| {
+            row.get(0)
+        })?;
+    scan.entries = u64::try_from(entries).unwrap_or(0);
+
+    // Nanoseconds fit an i64 until the year 2262; clamp beyond.
+    let since_ns = i64::try_from(since.as_nanosecond())
+        .unwrap_or(if since < Timestamp::UNIX_EPOCH { i64::MIN } else { i64::MAX });
+    let mut statement = conn.prepare(&format!(
+        "SELECT timestamp, command, {cwd} FROM history WHERE timestamp >= ?1 AND {live}"
+    ))?;
+    let mut rows = statement.query([since_ns])?;
+    let mut row_idx = 0;
+    while let Some(row) = rows.next()? {
+        row_idx += 1;
+        let time = match row.get_ref(0)? {
+            ValueRef::Integer(ns) => Timestamp::from_nanosecond(i128::from(ns)).ok(),
+            ValueRef::Text(text) => std::str::from_utf8(text)
+                .ok()
+                .and_then(|text| text.trim().parse::<i64>().ok())
+                .and_then(|ns| Timestamp::from_nanosecond(i128::from(ns)).ok()),
+            _ => None,
+        };
+        let command = match row.get_ref(1)? {
+            ValueRef::Text(bytes) | ValueRef::Blob(bytes) => Some(decode(bytes.to_vec())),
+            _ => None,
+        };
+        let (Some(time), Some(command)) = (time, command) else {
+            scan.malformed_at(row_idx);
+            continue;
+        };
+        if time < since || command.trim().is_empty() {
+            continue;
+        }
+        let cwd = match row.get_ref(2)? {
+            ValueRef::Text(bytes) => Some(PathBuf::from(decode(bytes.to_vec()))),
+            _ => None,
+        }
+        // Imported entries say `unknown`: only an absolute path is a directory.
+        .filter(|cwd| cwd.is_absolute());
+        scan.events.push(ShellEvent {
+            shell: Shell::Atuin,
+            time,
+            command,
+            truncated: false,
+            cwd,
+            project: None,
+        });
+    }
+    Ok(scan)
+}
+
+/// A `file:` URI for `path` with `immutable=1`, every byte outside the unreserved set and
+/// `/` percent-encoded.
+fn immutable_uri(path: &Path) -> String {
+    #[cfg(unix)]
+    let bytes = std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()).to_vec();
+    #[cfg(not(unix))]
+    let bytes = path.to_string_lossy().into_owned().into_bytes();
+    let mut uri = String::from("file:");
+    for byte in bytes {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'/') {
+            uri.push(char::from(byte));
+        } else {
+            let _ = write!(uri, "%{byte:02X}");
+        }
+    }
+    uri.push_str("?immutable=1");
+    uri
+}
+
+/// The value of a top-level string key in a TOML text, without a TOML parser: keys
+/// after the first table header belong to a table. Multi-line strings are not
+/// supported (atuin's paths do not need them).
+fn toml_string(text: &str, key: &str) -> Option<String> {
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            return None;
+        }
+        let Some((name, value)) = line.split_once('=') else { continue };
+        let name = name.trim();
+        let name = name.strip_prefix('"').and_then(|name| name.strip_suffix('"')).unwrap_or(name);
+        if name == key {
+            return toml_string_value(value.trim());
+        }
+    }
+    None
+}
+
+fn toml_string_value(value: &str) -> Option<String> {
+    if value.starts_with("\"\"\"") || value.starts_with("'''") {
+        return None;
+    }
+    if let Some(literal) = value.strip_prefix('\'') {
+        return literal.split_once('\'').map(|(text, _)| text.to_owned());
+    }
+    let mut chars = value.strip_prefix('"')?.chars();
+    let mut text = String::new();
+    while let Some(char) = chars.next() {
+        match char {
+            '"' => return Some(text),
+            '\\' => {
+                let escaped = match chars.next()? {
+                    'n' => '\n',
+                    't' => '\t',
+                    'r' => '\r',
+                    'b' => '\u{8}',
+                    'f' => '\u{c}',
+                    '\\' => '\\',
+                    '"' => '"',
+                    marker @ ('u' | 'U') => {
+                        let len = if marker == 'u' { 4 } else { 8 };
+                        let hex: String = chars.by_ref().take(len).collect();
+                        char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?
+                    }
+                    _ => return None,
+                };
+                text.push(escaped);
+            }
+            other => text.push(other),
+        }
+    }
+    None
+}
+
+/// Expands a leading `~` and `$NAME` / `${NAME}` from the injected environment (with
+/// `HOME` the injected home), as atuin's `shellexpand::full` does. Unknown variables are
+/// left as written.
+fn expand(env: &Env, raw: &str) -> PathBuf {
+    let home = env.home.to_string_lossy();
+    let lookup = |name: &str| -> Option<String> {
+        match env.var(name) {
+            Some(value) => Some(value.to_owned()),
+            None if name == "HOME" => Some(home.clone().into_owned()),
+            None => None,
+        }
+    };
+    let mut out = String::new();
+    let mut rest = raw;
+    if rest == "~" || rest.starts_with("~/") {
+        out.push_str(&home);
+        rest = &rest[1..];
+    }
+    while let Some(dollar) = rest.find('$') {
+        out.push_str(&rest[..dollar]);
+        let after = &rest[dollar + 1..];
+        let (name, tail) = if let Some(braced) = after.strip_prefix('{') {
+            braced.split_once('}').unwrap_or(("", after))
+        } else {
+            let len = after
+                .find(|char: char| !(char.is_ascii_alphanumeric() || char == '_'))
+                .unwrap_or(after.len());
+            after.split_at(len)
+        };
+        match lookup(name).filter(|_| !name.is_empty()) {
+            Some(value) => out.push_str(&value),
+            None => out.push_str(&rest[dollar..rest.len() - tail.len()]),
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    PathBuf::from(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_top_level_string_keys_only() {
+        let text = "# db_path = \"/commented\"\nauto_sync = true\n\"db_path\" = \"/x/\\u00e9.db\" # trailing\n[sync]\ndata_dir = '/nope'\n";
+        assert_eq!(toml_string(text, "db_path").as_deref(), Some("/x/é.db"));
+        assert_eq!(toml_string(text, "data_dir"), None);
+        assert_eq!(toml_string("db_path = '~/h.db'", "db_path").as_deref(), Some("~/h.db"));
+        assert_eq!(toml_string("db_path = \"\"\"\n/x\"\"\"", "db_path"), None);
+        assert_eq!(toml_string("db_path = \"unterminated", "db_path"), None);
+    }
+
+    #[test]
+    fn expands_tilde_and_variables() {
+        let env = Env::new("/home/u").with_var("XDG_DATA_HOME", "/data");
+        assert_eq!(expand(&env, "~/a.db"), PathBuf::from("/home/u/a.db"));
+        assert_eq!(expand(&env, "$XDG_DATA_HOME/atuin/h.db"), PathBuf::from("/data/atuin/h.db"));
+        assert_eq!(expand(&env, "${HOME}/h.db"), PathBuf::from("/home/u/h.db"));
+        assert_eq!(expand(&env, "/$UNSET/${ALSO}/$/x"), PathBuf::from("/$UNSET/${ALSO}/$/x"));
+        assert_eq!(expand(&env, "~user/x"), PathBuf::from("~user/x"));
+    }
+
+    #[test]
+    fn immutable_uri_escapes_reserved_bytes() {
+        assert_eq!(immutable_uri(Path::new("/a b/h?#.db")), "file:/a%20b/h%3F%23.db?immutable=1");
+    }
+}

@@ -1,0 +1,124 @@
+//! What the text-history parsers share: a line reader over raw bytes and the tally of
+//! one file.
+
+use std::io::{self, BufRead};
+
+use jiff::Timestamp;
+use report_model::{Shell, ShellEvent};
+
+/// Lines of a history file as raw bytes, without their `\n`, read into one reused buffer
+/// so that a line costs no allocation.
+pub(super) struct Lines<R> {
+    reader: R,
+    buf: Vec<u8>,
+    line_no: u64,
+}
+
+impl<R: BufRead> Lines<R> {
+    pub(super) fn new(reader: R) -> Lines<R> {
+        Lines { reader, buf: Vec::with_capacity(256), line_no: 0 }
+    }
+
+    /// The next line with its 1-based number, or `None` at the end of the file.
+    pub(super) fn next_line(&mut self) -> io::Result<Option<(u64, &[u8])>> {
+        self.buf.clear();
+        if self.reader.read_until(b'\n', &mut self.buf)? == 0 {
+            return Ok(None);
+        }
+        self.line_no += 1;
+        let line = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
+        Ok(Some((self.line_no, line)))
+    }
+}
+
+/// What one history file held.
+#[derive(Debug, Default)]
+pub(super) struct Scan {
+    /// Commands with a time at or after `since`.
+    pub(super) events: Vec<ShellEvent>,
+    /// Entries read, dated or not (malformed ones excluded).
+    pub(super) entries: u64,
+    /// Entries without a time.
+    pub(super) undated: u64,
+    /// Entries that could not be parsed.
+    pub(super) malformed: u64,
+    /// The line the first malformed entry starts on.
+    pub(super) first_malformed_line: Option<u64>,
+    /// The read error that ended the scan early, if any.
+    pub(super) error: Option<io::Error>,
+}
+
+impl Scan {
+    pub(super) fn malformed_at(&mut self, line_no: u64) {
+        self.malformed += 1;
+        self.first_malformed_line.get_or_insert(line_no);
+    }
+
+    /// Records a dated command already known to be inside the range. Empty commands
+    /// count as entries but make no event.
+    pub(super) fn push(&mut self, shell: Shell, time: Timestamp, command: String) {
+        if command.trim().is_empty() {
+            return;
+        }
+        self.events.push(ShellEvent {
+            shell,
+            time,
+            command,
+            truncated: false,
+            cwd: None,
+            project: None,
+        });
+    }
+}
+
+/// Decodes bytes as UTF-8, replacing what is not (histories hold whatever bytes were
+/// typed or pasted).
+pub(super) fn decode(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes)
+        .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
+}
+
+/// Parses an unsigned decimal number that fills `digits`, without allocating. `None`
+/// when it is empty, holds anything but ASCII digits, or overflows.
+pub(super) fn parse_epoch(digits: &[u8]) -> Option<i64> {
+    if digits.is_empty() {
+        return None;
+    }
+    let mut value: i64 = 0;
+    for &byte in digits {
+        if !byte.is_ascii_digit() {
+            return None;
+        }
+        value = value.checked_mul(10)?.checked_add(i64::from(byte - b'0'))?;
+    }
+    Some(value)
+}
+
+/// The length of the run of ASCII digits at the start of `bytes`.
+pub(super) fn digits_len(bytes: &[u8]) -> usize {
+    bytes.iter().take_while(|byte| byte.is_ascii_digit()).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_epochs_and_rejects_the_rest() {
+        assert_eq!(parse_epoch(b"1795737600"), Some(1_795_737_600));
+        assert_eq!(parse_epoch(b"0"), Some(0));
+        assert_eq!(parse_epoch(b""), None);
+        assert_eq!(parse_epoch(b"12a"), None);
+        assert_eq!(parse_epoch(b"-1"), None);
+        assert_eq!(parse_epoch(b"99999999999999999999"), None);
+    }
+
+    #[test]
+    fn lines_strip_only_the_newline_and_count() {
+        let mut lines = Lines::new(&b"a\r\n\nlast"[..]);
+        assert_eq!(lines.next_line().unwrap(), Some((1, &b"a\r"[..])));
+        assert_eq!(lines.next_line().unwrap(), Some((2, &b""[..])));
+        assert_eq!(lines.next_line().unwrap(), Some((3, &b"last"[..])));
+        assert_eq!(lines.next_line().unwrap(), None);
+    }
+}

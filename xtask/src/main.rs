@@ -5,6 +5,9 @@
 //!   the docs with warnings denied.
 //! - `demo`: builds a sample home under `target/demo-home` from `fixtures/demo/home.sh`
 //!   and prints `standup daily` and `standup standup` for it.
+//! - `bench-home`: generates a synthetic home (`bench_home`) and prints its manifest.
+//! - `bench`: times `standup daily` and `standup standup` on the large synthetic home
+//!   against a `git log` baseline, and checks the report against the manifest.
 
 #![expect(clippy::disallowed_methods, reason = "xtask's job is to run tools and scripts")]
 #![expect(clippy::print_stdout, clippy::print_stderr, reason = "xtask talks to the developer")]
@@ -13,6 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context as _, bail};
+
+mod bench;
 
 /// The reference time of the demo home: Monday 2026-11-30, 09:30 in Tokyo.
 const DEMO_NOW: &str = "2026-11-30T09:30:00+09:00";
@@ -24,15 +29,21 @@ fn main() -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("ci") => ci(&root),
         Some("demo") => demo(&root),
+        Some("bench-home") => bench::bench_home(&root, &args[1..]),
+        Some("bench") => bench::bench(&root, &args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci     run what CI runs\n  demo   build a sample home and print its reports");
+            eprintln!(
+                "usage: cargo xtask <task>\n\ntasks:\n  ci     run what CI runs\n  demo   build a sample home and print its reports\n  bench-home [--preset small|large] [--out DIR] [--force]\n         generate a synthetic home and print its manifest\n  bench [--runs N] [--out DIR] [--preset small|large]\n         time standup on the large synthetic home against a git log baseline"
+            );
             bail!("unknown or missing task")
         }
     }
 }
 
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
 /// Runs a command in the workspace root, failing with its name if it fails.
@@ -53,13 +64,29 @@ fn run(root: &Path, program: &str, args: &[&str], envs: &[(&str, &str)]) -> anyh
 fn ci(root: &Path) -> anyhow::Result<()> {
     run(root, "cargo", &["fmt", "--all", "--check"], &[])?;
     run(root, "cargo", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[])?;
-    if Command::new("cargo").args(["deny", "--version"]).output().is_ok_and(|output| output.status.success()) {
+    if Command::new("cargo")
+        .args(["deny", "--version"])
+        .output()
+        .is_ok_and(|output| output.status.success())
+    {
         // Dev-only crates (httpmock) may pull in an HTTP stack; the ban is about what ships.
-        run(root, "cargo", &["deny", "--exclude-dev", "check", "licenses", "bans", "sources"], &[])?;
+        run(
+            root,
+            "cargo",
+            &["deny", "--exclude-dev", "check", "licenses", "bans", "sources"],
+            &[],
+        )?;
     } else {
-        eprintln!("xtask: cargo-deny is not installed; skipping `cargo deny check` (.ci/run installs it)");
+        eprintln!(
+            "xtask: cargo-deny is not installed; skipping `cargo deny check` (.ci/run installs it)"
+        );
     }
-    run(root, "cargo", &["doc", "--no-deps", "--document-private-items", "--workspace"], &[("RUSTDOCFLAGS", "-D warnings")])?;
+    run(
+        root,
+        "cargo",
+        &["doc", "--no-deps", "--document-private-items", "--workspace"],
+        &[("RUSTDOCFLAGS", "-D warnings")],
+    )?;
     run(root, "cargo", &["test", "--workspace"], &[("INSTA_UPDATE", "no")])
 }
 
@@ -69,7 +96,11 @@ fn demo(root: &Path) -> anyhow::Result<()> {
     run(root, "bash", &["fixtures/demo/home.sh", home_text], &[])?;
     run(root, "cargo", &["build", "--quiet", "-p", "standup"], &[])?;
     let binary = root.join("target").join("debug").join("standup");
-    let runs: [&[&str]; 3] = [&["daily", "--date", "2026-11-27"], &["standup", "--no-llm", "--lang", "en"], &["standup", "--no-llm", "--lang", "ja"]];
+    let runs: [&[&str]; 3] = [
+        &["daily", "--date", "2026-11-27"],
+        &["standup", "--no-llm", "--lang", "en"],
+        &["standup", "--no-llm", "--lang", "ja"],
+    ];
     for args in runs {
         println!("$ standup {}\n", args.join(" "));
         let status = Command::new(&binary)

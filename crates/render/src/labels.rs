@@ -20,6 +20,7 @@ pub(crate) struct Labels {
     pub(crate) shell: &'static str,
     pub(crate) totals: &'static str,
     pub(crate) warnings: &'static str,
+    pub(crate) warning: &'static str,
     pub(crate) none: &'static str,
     pub(crate) generated: &'static str,
     pub(crate) deterministic: &'static str,
@@ -37,11 +38,12 @@ const EN: Labels = Labels {
     shell: "Shell",
     totals: "Totals",
     warnings: "Warnings",
+    warning: "Warning",
     none: "none",
     generated: "generated",
     deterministic: "deterministic",
     narrative_by: "narrative",
-    example: "e.g.",
+    example: "e.g. ",
     no_activity_bucket: "No recorded activity.",
 };
 
@@ -54,11 +56,12 @@ const JA: Labels = Labels {
     shell: "シェル",
     totals: "合計",
     warnings: "警告",
+    warning: "警告",
     none: "なし",
     generated: "生成",
     deterministic: "LLM なし",
     narrative_by: "要約モデル",
-    example: "例",
+    example: "例: ",
     no_activity_bucket: "記録された活動はありません。",
 };
 

@@ -6,7 +6,6 @@
 //! never touches the network and never reads the clock: the caller passes the time
 //! zone the report was made in.
 
-mod escape;
 mod json;
 mod labels;
 mod markdown;

@@ -6,10 +6,10 @@
 
 use std::fmt::Write as _;
 
-use crate::escape::{code_span, escape_text};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use report_model::{Bucket, BucketKind, Project, Report, ReportKind, Totals};
+use sanitize::markdown::{code_span, escape_text};
 
 use crate::labels::{Lang, Noun};
 
@@ -108,7 +108,7 @@ fn body(out: &mut String, bucket: &Bucket, lang: Lang, level: &str) {
                 let examples: Vec<String> =
                     group.examples.iter().map(|example| code_span(example)).collect();
                 let _ =
-                    write!(out, " — {}: {}", labels.example, examples.join(lang.list_separator()));
+                    write!(out, " — {}{}", labels.example, examples.join(lang.list_separator()));
             }
             out.push('\n');
         }
@@ -170,17 +170,19 @@ fn totals(totals: &Totals, lang: Lang, with_projects: bool) -> String {
     parts.join(" · ")
 }
 
+/// `Warnings: none`, or one list item per warning: a warning added to a report changes
+/// exactly one line of it.
 fn warnings(out: &mut String, report: &Report, lang: Lang) {
     let labels = lang.labels();
     if report.warnings.is_empty() {
         let _ = writeln!(out, "{}: {}", labels.warnings, labels.none);
         return;
     }
-    let _ = write!(out, "{}:\n\n", labels.warnings);
     for warning in &report.warnings {
         let _ = writeln!(
             out,
-            "- {} {}",
+            "- {}: {} {}",
+            labels.warning,
             code_span(warning.code.as_str()),
             escape_text(&warning.message)
         );

@@ -11,6 +11,7 @@ Examples:
   standup standup --no-llm               previous working day + today
   standup daily --format json -o day.json
   standup doctor                         which sources were found, and why a report is empty
+  standup daily --show-prompt            what would be sent to the local LLM (sends nothing)
   standup config init                    write a commented default config
 
 Exit codes: 0 report written (warnings included), 1 no report could be produced,
@@ -54,6 +55,13 @@ pub(crate) struct ReportArgs {
     /// Never ask a local LLM for a narrative.
     #[arg(long)]
     pub(crate) no_llm: bool,
+    /// Print the exact system and user messages a narrative request would send, and
+    /// send nothing.
+    #[arg(long)]
+    pub(crate) show_prompt: bool,
+    /// Print how long each stage took, on stderr.
+    #[arg(long)]
+    pub(crate) timings: bool,
     /// Config file (default: $XDG_CONFIG_HOME/standup/config.toml).
     #[arg(long, value_name = "PATH")]
     pub(crate) config: Option<PathBuf>,

@@ -42,8 +42,103 @@ struct File {
     day_start: Option<Spanned<String>>,
     workdays: Option<Spanned<Vec<String>>>,
     holidays: Option<Spanned<Vec<toml::Value>>>,
+    max_chars: Option<Spanned<usize>>,
     identity: IdentityFile,
     git: GitFile,
+    sessions: SessionsFile,
+    shell: ShellFile,
+    redact: RedactFile,
+    llm: LlmFile,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct SessionsFile {
+    agents: Option<Spanned<Vec<String>>>,
+    claude_roots: Option<Vec<PathBuf>>,
+    codex_home: Option<PathBuf>,
+    gemini_home: Option<PathBuf>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct ShellFile {
+    shells: Option<Spanned<Vec<String>>>,
+    zsh: Option<PathBuf>,
+    bash: Option<PathBuf>,
+    fish: Option<PathBuf>,
+    atuin: Option<PathBuf>,
+    ignore: Option<Vec<String>>,
+    two_word: Option<Vec<String>>,
+    examples: Option<usize>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct RedactFile {
+    rules: Vec<Spanned<RuleFile>>,
+    allow: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleFile {
+    id: String,
+    regex: String,
+    #[serde(default)]
+    keywords: Vec<String>,
+    #[serde(default)]
+    entropy: Option<f64>,
+    #[serde(default)]
+    secret_group: Option<usize>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct LlmFile {
+    enabled: Option<bool>,
+    api: Option<Spanned<String>>,
+    endpoint: Option<String>,
+    model: Option<String>,
+    timeout_secs: Option<u64>,
+    max_input_chars: Option<usize>,
+    max_output_chars: Option<usize>,
+    temperature: Option<f32>,
+}
+
+/// Which wire protocol the local LLM server speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LlmApi {
+    Ollama,
+    OpenAi,
+}
+
+/// The `[llm]` section.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LlmConfig {
+    pub(crate) enabled: bool,
+    pub(crate) api: LlmApi,
+    pub(crate) endpoint: String,
+    pub(crate) model: Option<String>,
+    pub(crate) timeout_secs: u64,
+    pub(crate) max_input_chars: usize,
+    pub(crate) max_output_chars: usize,
+    pub(crate) temperature: f32,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        LlmConfig {
+            enabled: true,
+            api: LlmApi::Ollama,
+            endpoint: "http://127.0.0.1:11434".to_owned(),
+            model: None,
+            timeout_secs: 60,
+            max_input_chars: 12_000,
+            max_output_chars: 1_200,
+            temperature: 0.2,
+        }
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -77,8 +172,14 @@ pub(crate) struct Config {
     pub(crate) day_start: Time,
     pub(crate) workdays: Vec<Weekday>,
     pub(crate) holidays: BTreeSet<Date>,
+    pub(crate) max_chars: usize,
     pub(crate) identity: collect::git::Identity,
     pub(crate) git: collect::git::GitConfig,
+    pub(crate) sessions: collect::sessions::SessionsConfig,
+    pub(crate) shell: collect::shell::ShellConfig,
+    pub(crate) grouping: aggregate::ShellGrouping,
+    pub(crate) redactor: std::sync::Arc<redact::Redactor>,
+    pub(crate) llm: LlmConfig,
 }
 
 impl Default for Config {
@@ -95,8 +196,14 @@ impl Default for Config {
                 Weekday::Friday,
             ],
             holidays: BTreeSet::new(),
+            max_chars: sanitize::DEFAULT_MAX_CHARS,
             identity: collect::git::Identity::default(),
             git: collect::git::GitConfig::default(),
+            sessions: collect::sessions::SessionsConfig::default(),
+            shell: collect::shell::ShellConfig::default(),
+            grouping: aggregate::ShellGrouping::default(),
+            redactor: std::sync::Arc::new(redact::Redactor::builtin()),
+            llm: LlmConfig::default(),
         }
     }
 }
@@ -112,6 +219,9 @@ pub(crate) fn load(path: &Path, required: bool) -> Result<Config, ConfigError> {
         Err(error) => Err(ConfigError::Read { path: path.to_path_buf(), source: error }),
     }
 }
+
+/// Builds the error for a bad value at a span: the file, the line and the key.
+type Invalid<'a> = dyn Fn(Range<usize>, &str, String) -> ConfigError + 'a;
 
 /// Parses and validates config text.
 pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
@@ -132,7 +242,7 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
             },
         }
     })?;
-    let invalid = |span: Range<usize>, key: &str, message: String| ConfigError::Invalid {
+    let invalid = &|span: Range<usize>, key: &str, message: String| ConfigError::Invalid {
         path: path.to_path_buf(),
         line: line_of(text, span.start),
         key: key.to_owned(),
@@ -176,7 +286,36 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
             )
         })?;
     }
-    if let Some(workdays) = file.workdays {
+    parse_days(&mut config, file.workdays, file.holidays, invalid)?;
+    config.identity =
+        collect::git::Identity { emails: file.identity.emails, names: file.identity.names };
+    config.git.roots = file.git.roots;
+    if let Some(depth) = file.git.max_depth {
+        config.git.max_depth = depth;
+    }
+    config.git.exclude = file.git.exclude;
+    config.git.include_merges = file.git.include_merges;
+    if let Some(max_chars) = file.max_chars {
+        if *max_chars.get_ref() < 10 {
+            return Err(invalid(max_chars.span(), "max_chars", "must be at least 10".to_owned()));
+        }
+        config.max_chars = *max_chars.get_ref();
+    }
+
+    parse_sessions(&mut config, file.sessions, invalid)?;
+    parse_shell(&mut config, file.shell, invalid)?;
+    parse_redact(&mut config, file.redact, path, invalid)?;
+    parse_llm(&mut config, file.llm, invalid)?;
+    Ok(config)
+}
+
+fn parse_days(
+    config: &mut Config,
+    workdays: Option<Spanned<Vec<String>>>,
+    holidays: Option<Spanned<Vec<toml::Value>>>,
+    invalid: &Invalid<'_>,
+) -> Result<(), ConfigError> {
+    if let Some(workdays) = workdays {
         let mut days = Vec::new();
         for name in workdays.get_ref() {
             let day = parse_weekday(name).ok_or_else(|| {
@@ -199,7 +338,7 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
         }
         config.workdays = days;
     }
-    if let Some(holidays) = file.holidays {
+    if let Some(holidays) = holidays {
         for value in holidays.get_ref() {
             let text = match value {
                 toml::Value::String(text) => text.clone(),
@@ -216,15 +355,148 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
             config.holidays.insert(date);
         }
     }
-    config.identity =
-        collect::git::Identity { emails: file.identity.emails, names: file.identity.names };
-    config.git.roots = file.git.roots;
-    if let Some(depth) = file.git.max_depth {
-        config.git.max_depth = depth;
+    Ok(())
+}
+
+fn parse_sessions(
+    config: &mut Config,
+    sessions: SessionsFile,
+    invalid: &Invalid<'_>,
+) -> Result<(), ConfigError> {
+    if let Some(agents) = sessions.agents {
+        config.sessions.agents = Vec::new();
+        for name in agents.get_ref() {
+            let agent = match name.as_str() {
+                "claude" => report_model::Agent::ClaudeCode,
+                "codex" => report_model::Agent::Codex,
+                "gemini" => report_model::Agent::Gemini,
+                other => {
+                    return Err(invalid(
+                        agents.span(),
+                        "sessions.agents",
+                        format!(
+                            "`{other}` is not an agent (expected `claude`, `codex` or `gemini`)"
+                        ),
+                    ));
+                }
+            };
+            config.sessions.agents.push(agent);
+        }
     }
-    config.git.exclude = file.git.exclude;
-    config.git.include_merges = file.git.include_merges;
-    Ok(config)
+    config.sessions.claude_roots = sessions.claude_roots;
+    config.sessions.codex_home = sessions.codex_home;
+    config.sessions.gemini_home = sessions.gemini_home;
+
+    Ok(())
+}
+
+fn parse_shell(
+    config: &mut Config,
+    shell: ShellFile,
+    invalid: &Invalid<'_>,
+) -> Result<(), ConfigError> {
+    if let Some(shells) = shell.shells {
+        config.shell.shells = Vec::new();
+        for name in shells.get_ref() {
+            let kind = match name.as_str() {
+                "zsh" => report_model::Shell::Zsh,
+                "bash" => report_model::Shell::Bash,
+                "fish" => report_model::Shell::Fish,
+                "atuin" => report_model::Shell::Atuin,
+                other => {
+                    return Err(invalid(
+                        shells.span(),
+                        "shell.shells",
+                        format!(
+                            "`{other}` is not a shell (expected `zsh`, `bash`, `fish` or `atuin`)"
+                        ),
+                    ));
+                }
+            };
+            config.shell.shells.push(kind);
+        }
+    }
+    config.shell.zsh = shell.zsh;
+    config.shell.bash = shell.bash;
+    config.shell.fish = shell.fish;
+    config.shell.atuin = shell.atuin;
+    if let Some(ignore) = shell.ignore {
+        config.grouping.ignore = ignore;
+    }
+    if let Some(two_word) = shell.two_word {
+        config.grouping.two_word = two_word;
+    }
+    if let Some(examples) = shell.examples {
+        config.grouping.examples = examples;
+    }
+
+    Ok(())
+}
+
+fn parse_redact(
+    config: &mut Config,
+    redact: RedactFile,
+    path: &Path,
+    invalid: &Invalid<'_>,
+) -> Result<(), ConfigError> {
+    let mut builder = redact::Redactor::builder();
+    for rule in &redact.rules {
+        let span = rule.span();
+        let rule = rule.get_ref();
+        // Check the regex here so the error names the rule and its line.
+        if let Err(error) = regex::Regex::new(&rule.regex) {
+            let first = error.to_string().lines().last().unwrap_or_default().trim().to_owned();
+            return Err(invalid(
+                span,
+                "redact.rules",
+                format!("rule `{}` has an invalid regex: {first}", rule.id),
+            ));
+        }
+        builder = builder.rule(redact::Rule {
+            id: rule.id.clone(),
+            regex: rule.regex.clone(),
+            keywords: rule.keywords.clone(),
+            entropy: rule.entropy,
+            secret_group: rule.secret_group,
+            description: "user rule from the config".to_owned(),
+        });
+    }
+    for literal in redact.allow {
+        builder = builder.allow(literal);
+    }
+    config.redactor =
+        std::sync::Arc::new(builder.build().map_err(|error| ConfigError::Syntax {
+            path: path.to_path_buf(),
+            line: 1,
+            message: format!("[redact]: {error}"),
+        })?);
+
+    Ok(())
+}
+
+fn parse_llm(config: &mut Config, llm: LlmFile, invalid: &Invalid<'_>) -> Result<(), ConfigError> {
+    let defaults = LlmConfig::default();
+    if let Some(api) = llm.api {
+        config.llm.api = match api.get_ref().as_str() {
+            "ollama" => LlmApi::Ollama,
+            "openai" => LlmApi::OpenAi,
+            other => {
+                return Err(invalid(
+                    api.span(),
+                    "llm.api",
+                    format!("`{other}` is not an API (expected `ollama` or `openai`)"),
+                ));
+            }
+        };
+    }
+    config.llm.enabled = llm.enabled.unwrap_or(defaults.enabled);
+    config.llm.endpoint = llm.endpoint.unwrap_or(defaults.endpoint);
+    config.llm.model = llm.model.filter(|model| !model.is_empty());
+    config.llm.timeout_secs = llm.timeout_secs.unwrap_or(defaults.timeout_secs);
+    config.llm.max_input_chars = llm.max_input_chars.unwrap_or(defaults.max_input_chars);
+    config.llm.max_output_chars = llm.max_output_chars.unwrap_or(defaults.max_output_chars);
+    config.llm.temperature = llm.temperature.unwrap_or(defaults.temperature);
+    Ok(())
 }
 
 fn parse_time(text: &str) -> Option<Time> {
@@ -278,6 +550,9 @@ fn key_at(text: &str, span: &Range<usize>) -> Option<String> {
 pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is optional: what is shown is the default.
 # Reference: README.md, section "Configuration".
 
+# Longest subject, title or command kept, in characters (a longer one ends with "…").
+# max_chars = 500
+
 # Language of the Markdown: "en" or "ja". Default: from LANG (ja_* gives "ja"), else "en".
 # lang = "en"
 
@@ -309,6 +584,50 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # exclude = ["~/src/archive/**", "vendor"]
 # Report merge commits too.
 # include_merges = false
+
+[sessions]
+# AI coding agents whose local logs are read: "claude", "codex", "gemini".
+# agents = ["claude", "codex", "gemini"]
+# Claude Code roots. Default: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and
+# $XDG_CONFIG_HOME/claude.
+# claude_roots = ["~/.claude"]
+# Codex home. Default: $CODEX_HOME, else ~/.codex.
+# codex_home = "~/.codex"
+# Gemini CLI home. Default: ~/.gemini.
+# gemini_home = "~/.gemini"
+
+[shell]
+# Histories read: "zsh", "bash", "fish", "atuin".
+# shells = ["zsh", "bash", "fish", "atuin"]
+# History files, when not where the shell keeps them by default ($HISTFILE, ~/.zsh_history,
+# ~/.bash_history, $XDG_DATA_HOME/fish/fish_history, ~/.local/share/atuin/history.db).
+# zsh = "~/.zsh_history"
+# Commands whose head is one of these are left out.
+# ignore = ["ls", "cd", "pwd", "clear", "exit", "history", "ll", "la", "z", "j"]
+# Programs whose head includes the sub-command ("git commit", "cargo test").
+# two_word = ["git", "cargo", "npm", "pnpm", "yarn", "docker", "kubectl", "go", "uv", "pip", "brew", "gh", "terraform", "just"]
+# Distinct examples shown per group.
+# examples = 3
+
+[redact]
+# Extra secret patterns: each masks its matches as [REDACTED:<id>]. Keywords (literal,
+# case-insensitive) let text without them skip the regex.
+# rules = [{ id = "acme-key", regex = "acme_[0-9a-f]{32}", keywords = ["acme_"] }]
+# Literals never masked (a test token that is not a secret).
+# allow = []
+
+[llm]
+# A local LLM server may add a short narrative. It must be on loopback.
+# enabled = true
+# "ollama" (/api/chat) or "openai" (/v1/chat/completions: llama.cpp, LM Studio, vLLM).
+# api = "ollama"
+# endpoint = "http://127.0.0.1:11434"
+# Model; empty asks the server and takes the first.
+# model = ""
+# timeout_secs = 60
+# max_input_chars = 12000
+# max_output_chars = 1200
+# temperature = 0.2
 "#;
 
 #[cfg(test)]
@@ -331,7 +650,7 @@ mod tests {
 
     #[test]
     fn unknown_key_names_key_and_line() {
-        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `identity`, `git`");
+        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `max_chars`, `identity`, `git`, `sessions`, `shell`, `redact`, `llm`");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! and the wiring of the pipeline (collect → sanitize → redact → aggregate → render).
 //! Everything worth a unit test lives in a library crate.
 
+mod clean;
 mod cli;
 mod config;
 mod env_vars;
@@ -97,6 +98,12 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 #[expect(clippy::print_stderr, reason = "the binary's one place for error lines")]
 fn print_error(error: &anyhow::Error) {
     eprintln!("standup: error: {error:#}");
+}
+
+/// Prints progress text (spinner frames, timings) on stderr, as is.
+#[expect(clippy::print_stderr, reason = "the binary's one place for progress output")]
+fn print_progress(text: &str) {
+    eprint!("{text}");
 }
 
 /// Prints warning lines on stderr.

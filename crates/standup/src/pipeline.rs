@@ -4,17 +4,18 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use aggregate::Calendar;
 use anyhow::Context as _;
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use report_model::{Activity, Meta, ReportKind, Warning, WarningCode};
+use report_model::{Meta, ReportKind};
 
 use crate::cli::{DoctorArgs, FormatArg, LangArg, ReportArgs};
-use crate::config::{self, Config, Lang};
-use crate::{Failure, env_vars, print_warning, write_stdout};
+use crate::config::{self, Config, Lang, LlmApi, LlmConfig};
+use crate::{Failure, clean, env_vars, print_warning, write_stdout};
 
 /// The process environment, read once at start-up; nothing below reads `std::env`.
 pub(crate) struct ProcessEnv {
@@ -129,44 +130,25 @@ fn calendar(config: &Config, time_zone: TimeZone) -> Calendar {
     }
 }
 
-/// What the sources produced.
-struct Gathered {
-    activity: Activity,
-    warnings: Vec<Warning>,
-    statuses: Vec<collect::SourceStatus>,
-    identity: collect::git::Identity,
-}
-
-fn gather(env: &ProcessEnv, config: &Config, since: Timestamp) -> Gathered {
+fn gather(env: &ProcessEnv, config: &Config, since: Timestamp) -> collect::gather::Gathered {
     let collect_env = env.collect_env();
-    let extra: Vec<PathBuf> = env.cwd.iter().cloned().collect();
-    let (repos, mut warnings) = collect::git::discover(&collect_env, &config.git, &extra);
-    let identity = if config.identity.is_empty() {
-        collect::git::global_identity(&collect_env)
-    } else {
-        config.identity.clone()
-    };
-    if identity.is_empty() {
-        warnings.push(Warning::new(
-            WarningCode::IdentityUnknown,
-            "no identity is known, so commits by every author are shown: set `emails` under `[identity]` in the config, or run `git config --global user.email you@example.com`",
-        ));
+    let expand = |path: &PathBuf| collect_env.expand_tilde(path);
+    let mut sessions = config.sessions.clone();
+    sessions.claude_roots = sessions.claude_roots.map(|roots| roots.iter().map(expand).collect());
+    sessions.codex_home = sessions.codex_home.as_ref().map(expand);
+    sessions.gemini_home = sessions.gemini_home.as_ref().map(expand);
+    let mut shell = config.shell.clone();
+    for path in [&mut shell.zsh, &mut shell.bash, &mut shell.fish, &mut shell.atuin] {
+        *path = path.as_ref().map(expand);
     }
+    let sources = collect::gather::Sources {
+        git: config.git.clone(),
+        identity: config.identity.clone(),
+        sessions,
+        shell,
+    };
     let workers = std::thread::available_parallelism().map_or(4, |n| n.get() * 2).min(8);
-    let options = collect::git::ReadOptions {
-        identity: &identity,
-        since,
-        include_merges: config.git.include_merges,
-        workers,
-    };
-    let git = collect::git::read_commits(&collect_env, &repos, &options);
-    warnings.extend(git.warnings);
-    Gathered {
-        activity: Activity { commits: git.events, ..Activity::default() },
-        warnings,
-        statuses: git.statuses,
-        identity,
-    }
+    collect::gather::gather(&collect_env, &sources, since, env.cwd.as_deref(), workers)
 }
 
 /// `standup daily` and `standup standup`.
@@ -179,27 +161,75 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     let windows = aggregate::report_windows(kind, date, &calendar)
         .map_err(|error| Failure::Usage(error.into()))?;
     let since = windows.iter().map(|(_, window)| window.start).min().unwrap_or(now);
-
-    let gathered = gather(env, &config, since);
-    let meta = Meta {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        generated_at: now,
-        time_zone: zone_name,
-        llm_model: None,
-        secrets_masked: Vec::new(),
-    };
-    let options = aggregate::Options::default();
-    let report =
-        aggregate::aggregate(kind, &windows, &gathered.activity, gathered.warnings, meta, &options);
-    for warning in &report.warnings {
-        print_warning(&format!("{}: {}", warning.code.as_str(), warning.message));
-    }
-
     let lang = match args.lang {
         Some(LangArg::En) => Lang::En,
         Some(LangArg::Ja) => Lang::Ja,
         None => config.lang.unwrap_or_else(|| env.lang()),
     };
+
+    let mut gathered = gather(env, &config, since);
+    let mut timings = std::mem::take(&mut gathered.timings);
+
+    let start = Instant::now();
+    let secrets_masked = clean::clean(
+        &mut gathered.activity,
+        &mut gathered.warnings,
+        &config.redactor,
+        config.max_chars,
+    );
+    timings.push(("sanitize + redact".to_owned(), start.elapsed()));
+
+    let start = Instant::now();
+    let meta = Meta {
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        generated_at: now,
+        time_zone: zone_name,
+        llm_model: None,
+        secrets_masked,
+    };
+    let options = aggregate::Options { shell: config.grouping.clone() };
+    let mut report =
+        aggregate::aggregate(kind, &windows, &gathered.activity, gathered.warnings, meta, &options);
+    timings.push(("aggregate".to_owned(), start.elapsed()));
+
+    let limits = narrative::Limits {
+        max_input_chars: config.llm.max_input_chars,
+        max_output_chars: config.llm.max_output_chars,
+        temperature: config.llm.temperature,
+        ..narrative::Limits::default()
+    };
+    let narrative_lang = match lang {
+        Lang::En => narrative::Lang::En,
+        Lang::Ja => narrative::Lang::Ja,
+    };
+    if args.show_prompt {
+        let prompt = narrative::build_prompt(&report, &config.redactor, &limits, narrative_lang)
+            .context("building the narrative prompt")
+            .map_err(Failure::Runtime)?;
+        let text =
+            format!("----- system -----\n{}\n----- user -----\n{}\n", prompt.system, prompt.user);
+        return write_stdout(text.as_bytes());
+    }
+    if config.llm.enabled && !args.no_llm && !report.is_empty() {
+        let start = Instant::now();
+        let backend = backend(&config.llm);
+        let spinner = Spinner::start();
+        let warnings = narrative::narrate(
+            backend.as_ref(),
+            &mut report,
+            &config.redactor,
+            &limits,
+            narrative_lang,
+        );
+        drop(spinner);
+        report.warnings.extend(warnings);
+        timings.push(("narrative".to_owned(), start.elapsed()));
+    }
+    for warning in &report.warnings {
+        print_warning(&format!("{}: {}", warning.code.as_str(), warning.message));
+    }
+
+    let start = Instant::now();
     let render_lang = match lang {
         Lang::En => render::Lang::En,
         Lang::Ja => render::Lang::Ja,
@@ -208,12 +238,76 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         FormatArg::Md => render::markdown(&report, render_lang, &time_zone),
         FormatArg::Json => render::json(&report),
     };
+    timings.push(("render".to_owned(), start.elapsed()));
+    if args.timings {
+        print_timings(&timings);
+    }
     match &args.output {
         Some(path) => {
             fs_err::write(path, text).context("writing the report").map_err(Failure::Runtime)
         }
         None => write_stdout(text.as_bytes()),
     }
+}
+
+/// The configured LLM backend. Building it does no I/O.
+fn backend(llm: &LlmConfig) -> Box<dyn llm_client::Backend> {
+    let mut client = llm_client::ClientConfig::new(llm.endpoint.clone())
+        .with_timeout(std::time::Duration::from_secs(llm.timeout_secs.max(1)));
+    if let Some(model) = &llm.model {
+        client = client.with_model(model.clone());
+    }
+    match llm.api {
+        LlmApi::Ollama => Box::new(llm_client::Ollama::new(client)),
+        LlmApi::OpenAi => Box::new(llm_client::OpenAiCompatible::new(client)),
+    }
+}
+
+/// A spinner on stderr while the LLM thinks, only when stderr is a terminal.
+struct Spinner {
+    stop: Option<(std::sync::mpsc::Sender<()>, std::thread::JoinHandle<()>)>,
+}
+
+impl Spinner {
+    fn start() -> Spinner {
+        use std::io::IsTerminal as _;
+        if !std::io::stderr().is_terminal() {
+            return Spinner { stop: None };
+        }
+        let (sender, receiver) = std::sync::mpsc::channel::<()>();
+        let handle = std::thread::spawn(move || {
+            let frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+            let mut frame = 0;
+            while receiver.recv_timeout(std::time::Duration::from_millis(100)).is_err() {
+                crate::print_progress(&format!(
+                    "\r{} asking the local LLM for a summary…",
+                    frames[frame % frames.len()]
+                ));
+                frame += 1;
+            }
+            crate::print_progress("\r\x1b[2K");
+        });
+        Spinner { stop: Some((sender, handle)) }
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        if let Some((sender, handle)) = self.stop.take() {
+            let _ = sender.send(());
+            let _ = handle.join();
+        }
+    }
+}
+
+fn print_timings(timings: &[(String, std::time::Duration)]) {
+    let total: std::time::Duration = timings.iter().map(|(_, elapsed)| *elapsed).sum();
+    let mut text = String::from("timings:\n");
+    for (stage, elapsed) in timings {
+        let _ = writeln!(text, "  {stage:<28} {:>9.2} ms", elapsed.as_secs_f64() * 1000.0);
+    }
+    let _ = writeln!(text, "  {:<28} {:>9.2} ms", "total (stages)", total.as_secs_f64() * 1000.0);
+    crate::print_progress(&text);
 }
 
 /// `standup doctor`: what was found, where, and what limits it.
@@ -230,7 +324,11 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
     let mut out = String::new();
     let exists = if config_path.exists() { "" } else { " (not present: defaults in use)" };
     let _ = writeln!(out, "config: {}{exists}", config_path.display());
-    let _ = writeln!(out, "time zone: {zone_name}; today: {today}");
+    let _ = writeln!(
+        out,
+        "time zone: {zone_name} · today: {today} (activity is counted from {})",
+        since.to_zoned(calendar.time_zone.clone()).strftime("%Y-%m-%d %H:%M")
+    );
     let identity = &gathered.identity;
     if identity.is_empty() {
         let _ = writeln!(
@@ -245,25 +343,44 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
         );
     }
     for status in &gathered.statuses {
-        let mark = if status.found { "found" } else { "not found" };
-        let locations: Vec<String> =
-            status.locations.iter().map(|path| path.display().to_string()).collect();
-        let _ = writeln!(
-            out,
-            "{}: {mark} · {} files · {} entries today",
-            status.source, status.files, status.entries
-        );
-        for location in locations {
-            let _ = writeln!(out, "  {location}");
+        let _ = writeln!(out, "{}", doctor_line(status));
+        for location in &status.locations {
+            let _ = writeln!(out, "  {}", location.display());
         }
         for limit in &status.limits {
             let _ = writeln!(out, "  note: {limit}");
         }
     }
-    for warning in &gathered.warnings {
+    // Warnings that a status already explains are not repeated.
+    let notes: Vec<&String> = gathered.statuses.iter().flat_map(|status| &status.limits).collect();
+    for warning in gathered.warnings.iter().filter(|warning| !notes.contains(&&warning.message)) {
         let _ = writeln!(out, "warning: {}: {}", warning.code.as_str(), warning.message);
     }
     write_stdout(out.as_bytes())
+}
+
+/// One line of `standup doctor` for a source: found or not, and how much.
+fn doctor_line(status: &collect::SourceStatus) -> String {
+    let count = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    if !status.found {
+        return format!("{}: not found", status.source);
+    }
+    let amount = match status.source.as_str() {
+        "git" => format!(
+            "{} · {} today",
+            count(status.files, "repository", "repositories"),
+            count(status.entries, "commit", "commits")
+        ),
+        "claude" | "codex" | "gemini" => {
+            format!(
+                "{} · {} today",
+                count(status.files, "transcript", "transcripts"),
+                count(status.entries, "session", "sessions")
+            )
+        }
+        _ => count(status.entries, "entry", "entries"),
+    };
+    format!("{}: found · {amount}", status.source)
 }
 
 /// `standup config init`.

@@ -214,7 +214,16 @@ impl Draft {
         self.prompts.sort_unstable();
         self.prompts.dedup();
         let raw_title = self.title.or(self.first_prompt.map(|(_, text)| text)).unwrap_or_default();
-        let (title, truncated) = shorten_title(&raw_title);
+        // Whitespace is collapsed here, but the title is shortened only after redaction
+        // (`shorten_title`, called by the pipeline), so a secret is never cut in half
+        // before it is masked. The bound only keeps a pasted log from filling memory.
+        let collapsed = raw_title.split_whitespace().collect::<Vec<_>>().join(" ");
+        let truncated = collapsed.chars().count() > RAW_TITLE_MAX_CHARS;
+        let title = if truncated {
+            collapsed.chars().take(RAW_TITLE_MAX_CHARS).collect()
+        } else {
+            collapsed
+        };
         Some(SessionEvent {
             agent: self.agent,
             session_id: self.session_id,
@@ -253,10 +262,14 @@ fn add_draft(drafts: &mut Drafts, new: Draft) {
 /// Titles longer than this are shortened at a word boundary, `…` included.
 pub const TITLE_MAX_CHARS: usize = 80;
 
+/// The longest title text a reader keeps before redaction (a bound on memory, far above
+/// any secret's length).
+pub const RAW_TITLE_MAX_CHARS: usize = 16_384;
+
 /// Collapses whitespace to single spaces and shortens to [`TITLE_MAX_CHARS`] characters,
 /// cutting at a word boundary when there is one in the second half, with `…`.
-/// Returns the title and whether it was shortened.
-fn shorten_title(raw: &str) -> (String, bool) {
+/// Returns the title and whether it was shortened. Call it after redaction.
+pub fn shorten_title(raw: &str) -> (String, bool) {
     let collapsed = raw.split_whitespace().collect::<Vec<_>>().join(" ");
     if collapsed.chars().count() <= TITLE_MAX_CHARS {
         return (collapsed, false);

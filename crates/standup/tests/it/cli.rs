@@ -1,5 +1,6 @@
 //! The command line: help, exit codes, output files, pipes, `config init` and `path`.
 
+use std::fmt::Write as _;
 use std::io::Read as _;
 use std::process::Stdio;
 
@@ -66,13 +67,13 @@ fn output_file_gets_the_report() {
     home.git_identity(ME.email, ME.name);
     home.repo("app").commit("a", "work", "2026-11-27T10:00:00+09:00");
     let out = home.path().join("report.md");
-    let run = home.run(NOW, TOKYO, &["daily", "-o", out.to_str().unwrap()]);
+    let run = home.run(NOW, TOKYO, &["daily", "--no-llm", "-o", out.to_str().unwrap()]);
     assert_eq!(run.code, 0);
     assert!(run.stdout.is_empty());
     let text = fs_err::read_to_string(&out).unwrap();
     assert!(text.starts_with("# Daily report — 2026-11-27 (Fri)\n"), "{text}");
     // A folder that does not exist: no report could be written, exit 1.
-    let run = home.run(NOW, TOKYO, &["daily", "-o", "/nonexistent-dir/x.md"]);
+    let run = home.run(NOW, TOKYO, &["daily", "--no-llm", "-o", "/nonexistent-dir/x.md"]);
     assert_eq!(run.code, 1, "{}", run.snapshot());
     assert!(run.stderr.starts_with("standup: error: writing the report"), "{}", run.stderr);
 }
@@ -86,15 +87,16 @@ fn a_closed_stdout_pipe_exits_quietly() {
     let mut stream = String::new();
     for index in 0..3000 {
         let time = 1_795_741_200 + index;
-        stream.push_str(&format!(
+        let _ = write!(
+            stream,
             "commit refs/heads/main\nauthor Me <me@example.com> {time} +0900\ncommitter Me <me@example.com> {time} +0900\ndata <<EOT\nchange number {index} with a longer subject line to fill the pipe\nEOT\nM 644 inline file{}\ndata <<EOT\n{index}\nEOT\n\n",
             index % 10
-        ));
+        );
     }
     repo.fast_import(stream.as_bytes());
     // 1795741200 is 2026-11-27T01:00:00Z; the whole stream falls on Nov 27 in Tokyo.
     let mut child = home
-        .command(home.path(), NOW, TOKYO, &["daily"])
+        .command(home.path(), NOW, TOKYO, &["daily", "--no-llm"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

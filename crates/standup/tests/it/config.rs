@@ -46,7 +46,7 @@ fn explicit_config_that_does_not_exist() {
 fn config_time_zone_beats_tz() {
     let home = Home::new();
     home.config("timezone = \"America/New_York\"\n");
-    let run = home.run(NOW, "Asia/Tokyo", &["daily", "--format", "json"]);
+    let run = home.run(NOW, "Asia/Tokyo", &["daily", "--no-llm", "--format", "json"]);
     let report: serde_json::Value = serde_json::from_str(run.success()).unwrap();
     assert_eq!(report["meta"]["time_zone"], "America/New_York");
     // 18:00 in Tokyo is 04:00 in New York, the same calendar day.

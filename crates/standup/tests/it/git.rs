@@ -9,7 +9,7 @@ const FRIDAY_EVENING: &str = "2026-11-27T18:00:00+09:00";
 
 fn json(home: &Home, now: &str, tz: &str, args: &[&str]) -> serde_json::Value {
     let mut all = args.to_vec();
-    all.extend(["--format", "json"]);
+    all.extend(["--format", "json", "--no-llm"]);
     serde_json::from_str(home.run(now, tz, &all).success()).unwrap()
 }
 
@@ -263,7 +263,8 @@ fn a_linked_worktree_folds_into_its_repository() {
     let linked = home.repo_handle(&worktree);
     linked.commit("b", "in the worktree", "2026-11-27T10:00:00+09:00");
     // Run from inside the worktree too: it still is the same one project.
-    let run = home.run_in(&worktree, FRIDAY_EVENING, TOKYO, &["daily", "--format", "json"]);
+    let run =
+        home.run_in(&worktree, FRIDAY_EVENING, TOKYO, &["daily", "--format", "json", "--no-llm"]);
     let report: serde_json::Value = serde_json::from_str(run.success()).unwrap();
     let projects = report["buckets"][0]["projects"].as_array().unwrap();
     assert_eq!(projects.len(), 1, "{projects:#?}");
@@ -310,7 +311,7 @@ fn a_corrupt_repository_is_a_warning_and_the_rest_still_comes_out() {
     let broken = home.repo("broken");
     broken.commit("a", "lost work", "2026-11-27T10:00:00+09:00");
     fs_err::write(broken.path.join(".git/HEAD"), "garbage\n").unwrap();
-    let run = home.run(FRIDAY_EVENING, TOKYO, &["daily", "--format", "json"]);
+    let run = home.run(FRIDAY_EVENING, TOKYO, &["daily", "--format", "json", "--no-llm"]);
     let report: serde_json::Value = serde_json::from_str(run.success()).unwrap();
     assert_eq!(subjects(&report).concat(), ["good work"]);
     assert_eq!(warning_codes(&report), ["git_failed"]);

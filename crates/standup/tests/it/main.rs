@@ -1,8 +1,12 @@
 //! Integration tests: the real `standup` binary on real git repositories built with the
 //! git CLI in temporary homes, with the clock, time zone and home pinned.
 
+mod bench_home;
 mod cli;
 mod config;
+mod full_home;
 mod git;
+mod narrative;
+mod secrets;
 mod snapshots;
 mod support;

@@ -33,21 +33,24 @@ fn fixture() -> Home {
 #[test]
 fn daily_markdown_en() {
     let home = fixture();
-    let run = home.run(MONDAY, TOKYO, &["daily", "--date", "2026-11-27", "--lang", "en"]);
+    let run =
+        home.run(MONDAY, TOKYO, &["daily", "--no-llm", "--date", "2026-11-27", "--lang", "en"]);
     insta::assert_snapshot!("daily_en", run.success());
 }
 
 #[test]
 fn daily_markdown_ja() {
     let home = fixture();
-    let run = home.run(MONDAY, TOKYO, &["daily", "--date", "2026-11-27", "--lang", "ja"]);
+    let run =
+        home.run(MONDAY, TOKYO, &["daily", "--no-llm", "--date", "2026-11-27", "--lang", "ja"]);
     insta::assert_snapshot!("daily_ja", run.success());
 }
 
 #[test]
 fn daily_json() {
     let home = fixture();
-    let run = home.run(MONDAY, TOKYO, &["daily", "--date", "2026-11-27", "--format", "json"]);
+    let run =
+        home.run(MONDAY, TOKYO, &["daily", "--no-llm", "--date", "2026-11-27", "--format", "json"]);
     insta::assert_snapshot!("daily_json", run.success());
 }
 
@@ -75,7 +78,7 @@ fn standup_json() {
 #[test]
 fn same_inputs_give_byte_identical_output() {
     let home = fixture();
-    let first = home.run(MONDAY, TOKYO, &["standup", "--format", "json"]);
-    let second = home.run(MONDAY, TOKYO, &["standup", "--format", "json"]);
+    let first = home.run(MONDAY, TOKYO, &["standup", "--no-llm", "--format", "json"]);
+    let second = home.run(MONDAY, TOKYO, &["standup", "--no-llm", "--format", "json"]);
     assert_eq!(first.stdout, second.stdout);
 }

@@ -61,6 +61,7 @@ impl Home {
     }
 
     pub(crate) fn command(&self, cwd: &Path, now: &str, tz: &str, args: &[&str]) -> Command {
+        #[expect(clippy::disallowed_methods, reason = "tests run the real binary")]
         let mut command = Command::new(env!("CARGO_BIN_EXE_standup"));
         command
             .args(args)
@@ -78,7 +79,7 @@ impl Home {
     }
 
     pub(crate) fn run_in(&self, cwd: &Path, now: &str, tz: &str, args: &[&str]) -> Run {
-        Run::from(self.command(cwd, now, tz, args).output().unwrap(), &self.home)
+        Run::from(&self.command(cwd, now, tz, args).output().unwrap(), &self.home)
     }
 }
 
@@ -90,7 +91,7 @@ pub(crate) struct Run {
 }
 
 impl Run {
-    fn from(output: Output, home: &Path) -> Run {
+    fn from(output: &Output, home: &Path) -> Run {
         let clean = |bytes: &[u8]| {
             String::from_utf8_lossy(bytes).replace(&home.display().to_string(), "[HOME]")
         };

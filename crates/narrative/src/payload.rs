@@ -1,0 +1,227 @@
+//! The payload: the Report's activity as compact JSON with sorted keys, fitted into the
+//! character budget by the tiers of DESIGN §8.3, with `<`, `>` and `&` escaped.
+
+use std::io;
+
+use prompt_budget::{Fitted, Tier};
+use redact::Redactor;
+use report_model::{Bucket, BucketKind, Project, Report, ReportKind, ShellGroup, Totals};
+use serde_json::ser::Formatter;
+use serde_json::{Map, Value, json};
+
+use crate::Error;
+
+/// How many shell groups survive the `shell_groups` tier.
+const KEEP_SHELL_GROUPS: usize = 10;
+/// How many sessions per project survive the `session_titles` tier.
+const KEEP_SESSIONS: usize = 10;
+/// How many commits per project survive the `commit_subjects` tier.
+const KEEP_COMMITS: usize = 15;
+
+/// The names of the budget tiers, in the order they are applied.
+pub const TIERS: [&str; 6] =
+    ["shell_examples", "shell_groups", "session_titles", "commit_subjects", "shell", "projects"];
+
+/// The payload of `report`, with every string passed through `redactor`; also returns
+/// how many secrets were masked.
+pub(crate) fn build(report: &Report, redactor: &Redactor) -> (Value, usize) {
+    let mut masked = 0;
+    let mut redact = |text: &str| {
+        let (text, n_masked) = redactor.redact(text);
+        masked += n_masked;
+        Value::String(text.into_owned())
+    };
+    let value = match (report.kind, report.buckets.as_slice()) {
+        (ReportKind::Daily, [bucket]) => {
+            let mut day = bucket_object(bucket, &mut redact);
+            day.insert("kind".into(), json!("daily"));
+            Value::Object(day)
+        }
+        (kind, buckets) => {
+            let buckets: Vec<Value> = buckets
+                .iter()
+                .map(|bucket| {
+                    let mut object = bucket_object(bucket, &mut redact);
+                    object.insert("kind".into(), json!(bucket_kind(bucket.kind)));
+                    Value::Object(object)
+                })
+                .collect();
+            let kind = match kind {
+                ReportKind::Daily => "daily",
+                ReportKind::Standup => "standup",
+            };
+            json!({"kind": kind, "buckets": buckets, "totals": totals(&report.totals, true)})
+        }
+    };
+    (value, masked)
+}
+
+fn bucket_kind(kind: BucketKind) -> &'static str {
+    match kind {
+        BucketKind::Day => "day",
+        BucketKind::PreviousWorkday => "previous_workday",
+        BucketKind::Today => "today",
+    }
+}
+
+/// One bucket: date, projects, shell and totals (the caller adds `kind`).
+fn bucket_object(bucket: &Bucket, redact: &mut impl FnMut(&str) -> Value) -> Map<String, Value> {
+    let mut object = Map::new();
+    object.insert("date".into(), json!(bucket.window.date.to_string()));
+    if !bucket.projects.is_empty() {
+        let items: Vec<Value> =
+            bucket.projects.iter().map(|project| project_object(project, redact)).collect();
+        object.insert("projects".into(), json!({"items": items}));
+    }
+    if !bucket.shell.is_empty() {
+        let groups: Vec<Value> =
+            bucket.shell.iter().map(|group| shell_group(group, redact)).collect();
+        object.insert("shell".into(), json!({"groups": groups}));
+    }
+    object.insert("totals".into(), totals(&bucket.totals, true));
+    object
+}
+
+fn project_object(project: &Project, redact: &mut impl FnMut(&str) -> Value) -> Value {
+    let mut object = Map::new();
+    object.insert("name".into(), redact(&project.name));
+    if !project.commits.is_empty() {
+        let items: Vec<Value> = project
+            .commits
+            .iter()
+            .map(|commit| {
+                let mut item = Map::new();
+                item.insert("subject".into(), redact(&commit.subject));
+                item.insert("files_changed".into(), json!(commit.files_changed));
+                item.insert("insertions".into(), json!(commit.insertions));
+                item.insert("deletions".into(), json!(commit.deletions));
+                if commit.merge {
+                    item.insert("merge".into(), json!(true));
+                }
+                Value::Object(item)
+            })
+            .collect();
+        object.insert("commits".into(), json!({"items": items}));
+    }
+    if !project.sessions.is_empty() {
+        let items: Vec<Value> = project
+            .sessions
+            .iter()
+            .map(|session| {
+                json!({
+                    "agent": session.agent.display_name(),
+                    "title": redact(&session.title),
+                    "prompts": session.prompts,
+                })
+            })
+            .collect();
+        object.insert("sessions".into(), json!({"items": items}));
+    }
+    object.insert("totals".into(), totals(&project.totals, false));
+    Value::Object(object)
+}
+
+fn shell_group(group: &ShellGroup, redact: &mut impl FnMut(&str) -> Value) -> Value {
+    let mut object = Map::new();
+    object.insert("head".into(), redact(&group.head));
+    object.insert("count".into(), json!(group.count));
+    if !group.examples.is_empty() {
+        let examples: Vec<Value> = group.examples.iter().map(|example| redact(example)).collect();
+        object.insert("examples".into(), Value::Array(examples));
+    }
+    Value::Object(object)
+}
+
+/// Sums; a project's own totals leave out `projects`, which would always be 1.
+fn totals(totals: &Totals, with_projects: bool) -> Value {
+    let mut object = Map::new();
+    if with_projects {
+        object.insert("projects".into(), json!(totals.projects));
+    }
+    object.insert("commits".into(), json!(totals.commits));
+    object.insert("files_changed".into(), json!(totals.files_changed));
+    object.insert("insertions".into(), json!(totals.insertions));
+    object.insert("deletions".into(), json!(totals.deletions));
+    object.insert("sessions".into(), json!(totals.sessions));
+    object.insert("prompts".into(), json!(totals.prompts));
+    object.insert("commands".into(), json!(totals.commands));
+    Value::Object(object)
+}
+
+/// The tiers of DESIGN §8.3 for a payload whose buckets sit at `prefix` (`""` for a daily
+/// payload, `/buckets/*` for a standup).
+///
+/// Within a tier, the least important place goes first: the least frequent shell group,
+/// the project with the oldest activity (projects are listed most recent first). Across the
+/// two standup buckets, `shell_examples`, `shell_groups`, `session_titles` and
+/// `commit_subjects` trim today's bucket before the previous working day's (they run last
+/// match first), while `shell` and `projects` drop the previous working day's first, so that
+/// projects go oldest activity first over the whole report.
+fn tiers(prefix: &str) -> Result<Vec<Tier>, prompt_budget::Error> {
+    let shell = format!("{prefix}/shell");
+    let projects = format!("{prefix}/projects");
+    let project = format!("{prefix}/projects/items/*");
+    Ok(vec![
+        Tier::remove(TIERS[0], &format!("{shell}/groups/*/examples"), &shell)?.last_match_first(),
+        Tier::trim(TIERS[1], &format!("{shell}/groups"), KEEP_SHELL_GROUPS, &shell)?
+            .last_match_first(),
+        Tier::trim(
+            TIERS[2],
+            &format!("{project}/sessions/items"),
+            KEEP_SESSIONS,
+            &format!("{project}/sessions"),
+        )?
+        .last_match_first(),
+        Tier::trim(
+            TIERS[3],
+            &format!("{project}/commits/items"),
+            KEEP_COMMITS,
+            &format!("{project}/commits"),
+        )?
+        .last_match_first(),
+        Tier::remove(TIERS[4], &format!("{shell}/groups"), &shell)?,
+        Tier::trim(TIERS[5], &format!("{projects}/items"), 0, &projects)?,
+    ])
+}
+
+/// Fits `payload` into `budget` characters through [`HtmlSafe`].
+pub(crate) fn fit(payload: Value, budget: usize) -> Result<Fitted, Error> {
+    let prefix = if payload.get("buckets").is_some() { "/buckets/*" } else { "" };
+    let tiers = tiers(prefix).map_err(Error::Budget)?;
+    prompt_budget::fit_with(payload, budget, &tiers, HtmlSafe).map_err(Error::Budget)
+}
+
+/// The guard: the payload must hold no `<`, so it can never close the `<data>` block.
+pub(crate) fn guard(json: &str) -> Result<(), Error> {
+    if json.contains('<') {
+        return Err(Error::UnsafePayload { reason: "the payload contains `<`" });
+    }
+    Ok(())
+}
+
+/// serde_json's compact formatter, except that `<`, `>` and `&` inside strings are written
+/// as `\u003c`, `\u003e` and `\u0026`, so no string in the payload can spell `</data>`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HtmlSafe;
+
+impl Formatter for HtmlSafe {
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut start = 0;
+        for (idx, byte) in fragment.bytes().enumerate() {
+            let escaped: &[u8] = match byte {
+                b'<' => b"\\u003c",
+                b'>' => b"\\u003e",
+                b'&' => b"\\u0026",
+                _ => continue,
+            };
+            writer.write_all(&fragment.as_bytes()[start..idx])?;
+            writer.write_all(escaped)?;
+            start = idx + 1;
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
+}

@@ -1,0 +1,100 @@
+use super::*;
+
+#[track_caller]
+fn check(reply: &str, with_blockers: bool) -> Option<Cleaned> {
+    clean(reply, with_blockers, 1_000)
+}
+
+#[track_caller]
+fn text(reply: &str) -> String {
+    check(reply, false).map(|cleaned| cleaned.text).unwrap_or_default()
+}
+
+#[test]
+fn regexes_compile() {
+    for regex in [
+        &THINK_BLOCK,
+        &THINK_OPEN,
+        &THINK_CLOSE,
+        &IMAGE,
+        &LINK,
+        &HTML_TAG,
+        &TAG_START,
+        &TRAILING_BLANKS,
+        &BLANK_LINES,
+        &BLOCKER_LINE,
+    ] {
+        assert!(!regex.as_str().is_empty());
+    }
+}
+
+#[test]
+fn reasoning_blocks_are_dropped() {
+    assert_eq!(text("<think>\nplan\n</think>\nDone."), "Done.");
+    assert_eq!(text("A <THINKING>x</Thinking> B"), "A  B");
+    assert_eq!(text("stray reasoning</think>The answer."), "The answer.");
+    assert_eq!(text("Start. <think>never closed"), "Start.");
+    assert_eq!(check("<think>only reasoning</think>", false), None);
+}
+
+#[test]
+fn images_links_and_html_are_neutralized() {
+    assert_eq!(text("See ![diagram](https://evil.example/p.png) now"), "See diagram now");
+    assert_eq!(text("A [link](http://evil.example) here"), "A link here");
+    assert_eq!(text("[![x](http://a/i.png)](http://b)"), "x");
+    assert_eq!(text("<img src=x onerror=alert(1)> <b>bold</b> <https://evil.example>"), "bold");
+    assert_eq!(text("<<b>b>script"), "‹b>script");
+    assert_eq!(
+        text("[ref]: http://evil.example\nuse [text][ref]"),
+        "[ref] : http://evil.example\nuse [text][ref]"
+    );
+    assert_eq!(text("odd ![a](b](c)"), "odd a");
+    assert_eq!(text("1 < 2 and 3 > 2"), "1 < 2 and 3 > 2");
+}
+
+#[test]
+fn blank_lines_collapse_and_text_is_trimmed() {
+    assert_eq!(text("\n\n  One.  \n\n\n \n\nTwo.\n\n"), "One.\n\nTwo.");
+}
+
+#[test]
+fn controls_are_removed() {
+    assert_eq!(text("\u{1b}[31mred\u{1b}[0m\r\nnext\u{7}"), "red\nnext");
+}
+
+#[test]
+fn output_is_capped_with_a_marker() {
+    let cleaned = clean(&"word ".repeat(1_000), false, 50).unwrap();
+    assert_eq!(cleaned.text.chars().count(), 50);
+    assert!(cleaned.text.ends_with('…'));
+}
+
+#[test]
+fn blockers_are_taken_out_of_a_standup_reply() {
+    let reply = "Yesterday went to the parser.\nToday CI.\n\nBLOCKER: the flaky CI job on main is still failing\n- **Blocker:** a revert of [fix](http://x) in billing-api\nBLOCKER: none\n";
+    let cleaned = check(reply, true).unwrap();
+    assert_eq!(cleaned.text, "Yesterday went to the parser.\nToday CI.");
+    assert_eq!(
+        cleaned.blockers,
+        ["the flaky CI job on main is still failing", "a revert of fix in billing-api"]
+    );
+}
+
+#[test]
+fn blockers_only_reply_has_no_narrative() {
+    assert_eq!(check("BLOCKER: something", true), None);
+}
+
+#[test]
+fn daily_replies_keep_their_lines() {
+    let cleaned = check("Text.\nBLOCKER: x", false).unwrap();
+    assert_eq!(cleaned.text, "Text.\nBLOCKER: x");
+    assert!(cleaned.blockers.is_empty());
+}
+
+#[test]
+fn at_most_five_blockers() {
+    let reply = (0..8).map(|n| format!("BLOCKER: issue {n}")).collect::<Vec<_>>().join("\n");
+    let cleaned = check(&format!("Narrative.\n{reply}"), true).unwrap();
+    assert_eq!(cleaned.blockers.len(), MAX_BLOCKERS);
+}

@@ -1,0 +1,125 @@
+use proptest::prelude::*;
+use regex::Regex;
+
+use crate::builtin::builtin;
+
+/// A match (start, end) and the secret found in it.
+type Found = (usize, usize, Option<(usize, usize)>);
+
+/// The secret a rule's own regex captures in the match starting at or after `at`.
+fn by_captures(regex: &Regex, text: &str, at: usize) -> Option<Found> {
+    let mut locations = regex.capture_locations();
+    let whole = regex.captures_read_at(&mut locations, text, at)?;
+    Some((whole.start(), whole.end(), (1..locations.len()).find_map(|idx| locations.get(idx))))
+}
+
+/// The secret the extractor finds in the same match.
+fn by_extractor(regex: &Regex, extractor: &Regex, text: &str, at: usize) -> Option<Found> {
+    let whole = regex.find_at(text, at)?;
+    let mut locations = extractor.capture_locations();
+    extractor.captures_read(&mut locations, whole.as_str())?;
+    let secret = (1..locations.len())
+        .find_map(|idx| locations.get(idx))
+        .map(|(start, end)| (whole.start() + start, whole.start() + end));
+    Some((whole.start(), whole.end(), secret))
+}
+
+#[track_caller]
+fn check_agree(text: &str) {
+    for builtin in builtin() {
+        let Some(extractor) = &builtin.extractor else { continue };
+        let regex = Regex::new(&builtin.rule.regex).unwrap();
+        let extractor = Regex::new(extractor).unwrap();
+        let mut at = 0;
+        while at <= text.len() {
+            let expected = by_captures(&regex, text, at);
+            let actual = by_extractor(&regex, &extractor, text, at);
+            assert_eq!(actual, expected, "rule {} on {text:?} from {at}", builtin.rule.id);
+            let Some((start, _, _)) = expected else { break };
+            at = text[start..].chars().next().map_or(text.len() + 1, |c| start + c.len_utf8());
+        }
+    }
+}
+
+#[test]
+fn extractors_agree_with_their_rules_on_examples() {
+    for text in [
+        "export DB_PASSWORD=hunter2hunter2 && ./run",
+        "DB_PASSWORD='Hunter2 fake' ./migrate",
+        "api_key := \"fake-K3y-value\"",
+        "'client_secret' => 'fake-S3cret'",
+        "\"password\": \"a\\\"b\\\\c\"",
+        "app --token=Fake-t0ken-value x=y token = abcd1234 ",
+        "  password: hunter2\n  token: \"x y\" # c\n{\"auth\":'a1b2'}",
+        "app login --password Fake-pa55 --token 'a b' -storepass \"q\" --api-key x1",
+        "password=>abcd password==abcd password= =abcd",
+        "pass=(abcd) pass={abcd} pass=[abcd] pass=abcd( ",
+    ] {
+        check_agree(text);
+    }
+}
+
+fn pieces() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("password".to_owned()),
+        Just("DB_PASS".to_owned()),
+        Just("api-key".to_owned()),
+        Just("token".to_owned()),
+        Just("auth".to_owned()),
+        Just("--".to_owned()),
+        Just("-".to_owned()),
+        Just("=".to_owned()),
+        Just(":".to_owned()),
+        Just(":=".to_owned()),
+        Just("=>".to_owned()),
+        Just("\"".to_owned()),
+        Just("'".to_owned()),
+        Just("\\".to_owned()),
+        Just(" ".to_owned()),
+        Just("\t".to_owned()),
+        Just("\n".to_owned()),
+        Just("#".to_owned()),
+        Just(",".to_owned()),
+        Just("{".to_owned()),
+        Just("(".to_owned()),
+        Just("[".to_owned()),
+        "[A-Za-z0-9_.]{1,8}",
+        "[ -~]{1,4}",
+    ];
+    prop::collection::vec(piece, 0..16).prop_map(|pieces| pieces.concat())
+}
+
+proptest! {
+    #[test]
+    fn extractors_agree_with_their_rules(text in pieces()) {
+        check_agree(&text);
+    }
+}
+
+#[test]
+fn builtin_secret_groups_match_their_regexes() {
+    for builtin in builtin() {
+        let regex = Regex::new(&builtin.rule.regex).unwrap();
+        let has_groups = regex.captures_len() > 1;
+        assert_eq!(builtin.rule.secret_group.is_some(), has_groups, "rule {}", builtin.rule.id);
+    }
+}
+
+#[test]
+fn bracket_analysis() {
+    let can = |pattern: &str| crate::can_match_bracket(&regex_syntax::parse(pattern).unwrap());
+    assert!(!can(r"(?-u:\b)ghp_[A-Za-z0-9]{36,251}(?-u:\b{end-half})"));
+    assert!(!can(r"[^\s\[\]]+"));
+    assert!(can(r"[^\s]+"));
+    assert!(can(r"(?s:.)"));
+    assert!(can(r"a\[b"));
+    assert!(can(r"(?:x|\])"));
+    let redactor = crate::Redactor::builtin();
+    let brackets = |id: &str| {
+        redactor.inner.rules.iter().find(|compiled| compiled.rule.id == id).unwrap().brackets
+    };
+    assert!(!brackets("github-pat"));
+    assert!(!brackets("url-credentials"));
+    assert!(brackets("generic-assignment"));
+    assert!(brackets("private-key"));
+}

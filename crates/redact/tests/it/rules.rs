@@ -1,0 +1,626 @@
+//! One true positive and one near miss for every built-in rule, and the token
+//! boundaries.
+
+use std::collections::BTreeSet;
+
+use crate::{ALNUM, BASE64, HEX, URLSAFE, builtin, random};
+
+/// A test case for one rule.
+struct Case {
+    id: &'static str,
+    /// Text holding a secret that `id` must mask.
+    positive: String,
+    /// The secret: it must not survive redaction.
+    secret: String,
+    /// When the rule matches the secret on its own: test it against every follower.
+    bare: bool,
+    /// Text that looks close but must come through untouched.
+    negative: String,
+}
+
+fn case(id: &'static str, positive: &str, secret: &str, negative: &str) -> Case {
+    Case {
+        id,
+        positive: positive.replace("{}", secret),
+        secret: secret.to_owned(),
+        bare: false,
+        negative: negative.to_owned(),
+    }
+}
+
+/// A bare token: the positive is the token in a sentence.
+fn token(id: &'static str, secret: &str, negative: &str) -> Case {
+    Case { bare: true, ..case(id, "the token {} was pasted", secret, negative) }
+}
+
+/// `prefix` + "FAKE" + random characters, `len` after the prefix.
+fn fake(prefix: &str, alphabet: &str, len: usize, seed: u64) -> String {
+    format!("{prefix}FAKE{}", random(alphabet, len - 4, seed))
+}
+
+fn hex(len: usize, seed: u64) -> String {
+    format!("deadbeef{}", random(HEX, len - 8, seed))
+}
+
+fn digits(len: usize, seed: u64) -> String {
+    random("0123456789", len, seed)
+}
+
+const BASE32: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+const BECH32_UPPER: &str = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L";
+const JWT_HEADER: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9";
+const JWT_PAYLOAD: &str =
+    "eyJzdWIiOiJmYWtlLXVzZXIiLCJuYW1lIjoiRmFrZSBVc2VyIiwiaWF0IjoxNzAwMDAwMDAwfQ";
+
+fn pem_body(seed: u64) -> String {
+    (0..6).map(|line| random(BASE64, 64, seed + line)).collect::<Vec<_>>().join("\n")
+}
+
+#[expect(clippy::too_many_lines, reason = "one row per rule")]
+fn cases() -> Vec<Case> {
+    let azure = format!(
+        "FAK8Q~{}",
+        random("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_~.-", 34, 16)
+    );
+    let discord = format!(
+        "MTA{}.{}.{}",
+        random(ALNUM, 23, 36),
+        random(URLSAFE, 6, 37),
+        random(URLSAFE, 38, 38)
+    );
+    let private_key =
+        format!("-----BEGIN RSA PRIVATE KEY-----\n{}\n-----END RSA PRIVATE KEY-----", pem_body(68));
+    let pgp_key = format!(
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n{}\n=FAKE\n-----END PGP PRIVATE KEY BLOCK-----",
+        pem_body(69)
+    );
+    vec![
+        token("github-pat", &fake("ghp_", ALNUM, 36, 1), &fake("ghp_", ALNUM, 20, 1)),
+        token("github-oauth-token", &fake("gho_", ALNUM, 36, 2), &fake("gho_", ALNUM, 30, 2)),
+        token("github-app-token", &fake("ghs_", ALNUM, 36, 3), &fake("ghx_", ALNUM, 36, 3)),
+        token("github-refresh-token", &fake("ghr_", ALNUM, 76, 4), "ghr_FAKEshort"),
+        token(
+            "github-fine-grained-pat",
+            &format!("{}_{}", fake("github_pat_", ALNUM, 22, 5), random(ALNUM, 59, 5)),
+            &fake("github_pat_", ALNUM, 12, 5),
+        ),
+        token("gitlab-pat", &fake("glpat-", URLSAFE, 20, 6), &fake("glpat-", URLSAFE, 12, 6)),
+        token("gitlab-runner-token", &fake("glrt-", URLSAFE, 20, 7), "glrt-FAKEshort"),
+        token("gitlab-deploy-token", &fake("gldt-", URLSAFE, 20, 8), "gldt-FAKE"),
+        token(
+            "gitlab-pipeline-trigger-token",
+            &format!("glptt-{}", hex(40, 9)),
+            &format!("glptt-{}", hex(12, 9)),
+        ),
+        token("gitlab-token", &fake("glcbt-64_", URLSAFE, 20, 10), "glcbt-FAKE"),
+        case(
+            "aws-access-key-id",
+            "aws_access_key_id = {}",
+            &fake("AKIA", BASE32, 16, 11),
+            &format!("aws_access_key_id = {}", fake("AKIA", BASE32, 10, 11)),
+        ),
+        case(
+            "aws-secret-access-key",
+            "aws_secret_access_key = {}",
+            &format!("FAKE{}", random(BASE64, 36, 12)),
+            "rotate the SecretAccessKey every week",
+        ),
+        token("gcp-api-key", &fake("AIza", URLSAFE, 35, 13), &fake("AIza", URLSAFE, 20, 13)),
+        token(
+            "google-oauth-client-secret",
+            &fake("GOCSPX-", URLSAFE, 28, 14),
+            &fake("GOCSPX-", URLSAFE, 10, 14),
+        ),
+        token("google-oauth-access-token", &fake("ya29.", URLSAFE, 120, 15), "ya29.FAKE"),
+        case("azure-ad-client-secret", "client_secret = \"{}\"", &azure, "FAK8Q~tooshort"),
+        case(
+            "azure-storage-account-key",
+            "DefaultEndpointsProtocol=https;AccountName=fake;AccountKey={};EndpointSuffix=core.windows.net",
+            &format!("FAKE{}==", random(BASE64, 82, 17)),
+            "AccountKey=FAKE;EndpointSuffix=core.windows.net",
+        ),
+        case(
+            "azure-sas-signature",
+            "https://fake.blob.core.windows.net/c/b.txt?sv=2022-11-02&se=2030-01-01&sp=r&sig={}&spr=https",
+            &format!("FAKE{}%3D", random(ALNUM, 40, 18)),
+            "https://fake.blob.core.windows.net/c/b.txt?sv=2022-11-02&sig=FAKE",
+        ),
+        token(
+            "digitalocean-token",
+            &format!("dop_v1_{}", hex(64, 19)),
+            &format!("dop_v1_{}", hex(16, 19)),
+        ),
+        token("heroku-api-key", &fake("HRKU-AA", URLSAFE, 58, 20), "HRKU-FAKE"),
+        token("flyio-token", &fake("fo1_", URLSAFE, 43, 21), "fo1_FAKE"),
+        case(
+            "vercel-token",
+            "vercel deploy --prod --token {}",
+            &fake("", ALNUM, 24, 22),
+            "vercel deploy --prod",
+        ),
+        token("netlify-token", &fake("nfp_", ALNUM, 36, 23), "nfp_FAKE"),
+        case(
+            "cloudflare-api-key",
+            "export CLOUDFLARE_API_TOKEN={}",
+            &fake("", URLSAFE, 40, 24),
+            "cloudflare dns records updated",
+        ),
+        token("supabase-token", &format!("sbp_{}", hex(40, 25)), &format!("sbp_{}", hex(20, 25))),
+        token("databricks-token", &format!("dapi{}", hex(32, 26)), &format!("dapi{}", hex(16, 26))),
+        token("hashicorp-vault-token", &fake("hvs.", URLSAFE, 90, 27), "hvs.FAKE"),
+        token(
+            "terraform-cloud-token",
+            &format!("{}.atlasv1.{}", random(ALNUM, 14, 28), fake("", URLSAFE, 67, 28)),
+            "terraform login stores an atlasv1 token",
+        ),
+        token(
+            "pulumi-access-token",
+            &format!("pul-{}", hex(40, 29)),
+            &format!("pul-{}", hex(20, 29)),
+        ),
+        token("doppler-token", &fake("dp.pt.", ALNUM, 43, 30), "dp.pt.FAKE"),
+        token(
+            "1password-service-account-token",
+            &format!("ops_eyJ{}", fake("", BASE64, 250, 31)),
+            "ops_eyJFAKE",
+        ),
+        token(
+            "age-secret-key",
+            &format!("AGE-SECRET-KEY-1{}", random(BECH32_UPPER, 58, 32)),
+            &format!("AGE-SECRET-KEY-1{}", random(BECH32_UPPER, 20, 32)),
+        ),
+        token(
+            "slack-token",
+            &format!("xoxb-{}-{}-{}", digits(12, 33), digits(13, 33), fake("", ALNUM, 24, 33)),
+            "xoxb-FAKE",
+        ),
+        token(
+            "slack-app-token",
+            &format!("xapp-1-A{}-{}-{}", digits(10, 34), digits(13, 34), hex(64, 34)),
+            "xapp-1-FAKE",
+        ),
+        case(
+            "slack-webhook-url",
+            "curl -X POST https://hooks.slack.com/services/{}",
+            &format!("T0FAKE000/B0FAKE000/{}", fake("", ALNUM, 24, 35)),
+            "see https://hooks.slack.com/services/ for the docs",
+        ),
+        case("discord-bot-token", "DISCORD_TOKEN={}", &discord, "the discord bot restarted"),
+        case(
+            "discord-webhook-url",
+            "https://discord.com/api/webhooks/{}",
+            &format!("{}/{}", digits(18, 37), fake("", URLSAFE, 68, 37)),
+            "https://discord.com/api/webhooks",
+        ),
+        case(
+            "telegram-bot-token",
+            "https://api.telegram.org/bot{}/getMe",
+            &format!("{}:AA{}", digits(10, 38), fake("", URLSAFE, 33, 38)),
+            "ratio 12:AAFAKE",
+        ),
+        token("stripe-secret-key", &fake("sk_test_", ALNUM, 24, 39), "sk_test_FAKE"),
+        token("stripe-webhook-secret", &fake("whsec_", ALNUM, 32, 40), "whsec_FAKE"),
+        token("square-token", &fake("EAAA", URLSAFE, 60, 41), &fake("EAAA", URLSAFE, 20, 41)),
+        token(
+            "shopify-token",
+            &format!("shpat_{}", hex(32, 42)),
+            &format!("shpat_{}", hex(16, 42)),
+        ),
+        token("twilio-api-key", &format!("SK{}", hex(32, 43)), &format!("SK{}", hex(20, 43))),
+        case("twilio-auth-token", "TWILIO_AUTH_TOKEN={}", &hex(32, 44), "twilio sms sent"),
+        token(
+            "sendgrid-api-key",
+            &format!("SG.{}.{}", fake("", URLSAFE, 22, 45), random(URLSAFE, 43, 45)),
+            "SG.FAKE.short",
+        ),
+        token("mailgun-api-key", &format!("key-{}", hex(32, 46)), &format!("key-{}", hex(10, 46))),
+        token(
+            "mailchimp-api-key",
+            &format!("{}-us21", hex(32, 47)),
+            &format!("{}-usa", hex(32, 47)),
+        ),
+        token(
+            "anthropic-api-key",
+            &format!("sk-ant-api03-{}AA", fake("", URLSAFE, 93, 48)),
+            "sk-ant-api03-FAKE",
+        ),
+        token(
+            "anthropic-admin-key",
+            &format!("sk-ant-admin01-{}AA", fake("", URLSAFE, 93, 49)),
+            "sk-ant-admin01-FAKE",
+        ),
+        token("openai-api-key", &fake("sk-proj-", URLSAFE, 120, 50), "sk-learn is not a key"),
+        token("huggingface-token", &fake("hf_", ALNUM, 34, 51), "hf_hub_download"),
+        token("groq-api-key", &fake("gsk_", ALNUM, 48, 52), &fake("gsk_", ALNUM, 20, 52)),
+        token("replicate-api-token", &fake("r8_", ALNUM, 37, 53), "r8_FAKE"),
+        token("perplexity-api-key", &fake("pplx-", ALNUM, 48, 54), "pplx-FAKE"),
+        case(
+            "npm-token",
+            "//registry.npmjs.org/:_authToken={}",
+            &fake("npm_", ALNUM, 36, 55),
+            "npm_config_cache=/tmp/npm",
+        ),
+        token(
+            "pypi-token",
+            &format!("pypi-AgEIcHlwaS5vcmc{}", fake("", URLSAFE, 70, 56)),
+            "pypi-AgEIcHlwaS5vcmcFAKE",
+        ),
+        token(
+            "rubygems-api-key",
+            &format!("rubygems_{}", hex(48, 57)),
+            &format!("rubygems_{}", hex(10, 57)),
+        ),
+        token("dockerhub-token", &fake("dckr_pat_", URLSAFE, 27, 58), "dckr_pat_FAKE"),
+        case(
+            "datadog-api-key",
+            "DD_API_KEY={} datadog-agent run",
+            &hex(32, 59),
+            "datadog agent restarted",
+        ),
+        token(
+            "newrelic-key",
+            &fake("NRAK-", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 27, 60),
+            "NRAK-FAKE",
+        ),
+        token(
+            "sentry-token",
+            &format!("sntryu_{}", hex(64, 61)),
+            &format!("sntryu_{}", hex(10, 61)),
+        ),
+        token(
+            "grafana-token",
+            &format!("{}_{}", fake("glsa_", ALNUM, 32, 62), random(HEX, 8, 62)),
+            "glsa_FAKE",
+        ),
+        token("linear-api-key", &fake("lin_api_", ALNUM, 40, 63), "lin_api_FAKE"),
+        token("notion-token", &fake("ntn_", ALNUM, 46, 64), "ntn_FAKE"),
+        token("atlassian-api-token", &fake("ATATT3", URLSAFE, 186, 65), "ATATT3FAKE"),
+        token(
+            "postman-api-key",
+            &format!("PMAK-{}-{}", hex(24, 66), hex(34, 66)),
+            &format!("PMAK-{}", hex(24, 66)),
+        ),
+        token(
+            "jwt",
+            &format!("{JWT_HEADER}.{JWT_PAYLOAD}.{}", fake("", URLSAFE, 43, 67)),
+            JWT_HEADER,
+        ),
+        case(
+            "private-key",
+            "key: {}",
+            &private_key,
+            "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAFAKE\n-----END PUBLIC KEY-----",
+        ),
+        case(
+            "pgp-private-key",
+            "{}",
+            &pgp_key,
+            "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQINBFAKE\n-----END PGP PUBLIC KEY BLOCK-----",
+        ),
+        case(
+            "url-credentials",
+            "git clone https://deploy:{}@git.example.com/team/repo.git",
+            &format!("Tr0ub4dor-{}", random(ALNUM, 8, 70)),
+            "git clone https://git.example.com/team/repo.git",
+        ),
+        case(
+            "url-token-user",
+            "git clone https://{}@git.example.com/team/repo.git",
+            &fake("", ALNUM, 40, 71),
+            "git clone https://deploy@git.example.com/team/repo.git",
+        ),
+        case(
+            "authorization-header",
+            "curl -H \"Authorization: Bearer {}\" https://api.example.com/v1/me",
+            &fake("", URLSAFE, 40, 72),
+            "curl -H \"Authorization: Bearer $API_TOKEN\" https://api.example.com/v1/me",
+        ),
+        case(
+            "api-key-header",
+            "curl -H 'X-API-Key: {}' https://api.example.com/v1/items",
+            &fake("", ALNUM, 32, 73),
+            "curl -H 'X-API-Key: ${API_KEY}' https://api.example.com/v1/items",
+        ),
+        case(
+            "curl-user",
+            "curl -u admin:{} https://ci.example.com/api/json",
+            &format!("s3cr3t-{}", random(ALNUM, 6, 74)),
+            "curl -u admin https://ci.example.com/api/json",
+        ),
+        case(
+            "generic-assignment",
+            "export DB_PASSWORD={} && ./migrate",
+            &format!("Hunter2-{}", random(ALNUM, 6, 75)),
+            "export DB_PASSWORD=$VAULT_DB_PASSWORD && ./migrate",
+        ),
+        case(
+            "generic-key-value",
+            "{\"user\": \"app\", \"password\": \"{}\"}",
+            &format!("c0rrect horse {}", random(ALNUM, 6, 76)),
+            "password: required",
+        ),
+        case(
+            "generic-cli-flag",
+            "app login --password {} --user me",
+            &format!("Sup3r-{}", random(ALNUM, 6, 77)),
+            "app login --password-stdin --user me",
+        ),
+        case(
+            "mysql-password",
+            "mysql -u root -p'{}' shop",
+            &format!("Sup3r-{}", random(ALNUM, 6, 78)),
+            "mysql -u root -p shop",
+        ),
+    ]
+}
+
+#[test]
+fn every_builtin_rule_compiles_and_has_a_case() {
+    let redactor = builtin();
+    let ids: BTreeSet<&str> = redactor.rules().map(|rule| rule.id.as_str()).collect();
+    let cases = cases();
+    let covered: BTreeSet<&str> = cases.iter().map(|case| case.id).collect();
+    let missing: Vec<_> = ids.difference(&covered).collect();
+    assert!(missing.is_empty(), "built-in rules without a test case: {missing:?}");
+    let unknown: Vec<_> = covered.difference(&ids).collect();
+    assert!(unknown.is_empty(), "test cases for unknown rules: {unknown:?}");
+    assert_eq!(ids.len(), redactor.rules().count(), "rule ids are unique");
+    for rule in redactor.rules() {
+        assert!(!rule.keywords.is_empty(), "built-in rule `{}` has no keywords", rule.id);
+        assert!(!rule.description.is_empty(), "built-in rule `{}` has no description", rule.id);
+    }
+}
+
+#[test]
+fn every_rule_masks_its_true_positive() {
+    let redactor = builtin();
+    for case in cases() {
+        let (masked, n_masked) = redactor.redact(&case.positive);
+        let marker = format!("[REDACTED:{}]", case.id);
+        assert!(masked.contains(&marker), "{}: {:?} became {masked:?}", case.id, case.positive);
+        assert!(!masked.contains(&case.secret), "{}: the secret survived in {masked:?}", case.id);
+        assert!(n_masked >= 1);
+        let (again, n_again) = redactor.redact(&masked);
+        assert_eq!((again.as_ref(), n_again), (masked.as_ref(), 0), "{}: not idempotent", case.id);
+    }
+}
+
+#[test]
+fn every_rule_leaves_its_near_miss_alone() {
+    let redactor = builtin();
+    for case in cases() {
+        let (masked, n_masked) = redactor.redact(&case.negative);
+        assert_eq!(
+            (masked.as_ref(), n_masked),
+            (case.negative.as_str(), 0),
+            "{}: near miss was masked",
+            case.id
+        );
+    }
+}
+
+#[test]
+fn tokens_are_caught_whatever_follows_them() {
+    let redactor = builtin();
+    let followers = ["\"", "'", " ", ")", ",", ".", ":", "?", "&", "/", ";", "\n", ""];
+    let leaders = ["", " ", "\"", "'", "(", "=", ":", "/", "\n"];
+    for case in cases().into_iter().filter(|case| case.bare) {
+        for follower in followers {
+            for leader in leaders {
+                let text = format!("{leader}{}{follower}", case.secret);
+                let (masked, _) = redactor.redact(&text);
+                assert!(!masked.contains(&case.secret), "{}: {text:?} became {masked:?}", case.id);
+                assert!(
+                    masked.contains(&format!("[REDACTED:{}]", case.id)),
+                    "{}: {text:?} became {masked:?}",
+                    case.id
+                );
+                let text = format!("{leader}{}{follower} and more", case.secret);
+                let (masked, _) = redactor.redact(&text);
+                assert!(!masked.contains(&case.secret), "{}: {text:?} became {masked:?}", case.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn generic_rules_keep_the_name() {
+    let redactor = builtin();
+    let check = |text: &str, expected: &str| {
+        assert_eq!(redactor.redact(text).0, expected, "{text:?}");
+    };
+    check("export DB_PASSWORD=Hunter2-fake", "export DB_PASSWORD=[REDACTED:generic-assignment]");
+    check(
+        "DB_PASSWORD='Hunter2 fake' ./migrate",
+        "DB_PASSWORD='[REDACTED:generic-assignment]' ./migrate",
+    );
+    check(
+        "GITHUB_TOKEN=Fake-t0ken-value cargo run",
+        "GITHUB_TOKEN=[REDACTED:generic-assignment] cargo run",
+    );
+    check("PGPASSWORD=\"pa55-fake\" psql", "PGPASSWORD=\"[REDACTED:generic-assignment]\" psql");
+    check("api_key := \"fake-K3y-value\"", "api_key := \"[REDACTED:generic-assignment]\"");
+    check("'client_secret' => 'fake-S3cret'", "'client_secret' => '[REDACTED:generic-assignment]'");
+    check("app --token=Fake-t0ken-value", "app --token=[REDACTED:generic-assignment]");
+    check("{\"password\": \"Fake-pa55\"}", "{\"password\": \"[REDACTED:generic-key-value]\"}");
+    check("  password: hunter2", "  password: [REDACTED:generic-key-value]");
+    check(
+        "db:\n  password: Fake-pa55 # dev only\n",
+        "db:\n  password: [REDACTED:generic-key-value] # dev only\n",
+    );
+    check(
+        "app login --password Fake-pa55 --user me",
+        "app login --password [REDACTED:generic-cli-flag] --user me",
+    );
+    check(
+        "gh auth login --with-token --token Fake-t0ken-1",
+        "gh auth login --with-token --token [REDACTED:generic-cli-flag]",
+    );
+    check(
+        "keytool -list -storepass S3cret-fake",
+        "keytool -list -storepass [REDACTED:generic-cli-flag]",
+    );
+    check("mysql -u root -pSecret shop", "mysql -u root -p[REDACTED:mysql-password] shop");
+    check("mysqldump -p\"Fake pa55\" shop", "mysqldump -p\"[REDACTED:mysql-password]\" shop");
+    check(
+        "curl -u 'admin:Fake pa55' https://ci.example.com",
+        "curl -u 'admin:[REDACTED:curl-user]' https://ci.example.com",
+    );
+    check(
+        "curl --user=admin:Fake-pa55 https://ci.example.com",
+        "curl --user=admin:[REDACTED:curl-user] https://ci.example.com",
+    );
+}
+
+#[test]
+fn generic_rules_skip_placeholders() {
+    let redactor = builtin();
+    for text in [
+        "export DB_PASSWORD=$DB_PASSWORD",
+        "export DB_PASSWORD=${DB_PASSWORD}",
+        "DB_PASSWORD=\"$(pass show db)\" ./migrate",
+        "token: ${{ secrets.GITHUB_TOKEN }}",
+        "password: \"{{ vault_db_password }}\"",
+        "--password <your-password>",
+        "password=***",
+        "PASSWORD=changeme",
+        "api_key=xxxxxxxxxxxx",
+        "API_KEY=your_api_key_here",
+        "SECRET_KEY=example-secret-key",
+        "password: \"\"",
+        "password: string",
+        "token = process.env.GITHUB_TOKEN",
+        "token = config.api_token",
+        "PASSWORD_FILE=/run/secrets/db_password",
+        "token=getToken()",
+        "password=abc",
+        "TOKEN=aaaaaaaa",
+        "git commit -m \"reset password flow\"",
+        "password:",
+        "Password:",
+        "auth: cleanup old sessions",
+        "auth: cleanup",
+        "token: refresh on expiry",
+        "docker login --username me --password-stdin",
+        "https://user:password@localhost/db",
+        "curl -u \"$USER:$PASS\" https://ci.example.com",
+        "Authorization: Bearer <token>",
+        "Authorization: Basic ${BASIC_AUTH}",
+        "mysql -u root -p shop",
+        "bypass=true",
+        "author=me",
+        "max_tokens=4096",
+    ] {
+        let (masked, n_masked) = redactor.redact(text);
+        assert_eq!((masked.as_ref(), n_masked), (text, 0), "{text:?}");
+    }
+}
+
+#[test]
+fn url_credentials_mask_password_and_token_users() {
+    let redactor = builtin();
+    let check = |text: &str, expected: &str| {
+        assert_eq!(redactor.redact(text).0, expected, "{text:?}");
+    };
+    check(
+        "postgres://app:Fake-pa55@db.internal:5432/app",
+        "postgres://app:[REDACTED:url-credentials]@db.internal:5432/app",
+    );
+    check("redis://:Fake-pa55@cache:6379", "redis://:[REDACTED:url-credentials]@cache:6379");
+    check(
+        "amqp://guest:p@ss-fake@mq.example/vhost",
+        "amqp://guest:[REDACTED:url-credentials]@mq.example/vhost",
+    );
+    let token = fake("ghp_", ALNUM, 36, 90);
+    check(
+        &format!("https://{token}:x-oauth-basic@github.com/o/r.git"),
+        "https://[REDACTED:github-pat]:[REDACTED:url-credentials]@github.com/o/r.git",
+    );
+    check(
+        &format!("https://x-access-token:{token}@github.com/o/r.git"),
+        "https://x-access-token:[REDACTED:github-pat]@github.com/o/r.git",
+    );
+    let opaque = fake("", ALNUM, 40, 91);
+    check(
+        &format!("https://{opaque}@git.example.com/r.git"),
+        "https://[REDACTED:url-token-user]@git.example.com/r.git",
+    );
+}
+
+#[test]
+fn private_keys_on_one_line_and_unterminated() {
+    let redactor = builtin();
+    let body = pem_body(92).replace('\n', "\\n");
+    let one_line = format!(
+        "{{\"private_key\": \"-----BEGIN PRIVATE KEY-----\\n{body}\\n-----END PRIVATE KEY-----\\n\", \"type\": \"service_account\"}}"
+    );
+    // The generic rule covers the whole quoted value; the merged mask takes the label of
+    // the more specific rule.
+    assert_eq!(
+        redactor.redact(&one_line).0,
+        "{\"private_key\": \"[REDACTED:private-key]\", \"type\": \"service_account\"}"
+    );
+    let bare = format!("key=-----BEGIN PRIVATE KEY-----\\n{body}\\n-----END PRIVATE KEY-----\\n");
+    assert_eq!(
+        redactor.redact(&bare).0,
+        "key=-----BEGIN PRIVATE KEY-----[REDACTED:private-key]-----END PRIVATE KEY-----\\n"
+    );
+
+    let openssh = format!(
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n{}\n-----END OPENSSH PRIVATE KEY-----\n",
+        pem_body(93)
+    );
+    assert_eq!(
+        redactor.redact(&openssh).0,
+        "-----BEGIN OPENSSH PRIVATE KEY-----[REDACTED:private-key]-----END OPENSSH PRIVATE KEY-----\n"
+    );
+
+    let cut = format!("-----BEGIN EC PRIVATE KEY-----\n{}", pem_body(94));
+    assert_eq!(redactor.redact(&cut).0, "-----BEGIN EC PRIVATE KEY-----[REDACTED:private-key]");
+}
+
+#[test]
+fn headers() {
+    let redactor = builtin();
+    let value = fake("", ALNUM, 32, 95);
+    for (text, id) in [
+        (format!("Authorization: Basic {value}"), "authorization-header"),
+        (format!("authorization: token {value}"), "authorization-header"),
+        (format!("{{\"Authorization\": \"Bearer {value}\"}}"), "authorization-header"),
+        (format!("X-API-Key: {value}"), "api-key-header"),
+        (format!("PRIVATE-TOKEN: {value}"), "api-key-header"),
+    ] {
+        let (masked, _) = redactor.redact(&text);
+        assert!(!masked.contains(&value), "{text:?} became {masked:?}");
+        assert!(masked.contains(&format!("[REDACTED:{id}]")), "{text:?} became {masked:?}");
+    }
+}
+
+#[test]
+fn specific_rules_win_over_generic_ones() {
+    let redactor = builtin();
+    let token = fake("ghp_", ALNUM, 36, 96);
+    assert_eq!(
+        redactor.redact(&format!("export GITHUB_TOKEN={token}")).0,
+        "export GITHUB_TOKEN=[REDACTED:github-pat]"
+    );
+    assert_eq!(
+        redactor.redact(&format!("password: \"{token}\"")).0,
+        "password: \"[REDACTED:github-pat]\""
+    );
+    let key = fake("sk-ant-api03-", URLSAFE, 95, 97);
+    assert_eq!(
+        redactor.redact(&format!("ANTHROPIC_API_KEY={key}")).0,
+        "ANTHROPIC_API_KEY=[REDACTED:anthropic-api-key]"
+    );
+}
+
+#[test]
+fn heroku_uuid_in_context() {
+    let redactor = builtin();
+    let text = "heroku config:set HEROKU_API_KEY: 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
+    assert_eq!(
+        redactor.redact(text).0,
+        "heroku config:set HEROKU_API_KEY: [REDACTED:heroku-api-key]"
+    );
+}

@@ -1,0 +1,169 @@
+use std::borrow::Cow;
+
+use sanitize::clean;
+
+#[track_caller]
+fn check(input: &str, expected: &str) {
+    let cleaned = clean(input);
+    assert_eq!(cleaned, expected, "input {input:?}");
+    assert!(matches!(cleaned, Cow::Owned(_)), "input {input:?} should have changed");
+    assert_eq!(clean(&cleaned), cleaned, "not idempotent on {input:?}");
+}
+
+#[test]
+fn clean_text_is_borrowed() {
+    for text in [
+        "",
+        "plain",
+        "tab\tand\nnewline",
+        "日本語のテキスト",
+        "café ñ",
+        "emoji 🎉👍🏽",
+        "\u{a0}\u{2014}\u{ff01}",
+    ] {
+        assert!(matches!(clean(text), Cow::Borrowed(t) if t == text), "{text:?}");
+    }
+}
+
+#[test]
+fn csi_sequences() {
+    let cases = [
+        ("a\u{1b}[31mb\u{1b}[0m", "ab"),        // SGR colour
+        ("\u{1b}[1;32;48;5;21mgreen", "green"), // several parameters
+        ("\u{1b}[?25lhidden cursor\u{1b}[?25h", "hidden cursor"), // private parameters
+        ("\u{1b}[2 qbar", "bar"),               // intermediate byte (DECSCUSR)
+        ("x\u{1b}[2J\u{1b}[Hy", "xy"),          // clear screen, home
+        ("a\u{9b}31mb\u{9b}0m", "ab"),          // 8-bit CSI
+        ("a\u{1b}[31", "a"),                    // unterminated
+        ("a\u{9b}", "a"),                       // unterminated 8-bit
+        ("a\u{1b}[31\u{e9}b", "a\u{e9}b"),      // malformed: ends at a non-CSI character
+    ];
+    for (input, expected) in cases {
+        check(input, expected);
+    }
+}
+
+#[test]
+fn osc_sequences() {
+    let cases = [
+        ("\u{1b}]0;title\u{7}text", "text"),    // BEL-terminated
+        ("\u{1b}]0;title\u{1b}\\text", "text"), // ST-terminated
+        ("\u{1b}]2;title\u{9c}text", "text"),   // 8-bit ST
+        ("\u{9d}0;title\u{7}text", "text"),     // 8-bit OSC, BEL
+        ("\u{9d}0;title\u{9c}text", "text"),    // 8-bit OSC, 8-bit ST
+        ("\u{1b}]8;;https://evil.example/x\u{1b}\\click\u{1b}]8;;\u{1b}\\", "click"), // OSC 8 link
+        ("\u{1b}]8;id=1;https://evil.example\u{7}click\u{1b}]8;;\u{7}", "click"),
+        ("before\u{1b}]52;c;ZWNobyBwd25lZA==\u{7}after", "beforeafter"), // OSC 52 clipboard write
+        ("\u{1b}]52;p;?\u{1b}\\after", "after"),                         // OSC 52 clipboard query
+        ("a\u{1b}]0;title never ends", "a"),                             // unterminated
+        ("a\u{9d}0;title never ends\nnext line", "a"),                   // unterminated, 8-bit
+        ("\u{1b}]0;t\u{1b}[31mred", "red"),                              // ESC aborts the string
+        ("\u{1b}]0;t\u{1b}", ""),                                        // ESC at the very end
+    ];
+    for (input, expected) in cases {
+        check(input, expected);
+    }
+}
+
+#[test]
+fn dcs_apc_pm_sos_strings() {
+    let cases = [
+        ("\u{1b}Pq#0;2;0;0;0#0~~\u{1b}\\x", "x"), // DCS (sixel)
+        ("\u{90}q#0;2\u{9c}x", "x"),              // 8-bit DCS
+        ("\u{1b}_Gf=100;AAAA\u{1b}\\x", "x"),     // APC (kitty graphics)
+        ("\u{9f}payload\u{9c}x", "x"),            // 8-bit APC
+        ("\u{1b}^privacy message\u{1b}\\x", "x"), // PM
+        ("\u{9e}pm\u{9c}x", "x"),                 // 8-bit PM
+        ("\u{1b}Xstart of string\u{1b}\\x", "x"), // SOS
+        ("\u{98}sos\u{9c}x", "x"),                // 8-bit SOS
+        ("\u{1b}Pbell does not end a DCS\u{7}still inside\u{1b}\\x", "x"),
+        ("a\u{1b}Pnever terminated", "a"), // unterminated
+        ("a\u{1b}_never terminated", "a"),
+    ];
+    for (input, expected) in cases {
+        check(input, expected);
+    }
+}
+
+#[test]
+fn other_escape_sequences() {
+    let cases = [
+        ("\u{1b}(Bx", "x"),         // designate G0 charset (intermediate + final)
+        ("\u{1b}7x\u{1b}8", "x"),   // save / restore cursor
+        ("\u{1b}cx", "x"),          // full reset
+        ("\u{1b}=x\u{1b}>", "x"),   // keypad modes
+        ("\u{1b}Mx", "x"),          // reverse index
+        ("x\u{1b}", "x"),           // ESC at the end
+        ("\u{1b}\u{e9}", "\u{e9}"), // ESC before a non-ASCII character: only ESC goes
+        ("\u{1b}\nx", "\nx"),       // ESC before newline
+        ("\u{1b}\u{1b}[31mx", "x"), // ESC ESC
+        ("\u{1b}(", ""),            // unterminated
+    ];
+    for (input, expected) in cases {
+        check(input, expected);
+    }
+}
+
+#[test]
+fn c0_c1_and_del() {
+    let cases = [
+        ("a\u{7}b", "ab"),
+        ("a\u{0}b", "ab"),
+        ("a\u{8}b", "ab"),
+        ("a\u{b}b\u{c}c", "abc"),
+        ("a\u{7f}b", "ab"),
+        ("a\u{85}b", "ab"), // NEL
+        ("a\u{9c}b", "ab"), // a stray ST
+        ("a\u{80}\u{81}\u{8d}b", "ab"),
+        ("a\u{9f}b", "a"), // U+009F is the 8-bit APC: the rest is its unterminated string
+        ("a\u{1a}\u{18}b", "ab"),
+    ];
+    for (input, expected) in cases {
+        check(input, expected);
+    }
+}
+
+#[test]
+fn carriage_returns() {
+    check("a\r\nb\r\n", "a\nb\n");
+    check("a\rb", "ab");
+    check("\r", "");
+    check("progress 10%\rprogress 100%", "progress 10%progress 100%");
+    check("a\r\r\nb", "a\nb");
+}
+
+#[test]
+fn bidi_controls() {
+    for code in [
+        0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f,
+        0x061c,
+    ] {
+        let c = char::from_u32(code).unwrap();
+        check(&format!("a{c}b"), "ab");
+    }
+    // "Trojan Source": the comment hides code behind a right-to-left override.
+    check(
+        "/* \u{202e} } \u{2066}if (isAdmin)\u{2069} \u{2066} begin admins only */",
+        "/*  } if (isAdmin)  begin admins only */",
+    );
+}
+
+#[test]
+fn invisible_characters() {
+    for code in [0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0xe0000, 0xe0001, 0xe0041, 0xe007f] {
+        let c = char::from_u32(code).unwrap();
+        check(&format!("a{c}b"), "ab");
+    }
+    // ASCII smuggled in tag characters ("hi" as U+E0068 U+E0069).
+    check("ok\u{e0068}\u{e0069}", "ok");
+    // A ZWJ emoji sequence loses its joiners (by design: U+200D is removed).
+    check("👨\u{200d}💻", "👨💻");
+}
+
+#[test]
+fn keeps_text_around_everything() {
+    check(
+        "\u{feff}\u{1b}[1mBold\u{1b}[0m title\r\n\u{1b}]8;;https://x.example\u{7}link\u{1b}]8;;\u{7} 日本\u{200b}語\t✓",
+        "Bold title\nlink 日本語\t✓",
+    );
+}

@@ -1,0 +1,365 @@
+//! `cargo xtask bench-home` and `cargo xtask bench`.
+//!
+//! `bench` times the release binary on the large synthetic home of `bench_home` for its
+//! reference day, against a baseline measured in the same run: a shell loop of one
+//! `git log --all --numstat` per repository, which is roughly what a tool that reads
+//! every repository in full would cost. Wall time comes from `Instant`, peak RSS from
+//! `wait4` (the largest of the child and the processes it waited for, such as git).
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, bail};
+use bench_home::{Counts, Manifest, Preset};
+
+/// The options both tasks take.
+struct Options {
+    preset: Preset,
+    out: Option<PathBuf>,
+    force: bool,
+    runs: usize,
+}
+
+fn parse(args: &[String], allow_force: bool, allow_runs: bool) -> anyhow::Result<Options> {
+    let mut options = Options { preset: Preset::Large, out: None, force: false, runs: 10 };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().with_context(|| format!("`{arg}` needs a value"));
+        match arg.as_str() {
+            "--preset" => options.preset = value()?.parse().map_err(anyhow::Error::msg)?,
+            "--out" => options.out = Some(PathBuf::from(value()?)),
+            "--force" if allow_force => options.force = true,
+            "--runs" if allow_runs => {
+                options.runs = value()?.parse().context("--runs takes a number")?;
+                if options.runs == 0 {
+                    bail!("--runs must be at least 1");
+                }
+            }
+            other => bail!("unknown argument `{other}`"),
+        }
+    }
+    Ok(options)
+}
+
+/// Cargo's target folder: `$CARGO_TARGET_DIR` (relative to the workspace), else `target`.
+fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |dir| root.join(dir))
+}
+
+fn default_out(root: &Path, preset: Preset) -> PathBuf {
+    target_dir(root).join(format!("bench-home-{preset}"))
+}
+
+/// Generates (or reuses) the home and says how long it took.
+fn home(root: &Path, options: &Options) -> anyhow::Result<Manifest> {
+    let out = options.out.clone().unwrap_or_else(|| default_out(root, options.preset));
+    let reused = !options.force && bench_home::load_manifest(&out).is_ok();
+    eprintln!(
+        "xtask: {} the {} home in {}",
+        if reused { "checking" } else { "generating" },
+        options.preset,
+        out.display()
+    );
+    let start = Instant::now();
+    let manifest = if options.force {
+        bench_home::regenerate(options.preset, &out)
+    } else {
+        bench_home::generate(options.preset, &out)
+    }
+    .with_context(|| format!("generating the {} home in `{}`", options.preset, out.display()))?;
+    eprintln!("xtask: home ready in {:.1} s", start.elapsed().as_secs_f64());
+    if let Some(enclosing) = &manifest.enclosing_repository {
+        eprintln!(
+            "xtask: note: the home is inside the git work tree `{}`; standup also reads that repository (pass --out outside any repository for clean numbers)",
+            enclosing.display()
+        );
+    }
+    Ok(manifest)
+}
+
+/// `cargo xtask bench-home [--preset small|large] [--out DIR] [--force]`.
+pub(crate) fn bench_home(root: &Path, args: &[String]) -> anyhow::Result<()> {
+    let options = parse(args, true, false)?;
+    let manifest = home(root, &options)?;
+    let bytes = disk_usage(&manifest.home);
+    println!("{}", manifest.summary());
+    println!("on disk: {:.1} MiB", mib(bytes));
+    Ok(())
+}
+
+/// Bytes of the files under a folder.
+fn disk_usage(dir: &Path) -> u64 {
+    let Ok(entries) = fs_err::read_dir(dir) else { return 0 };
+    entries
+        .filter_map(Result::ok)
+        .map(|entry| match entry.file_type() {
+            Ok(kind) if kind.is_dir() => disk_usage(&entry.path()),
+            Ok(kind) if kind.is_file() => entry.metadata().map_or(0, |meta| meta.len()),
+            _ => 0,
+        })
+        .sum()
+}
+
+#[expect(clippy::cast_precision_loss, reason = "sizes and times are far below 2^52")]
+fn mib(bytes: u64) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
+
+/// One measured process: wall time and peak RSS.
+#[derive(Clone, Copy)]
+struct Sample {
+    wall: Duration,
+    peak_rss: u64,
+}
+
+/// The samples of one command, with its summary.
+struct Measured {
+    label: String,
+    samples: Vec<Sample>,
+}
+
+impl Measured {
+    fn millis(&self) -> Vec<f64> {
+        let mut millis: Vec<f64> =
+            self.samples.iter().map(|sample| sample.wall.as_secs_f64() * 1000.0).collect();
+        millis.sort_by(f64::total_cmp);
+        millis
+    }
+
+    fn median(&self) -> f64 {
+        let millis = self.millis();
+        let middle = millis.len() / 2;
+        if millis.len() % 2 == 1 {
+            millis[middle]
+        } else {
+            f64::midpoint(millis[middle - 1], millis[middle])
+        }
+    }
+
+    fn min_max(&self) -> (f64, f64) {
+        let millis = self.millis();
+        (millis[0], millis[millis.len() - 1])
+    }
+
+    fn peak_rss(&self) -> u64 {
+        self.samples.iter().map(|sample| sample.peak_rss).max().unwrap_or(0)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let (min, max) = self.min_max();
+        serde_json::json!({
+            "command": self.label,
+            "median_ms": self.median(),
+            "min_ms": min,
+            "max_ms": max,
+            "peak_rss_mb": mib(self.peak_rss()),
+            "samples_ms": self.samples.iter().map(|sample| sample.wall.as_secs_f64() * 1000.0).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// Waits for `child` and returns its exit code (`-1` when a signal ended it) and its
+/// peak resident set size in bytes. std's `Child::wait` does not report resource usage,
+/// hence `wait4`; the `Child` must not be waited for again afterwards.
+#[expect(
+    unsafe_code,
+    reason = "wait4 is the one way to read a child's peak RSS; std does not expose rusage"
+)]
+fn wait_with_rss(child: &Child) -> anyhow::Result<(i32, u64)> {
+    let pid = libc::pid_t::try_from(child.id()).context("process id out of range")?;
+    loop {
+        let mut status: libc::c_int = 0;
+        // SAFETY: `rusage` is a C struct of integers (and timevals of integers), for
+        // which all-zero bytes are a valid value.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `pid` is a child of this process that nothing has reaped yet (the
+        // caller never calls `Child::wait`), and `status` and `usage` are valid,
+        // writable and outlive the call.
+        let reaped = unsafe { libc::wait4(pid, &raw mut status, 0, &raw mut usage) };
+        if reaped == pid {
+            let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
+            // Linux reports `ru_maxrss` in KiB.
+            let peak = u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024;
+            return Ok((code, peak));
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(error).context("wait4");
+        }
+    }
+}
+
+/// Runs a command to completion with stdout and stderr discarded, measuring it.
+fn sample(mut command: Command) -> anyhow::Result<Sample> {
+    command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+    let start = Instant::now();
+    let child = command.spawn().with_context(|| format!("running {command:?}"))?;
+    let (code, peak_rss) = wait_with_rss(&child)?;
+    let wall = start.elapsed();
+    if code != 0 {
+        bail!("{command:?} exited with {code}");
+    }
+    Ok(Sample { wall, peak_rss })
+}
+
+/// `standup <args>` in the home, with the clock, time zone and environment pinned.
+fn standup(binary: &Path, manifest: &Manifest, args: &[&str]) -> Command {
+    let mut command = Command::new(binary);
+    command
+        .args(args)
+        .current_dir(&manifest.home)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", &manifest.home)
+        .env("STANDUP_NOW", &manifest.now)
+        .env("TZ", &manifest.time_zone)
+        .env("LANG", "C")
+        .env("GIT_CONFIG_NOSYSTEM", "1");
+    command
+}
+
+/// The baseline: one `git log --all --numstat` per repository, in one shell loop.
+fn baseline(manifest: &Manifest) -> Command {
+    let mut command = Command::new("bash");
+    command
+        .args([
+            "-c",
+            "for r in \"$@\"; do git -C \"$r\" log --all --numstat >/dev/null 2>&1; done",
+            "bash",
+        ])
+        .args(manifest.repository_paths())
+        .current_dir(&manifest.home)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", &manifest.home)
+        .env("LC_ALL", "C")
+        .env("GIT_CONFIG_NOSYSTEM", "1");
+    command
+}
+
+/// Runs a report once with `--format json` and compares its totals and warnings with
+/// the manifest. Returns whether they match, and prints each difference.
+fn verify(
+    binary: &Path,
+    manifest: &Manifest,
+    report: &str,
+    expected: &Counts,
+) -> anyhow::Result<bool> {
+    let output = standup(binary, manifest, &[report, "--no-llm", "--format", "json"])
+        .stdin(Stdio::null())
+        .output()
+        .with_context(|| format!("running standup {report}"))?;
+    if !output.status.success() {
+        println!(
+            "standup {report}: MISMATCH (exit {}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        return Ok(false);
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&output.stdout).context("parsing the report's JSON")?;
+    let expected_json = serde_json::to_value(expected)?;
+    let mut ok = true;
+    for (key, want) in expected_json.as_object().into_iter().flatten() {
+        let got = &json["totals"][key];
+        if got != want {
+            println!("standup {report}: MISMATCH totals.{key}: report {got}, manifest {want}");
+            ok = false;
+        }
+    }
+    let mut codes: Vec<String> = json["warnings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|warning| warning["code"].as_str().map(str::to_owned))
+        .collect();
+    codes.sort();
+    let mut want: Vec<String> =
+        manifest.expected_warnings.iter().map(|warning| warning.code.clone()).collect();
+    want.sort();
+    if codes != want {
+        println!("standup {report}: MISMATCH warnings: report {codes:?}, manifest {want:?}");
+        ok = false;
+    }
+    println!(
+        "standup {report} --format json: {}",
+        if ok { "OK (totals and warnings match the manifest)" } else { "MISMATCH" }
+    );
+    Ok(ok)
+}
+
+/// `cargo xtask bench [--runs N] [--out DIR] [--preset small|large]`.
+pub(crate) fn bench(root: &Path, args: &[String]) -> anyhow::Result<()> {
+    let options = parse(args, false, true)?;
+    crate::run(root, "cargo", &["build", "--release", "--quiet", "-p", "standup"], &[])?;
+    let binary = target_dir(root).join("release").join("standup");
+    let manifest = home(root, &options)?;
+    println!("{}\n", manifest.summary());
+
+    let daily_ok = verify(&binary, &manifest, "daily", &manifest.expected.daily)?;
+    let standup_ok = verify(&binary, &manifest, "standup", &manifest.expected.standup)?;
+
+    let repositories = manifest.repositories.len();
+    let commands: [(String, Box<dyn Fn() -> Command>); 3] = [
+        (
+            "standup daily --no-llm".to_owned(),
+            Box::new(|| standup(&binary, &manifest, &["daily", "--no-llm"])),
+        ),
+        (
+            "standup standup --no-llm".to_owned(),
+            Box::new(|| standup(&binary, &manifest, &["standup", "--no-llm"])),
+        ),
+        (
+            format!("baseline: git log --all --numstat × {repositories} repos"),
+            Box::new(|| baseline(&manifest)),
+        ),
+    ];
+    let mut results = Vec::new();
+    for (label, make) in &commands {
+        eprintln!("xtask: {label}: 1 warm-up + {} runs", options.runs);
+        sample(make())?;
+        let samples =
+            (0..options.runs).map(|_| sample(make())).collect::<anyhow::Result<Vec<_>>>()?;
+        results.push(Measured { label: label.clone(), samples });
+    }
+
+    println!("\n| command | median ms | min–max ms | peak RSS MB |\n|---|---:|---:|---:|");
+    for measured in &results {
+        let (min, max) = measured.min_max();
+        println!(
+            "| {} | {:.0} | {:.0}–{:.0} | {:.1} |",
+            measured.label,
+            measured.median(),
+            min,
+            max,
+            mib(measured.peak_rss())
+        );
+    }
+    let ratio = results[0].median() / results[2].median();
+    println!(
+        "\nstandup daily median / baseline median: {ratio:.3} ({} runs each, after one warm-up)",
+        options.runs
+    );
+
+    let report = serde_json::json!({
+        "preset": manifest.preset,
+        "home": manifest.home,
+        "now": manifest.now,
+        "runs": options.runs,
+        "sizes": manifest.sizes,
+        "results": results.iter().map(Measured::json).collect::<Vec<_>>(),
+        "ratio_daily_to_baseline": ratio,
+        "verified": { "daily": daily_ok, "standup": standup_ok },
+    });
+    let path = target_dir(root).join("bench").join("bench.json");
+    fs_err::create_dir_all(path.parent().unwrap_or(root))?;
+    fs_err::write(&path, serde_json::to_string_pretty(&report)? + "\n")?;
+    println!("wrote {}", path.display());
+    if !(daily_ok && standup_ok) {
+        bail!("the reports do not match the manifest (see MISMATCH above)");
+    }
+    Ok(())
+}

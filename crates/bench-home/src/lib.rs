@@ -64,6 +64,10 @@ pub enum Preset {
     /// A heavy user's machine: 150 repositories, ~1 GB of Claude Code transcripts,
     /// ~100 MB of Codex rollouts, 300,000 zsh lines.
     Large,
+    /// `Large` with twice the old, inactive history: 300 repositories and ~2 GB of
+    /// transcripts, but the same activity on the reference day. standup's time should
+    /// follow the day's activity, not the size of the history, so it should barely move.
+    LargeDoubleHistory,
 }
 
 impl Preset {
@@ -72,6 +76,7 @@ impl Preset {
         match self {
             Preset::Small => "small",
             Preset::Large => "large",
+            Preset::LargeDoubleHistory => "large-2x",
         }
     }
 }
@@ -83,7 +88,10 @@ impl std::str::FromStr for Preset {
         match text {
             "small" => Ok(Preset::Small),
             "large" => Ok(Preset::Large),
-            other => Err(format!("`{other}` is not a preset (expected `small` or `large`)")),
+            "large-2x" => Ok(Preset::LargeDoubleHistory),
+            other => {
+                Err(format!("`{other}` is not a preset (expected `small`, `large` or `large-2x`)"))
+            }
         }
     }
 }
@@ -332,6 +340,14 @@ impl Params {
                 bash_lines: 50_000,
                 fish_entries: 20_000,
                 today_commands: [220, 60, 40],
+            },
+            Preset::LargeDoubleHistory => Params {
+                repos: 300,
+                claude_sessions: 2000,
+                claude_bytes: 2_000_000_000,
+                codex_sessions: 300,
+                codex_bytes: 200_000_000,
+                ..Params::of(Preset::Large)
             },
             Preset::Small => Params {
                 repos: 7,

@@ -86,9 +86,9 @@ fn write_claude(home: &Path, sessions: usize, bytes_each: usize) -> u64 {
         let folder = home.join(".claude/projects/-home-dev-src-app");
         fs_err::create_dir_all(&folder).expect("a folder");
         let mut text = String::with_capacity(bytes_each + big.len());
-        let mut record_idx = 0;
+        let mut record_idx: i64 = 0;
         while text.len() < bytes_each {
-            let at = time(i64::try_from(record_idx).unwrap_or(0));
+            let at = time(record_idx);
             let _ = match record_idx % 3 {
                 0 => writeln!(
                     text,

@@ -3,12 +3,12 @@
 //! repositories (worktrees folded) and feed discovery, so a repository outside the roots
 //! that the user worked in still shows its commits; then the commits are read.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
-use report_model::{Activity, Agent, ProjectRef, Warning, WarningCode};
+use report_model::{Activity, Agent, CommitEvent, ProjectRef, Warning, WarningCode};
 
 use crate::git::{self, GitConfig, Identity, ReadOptions, Repo};
 use crate::sessions::{self, SessionsConfig};
@@ -55,28 +55,40 @@ pub fn gather(
     workers: usize,
 ) -> Gathered {
     let extra: Vec<PathBuf> = cwd.map(Path::to_path_buf).into_iter().collect();
-    let ((repos, discover_warnings, identity, discover_time), (sessions, shell, mut timings)) =
-        std::thread::scope(|scope| {
-            let discovery = scope.spawn(|| {
-                let start = Instant::now();
-                let (repos, warnings) = git::discover(env, &sources.git, &extra);
-                let identity = if sources.identity.is_empty() {
-                    git::global_identity(env)
-                } else {
-                    sources.identity.clone()
-                };
-                (repos, warnings, identity, start.elapsed())
-            });
-            let logs = read_logs(env, sources, since);
-            // A panic in discovery is a bug; re-raise it rather than hide it.
-            let discovery =
-                discovery.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (discovery, logs)
+    // The repositories under the roots are read while the logs are parsed: git runs in
+    // processes of its own, so on two cores both go at once. Repositories that only the
+    // logs' working directories reveal are read after the join.
+    let (found, (sessions, shell, mut timings)) = std::thread::scope(|scope| {
+        let git_side = scope.spawn(|| {
+            let start = Instant::now();
+            let (repos, warnings) = git::discover(env, &sources.git, &extra);
+            let identity = if sources.identity.is_empty() {
+                git::global_identity(env)
+            } else {
+                sources.identity.clone()
+            };
+            let discover_time = start.elapsed();
+            let start = Instant::now();
+            let options = ReadOptions {
+                identity: &identity,
+                since,
+                include_merges: sources.git.include_merges,
+                workers,
+            };
+            let commits = git::read_commits(env, &repos, &options);
+            let git_time = start.elapsed();
+            FoundRepos { repos, warnings, identity, commits, discover_time, git_time }
         });
-    timings.insert(0, ("discover".to_owned(), discover_time));
+        let logs = read_logs(env, sources, since);
+        // A panic on the git side is a bug; re-raise it rather than hide it.
+        let found = git_side.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (found, logs)
+    });
+    timings.insert(0, ("discover".to_owned(), found.discover_time));
+    timings.insert(1, ("git: repositories under the roots".to_owned(), found.git_time));
 
-    let mut gathered = Gathered { identity, timings, ..Gathered::default() };
-    gathered.warnings.extend(discover_warnings);
+    let mut gathered = Gathered { identity: found.identity, timings, ..Gathered::default() };
+    gathered.warnings.extend(found.warnings);
     if gathered.identity.is_empty() {
         gathered.warnings.push(Warning::new(
             WarningCode::IdentityUnknown,
@@ -86,8 +98,8 @@ pub fn gather(
 
     // Join: every working directory resolves to its repository (or its folder).
     let start = Instant::now();
-    let mut by_git_dir: BTreeMap<PathBuf, Repo> =
-        repos.into_iter().map(|repo| (repo.git_dir.clone(), repo)).collect();
+    let known: BTreeSet<PathBuf> = found.repos.iter().map(|repo| repo.git_dir.clone()).collect();
+    let mut revealed: BTreeMap<PathBuf, Repo> = BTreeMap::new();
     let mut resolved: BTreeMap<PathBuf, ProjectRef> = BTreeMap::new();
     let mut resolve = |path: &Path| -> ProjectRef {
         if let Some(project) = resolved.get(path) {
@@ -96,7 +108,9 @@ pub fn gather(
         let project = match git::repo_containing(path) {
             Some(repo) => {
                 let project = repo.project.clone();
-                by_git_dir.entry(repo.git_dir.clone()).or_insert(repo);
+                if !known.contains(&repo.git_dir) {
+                    revealed.entry(repo.git_dir.clone()).or_insert(repo);
+                }
                 project
             }
             None => git::project_for(path),
@@ -112,18 +126,22 @@ pub fn gather(
     for command in &mut shell.events {
         command.project = command.cwd.as_deref().map(&mut resolve);
     }
-    gathered.repos = by_git_dir.into_values().collect();
     gathered.timings.push(("join".to_owned(), start.elapsed()));
 
-    let start = Instant::now();
-    let options = ReadOptions {
-        identity: &gathered.identity,
-        since,
-        include_merges: sources.git.include_merges,
-        workers,
-    };
-    let commits = git::read_commits(env, &gathered.repos, &options);
-    gathered.timings.push(("git".to_owned(), start.elapsed()));
+    let mut commits = found.commits;
+    let revealed: Vec<Repo> = revealed.into_values().collect();
+    if !revealed.is_empty() {
+        let start = Instant::now();
+        let options = ReadOptions {
+            identity: &gathered.identity,
+            since,
+            include_merges: sources.git.include_merges,
+            workers,
+        };
+        merge_commits(&mut commits, git::read_commits(env, &revealed, &options));
+        gathered.timings.push(("git: repositories of session folders".to_owned(), start.elapsed()));
+    }
+    gathered.repos = found.repos.into_iter().chain(revealed).collect();
 
     gathered.activity =
         Activity { commits: commits.events, sessions: sessions.events, shell: shell.events };
@@ -134,6 +152,34 @@ pub fn gather(
     gathered.statuses.extend(sessions.statuses);
     gathered.statuses.extend(shell.statuses);
     gathered
+}
+
+/// Adds the commits of more repositories to `commits`, its one status included.
+fn merge_commits(commits: &mut SourceOutput<CommitEvent>, more: SourceOutput<CommitEvent>) {
+    commits.events.extend(more.events);
+    commits.warnings.extend(more.warnings);
+    match (commits.statuses.first_mut(), more.statuses.into_iter().next()) {
+        (Some(status), Some(more_status)) => {
+            status.found |= more_status.found;
+            status.files += more_status.files;
+            status.entries += more_status.entries;
+            status.locations.extend(more_status.locations);
+            status.locations.sort();
+            status.limits.extend(more_status.limits);
+        }
+        (None, Some(more_status)) => commits.statuses.push(more_status),
+        _ => {}
+    }
+}
+
+/// What the git side found while the logs were read.
+struct FoundRepos {
+    repos: Vec<Repo>,
+    warnings: Vec<Warning>,
+    identity: Identity,
+    commits: SourceOutput<CommitEvent>,
+    discover_time: Duration,
+    git_time: Duration,
 }
 
 type Logs = (

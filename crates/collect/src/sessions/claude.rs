@@ -61,7 +61,10 @@ struct Line<'a> {
     is_sidechain: LBool,
     is_meta: LBool,
     is_compact_summary: LBool,
-    message: Text,
+    /// Kept raw: only a main-chain `user` record's message is decoded (assistant replies
+    /// and tool output are most of a transcript's bytes and are only scanned past).
+    #[serde(borrow)]
+    message: Option<&'a serde_json::value::RawValue>,
     #[serde(borrow)]
     custom_title: LStr<'a>,
     #[serde(borrow)]
@@ -325,22 +328,28 @@ fn read_transcript(ctx: &mut Ctx, state: &mut State, folder: &mut Folder, job: &
         if time >= since {
             session.activity.push(time);
         }
-        if line.kind.is("user") && !side_chain && is_prompt(&line) {
-            if time >= since {
-                session.prompts.push(time);
+        if line.kind.is("user") && !side_chain {
+            let message: Text = match line.message {
+                Some(raw) => serde_json::from_str(raw.get())?,
+                None => Text::default(),
+            };
+            if is_prompt(&line, &message) {
+                if time >= since {
+                    session.prompts.push(time);
+                }
+                session.note_prompt_text(time, &message.value);
             }
-            session.note_prompt_text(time, &line.message.value);
         }
         Ok(())
     });
 }
 
 /// Whether a main-chain `user` record is something the user typed.
-fn is_prompt(line: &Line) -> bool {
+fn is_prompt(line: &Line, message: &Text) -> bool {
     !line.is_meta.0
         && !line.is_compact_summary.0
-        && !line.message.tool_result
-        && !NOT_PROMPT_PREFIXES.iter().any(|prefix| line.message.value.starts_with(prefix))
+        && !message.tool_result
+        && !NOT_PROMPT_PREFIXES.iter().any(|prefix| message.value.starts_with(prefix))
 }
 
 /// Sets each session's title and working directory from what the records said.

@@ -79,7 +79,9 @@ struct Line<'a> {
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 struct HistoryLine<'a> {
-    display: Text,
+    /// Kept raw: decoded only for entries whose session has no transcript.
+    #[serde(borrow)]
+    display: Option<&'a serde_json::value::RawValue>,
     timestamp: LNum,
     #[serde(borrow)]
     project: LStr<'a>,
@@ -238,14 +240,17 @@ fn roots(env: &Env, config: &SessionsConfig) -> Vec<PathBuf> {
 /// Reads the transcripts of one project folder.
 fn read_folder(ctx: &mut Ctx, state: &mut State, folder_path: &Path) {
     let mut jobs = Vec::new();
-    for path in ctx.list_dir(folder_path) {
-        if has_extension(&path, "jsonl") && path.is_file() {
+    for (path, kind) in ctx.list_dir_typed(folder_path) {
+        // A symbolic link is followed, as `is_file` would; a plain file needs no `stat`.
+        let is_file = kind.is_file() || (kind.is_symlink() && path.is_file());
+        let is_dir = kind.is_dir() || (kind.is_symlink() && path.is_dir());
+        if has_extension(&path, "jsonl") && is_file {
             let Some(stem) = super::file_stem(&path) else { continue };
             if !stem.starts_with("agent-") {
                 state.transcripts.insert(stem.to_owned());
             }
             jobs.push(Job { default_session: stem.to_owned(), path, subagent: false });
-        } else if path.is_dir() {
+        } else if is_dir {
             let Some(parent) = path.file_name().and_then(|name| name.to_str()).map(str::to_owned)
             else {
                 continue;
@@ -386,18 +391,32 @@ fn read_history(ctx: &mut Ctx, state: &mut State, path: &Path, days: &mut BTreeS
     let mut orphans: Drafts = Drafts::new();
     let transcripts = &state.transcripts;
     jsonl::read_lines(ctx, &mut state.stats, path, |bytes| {
+        // Most entries belong to a session whose transcript was listed: those are skipped
+        // without parsing the line, so the file's old history costs a byte scan.
+        if quick_session_id(bytes).is_some_and(|session_id| transcripts.contains(session_id)) {
+            return Ok(());
+        }
         let line: HistoryLine = serde_json::from_slice(bytes)?;
         let Some(time) =
             line.timestamp.as_i64().and_then(|millis| Timestamp::from_millisecond(millis).ok())
         else {
             return Ok(());
         };
-        if is_command(&line.display.value) {
+        // Most entries belong to a session whose transcript was listed: skip them before
+        // decoding anything else.
+        let session_id = match line.session_id.get() {
+            Some(session_id) if transcripts.contains(session_id) => return Ok(()),
+            other => other,
+        };
+        let display: Text = match line.display {
+            Some(raw) => serde_json::from_str(raw.get())?,
+            None => Text::default(),
+        };
+        if is_command(&display.value) {
             return Ok(());
         }
         let project = line.project.get().map(PathBuf::from);
-        let orphan = match line.session_id.get() {
-            Some(session_id) if transcripts.contains(session_id) => None,
+        let orphan = match session_id {
             Some(session_id) => Some(Orphan { key: session_id.to_owned(), cwd: project }),
             None => {
                 let date = utc_date(time);
@@ -423,7 +442,7 @@ fn read_history(ctx: &mut Ctx, state: &mut State, path: &Path, days: &mut BTreeS
         }
         session.prompts.push(time);
         session.activity.push(time);
-        session.note_prompt_text(time, &line.display.value);
+        session.note_prompt_text(time, &display.value);
         Ok(())
     });
     for orphan in orphans.into_values() {
@@ -443,6 +462,21 @@ fn is_command(display: &str) -> bool {
         && name.chars().all(|character| {
             character.is_ascii_alphanumeric() || matches!(character, '-' | '_' | ':')
         })
+}
+
+/// The top-level `"sessionId":"…"` of a history line, found without parsing it. A JSON
+/// string cannot hold an unescaped `"`, so the pattern cannot come from inside a value;
+/// anything unusual (spaces around the colon, escapes in the id) gives `None` and the
+/// line is parsed in full.
+fn quick_session_id(line: &[u8]) -> Option<&str> {
+    const KEY: &[u8] = b"\"sessionId\":\"";
+    let start = memchr::memmem::find(line, KEY)? + KEY.len();
+    let rest = line.get(start..)?;
+    let end = memchr::memchr2(b'"', b'\\', rest)?;
+    if rest[end] != b'"' {
+        return None;
+    }
+    std::str::from_utf8(&rest[..end]).ok()
 }
 
 /// `cleanupPeriodDays` from a `settings.json`, when it is set.
@@ -488,6 +522,20 @@ mod tests {
         assert!(!is_command("/etc/hosts is empty, why?"));
         assert!(!is_command("fix /clear handling"));
         assert!(!is_command("/"));
+    }
+
+    #[test]
+    fn quick_session_id_finds_the_plain_key_only() {
+        assert_eq!(
+            quick_session_id(br#"{"display":"x","sessionId":"abc-1","project":"/p"}"#),
+            Some("abc-1")
+        );
+        assert_eq!(
+            quick_session_id(br#"{"display":"say \"sessionId\":\"no\"","project":"/p"}"#),
+            None
+        );
+        assert_eq!(quick_session_id(br#"{"sessionId": "spaced"}"#), None);
+        assert_eq!(quick_session_id(br#"{"sessionId":"esc\u0041"}"#), None);
     }
 
     #[test]

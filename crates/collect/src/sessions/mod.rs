@@ -133,6 +133,35 @@ impl Ctx {
         }
     }
 
+    /// The entries of a folder with their types (from the directory listing, so no
+    /// `stat` per entry), sorted; a missing folder is empty.
+    fn list_dir_typed(&mut self, path: &Path) -> Vec<(PathBuf, std::fs::FileType)> {
+        match fs_err::read_dir(path) {
+            Ok(entries) => {
+                let mut listed: Vec<(PathBuf, std::fs::FileType)> = entries
+                    .filter_map(|entry| {
+                        let entry = entry.ok()?;
+                        Some((entry.path(), entry.file_type().ok()?))
+                    })
+                    .collect();
+                listed.sort_by(|a, b| a.0.cmp(&b.0));
+                listed
+            }
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                ) =>
+            {
+                Vec::new()
+            }
+            Err(error) => {
+                self.unreadable(path, &error);
+                Vec::new()
+            }
+        }
+    }
+
     /// Whether a file was modified at or after `since`, so that it may hold records in
     /// the window. A file whose time cannot be read is opened anyway.
     fn modified_since(&mut self, path: &Path) -> bool {

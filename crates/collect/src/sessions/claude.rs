@@ -416,22 +416,21 @@ fn read_history(ctx: &mut Ctx, state: &mut State, path: &Path, days: &mut BTreeS
             return Ok(());
         }
         let project = line.project.get().map(PathBuf::from);
-        let orphan = match session_id {
-            Some(session_id) => Some(Orphan { key: session_id.to_owned(), cwd: project }),
-            None => {
-                let date = utc_date(time);
-                let is_covered =
-                    project.as_ref().is_some_and(|cwd| covered.contains(&(cwd.clone(), date)));
-                (!is_covered).then(|| Orphan {
-                    key: format!(
-                        "history:{date}:{}",
-                        project.as_deref().map_or(String::new(), |cwd| cwd.display().to_string())
-                    ),
-                    cwd: project,
-                })
+        let orphan = if let Some(session_id) = session_id {
+            Orphan { key: session_id.to_owned(), cwd: project }
+        } else {
+            let date = utc_date(time);
+            if project.as_ref().is_some_and(|cwd| covered.contains(&(cwd.clone(), date))) {
+                return Ok(());
+            }
+            Orphan {
+                key: format!(
+                    "history:{date}:{}",
+                    project.as_deref().map_or(String::new(), |cwd| cwd.display().to_string())
+                ),
+                cwd: project,
             }
         };
-        let Some(orphan) = orphan else { return Ok(()) };
         days.insert(utc_date(time));
         if time < since {
             return Ok(());

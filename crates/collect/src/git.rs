@@ -295,23 +295,20 @@ pub fn changed_since(repo: &Repo, since: Timestamp) -> bool {
     })
 }
 
+/// Whether a folder of loose refs, or one below it, changed at or after the bound. git
+/// (and libgit2 and JGit) update a loose ref by writing `<name>.lock` and renaming it
+/// into place, which changes the folder's mtime; so folders are enough, and the ref
+/// files themselves need no `stat`.
 fn tree_newer(dir: &Path, newer: &dyn Fn(&Path) -> bool) -> bool {
-    // A ref update renames a lock file into place, which also changes the folder's mtime.
-    if !dir.exists() {
-        return false;
-    }
     if newer(dir) {
         return true;
     }
-    let Ok(entries) = fs_err::read_dir(dir) else { return true };
-    entries.filter_map(Result::ok).any(|entry| {
-        let path = entry.path();
-        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
-            tree_newer(&path, newer)
-        } else {
-            newer(&path)
-        }
-    })
+    // A folder that exists but cannot be listed might hide a change: read the repository.
+    let Ok(entries) = fs_err::read_dir(dir) else { return dir.exists() };
+    entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
+        .any(|entry| tree_newer(&entry.path(), newer))
 }
 
 /// What to read from the repositories.

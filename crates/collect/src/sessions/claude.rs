@@ -19,12 +19,15 @@
 //!   prompt counts only. Its `pastedContents` are never read.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use report_model::Agent;
+use report_model::{Agent, Warning};
 use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
@@ -177,13 +180,15 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     let candidates = roots(env, config);
     let roots: Vec<PathBuf> = candidates.iter().filter(|root| root.is_dir()).cloned().collect();
     let mut state = State::default();
+    let mut folders = Vec::new();
     for root in &roots {
         for folder in ctx.list_dir(&root.join("projects")) {
             if folder.is_dir() {
-                read_folder(ctx, &mut state, &folder);
+                folders.push(list_folder(ctx, &mut state, &folder));
             }
         }
     }
+    read_folders(ctx, &mut state, &folders);
     finish_titles(&mut state);
 
     let mut limits = Vec::new();
@@ -237,8 +242,15 @@ fn roots(env: &Env, config: &SessionsConfig) -> Vec<PathBuf> {
     dedup_paths(roots)
 }
 
-/// Reads the transcripts of one project folder.
-fn read_folder(ctx: &mut Ctx, state: &mut State, folder_path: &Path) {
+/// The transcript files of one project folder, and which of them to read.
+struct FolderJobs {
+    jobs: Vec<Job>,
+    /// Whether each job's file was modified since the window began.
+    fresh: Vec<bool>,
+}
+
+/// Lists the transcripts of one project folder.
+fn list_folder(ctx: &mut Ctx, state: &mut State, folder_path: &Path) -> FolderJobs {
     let mut jobs = Vec::new();
     for (path, kind) in ctx.list_dir_typed(folder_path) {
         // A symbolic link is followed, as `is_file` would; a plain file needs no `stat`.
@@ -263,40 +275,125 @@ fn read_folder(ctx: &mut Ctx, state: &mut State, folder_path: &Path) {
         }
     }
     state.files += jobs.len() as u64;
-    let mut folder = Folder::default();
-    for job in &jobs {
-        if ctx.modified_since(&job.path) {
-            read_transcript(ctx, state, &mut folder, job);
+    let fresh = jobs.iter().map(|job| ctx.modified_since(&job.path)).collect();
+    FolderJobs { jobs, fresh }
+}
+
+/// Parses every fresh transcript, on as many threads as there are cores (parsing JSON
+/// is the whole cost of this reader), then applies them folder by folder in listing
+/// order, so the result does not depend on which thread finished first.
+fn read_folders(ctx: &mut Ctx, state: &mut State, folders: &[FolderJobs]) {
+    let fresh: Vec<&Job> = folders
+        .iter()
+        .flat_map(|folder| folder.jobs.iter().zip(&folder.fresh).filter(|(_, fresh)| **fresh))
+        .map(|(job, _)| job)
+        .collect();
+    let since = ctx.since;
+    let next = AtomicUsize::new(0);
+    let parsed: Mutex<Vec<Option<ParsedFile>>> = Mutex::new(fresh.iter().map(|_| None).collect());
+    let workers = std::thread::available_parallelism()
+        .map_or(2, NonZeroUsize::get)
+        .clamp(1, fresh.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(job) = fresh.get(index) else { break };
+                    let file = parse_transcript(job, since);
+                    parsed.lock().unwrap_or_else(PoisonError::into_inner)[index] = Some(file);
+                }
+            });
         }
-    }
-    for (leaf, summary) in &folder.summaries {
-        if let Some(session_id) = folder.session_of(*leaf) {
-            extra(&mut state.extras, session_id).summary = Some(summary.clone());
+    });
+    let mut parsed = parsed.into_inner().unwrap_or_else(PoisonError::into_inner).into_iter();
+    for folder_jobs in folders {
+        let mut folder = Folder::default();
+        for (job, fresh) in folder_jobs.jobs.iter().zip(&folder_jobs.fresh) {
+            if !fresh {
+                continue;
+            }
+            if let Some(file) = parsed.next().flatten() {
+                apply_transcript(ctx, state, &mut folder, job, file);
+            }
+        }
+        for (leaf, summary) in &folder.summaries {
+            if let Some(session_id) = folder.session_of(*leaf) {
+                extra(&mut state.extras, session_id).summary = Some(summary.clone());
+            }
         }
     }
 }
 
-/// Reads one transcript or sub-agent log.
-fn read_transcript(ctx: &mut Ctx, state: &mut State, folder: &mut Folder, job: &Job) {
-    let since = ctx.since;
-    let State { drafts, extras, transcripts, stats, .. } = state;
-    jsonl::read_lines(ctx, stats, &job.path, |bytes| {
+/// One record of a transcript, reduced to what the reader uses. Session ids and working
+/// directories are indexes into the file's own small lists, so a record costs no
+/// allocation for them.
+enum Record {
+    CustomTitle {
+        session: usize,
+        title: String,
+    },
+    AiTitle {
+        session: usize,
+        title: String,
+    },
+    Summary {
+        leaf: u128,
+        summary: String,
+    },
+    Event {
+        session: usize,
+        time: Timestamp,
+        side_chain: bool,
+        uuid: Option<u128>,
+        cwd: Option<usize>,
+        /// The prompt's text, when the record is a user prompt.
+        prompt: Option<String>,
+    },
+}
+
+/// A transcript parsed on a worker thread.
+struct ParsedFile {
+    sessions: Vec<String>,
+    cwds: Vec<String>,
+    records: Vec<Record>,
+    warnings: Vec<Warning>,
+    stats: Stats,
+}
+
+/// The index of `value` in `list`, added when new (lists hold a handful of values).
+fn intern(list: &mut Vec<String>, value: &str) -> usize {
+    if let Some(index) = list.iter().rposition(|known| known == value) {
+        return index;
+    }
+    list.push(value.to_owned());
+    list.len() - 1
+}
+
+/// Parses one transcript or sub-agent log.
+fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
+    let mut ctx = Ctx { since, warnings: Vec::new() };
+    let mut stats = Stats::default();
+    let mut sessions = vec![job.default_session.clone()];
+    let mut cwds = Vec::new();
+    let mut records = Vec::new();
+    jsonl::read_lines(&mut ctx, &mut stats, &job.path, |bytes| {
         let line: Line = serde_json::from_slice(bytes)?;
-        let session_id = if job.subagent {
-            job.default_session.as_str()
+        let session = if job.subagent {
+            0
         } else {
-            line.session_id.get().unwrap_or(&job.default_session)
+            line.session_id.get().map_or(0, |session_id| intern(&mut sessions, session_id))
         };
         match line.kind.0.as_deref() {
             Some("custom-title") if !job.subagent => {
                 if let Some(title) = line.custom_title.into_owned() {
-                    extra(extras, session_id).custom_title = Some(title);
+                    records.push(Record::CustomTitle { session, title });
                 }
                 return Ok(());
             }
             Some("ai-title") if !job.subagent => {
                 if let Some(title) = line.ai_title.into_owned() {
-                    extra(extras, session_id).ai_title = Some(title);
+                    records.push(Record::AiTitle { session, title });
                 }
                 return Ok(());
             }
@@ -304,7 +401,7 @@ fn read_transcript(ctx: &mut Ctx, state: &mut State, folder: &mut Folder, job: &
                 if let (Some(leaf), Some(summary)) =
                     (line.leaf_uuid.get().and_then(uuid_key), line.summary.get())
                 {
-                    folder.summaries.push((leaf, summary.to_owned()));
+                    records.push(Record::Summary { leaf, summary: summary.to_owned() });
                 }
                 return Ok(());
             }
@@ -314,39 +411,82 @@ fn read_transcript(ctx: &mut Ctx, state: &mut State, folder: &mut Folder, job: &
         // not activity.
         let Some(time) = line.timestamp.timestamp() else { return Ok(()) };
         let side_chain = job.subagent || line.is_sidechain.0;
-        if !job.subagent {
-            if !transcripts.contains(session_id) {
-                transcripts.insert(session_id.to_owned());
-            }
-            if let Some(key) = line.uuid.get().and_then(uuid_key) {
-                folder.note_leaf(key, session_id);
-            }
-        }
-        if let Some(cwd) = line.cwd.get() {
-            let extra = extra(extras, session_id);
-            let slot = if side_chain { &mut extra.side_cwd } else { &mut extra.main_cwd };
-            if slot.as_deref() != Some(Path::new(cwd)) {
-                *slot = Some(PathBuf::from(cwd));
-            }
-        }
-        let session = draft(drafts, Agent::ClaudeCode, session_id);
-        if time >= since {
-            session.activity.push(time);
-        }
+        let mut prompt = None;
         if line.kind.is("user") && !side_chain {
             let message: Text = match line.message {
                 Some(raw) => serde_json::from_str(raw.get())?,
                 None => Text::default(),
             };
             if is_prompt(&line, &message) {
-                if time >= since {
-                    session.prompts.push(time);
-                }
-                session.note_prompt_text(time, &message.value);
+                prompt = Some(message.value);
             }
         }
+        records.push(Record::Event {
+            session,
+            time,
+            side_chain,
+            uuid: line.uuid.get().and_then(uuid_key),
+            cwd: line.cwd.get().map(|cwd| intern(&mut cwds, cwd)),
+            prompt,
+        });
         Ok(())
     });
+    ParsedFile { sessions, cwds, records, warnings: ctx.warnings, stats }
+}
+
+/// Adds a parsed transcript to what was read so far.
+fn apply_transcript(
+    ctx: &mut Ctx,
+    state: &mut State,
+    folder: &mut Folder,
+    job: &Job,
+    file: ParsedFile,
+) {
+    let since = ctx.since;
+    ctx.warnings.extend(file.warnings);
+    state.stats.files_read += file.stats.files_read;
+    state.stats.malformed_lines += file.stats.malformed_lines;
+    state.stats.malformed_files += file.stats.malformed_files;
+    let State { drafts, extras, transcripts, .. } = state;
+    for record in file.records {
+        match record {
+            Record::CustomTitle { session, title } => {
+                extra(extras, &file.sessions[session]).custom_title = Some(title);
+            }
+            Record::AiTitle { session, title } => {
+                extra(extras, &file.sessions[session]).ai_title = Some(title);
+            }
+            Record::Summary { leaf, summary } => folder.summaries.push((leaf, summary)),
+            Record::Event { session, time, side_chain, uuid, cwd, prompt } => {
+                let session_id = file.sessions[session].as_str();
+                if !job.subagent {
+                    if !transcripts.contains(session_id) {
+                        transcripts.insert(session_id.to_owned());
+                    }
+                    if let Some(key) = uuid {
+                        folder.note_leaf(key, session_id);
+                    }
+                }
+                if let Some(cwd) = cwd.map(|index| file.cwds[index].as_str()) {
+                    let extra = extra(extras, session_id);
+                    let slot = if side_chain { &mut extra.side_cwd } else { &mut extra.main_cwd };
+                    if slot.as_deref() != Some(Path::new(cwd)) {
+                        *slot = Some(PathBuf::from(cwd));
+                    }
+                }
+                let session = draft(drafts, Agent::ClaudeCode, session_id);
+                if time >= since {
+                    session.activity.push(time);
+                }
+                if let Some(text) = prompt {
+                    if time >= since {
+                        session.prompts.push(time);
+                    }
+                    session.note_prompt_text(time, &text);
+                }
+            }
+        }
+    }
 }
 
 /// Whether a main-chain `user` record is something the user typed.

@@ -111,26 +111,7 @@ impl Ctx {
     /// The sorted entries of a folder; empty when it does not exist, and a warning when
     /// it exists but cannot be listed.
     fn list_dir(&mut self, path: &Path) -> Vec<PathBuf> {
-        match fs_err::read_dir(path) {
-            Ok(entries) => {
-                let mut paths: Vec<PathBuf> =
-                    entries.filter_map(|entry| entry.ok().map(|entry| entry.path())).collect();
-                paths.sort();
-                paths
-            }
-            Err(error)
-                if matches!(
-                    error.kind(),
-                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
-                ) =>
-            {
-                Vec::new()
-            }
-            Err(error) => {
-                self.unreadable(path, &error);
-                Vec::new()
-            }
-        }
+        self.list_dir_typed(path).into_iter().map(|(path, _)| path).collect()
     }
 
     /// The entries of a folder with their types (from the directory listing, so no

@@ -1,5 +1,4 @@
 //! Integration tests of the collect crate.
 
-mod git;
 mod sessions;
 mod shell;

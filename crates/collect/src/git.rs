@@ -127,7 +127,7 @@ pub fn global_identity(env: &Env) -> Identity {
 
 /// Finds the repository that contains `path` (worktrees folded), if any.
 pub fn repo_containing(path: &Path) -> Option<Repo> {
-    path.ancestors().find_map(repo_at)
+    canonical(path).ancestors().find_map(repo_at)
 }
 
 /// The project a working directory belongs to: its repository, or else the folder itself.
@@ -143,12 +143,15 @@ fn project_ref(path: &Path) -> ProjectRef {
 }
 
 /// The repository whose work tree (or submodule) is exactly `dir`, if `dir` holds a `.git`.
+/// `dir` must be canonical (the walk starts from canonical roots and never follows a
+/// symbolic link; `repo_containing` canonicalizes first).
 fn repo_at(dir: &Path) -> Option<Repo> {
     let dot_git = dir.join(".git");
     let metadata = fs_err::symlink_metadata(&dot_git).ok()?;
     if metadata.is_dir() {
-        let common = read_commondir(&dot_git).unwrap_or_else(|| dot_git.clone());
-        let common = canonical(&common);
+        // `dir` is canonical, so `.git` below it is too; only a `commondir` can lead
+        // elsewhere.
+        let common = read_commondir(&dot_git).map_or(dot_git, |common| canonical(&common));
         return Some(Repo { project: main_worktree(&common, dir), git_dir: common });
     }
     // A `.git` file: a linked worktree (its git dir has a `commondir`) or a submodule.
@@ -160,7 +163,7 @@ fn repo_at(dir: &Path) -> Option<Repo> {
             let common = canonical(&common);
             Some(Repo { project: main_worktree(&common, dir), git_dir: common })
         }
-        None => Some(Repo { project: project_ref(&canonical(dir)), git_dir }),
+        None => Some(Repo { project: project_ref(dir), git_dir }),
     }
 }
 
@@ -174,7 +177,7 @@ fn read_commondir(git_dir: &Path) -> Option<PathBuf> {
 fn main_worktree(common: &Path, fallback: &Path) -> ProjectRef {
     match (common.file_name(), common.parent()) {
         (Some(name), Some(parent)) if name == ".git" => project_ref(parent),
-        _ => project_ref(&canonical(fallback)),
+        _ => project_ref(fallback),
     }
 }
 

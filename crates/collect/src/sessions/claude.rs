@@ -252,7 +252,8 @@ struct FolderJobs {
 /// Lists the transcripts of one project folder.
 fn list_folder(ctx: &mut Ctx, state: &mut State, folder_path: &Path) -> FolderJobs {
     let mut jobs = Vec::new();
-    for (path, kind) in ctx.list_dir_typed(folder_path) {
+    let mut fresh = Vec::new();
+    for (path, kind, modified_since) in ctx.list_dir_fresh(folder_path) {
         // A symbolic link is followed, as `is_file` would; a plain file needs no `stat`.
         let is_file = kind.is_file() || (kind.is_symlink() && path.is_file());
         let is_dir = kind.is_dir() || (kind.is_symlink() && path.is_dir());
@@ -262,20 +263,22 @@ fn list_folder(ctx: &mut Ctx, state: &mut State, folder_path: &Path) -> FolderJo
                 state.transcripts.insert(stem.to_owned());
             }
             jobs.push(Job { default_session: stem.to_owned(), path, subagent: false });
+            fresh.push(modified_since);
         } else if is_dir {
             let Some(parent) = path.file_name().and_then(|name| name.to_str()).map(str::to_owned)
             else {
                 continue;
             };
-            for sub in ctx.list_dir(&path.join("subagents")) {
-                if has_extension(&sub, "jsonl") && sub.is_file() {
+            for (sub, sub_kind, sub_fresh) in ctx.list_dir_fresh(&path.join("subagents")) {
+                let sub_is_file = sub_kind.is_file() || (sub_kind.is_symlink() && sub.is_file());
+                if has_extension(&sub, "jsonl") && sub_is_file {
                     jobs.push(Job { path: sub, default_session: parent.clone(), subagent: true });
+                    fresh.push(sub_fresh);
                 }
             }
         }
     }
     state.files += jobs.len() as u64;
-    let fresh = jobs.iter().map(|job| ctx.modified_since(&job.path)).collect();
     FolderJobs { jobs, fresh }
 }
 
@@ -609,7 +612,9 @@ fn is_command(display: &str) -> bool {
 /// line is parsed in full.
 fn quick_session_id(line: &[u8]) -> Option<&str> {
     const KEY: &[u8] = b"\"sessionId\":\"";
-    let start = memchr::memmem::find(line, KEY)? + KEY.len();
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(KEY));
+    let start = FINDER.find(line)? + KEY.len();
     let rest = line.get(start..)?;
     let end = memchr::memchr2(b'"', b'\\', rest)?;
     if rest[end] != b'"' {

@@ -283,7 +283,9 @@ pub fn changed_since(repo: &Repo, since: Timestamp) -> bool {
         fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= since)
     };
     let git_dir = &repo.git_dir;
-    let files = ["HEAD", "packed-refs", "logs/HEAD", "FETCH_HEAD"];
+    // Not `FETCH_HEAD`: git rewrites it on every fetch, even one that brings nothing; a
+    // fetch that moves a remote-tracking ref changes `refs/remotes/…` or `packed-refs`.
+    let files = ["HEAD", "packed-refs", "logs/HEAD"];
     if files.iter().any(|file| newer(&git_dir.join(file))) {
         return true;
     }

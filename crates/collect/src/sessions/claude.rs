@@ -182,8 +182,8 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     let mut state = State::default();
     let mut folders = Vec::new();
     for root in &roots {
-        for folder in ctx.list_dir(&root.join("projects")) {
-            if folder.is_dir() {
+        for (folder, kind) in ctx.list_dir_typed(&root.join("projects")) {
+            if kind.is_dir() || (kind.is_symlink() && folder.is_dir()) {
                 folders.push(list_folder(ctx, &mut state, &folder));
             }
         }

@@ -10,10 +10,12 @@
 
 #![allow(clippy::print_stdout, reason = "a benchmark reports on stdout")]
 
+mod common;
+
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use collect::Env;
 use collect::shell::{ShellConfig, read_shell};
@@ -51,7 +53,7 @@ fn main() {
         let bytes = fs_err::metadata(path).expect("the generated file").len();
         for (label, since) in [("last day", last_day), ("everything", Timestamp::UNIX_EPOCH)] {
             let mut kept = 0;
-            let time = median(|| {
+            let time = common::median(RUNS, || {
                 let output = read_shell(&env, &config, since);
                 kept = output.events.len();
                 black_box(output);
@@ -59,19 +61,6 @@ fn main() {
             report(name, label, bytes, lines, kept, time);
         }
     }
-}
-
-fn median(mut run: impl FnMut()) -> Duration {
-    run(); // Warm the page cache.
-    let mut times: Vec<Duration> = (0..RUNS)
-        .map(|_| {
-            let start = Instant::now();
-            run();
-            start.elapsed()
-        })
-        .collect();
-    times.sort_unstable();
-    times[RUNS / 2]
 }
 
 fn report(name: &str, label: &str, bytes: u64, lines: u64, kept: usize, time: Duration) {

@@ -10,10 +10,11 @@
 
 #![allow(clippy::print_stdout, reason = "a benchmark reports on stdout")]
 
+mod common;
+
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use collect::Env;
 use collect::sessions::{SessionsConfig, read_sessions};
@@ -34,7 +35,7 @@ fn main() {
     for (agent, bytes) in [(Agent::ClaudeCode, claude_bytes), (Agent::Codex, codex_bytes)] {
         let config = SessionsConfig { agents: vec![agent], ..SessionsConfig::default() };
         let mut sessions = 0;
-        let time = median(|| {
+        let time = common::median(RUNS, || {
             let output = read_sessions(&env, &config, since);
             sessions = output.events.len();
             black_box(output);
@@ -48,19 +49,6 @@ fn main() {
             megabytes / time.as_secs_f64()
         );
     }
-}
-
-fn median(mut run: impl FnMut()) -> Duration {
-    run(); // Warm the page cache.
-    let mut times: Vec<Duration> = (0..RUNS)
-        .map(|_| {
-            let start = Instant::now();
-            run();
-            start.elapsed()
-        })
-        .collect();
-    times.sort_unstable();
-    times[RUNS / 2]
 }
 
 fn time(second: i64) -> String {

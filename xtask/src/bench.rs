@@ -220,15 +220,33 @@ fn standup(binary: &Path, manifest: &Manifest, args: &[&str]) -> Command {
     command
 }
 
-/// The baseline: one `git log --all --numstat` per repository, in one shell loop.
-fn baseline(manifest: &Manifest) -> Command {
+/// The git command a user would script: the user's non-merge commits of the reference
+/// day with their line counts, on every ref, filtered by git itself.
+fn git_log_args(manifest: &Manifest) -> anyhow::Result<Vec<String>> {
+    let zone = jiff::tz::TimeZone::get(&manifest.time_zone)?;
+    let start = manifest.date.to_zoned(zone.clone())?;
+    let end = manifest.date.tomorrow()?.to_zoned(zone)?;
+    let mut args: Vec<String> =
+        ["log", "--all", "--no-merges", "--numstat"].iter().map(|arg| (*arg).to_owned()).collect();
+    args.extend(manifest.emails.iter().map(|email| format!("--author={email}")));
+    args.push(format!("--since={}", start.strftime("%Y-%m-%dT%H:%M:%S%:z")));
+    args.push(format!("--until={}", end.strftime("%Y-%m-%dT%H:%M:%S%:z")));
+    Ok(args)
+}
+
+/// The baseline: that `git log` once per repository, sequentially in one shell loop, or
+/// two at a time through `xargs -P2`. A repository git refuses (the broken one) does not
+/// stop the loop, as it would not stop a user's script.
+fn baseline(manifest: &Manifest, log_args: &[String], parallel: bool) -> Command {
+    let script = if parallel {
+        "n=$1; shift; printf '%s\\0' \"${@:$((n+1))}\" | xargs -0 -P2 -I{} git -C {} \"${@:1:$n}\" >/dev/null 2>&1 || true"
+    } else {
+        "n=$1; shift; for r in \"${@:$((n+1))}\"; do git -C \"$r\" \"${@:1:$n}\" >/dev/null 2>&1; done"
+    };
     let mut command = Command::new("bash");
     command
-        .args([
-            "-c",
-            "for r in \"$@\"; do git -C \"$r\" log --all --numstat >/dev/null 2>&1; done",
-            "bash",
-        ])
+        .args(["-c", script, "bash", &log_args.len().to_string()])
+        .args(log_args)
         .args(manifest.repository_paths())
         .current_dir(&manifest.home)
         .env_clear()
@@ -237,6 +255,36 @@ fn baseline(manifest: &Manifest) -> Command {
         .env("LC_ALL", "C")
         .env("GIT_CONFIG_NOSYSTEM", "1");
     command
+}
+
+/// Drops the page cache (as root on Linux); false where that is not allowed.
+fn drop_caches() -> bool {
+    #[expect(clippy::disallowed_methods, reason = "sync flushes dirty pages before the drop")]
+    let synced = Command::new("sync").status().is_ok_and(|status| status.success());
+    synced && fs_err::write("/proc/sys/vm/drop_caches", "3\n").is_ok()
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let middle = values.len() / 2;
+    if values.is_empty() {
+        f64::NAN
+    } else if values.len() % 2 == 1 {
+        values[middle]
+    } else {
+        f64::midpoint(values[middle - 1], values[middle])
+    }
+}
+
+/// Medians of the per-run ratios `numerator[i] / denominator[i]`.
+fn pair_ratio(numerator: &Measured, denominator: &Measured) -> f64 {
+    let mut ratios: Vec<f64> = numerator
+        .samples
+        .iter()
+        .zip(&denominator.samples)
+        .map(|(a, b)| a.wall.as_secs_f64() / b.wall.as_secs_f64())
+        .collect();
+    median(&mut ratios)
 }
 
 /// Runs a report once with `--format json` and compares its totals and warnings with
@@ -291,7 +339,38 @@ fn verify(
     Ok(ok)
 }
 
-/// `cargo xtask bench [--runs N] [--out DIR] [--preset small|large]`.
+/// The cold-cache pair: `daily` and the sequential loop, the page cache dropped before
+/// each run; `None` where it cannot be dropped (not root, not Linux).
+fn cold_pairs(
+    runs: usize,
+    daily: &dyn Fn() -> Command,
+    sequential: &dyn Fn() -> Command,
+) -> anyhow::Result<Option<(Measured, Measured, f64)>> {
+    if !drop_caches() {
+        println!("cold cache: not measured (/proc/sys/vm/drop_caches is not writable here)");
+        return Ok(None);
+    }
+    eprintln!("xtask: cold cache: {runs} pairs, the page cache dropped before each run");
+    let mut cold_daily =
+        Measured { label: "cold: standup daily --no-llm".to_owned(), samples: Vec::new() };
+    let mut cold_sequential =
+        Measured { label: "cold: baseline, sequential".to_owned(), samples: Vec::new() };
+    for _ in 0..runs {
+        drop_caches();
+        cold_daily.samples.push(sample(daily())?);
+        drop_caches();
+        cold_sequential.samples.push(sample(sequential())?);
+    }
+    let ratio = pair_ratio(&cold_daily, &cold_sequential);
+    println!(
+        "cold cache ({runs} pairs): daily {:.0} ms, sequential loop {:.0} ms, ratio {ratio:.3}",
+        cold_daily.median(),
+        cold_sequential.median()
+    );
+    Ok(Some((cold_daily, cold_sequential, ratio)))
+}
+
+/// `cargo xtask bench [--runs N] [--out DIR] [--preset small|large|large-2x|busy]`.
 pub(crate) fn bench(root: &Path, args: &[String]) -> anyhow::Result<()> {
     let options = parse(args, false, true)?;
     crate::run(root, "cargo", &["build", "--release", "--quiet", "-p", "standup"], &[])?;
@@ -303,7 +382,8 @@ pub(crate) fn bench(root: &Path, args: &[String]) -> anyhow::Result<()> {
     let standup_ok = verify(&binary, &manifest, "standup", &manifest.expected.standup)?;
 
     let repositories = manifest.repositories.len();
-    let commands: [(String, Box<dyn Fn() -> Command>); 3] = [
+    let log_args = git_log_args(&manifest)?;
+    let commands: [(String, Box<dyn Fn() -> Command>); 4] = [
         (
             "standup daily --no-llm".to_owned(),
             Box::new(|| standup(&binary, &manifest, &["daily", "--no-llm"])),
@@ -313,17 +393,37 @@ pub(crate) fn bench(root: &Path, args: &[String]) -> anyhow::Result<()> {
             Box::new(|| standup(&binary, &manifest, &["standup", "--no-llm"])),
         ),
         (
-            format!("baseline: git log --all --numstat × {repositories} repos"),
-            Box::new(|| baseline(&manifest)),
+            format!("baseline: filtered git log × {repositories} repos, sequential"),
+            Box::new(|| baseline(&manifest, &log_args, false)),
+        ),
+        (
+            format!("baseline: filtered git log × {repositories} repos, xargs -P2"),
+            Box::new(|| baseline(&manifest, &log_args, true)),
         ),
     ];
-    let mut results = Vec::new();
-    for (label, make) in &commands {
-        eprintln!("xtask: {label}: 1 warm-up + {} runs", options.runs);
+    eprintln!("xtask: baseline: git {}", log_args.join(" "));
+    eprintln!(
+        "xtask: 1 warm-up + {} rounds, the {} commands alternating",
+        options.runs,
+        commands.len()
+    );
+    for (_, make) in &commands {
         sample(make())?;
-        let samples =
-            (0..options.runs).map(|_| sample(make())).collect::<anyhow::Result<Vec<_>>>()?;
-        results.push(Measured { label: label.clone(), samples });
+    }
+    let mut results: Vec<Measured> = commands
+        .iter()
+        .map(|(label, _)| Measured { label: label.clone(), samples: Vec::new() })
+        .collect();
+    for round in 0..options.runs {
+        // Alternate the order too, so no command always runs right after the same one.
+        let mut order: Vec<usize> = (0..commands.len()).collect();
+        if round % 2 == 1 {
+            order.reverse();
+        }
+        for index in order {
+            let sample = sample((commands[index].1)())?;
+            results[index].samples.push(sample);
+        }
     }
 
     println!("\n| command | median ms | min–max ms | peak RSS MB |\n|---|---:|---:|---:|");
@@ -338,23 +438,33 @@ pub(crate) fn bench(root: &Path, args: &[String]) -> anyhow::Result<()> {
             mib(measured.peak_rss())
         );
     }
-    let ratio = results[0].median() / results[2].median();
+    let daily_to_sequential = pair_ratio(&results[0], &results[2]);
+    let daily_to_parallel = pair_ratio(&results[0], &results[3]);
+    let standup_to_daily = pair_ratio(&results[1], &results[0]);
     println!(
-        "\nstandup daily median / baseline median: {ratio:.3} ({} runs each, after one warm-up)",
+        "\nmedians of per-round ratios ({} rounds):\n  daily / sequential filtered loop: {daily_to_sequential:.3}\n  daily / xargs -P2 filtered loop:  {daily_to_parallel:.3}\n  standup / daily:                  {standup_to_daily:.3}",
         options.runs
     );
 
+    let cold = cold_pairs(options.runs.clamp(1, 3), &*commands[0].1, &*commands[2].1)?;
     let report = serde_json::json!({
         "preset": manifest.preset,
         "home": manifest.home,
         "now": manifest.now,
         "runs": options.runs,
         "sizes": manifest.sizes,
+        "baseline_git_args": log_args,
         "results": results.iter().map(Measured::json).collect::<Vec<_>>(),
-        "ratio_daily_to_baseline": ratio,
+        "ratio_daily_to_sequential_loop": daily_to_sequential,
+        "ratio_daily_to_parallel_loop": daily_to_parallel,
+        "ratio_standup_to_daily": standup_to_daily,
+        "cold": cold.as_ref().map(|(daily, sequential, ratio)| serde_json::json!({
+            "results": [daily.json(), sequential.json()],
+            "ratio_daily_to_sequential_loop": ratio,
+        })),
         "verified": { "daily": daily_ok, "standup": standup_ok },
     });
-    let path = target_dir(root).join("bench").join("bench.json");
+    let path = target_dir(root).join("bench").join(format!("bench-{}.json", manifest.preset));
     fs_err::create_dir_all(path.parent().unwrap_or(root))?;
     fs_err::write(&path, serde_json::to_string_pretty(&report)? + "\n")?;
     println!("wrote {}", path.display());

@@ -25,11 +25,13 @@ pub(crate) const MINUTE: i64 = 60 * SECOND;
 
 /// How many days before the reference date the calendar covers.
 const DAYS_BACK: i64 = 400;
+/// Days after [`DATE`] that have a start (the busy preset commits on four of them).
+const DAYS_AHEAD: i64 = 6;
 
 /// The calendar: local day starts around the reference date.
 pub(crate) struct Clock {
     zone: TimeZone,
-    /// Local midnight of `DATE - DAYS_BACK + index`, for `index` in `0..=DAYS_BACK + 1`.
+    /// Local midnight of `DATE - DAYS_BACK + index`, for `index` in `0..=DAYS_BACK + DAYS_AHEAD`.
     day_starts: Vec<i64>,
     now: i64,
 }
@@ -38,7 +40,7 @@ impl Clock {
     pub(crate) fn new() -> Result<Clock, Error> {
         let zone = TimeZone::get(TIME_ZONE).map_err(Error::Time)?;
         let mut day_starts = Vec::new();
-        for offset in -DAYS_BACK..=1 {
+        for offset in -DAYS_BACK..=DAYS_AHEAD {
             let day = DATE.checked_add(offset.days()).map_err(Error::Time)?;
             let start = day.to_zoned(zone.clone()).map_err(Error::Time)?;
             day_starts.push(start.timestamp().as_millisecond());
@@ -55,7 +57,7 @@ impl Clock {
     /// Local midnight `days` days from the reference date (`-1` is the day before);
     /// clamped to the calendar's range.
     pub(crate) fn day_start(&self, days: i64) -> i64 {
-        let index = (days + DAYS_BACK).clamp(0, DAYS_BACK + 1);
+        let index = (days + DAYS_BACK).clamp(0, DAYS_BACK + DAYS_AHEAD);
         self.day_starts[usize::try_from(index).unwrap_or(0)]
     }
 

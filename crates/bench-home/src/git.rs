@@ -71,8 +71,21 @@ pub(crate) struct Plan {
     commits: usize,
     big_commit: bool,
     packed_refs: bool,
+    /// Whether colleagues and bots commit on the reference day and the days after it.
+    busy: Busy,
     /// The relative path, which also seeds the repository's own stream.
     label: String,
+}
+
+/// Others' activity in a repository of the busy preset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Busy {
+    /// None beyond the plan's own commits.
+    No,
+    /// Colleagues and bots commit on the reference day and the four days after it.
+    Yes,
+    /// The same, and a bot makes a 1,000-file commit on the reference day.
+    WithBigCommit,
 }
 
 /// A generated repository and the commits a report counts.
@@ -116,6 +129,9 @@ pub(crate) fn plan(params: &Params, seed: u64, home: &Path) -> Vec<Plan> {
     let today_end = empty + 2 + params.today_repos;
     let yesterday_end = today_end + params.yesterday_repos;
     let mut idle_big = params.idle_big_commits;
+    // A stream of its own, so the other presets' repositories stay as they were.
+    let mut busy_rng = Rng::derive(seed, "busy");
+    let mut busy_big = params.busy_big_commits;
     labels
         .into_iter()
         .enumerate()
@@ -145,6 +161,17 @@ pub(crate) fn plan(params: &Params, seed: u64, home: &Path) -> Vec<Plan> {
             } else {
                 false
             };
+            let busy = if params.busy_percent == 0
+                || kind != RepoKind::Normal
+                || !busy_rng.percent(params.busy_percent)
+            {
+                Busy::No
+            } else if busy_big > 0 {
+                busy_big -= 1;
+                Busy::WithBigCommit
+            } else {
+                Busy::Yes
+            };
             Plan {
                 path: home.join(&label),
                 kind,
@@ -152,6 +179,7 @@ pub(crate) fn plan(params: &Params, seed: u64, home: &Path) -> Vec<Plan> {
                 commits,
                 big_commit,
                 packed_refs: rng.percent(40),
+                busy,
                 label,
             }
         })
@@ -319,6 +347,7 @@ fn set_refs_mtime(git_dir: &Path, millis: i64) -> Result<(), Error> {
 }
 
 /// A commit author.
+#[derive(Clone, Copy)]
 struct Author {
     name: &'static str,
     email: &'static str,
@@ -330,6 +359,26 @@ const USER_PERSONAL: Author =
     Author { name: "Dev Example", email: EMAILS[0], zone: "+0900", user: true };
 const USER_WORK: Author =
     Author { name: "Dev Example", email: EMAILS[1], zone: "+0900", user: true };
+const BOTS: [Author; 3] = [
+    Author {
+        name: "dependabot[bot]",
+        email: "49699333+dependabot[bot]@users.noreply.github.com",
+        zone: "+0000",
+        user: false,
+    },
+    Author {
+        name: "renovate[bot]",
+        email: "29139614+renovate[bot]@users.noreply.github.com",
+        zone: "+0000",
+        user: false,
+    },
+    Author {
+        name: "github-actions[bot]",
+        email: "41898282+github-actions[bot]@users.noreply.github.com",
+        zone: "+0000",
+        user: false,
+    },
+];
 const COLLEAGUES: [Author; 5] = [
     Author { name: "Alice Smith", email: "alice@example.org", zone: "+0000", user: false },
     Author { name: "Bob Tanaka", email: "bob@work.example", zone: "+0900", user: false },
@@ -411,7 +460,12 @@ impl History {
             ));
         }
         let weights: Vec<u64> = authors.iter().map(|(_, weight)| *weight).collect();
-        let slots = slots(&mut rng, clock, plan, &weights);
+        let mut slots = slots(&mut rng, clock, plan, &weights);
+        if plan.busy != Busy::No {
+            // Weight 0: the bots write only the busy slots below.
+            authors.extend(BOTS.iter().map(|bot| (*bot, 0)));
+            busy_slots(&mut slots, &authors, clock, plan, seed);
+        }
         let extensions = *rng.pick(&[
             &["rs", "rs", "rs", "toml", "md"][..],
             &["ts", "ts", "tsx", "json", "md"][..],
@@ -477,6 +531,42 @@ fn slots(rng: &mut Rng, clock: &Clock, plan: &Plan, weights: &[u64]) -> Vec<Slot
         }
     }
     slots
+}
+
+/// Adds the commits of colleagues and bots on the reference day (a 1,000-file one by a
+/// bot where the plan says so) and on the four days after it, more of them after the day
+/// than in it, then puts the slots back in time order.
+fn busy_slots(
+    slots: &mut Vec<Slot>,
+    authors: &[(Author, u64)],
+    clock: &Clock,
+    plan: &Plan,
+    seed: u64,
+) {
+    let mut rng = Rng::derive(seed, &format!("{}/busy", plan.label));
+    let others: Vec<usize> = (0..authors.len()).filter(|index| !authors[*index].0.user).collect();
+    let bots: Vec<usize> = others.iter().copied().filter(|index| authors[*index].1 == 0).collect();
+    let on_day = rng.range_usize(1, 6);
+    for _ in 0..on_day {
+        let time = clock.at(0, rng.range_i64(8 * 3600 + 1800, 17 * 3600 + 2700));
+        slots.push(Slot { time, author: *rng.pick(&others), plain: false, big: false });
+    }
+    if plan.busy == Busy::WithBigCommit {
+        let time = clock.at(0, rng.range_i64(3 * 3600, 7 * 3600));
+        slots.push(Slot { time, author: *rng.pick(&bots), plain: true, big: true });
+    }
+    for day in 1..=4 {
+        for _ in 0..rng.range_usize(on_day, 2 * on_day + 2) {
+            let time = clock.at(day, work_second(&mut rng));
+            slots.push(Slot { time, author: *rng.pick(&others), plain: false, big: false });
+        }
+    }
+    slots.sort_by_key(|slot| slot.time);
+    for index in 1..slots.len() {
+        if slots[index].time <= slots[index - 1].time {
+            slots[index].time = slots[index - 1].time + SECOND;
+        }
+    }
 }
 
 /// A second of the day when people commit: mostly 09:00–19:00, some evenings.
@@ -789,4 +879,55 @@ impl Gen {
 
 fn facts(time: i64, stat: &Stat) -> CommitFacts {
     CommitFacts { time, files: stat.files, insertions: stat.insertions, deletions: stat.deletions }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plans(preset: crate::Preset) -> Vec<Plan> {
+        plan(&Params::of(preset), crate::SEED, Path::new("/home"))
+    }
+
+    #[test]
+    fn only_the_busy_preset_has_busy_repositories() {
+        for preset in
+            [crate::Preset::Small, crate::Preset::Large, crate::Preset::LargeDoubleHistory]
+        {
+            assert!(plans(preset).iter().all(|plan| plan.busy == Busy::No), "{preset}");
+        }
+        let busy = plans(crate::Preset::Busy);
+        let normal = busy.iter().filter(|plan| plan.kind == RepoKind::Normal).count();
+        let active = busy.iter().filter(|plan| plan.busy != Busy::No).count();
+        assert!(active * 100 >= normal * 75, "{active} of {normal} normal repositories are busy");
+        assert_eq!(busy.iter().filter(|plan| plan.busy == Busy::WithBigCommit).count(), 12);
+        assert!(
+            busy.iter()
+                .filter(|plan| plan.busy != Busy::No)
+                .all(|plan| plan.kind == RepoKind::Normal)
+        );
+    }
+
+    #[test]
+    fn busy_slots_are_others_and_more_after_the_day_than_in_it() {
+        let clock = Clock::new().unwrap();
+        let plan = plans(crate::Preset::Busy)
+            .into_iter()
+            .find(|plan| plan.busy == Busy::WithBigCommit)
+            .unwrap();
+        let authors = vec![(USER_PERSONAL, 50), (COLLEAGUES[0], 20), (BOTS[0], 0), (BOTS[1], 0)];
+        let mut slots = Vec::new();
+        busy_slots(&mut slots, &authors, &clock, &plan, crate::SEED);
+        let (day_start, day_end) = clock.window(0);
+        let in_day = slots.iter().filter(|slot| (day_start..day_end).contains(&slot.time)).count();
+        let after = slots.iter().filter(|slot| slot.time >= day_end).count();
+        assert!(in_day >= 2, "{in_day} commits on the day (one of them the big one)");
+        assert!(after > in_day, "{after} commits after the day, {in_day} in it");
+        assert!(slots.iter().all(|slot| !authors[slot.author].0.user));
+        let big: Vec<&Slot> = slots.iter().filter(|slot| slot.big).collect();
+        assert_eq!(big.len(), 1);
+        assert!(authors[big[0].author].1 == 0, "the 1,000-file commit is a bot's");
+        assert!((day_start..day_end).contains(&big[0].time));
+        assert!(slots.windows(2).all(|pair| pair[0].time < pair[1].time), "in time order");
+    }
 }

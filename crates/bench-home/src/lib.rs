@@ -68,6 +68,11 @@ pub enum Preset {
     /// transcripts, but the same activity on the reference day. standup's time should
     /// follow the day's activity, not the size of the history, so it should barely move.
     LargeDoubleHistory,
+    /// A busy machine: `Large`'s sources, but colleagues and bots commit in most
+    /// repositories on the reference day (some 1,000-file commits among them) and keep
+    /// committing for days after it, so the refs moved in most repositories and git has
+    /// a longer history after the day than in it.
+    Busy,
 }
 
 impl Preset {
@@ -77,6 +82,7 @@ impl Preset {
             Preset::Small => "small",
             Preset::Large => "large",
             Preset::LargeDoubleHistory => "large-2x",
+            Preset::Busy => "busy",
         }
     }
 }
@@ -89,9 +95,10 @@ impl std::str::FromStr for Preset {
             "small" => Ok(Preset::Small),
             "large" => Ok(Preset::Large),
             "large-2x" => Ok(Preset::LargeDoubleHistory),
-            other => {
-                Err(format!("`{other}` is not a preset (expected `small`, `large` or `large-2x`)"))
-            }
+            "busy" => Ok(Preset::Busy),
+            other => Err(format!(
+                "`{other}` is not a preset (expected `small`, `large`, `large-2x` or `busy`)"
+            )),
         }
     }
 }
@@ -316,6 +323,11 @@ pub(crate) struct Params {
     pub(crate) fish_entries: usize,
     /// Commands on the reference day: zsh, bash, fish.
     pub(crate) today_commands: [usize; 3],
+    /// Percent of the normal repositories where colleagues and bots commit on the
+    /// reference day and on the days after it (0: none).
+    pub(crate) busy_percent: u64,
+    /// How many of those get a 1,000-file commit by a bot on the reference day.
+    pub(crate) busy_big_commits: usize,
 }
 
 impl Params {
@@ -340,6 +352,8 @@ impl Params {
                 bash_lines: 50_000,
                 fish_entries: 20_000,
                 today_commands: [220, 60, 40],
+                busy_percent: 0,
+                busy_big_commits: 0,
             },
             Preset::LargeDoubleHistory => Params {
                 repos: 300,
@@ -347,6 +361,12 @@ impl Params {
                 claude_bytes: 2_000_000_000,
                 codex_sessions: 300,
                 codex_bytes: 200_000_000,
+                ..Params::of(Preset::Large)
+            },
+            Preset::Busy => Params {
+                today_repos: 30,
+                busy_percent: 85,
+                busy_big_commits: 12,
                 ..Params::of(Preset::Large)
             },
             Preset::Small => Params {
@@ -368,6 +388,8 @@ impl Params {
                 bash_lines: 1_000,
                 fish_entries: 400,
                 today_commands: [30, 10, 8],
+                busy_percent: 0,
+                busy_big_commits: 0,
             },
         }
     }

@@ -96,7 +96,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind};
 use regex::Regex;
@@ -160,18 +160,57 @@ struct Inner {
 #[derive(Debug)]
 struct CompiledRule {
     rule: Rule,
-    regex: Regex,
     /// Whether the generic placeholder checks apply (built-in generic rules only).
     generic: bool,
-    /// Whether a match of `regex` can hold `[` or `]`, and so reach across a mask.
-    brackets: bool,
     /// Whether the rule is built in (user rules are always run again after masking,
     /// since nothing is known of their shape).
     builtin: bool,
     /// The rules with a keyword that occurs in this rule's mask, `[REDACTED:<id>]`.
     mask_triggers: Vec<usize>,
     /// See `builtin::Builtin::extractor`.
+    extractor: Option<String>,
+    /// The compiled regexes. A built-in rule is compiled the first time one of its
+    /// keywords occurs in a text, so a redactor costs little to build and clean text
+    /// never compiles anything; a user rule is compiled (and so checked) when the
+    /// redactor is built.
+    compiled: OnceLock<Compiled>,
+}
+
+/// What a rule compiles to.
+#[derive(Debug)]
+struct Compiled {
+    regex: Regex,
+    /// Whether a match of `regex` can hold `[` or `]`, and so reach across a mask.
+    brackets: bool,
     extractor: Option<Regex>,
+}
+
+impl Compiled {
+    fn new(rule: &Rule, extractor: Option<&str>) -> Result<Compiled, Error> {
+        let Ok(regex) = Regex::new(&rule.regex) else {
+            return Err(Error::InvalidRegex { id: rule.id.clone() });
+        };
+        // The regex compiled, so it parses; an error here would only make the rule look
+        // able to match brackets, which is the safe side.
+        let brackets = regex_syntax::parse(&rule.regex).map_or(true, |hir| can_match_bracket(&hir));
+        let Ok(extractor) = extractor.map(Regex::new).transpose() else {
+            return Err(Error::InvalidRegex { id: rule.id.clone() });
+        };
+        Ok(Compiled { regex, brackets, extractor })
+    }
+}
+
+impl CompiledRule {
+    /// The rule's regexes, compiled on first use.
+    fn compiled(&self) -> &Compiled {
+        self.compiled.get_or_init(|| {
+            // Only built-in rules get here uncompiled, and every one of them is tested to
+            // compile (`tests::every_builtin_rule_compiles`): a failure is a bug in this
+            // crate, not something input can cause.
+            Compiled::new(&self.rule, self.extractor.as_deref())
+                .expect("the built-in rules compile")
+        })
+    }
 }
 
 /// Builds a [`Redactor`] from the built-in rules (unless left out), user rules and an
@@ -245,7 +284,7 @@ impl Redactor {
                     || pass.glued
                     || pass.rerun.contains(rule_idx)
                     || !compiled.builtin
-                    || compiled.brackets
+                    || compiled.compiled().brackets
                 {
                     runs.insert(rule_idx);
                 }
@@ -353,10 +392,11 @@ impl Redactor {
     fn find(&self, rule_idx: usize, compiled: &CompiledRule, text: &str, scratch: &mut Scratch) {
         let Scratch { markers, spans, matches, .. } = scratch;
         let group = compiled.rule.secret_group.unwrap_or(0);
+        let Compiled { regex, extractor, .. } = compiled.compiled();
         let mut at = 0;
         if group == 0 {
             // The whole match is the secret: only the fast engines run.
-            while let Some(whole) = compiled.regex.find_at(text, at) {
+            while let Some(whole) = regex.find_at(text, at) {
                 let accepted = self.accept(
                     rule_idx,
                     compiled,
@@ -381,31 +421,30 @@ impl Redactor {
             }
             return;
         }
-        let mut locations = compiled.regex.capture_locations();
-        let mut extracted = compiled.extractor.as_ref().map(Regex::capture_locations);
+        let mut locations = regex.capture_locations();
+        let mut extracted = extractor.as_ref().map(Regex::capture_locations);
         loop {
-            let (whole, secret) = if let (Some(extractor), Some(extracted)) =
-                (&compiled.extractor, &mut extracted)
-            {
-                let Some(whole) = compiled.regex.find_at(text, at) else { break };
-                let secret = extractor
-                    .captures_read(extracted, whole.as_str())
-                    .and_then(|_| (1..extracted.len()).find_map(|idx| extracted.get(idx)))
-                    .map(|(start, end)| (whole.start() + start, whole.start() + end))
-                    .or_else(|| {
-                        // The extractor is tested to agree with the rule; should it ever
-                        // miss, resolve the groups the slow way.
-                        compiled.regex.captures_read_at(&mut locations, text, whole.start())?;
-                        (group..locations.len()).find_map(|idx| locations.get(idx))
-                    });
-                (whole, secret)
-            } else {
-                let Some(whole) = compiled.regex.captures_read_at(&mut locations, text, at) else {
-                    break;
+            let (whole, secret) =
+                if let (Some(extractor), Some(extracted)) = (extractor, &mut extracted) {
+                    let Some(whole) = regex.find_at(text, at) else { break };
+                    let secret = extractor
+                        .captures_read(extracted, whole.as_str())
+                        .and_then(|_| (1..extracted.len()).find_map(|idx| extracted.get(idx)))
+                        .map(|(start, end)| (whole.start() + start, whole.start() + end))
+                        .or_else(|| {
+                            // The extractor is tested to agree with the rule; should it ever
+                            // miss, resolve the groups the slow way.
+                            regex.captures_read_at(&mut locations, text, whole.start())?;
+                            (group..locations.len()).find_map(|idx| locations.get(idx))
+                        });
+                    (whole, secret)
+                } else {
+                    let Some(whole) = regex.captures_read_at(&mut locations, text, at) else {
+                        break;
+                    };
+                    // The first participating group from `group` on (see `Rule::secret_group`).
+                    (whole, (group..locations.len()).find_map(|idx| locations.get(idx)))
                 };
-                // The first participating group from `group` on (see `Rule::secret_group`).
-                (whole, (group..locations.len()).find_map(|idx| locations.get(idx)))
-            };
             // Else the whole match.
             let (start, end) = secret.unwrap_or((whole.start(), whole.end()));
             let accepted = self.accept(rule_idx, compiled, text, start, end, markers, spans);
@@ -691,29 +730,24 @@ fn compile(
     if rule.entropy.is_some_and(|entropy| entropy.is_nan() || entropy < 0.0) {
         return Err(Error::InvalidEntropy { id: rule.id });
     }
-    let Ok(regex) = Regex::new(&rule.regex) else {
-        return Err(Error::InvalidRegex { id: rule.id });
-    };
-    if let Some(group) = rule.secret_group {
-        let last = regex.captures_len() - 1;
-        if group > last {
-            return Err(Error::SecretGroupOutOfRange { id: rule.id, group, last });
-        }
-    }
-    // The regex compiled, so it parses; an error here would only make the rule look
-    // able to match brackets, which is the safe side.
-    let brackets = regex_syntax::parse(&rule.regex).map_or(true, |hir| can_match_bracket(&hir));
     let (generic, extractor) = builtin.unwrap_or((false, None));
-    let Ok(extractor) = extractor.map(Regex::new).transpose() else {
-        return Err(Error::InvalidRegex { id: rule.id });
-    };
+    let compiled = OnceLock::new();
+    if builtin.is_none() {
+        let user = Compiled::new(&rule, None)?;
+        if let Some(group) = rule.secret_group {
+            let last = user.regex.captures_len() - 1;
+            if group > last {
+                return Err(Error::SecretGroupOutOfRange { id: rule.id, group, last });
+            }
+        }
+        let _ = compiled.set(user);
+    }
     Ok(CompiledRule {
         rule,
-        regex,
         generic,
         builtin: builtin.is_some(),
-        extractor,
-        brackets,
+        extractor: extractor.map(str::to_owned),
+        compiled,
         mask_triggers: Vec::new(),
     })
 }

@@ -45,8 +45,12 @@ fn in_context(names: &str, value: &str) -> String {
 /// start the name or follow `_`, `-` or `.`, so that `bypass` or `author` are not names.
 const SECRET_NAME: &str = r"(?i-u:[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret(?:[_.-]?key)?|token|api[_.-]?key|access[_.-]?key|private[_.-]?key|credentials?)|(?:[A-Za-z0-9_.-]*[_.-])?(?:pass|pwd|auth(?:[_.-]?token)?))";
 
-/// A double-quoted value (backslash escapes allowed), a single-quoted value.
-const QUOTED_VALUE: &str = r#""((?:[^"\\\n]|\\.)+)"|'([^'\n]+)'"#;
+/// A value in escaped double quotes (`\"…\"`, JSON inside a shell string), a
+/// double-quoted value (backslash escapes allowed), a single-quoted value.
+const QUOTED_VALUE: &str = r#"\\"([^"\\\n]+)\\"|"((?:[^"\\\n]|\\.)+)"|'([^'\n]+)'"#;
+
+/// The quote that may close a secret-like name: none, `"`, `'` or an escaped `\"`.
+const NAME_QUOTE: &str = r#"(?:\\?["'])?"#;
 
 /// The names the generic rules look for, as keyword stems: every keyword of those rules
 /// is a stem followed by what may come between a name and its value (a closing quote,
@@ -85,7 +89,7 @@ const GENERIC_STEMS: &[&str] = &[
 fn generic_keywords(separators: &[&str]) -> Vec<String> {
     let mut keywords = Vec::new();
     for stem in GENERIC_STEMS {
-        for quote in ["", "\"", "'"] {
+        for quote in ["", "\"", "'", "\\\""] {
             for space in ["", " ", "\t"] {
                 for separator in separators {
                     keywords.push(format!("{stem}{quote}{space}{separator}"));
@@ -225,9 +229,9 @@ pub(crate) fn builtin() -> Vec<Builtin> {
     // Cloud providers.
     token(
         "aws-access-key-id",
-        "AWS access key id: `AKIA`, `ASIA`, `ABIA`, `ACCA` or `A3T?` + 16 upper-case base32 characters",
+        "AWS access key id: `AKIA`, `ASIA`, `ABIA`, `ACCA` or `A3T?` + 16 upper-case letters and digits (the documented `…EXAMPLE` keys are left alone)",
         &["akia", "asia", "abia", "acca", "a3t"],
-        bounded("(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}"),
+        bounded("(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}"),
         3.0,
     );
     token(
@@ -754,7 +758,7 @@ pub(crate) fn builtin() -> Vec<Builtin> {
         "A value assigned with `=`, `:=` or `=>` to a secret-like name (`password`, `passwd`, `pwd`, `pass`, `secret`, `token`, `api_key`, `access_key`, `auth`, `client_secret`, `private_key`, `credentials`, with any prefix such as `DB_` or `GITHUB_`): shell, env files, code, `--flag=value`; the name is kept",
         generic_keywords(&["=", ":="]),
         format!(
-            r#"(?-u:\b){SECRET_NAME}["']?[ \t]?(?:=|:=|=>)[ \t]*(?:{QUOTED_VALUE}|([^\s"'`;,&|<>(){{}}\[\]]{{4,}})(?:[\s"'`;,&|<>)}}\]]|$))"#
+            r#"(?-u:\b){SECRET_NAME}{NAME_QUOTE}[ \t]?(?:=|:=|=>)[ \t]*(?:{QUOTED_VALUE}|([^\s"'`;,&|<>(){{}}\[\]]{{4,}})(?:[\s"'`;,&|<>)}}\]]|$))"#
         ),
         Some(2.0),
     );
@@ -763,7 +767,7 @@ pub(crate) fn builtin() -> Vec<Builtin> {
         "A value after `:` for a secret-like name, as in JSON (`\"password\": \"…\"`) and YAML (`token: …`); an unquoted value must end the line and hold a digit or symbol, so prose such as `auth: cleanup` is left alone; the name must start a line or follow a space, `{`, `,`, a quote or a bracket",
         generic_keywords(&[":"]),
         format!(
-            r#"(?m)(?:^|[\s{{,"'(\[]){SECRET_NAME}["']?[ \t]?:[ \t]*(?:{QUOTED_VALUE}|([A-Za-z]*[^\sA-Za-z"'`,;{{}}\[\]()<>#][^\s"'`,;{{}}\[\]()<>#]*)[ \t]*(?:$|[,}}#]))"#
+            r#"(?m)(?:^|[\s{{,"'(\[]){SECRET_NAME}{NAME_QUOTE}[ \t]?:[ \t]*(?:{QUOTED_VALUE}|([A-Za-z]*[^\sA-Za-z"'`,;{{}}\[\]()<>#][^\s"'`,;{{}}\[\]()<>#]*)[ \t]*(?:$|[,}}#]))"#
         ),
         Some(2.6),
     );
@@ -796,17 +800,42 @@ pub(crate) fn builtin() -> Vec<Builtin> {
         ),
         Some(2.0),
     );
+    generic(
+        "sshpass-password",
+        "The password given to `sshpass -p` (`sshpass -p secret ssh host`, `sshpass -p'…'`)",
+        strs(&["sshpass"]),
+        format!(
+            r#"(?-u:\b)sshpass(?-u:\b)[^\n|;&]*?[ \t]-p[ \t]*(?:{QUOTED_VALUE}|([^\s"'`;&|<>]+))"#
+        ),
+        None,
+    );
+    generic(
+        "registry-login-password",
+        "The password given to `docker login` (and `podman`, `nerdctl`, `buildah`, `skopeo`, `helm registry`, `oras`) with `-p` or `--password`",
+        strs(&["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"]),
+        format!(
+            r#"(?-u:\b)(?:docker|podman|nerdctl|buildah|skopeo|helm[ \t]+registry|oras)[ \t]+login(?-u:\b)[^\n|;&]*?[ \t](?:-p|--password)(?:[ \t]+|=)(?:{QUOTED_VALUE}|([^\s"'`;&|<>-][^\s"'`;&|<>]*))"#
+        ),
+        None,
+    );
+    generic(
+        "password-flag",
+        "A letters-only value after `--password`, `--passwd` or `--passphrase` in a command (values with a digit or symbol are `generic-cli-flag`'s); words that follow a flag in prose (`flag`, `option`, …) are left alone",
+        strs(&["-password", "-passwd", "-passphrase"]),
+        r"(?:^|[ \t])--?(?i-u:(?:[a-z0-9]+-)*(?:password|passwd|passphrase))[ \t]+([A-Za-z]{4,64})(?:[ \t]|$)".to_owned(),
+        None,
+    );
     let extractors = [
         (
             "generic-assignment",
             format!(
-                r#"^[A-Za-z0-9_.-]+["']?[ \t]?(?:=|:=|=>)[ \t]*(?:{QUOTED_VALUE}|([^\s"'`;,&|<>(){{}}\[\]]{{4,}}))"#
+                r#"^[A-Za-z0-9_.-]+{NAME_QUOTE}[ \t]?(?:=|:=|=>)[ \t]*(?:{QUOTED_VALUE}|([^\s"'`;,&|<>(){{}}\[\]]{{4,}}))"#
             ),
         ),
         (
             "generic-key-value",
             format!(
-                r#"^[\s{{,"'(\[]?[A-Za-z0-9_.-]+["']?[ \t]?:[ \t]*(?:{QUOTED_VALUE}|([A-Za-z]*[^\sA-Za-z"'`,;{{}}\[\]()<>#][^\s"'`,;{{}}\[\]()<>#]*))"#
+                r#"^[\s{{,"'(\[]?[A-Za-z0-9_.-]+{NAME_QUOTE}[ \t]?:[ \t]*(?:{QUOTED_VALUE}|([A-Za-z]*[^\sA-Za-z"'`,;{{}}\[\]()<>#][^\s"'`,;{{}}\[\]()<>#]*))"#
             ),
         ),
         (

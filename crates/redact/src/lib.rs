@@ -82,6 +82,15 @@
 //! # Ok::<(), redact::Error>(())
 //! ```
 //!
+//! # Look-alike letters
+//!
+//! Before matching, characters that imitate ASCII are folded to it, one character for
+//! one: the full-width forms (`ｇｈｐ＿…`), the mathematical alphanumerics (`𝐩𝐚𝐬𝐬`) and the
+//! Cyrillic and Greek letters drawn like Latin ones (`pаssword` with U+0430). The rules,
+//! keywords, entropy and placeholder checks see the folded text; the mask replaces the
+//! original characters, and everything outside the masks comes back as it was. The
+//! allow-list is compared with the folded text too.
+//!
 //! # Allow-list
 //!
 //! An allow-list literal lets through every secret that **contains** it (equality
@@ -105,6 +114,7 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 mod builtin;
 mod error;
 mod filter;
+mod fold;
 mod ruleset;
 
 pub use error::Error;
@@ -254,12 +264,29 @@ impl Redactor {
 
     /// Masks every secret in `text` as `[REDACTED:<rule-id>]` and says how many were
     /// masked. Returns [`Cow::Borrowed`] when nothing was.
+    ///
+    /// Look-alike letters (Cyrillic `а` in `pаssword`, full-width `ｇｈｐ＿`, see
+    /// [`fold`](crate#look-alike-letters)) are matched as the ASCII letters they imitate,
+    /// and the mask covers the original characters.
     pub fn redact<'a>(&self, text: &'a str) -> (Cow<'a, str>, usize) {
-        let inner = &*self.inner;
-        let Some(first_rules) = self.prefilter(text) else {
-            return (Cow::Borrowed(text), 0);
+        let masked = match fold::fold(text) {
+            Some(folded) => self.redact_folded(&folded, Some(text)),
+            None => self.redact_folded(text, None),
         };
+        match masked {
+            Some((masked, n_masked)) => (Cow::Owned(masked), n_masked),
+            None => (Cow::Borrowed(text), 0),
+        }
+    }
+
+    /// Redacts `text`; when `shadow` is given, `text` is its folded form (the same number
+    /// of characters, one for one) and the result is `shadow` with the masks `text` got.
+    /// `None` when nothing was masked.
+    fn redact_folded(&self, text: &str, shadow: Option<&str>) -> Option<(String, usize)> {
+        let inner = &*self.inner;
+        let first_rules = self.prefilter(text)?;
         let mut current = Cow::Borrowed(text);
+        let mut shadow = shadow.map(Cow::Borrowed);
         let mut n_masked = 0;
         // The rules that may have a keyword in the text: masking removes keywords, and
         // adds only those that occur in the masks themselves.
@@ -269,6 +296,10 @@ impl Redactor {
         for pass_idx in 0..MAX_PASSES {
             let Some(pass) = self.pass(&current, &runs, &mut scratch) else { break };
             n_masked += pass.n_masked;
+            if let Some(original) = &mut shadow {
+                *original =
+                    Cow::Owned(shadow_masks(&current, original, &scratch.merged, &pass.masked));
+            }
             current = Cow::Owned(pass.masked);
             for &mask_rule in &scratch.masks {
                 for &rule_idx in &inner.rules[mask_rule].mask_triggers {
@@ -293,7 +324,10 @@ impl Redactor {
                 break;
             }
         }
-        (current, n_masked)
+        if n_masked == 0 {
+            return None;
+        }
+        Some((shadow.unwrap_or(current).into_owned(), n_masked))
     }
 
     /// Which rules have a keyword in `text` (or none), or `None` when no rule needs to
@@ -584,6 +618,32 @@ struct Pass {
     n_masked: usize,
     glued: bool,
     rerun: RuleSet,
+}
+
+/// `original` with the masks that one pass put into `text` (its folded form, character
+/// for character) at the `merged` spans, giving `masked`.
+fn shadow_masks(text: &str, original: &str, merged: &[Span], masked: &str) -> String {
+    // Byte offsets in `text` of each character boundary, mapped to those in `original`.
+    let mut offsets = vec![0; text.len() + 1];
+    let mut original_chars = original.char_indices();
+    for (at, _) in text.char_indices() {
+        offsets[at] = original_chars.next().map_or(original.len(), |(original_at, _)| original_at);
+    }
+    offsets[text.len()] = original.len();
+    let mut out = String::with_capacity(original.len() + masked.len());
+    let mut copied = 0;
+    let mut masked_at = 0;
+    for span in merged {
+        out.push_str(&original[offsets[copied]..offsets[span.start]]);
+        // The mask itself, as the pass wrote it.
+        masked_at += span.start - copied;
+        let mask_len = masked[masked_at..].find(']').map_or(0, |end| end + 1);
+        out.push_str(&masked[masked_at..masked_at + mask_len]);
+        masked_at += mask_len;
+        copied = span.end;
+    }
+    out.push_str(&original[offsets[copied]..]);
+    out
 }
 
 /// Characters that can continue a token: a mask next to one of them changes what the

@@ -351,6 +351,24 @@ fn cases() -> Vec<Case> {
             &format!("Sup3r-{}", random(ALNUM, 6, 78)),
             "mysql -u root -p shop",
         ),
+        case(
+            "sshpass-password",
+            "sshpass -p '{}' ssh deploy@host",
+            &format!("Sup3r {}", random(ALNUM, 6, 79)),
+            "sshpass -e ssh deploy@host",
+        ),
+        case(
+            "registry-login-password",
+            "docker login -u me -p {} registry.example.com",
+            &format!("hunter{}", random(ALNUM, 8, 80)),
+            "docker login -u me --password-stdin registry.example.com",
+        ),
+        case(
+            "password-flag",
+            "app login --user me --password {}",
+            "correcthorse",
+            "feat: add the --password flag to login",
+        ),
     ]
 }
 
@@ -612,6 +630,129 @@ fn specific_rules_win_over_generic_ones() {
     assert_eq!(
         redactor.redact(&format!("ANTHROPIC_API_KEY={key}")).0,
         "ANTHROPIC_API_KEY=[REDACTED:anthropic-api-key]"
+    );
+}
+
+#[test]
+fn aws_key_ids_with_any_digit() {
+    let redactor = builtin();
+    for id in ["AKIA0189ABCD0189EFGH", "ASIA01890189XYZW0189", "AKIAFAKE01890189AB12"] {
+        assert_eq!(redactor.redact(id).0, "[REDACTED:aws-access-key-id]", "{id}");
+    }
+    // Lower case, or too short, is not a key id.
+    for text in ["akia0189abcd0189efgh", "AKIA0189ABCD0189EFG"] {
+        assert_eq!(redactor.redact(text).1, 0, "{text}");
+    }
+}
+
+#[test]
+fn look_alike_letters_are_matched_and_the_original_is_masked() {
+    let redactor = builtin();
+    let check = |text: &str, expected: &str| {
+        assert_eq!(redactor.redact(text).0, expected, "{text:?}");
+        let (again, n_again) = redactor.redact(expected);
+        assert_eq!((again.as_ref(), n_again), (expected, 0), "{expected:?} is not stable");
+    };
+    // Cyrillic а (U+0430) in the name; the name keeps its look-alike letter.
+    check(
+        "export p\u{430}ssword=Hunter2-fake9",
+        "export p\u{430}ssword=[REDACTED:generic-assignment]",
+    );
+    check(
+        "P\u{410}SSWORD=Hunter2-fake9 ./run",
+        "P\u{410}SSWORD=[REDACTED:generic-assignment] ./run",
+    );
+    // A full-width token, and a token after full-width text.
+    let token = fake("ghp_", ALNUM, 36, 98);
+    let wide: String =
+        token.chars().map(|c| char::from_u32(u32::from(c) + 0xfee0).unwrap()).collect();
+    check(&format!("トークン：{wide} です"), "トークン：[REDACTED:github-pat] です");
+    check(&format!("（{token}）"), "（[REDACTED:github-pat]）");
+    // Greek omicron in `token`, mathematical bold in `password`.
+    check("t\u{3bf}ken: \"Fake-t0ken-v4lue\"", "t\u{3bf}ken: \"[REDACTED:generic-key-value]\"");
+    check(
+        "\u{1d429}\u{1d41a}\u{1d42c}\u{1d42c}\u{1d430}\u{1d428}\u{1d42b}\u{1d41d}=Hunter2-fake9",
+        "\u{1d429}\u{1d41a}\u{1d42c}\u{1d42c}\u{1d430}\u{1d428}\u{1d42b}\u{1d41d}=[REDACTED:generic-assignment]",
+    );
+    // Text with look-alikes and nothing secret is returned as it was.
+    let plain = "p\u{430}ssword reset flow for \u{ff21}\u{ff22}\u{ff23}";
+    assert!(matches!(redactor.redact(plain).0, std::borrow::Cow::Borrowed(_)));
+}
+
+#[test]
+fn escaped_json_inside_a_command() {
+    let redactor = builtin();
+    let check = |text: &str, expected: &str| {
+        assert_eq!(redactor.redact(text).0, expected, "{text:?}");
+    };
+    check(
+        r#"curl -d "{\"user\":\"me\",\"password\":\"Hunter2-fake9\"}" https://api.example.com"#,
+        r#"curl -d "{\"user\":\"me\",\"password\":\"[REDACTED:generic-key-value]\"}" https://api.example.com"#,
+    );
+    check(
+        r#"echo "{\"api_key\": \"Fake-K3y-value\"}" > cfg.json"#,
+        r#"echo "{\"api_key\": \"[REDACTED:generic-key-value]\"}" > cfg.json"#,
+    );
+    check(
+        r#"run "{\"token\"=\"Fake-t0ken-v4lue\"}""#,
+        r#"run "{\"token\"=\"[REDACTED:generic-assignment]\"}""#,
+    );
+}
+
+#[test]
+fn password_flags_and_login_commands() {
+    let redactor = builtin();
+    let check = |text: &str, expected: &str| {
+        assert_eq!(redactor.redact(text).0, expected, "{text:?}");
+    };
+    check("sshpass -p hunterfake ssh host", "sshpass -p [REDACTED:sshpass-password] ssh host");
+    check("sshpass -pHunter2fake ssh host", "sshpass -p[REDACTED:sshpass-password] ssh host");
+    check("sshpass -p \"Hunter 2\" scp a b", "sshpass -p \"[REDACTED:sshpass-password]\" scp a b");
+    check(
+        "docker login --username me --password hunterpass ghcr.io",
+        "docker login --username me --password [REDACTED:registry-login-password] ghcr.io",
+    );
+    check(
+        "podman login -u me --password=Hunter2fake quay.io",
+        "podman login -u me --password=[REDACTED:generic-assignment] quay.io",
+    );
+    check(
+        "helm registry login -u me -p Hunter2fake r.example",
+        "helm registry login -u me -p [REDACTED:registry-login-password] r.example",
+    );
+    check("app --password hunterpass", "app --password [REDACTED:password-flag]");
+    check("app --db-password hunterpass -v", "app --db-password [REDACTED:password-flag] -v");
+    check("app --password=hunterpass", "app --password=[REDACTED:generic-assignment]");
+    check("app --password 'hunter pass'", "app --password '[REDACTED:generic-cli-flag]'");
+    check("app --passwd=Hunter2", "app --passwd=[REDACTED:generic-assignment]");
+    for text in [
+        "sshpass -f ~/.pw ssh host",
+        "sshpass -p \"$SSHPASS\" ssh host",
+        "docker login -u me -p \"$(cat token)\" r",
+        "docker login --password-stdin",
+        "echo $PW | docker login -u me --password-stdin r",
+        "add a --password option",
+        "the --password flag is gone",
+        "app --password",
+    ] {
+        assert_eq!(redactor.redact(text).1, 0, "{text:?}");
+    }
+}
+
+#[test]
+fn percent_encoded_credentials_in_urls() {
+    let redactor = builtin();
+    let check = |text: &str, expected: &str| {
+        assert_eq!(redactor.redact(text).0, expected, "{text:?}");
+    };
+    check("postgres://u:p%40ss-fake@db/x", "postgres://u:[REDACTED:url-credentials]@db/x");
+    check(
+        "psql postgresql://app%40corp:Fake%3Apa55%2F@db.internal:5432/app",
+        "psql postgresql://app%40corp:[REDACTED:url-credentials]@db.internal:5432/app",
+    );
+    check(
+        "mongodb+srv://u:%21Fake%23pw@c.example/x",
+        "mongodb+srv://u:[REDACTED:url-credentials]@c.example/x",
     );
 }
 

@@ -874,6 +874,12 @@ const ATUIN_18_SCHEMA: &str = "
     ALTER TABLE history ADD COLUMN author_kind integer;
 ";
 
+/// (command, exit, duration ns, second, author, author kind, hostname).
+type NewRow<'a> = (&'a str, i64, i64, i64, Option<&'a str>, Option<i64>, &'a str);
+
+/// (command, exit, duration ns, agent).
+type Outcome<'a> = (&'a str, Option<i64>, Option<u64>, Option<&'a str>);
+
 #[test]
 fn atuin_exit_duration_and_agents_come_from_the_newer_columns() {
     let home = Home::new();
@@ -881,7 +887,7 @@ fn atuin_exit_duration_and_agents_come_from_the_newer_columns() {
     fs_err::create_dir_all(db.parent().unwrap()).unwrap();
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute_batch(ATUIN_18_SCHEMA).unwrap();
-    let rows: [(&str, i64, i64, i64, Option<&str>, Option<i64>, &str); 6] = [
+    let rows: [NewRow<'_>; 6] = [
         ("cargo test", 101, 4_000_000_000, 1, Some("dev"), None, "laptop:dev"),
         ("cargo test -p x", 0, 2_000_000_000, 2, Some("claude-code"), Some(2), "laptop:dev"),
         ("git status", 0, 1_000_000, 3, Some("codex"), None, "laptop:dev"),
@@ -913,7 +919,7 @@ fn atuin_exit_duration_and_agents_come_from_the_newer_columns() {
 
     let mut events = output.events.clone();
     events.sort_by_key(|event| event.time);
-    let seen: Vec<(&str, Option<i64>, Option<u64>, Option<&str>)> = events
+    let seen: Vec<Outcome<'_>> = events
         .iter()
         .map(|event| {
             (event.command.as_str(), event.exit, event.duration_ns, event.agent.as_deref())

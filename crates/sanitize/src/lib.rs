@@ -28,10 +28,12 @@
 //!   (`Extended_Pictographic`), a skin-tone modifier or U+FE0F, and right before a
 //!   pictograph (`👨‍💻` stays one glyph);
 //! - one variation selector right after a character that takes one: U+FE00–U+FE0F after
-//!   a visible non-ASCII character (U+FE0E and U+FE0F also after `0`–`9`, `#` and `*`,
-//!   the keycap bases), U+E0100–U+E01EF after an ideograph, the Mongolian free
-//!   variation selectors after a Mongolian letter. A second selector in a row, which is
-//!   how text is smuggled in selectors, is removed, and so is every selector after ASCII.
+//!   a visible non-ASCII symbol or an ideograph (`❤️`, `∩︀`), U+FE0E and U+FE0F in a keycap
+//!   (`1️⃣`: a digit, `#` or `*`, the selector, U+20E3), U+E0100–U+E01EF after an
+//!   ideograph, the Mongolian free variation selectors after a Mongolian letter. A
+//!   second selector in a row, which is how text is smuggled in selectors, is removed,
+//!   and so is every selector after a letter or digit of any script (ASCII, full-width,
+//!   Cyrillic, …), where it would split a token that secret redaction must see whole.
 //!
 //! A sequence that is still open at the end of the string (an OSC without its
 //! terminator, say) is removed up to the end of the string, never passed through. An
@@ -223,16 +225,29 @@ fn joins_emoji(before: Option<char>, after: Option<char>) -> bool {
 }
 
 /// Whether the variation selector `selector` may follow `before`, the last character
-/// kept.
-fn takes_selector(before: Option<char>, selector: char) -> bool {
+/// kept, with `after` next.
+///
+/// Never after a letter or digit that a token could be made of (ASCII, full-width forms,
+/// any alphabetic script): a selector there would split a token in two for the secret
+/// rules, which match the full-width and look-alike letters too.
+fn takes_selector(before: Option<char>, selector: char, after: Option<char>) -> bool {
     let Some(base) = before else { return false };
     if is_suspect(base) || base.is_whitespace() || base.is_control() {
         return false;
     }
+    let ideograph = in_table(unicode_tables::IDEOGRAPHIC, base);
     match selector {
-        '\u{fe0e}' | '\u{fe0f}' if matches!(base, '0'..='9' | '#' | '*') => true,
-        '\u{fe00}'..='\u{fe0f}' => !base.is_ascii(),
-        '\u{e0100}'..='\u{e01ef}' => in_table(unicode_tables::IDEOGRAPHIC, base),
+        // Keycaps: `1`, U+FE0F, U+20E3.
+        '\u{fe0e}' | '\u{fe0f}' if matches!(base, '0'..='9' | '#' | '*') => {
+            after == Some('\u{20e3}')
+        }
+        '\u{fe00}'..='\u{fe0f}' => {
+            ideograph
+                || !(base.is_ascii()
+                    || base.is_alphanumeric()
+                    || ('\u{ff00}'..='\u{ffef}').contains(&base))
+        }
+        '\u{e0100}'..='\u{e01ef}' => ideograph,
         _ => ('\u{1820}'..='\u{18aa}').contains(&base),
     }
 }
@@ -278,7 +293,7 @@ fn clean_from(text: &str, start: usize) -> String {
                 let keep = if c == ZWJ {
                     joins_emoji(before, chars.peek().copied())
                 } else if is_variation_selector(c) {
-                    takes_selector(before, c)
+                    takes_selector(before, c, chars.peek().copied())
                 } else {
                     !is_removed(c)
                 };

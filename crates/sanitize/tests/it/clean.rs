@@ -233,6 +233,14 @@ fn one_variation_selector_after_a_character_that_takes_one() {
     check("❤\u{200b}\u{fe0f}", "❤\u{fe0f}");
     check("a\u{180b}", "a");
     check("\u{845b}\u{e0100}\u{e0101}", "\u{845b}\u{e0100}");
+    // Never inside a token: after a digit outside a keycap, after a full-width form or a
+    // letter of another script (the secret rules fold those to ASCII).
+    check("ghp_ab4\u{fe0f}z", "ghp_ab4z");
+    check("1\u{fe0f}", "1");
+    check("\u{ff47}\u{fe0f}\u{ff48}", "\u{ff47}\u{ff48}");
+    check("\u{ff3f}\u{fe0f}x", "\u{ff3f}x");
+    check("p\u{430}\u{fe00}ss", "p\u{430}ss");
+    check("\u{e9}\u{fe0f}", "\u{e9}");
 }
 
 #[test]

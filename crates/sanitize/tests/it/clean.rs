@@ -37,6 +37,14 @@ fn csi_sequences() {
         ("a\u{1b}[31", "a"),                    // unterminated
         ("a\u{9b}", "a"),                       // unterminated 8-bit
         ("a\u{1b}[31\u{e9}b", "a\u{e9}b"),      // malformed: ends at a non-CSI character
+        ("\u{1b}[1 !px", "x"),                  // two intermediate bytes (DECSTR-like)
+        ("\u{1b}[ !q", ""),                     // intermediates without parameters
+        ("a\u{1b}[ 1mb", "a1mb"),               // a parameter after an intermediate aborts
+        ("a\u{1b}[ \u{e9}b", "a\u{e9}b"),       // so does any other character
+        ("\u{1b}[ ", ""),                       // unterminated after an intermediate
+        ("\u{1b}[1;2 ~x", "x"),                 // the final byte `~` (0x7E)
+        ("\u{1b}[@x", "x"),                     // the final byte `@` (0x40)
+        ("a\u{1b}[1\u{7f}b", "ab"),             // DEL is no final byte
     ];
     for (input, expected) in cases {
         check(input, expected);
@@ -88,16 +96,20 @@ fn dcs_apc_pm_sos_strings() {
 #[test]
 fn other_escape_sequences() {
     let cases = [
-        ("\u{1b}(Bx", "x"),         // designate G0 charset (intermediate + final)
-        ("\u{1b}7x\u{1b}8", "x"),   // save / restore cursor
-        ("\u{1b}cx", "x"),          // full reset
-        ("\u{1b}=x\u{1b}>", "x"),   // keypad modes
-        ("\u{1b}Mx", "x"),          // reverse index
-        ("x\u{1b}", "x"),           // ESC at the end
-        ("\u{1b}\u{e9}", "\u{e9}"), // ESC before a non-ASCII character: only ESC goes
-        ("\u{1b}\nx", "\nx"),       // ESC before newline
-        ("\u{1b}\u{1b}[31mx", "x"), // ESC ESC
-        ("\u{1b}(", ""),            // unterminated
+        ("\u{1b}(Bx", "x"),            // designate G0 charset (intermediate + final)
+        ("\u{1b}7x\u{1b}8", "x"),      // save / restore cursor
+        ("\u{1b}cx", "x"),             // full reset
+        ("\u{1b}=x\u{1b}>", "x"),      // keypad modes
+        ("\u{1b}Mx", "x"),             // reverse index
+        ("x\u{1b}", "x"),              // ESC at the end
+        ("\u{1b}\u{e9}", "\u{e9}"),    // ESC before a non-ASCII character: only ESC goes
+        ("\u{1b}\nx", "\nx"),          // ESC before newline
+        ("\u{1b}\u{1b}[31mx", "x"),    // ESC ESC
+        ("\u{1b}(", ""),               // unterminated
+        ("\u{1b}  (Bx", "x"),          // two intermediate bytes, then the final
+        ("\u{1b}(\u{e9}x", "\u{e9}x"), // an intermediate, then no final: only ESC ( goes
+        ("\u{1b}( \nx", "\nx"),        // intermediates, then a newline
+        ("a\u{1b}(\u{7f}b", "ab"),     // DEL is no final byte, and is removed itself
     ];
     for (input, expected) in cases {
         check(input, expected);

@@ -136,23 +136,15 @@ fn is_variation_selector(c: char) -> bool {
     matches!(c, '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}' | '\u{180b}'..='\u{180d}' | '\u{180f}')
 }
 
-/// Whether `c` is kept only in some places: a joiner or a variation selector.
-fn is_conditional(c: char) -> bool {
-    c == ZWJ || is_variation_selector(c)
-}
-
-/// Whether `c` is removed wherever it appears outside a sequence.
+/// Whether `c` is removed wherever it appears outside a sequence, except for the joiner
+/// and the variation selectors (default-ignorable too), which [`clean`] keeps back where
+/// they do visible work.
 fn is_removed(c: char) -> bool {
     if c < '\u{ad}' {
         return matches!(c, '\u{0}'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}');
     }
     matches!(c, '\u{fff9}'..='\u{fffb}')
-        || (in_table(unicode_tables::DEFAULT_IGNORABLE_CODE_POINT, c) && !is_conditional(c))
-}
-
-/// Whether [`clean`] may have to remove `c`: always, or depending on its neighbours.
-fn is_suspect(c: char) -> bool {
-    is_removed(c) || is_conditional(c)
+        || in_table(unicode_tables::DEFAULT_IGNORABLE_CODE_POINT, c)
 }
 
 /// The first byte of the UTF-8 encoding of `code`.
@@ -206,7 +198,7 @@ fn first_suspect(text: &str) -> Option<usize> {
                 return Some(idx);
             }
             // A suspect lead byte: decode the character to decide.
-            if text[idx..].chars().next().is_some_and(is_suspect) {
+            if text[idx..].chars().next().is_some_and(is_removed) {
                 return Some(idx);
             }
         }
@@ -232,7 +224,9 @@ fn joins_emoji(before: Option<char>, after: Option<char>) -> bool {
 /// rules, which match the full-width and look-alike letters too.
 fn takes_selector(before: Option<char>, selector: char, after: Option<char>) -> bool {
     let Some(base) = before else { return false };
-    if is_suspect(base) || base.is_whitespace() || base.is_control() {
+    // A removed base here is a selector or joiner kept just before; controls other
+    // than tab and newline never get this far.
+    if is_removed(base) || base.is_whitespace() {
         return false;
     }
     let ideograph = in_table(unicode_tables::IDEOGRAPHIC, base);

@@ -253,6 +253,10 @@ fn one_variation_selector_after_a_character_that_takes_one() {
     check("\u{ff3f}\u{fe0f}x", "\u{ff3f}x");
     check("p\u{430}\u{fe00}ss", "p\u{430}ss");
     check("\u{e9}\u{fe0f}", "\u{e9}");
+    // Nor after a space of any kind, a tab or a newline.
+    check("\u{3000}\u{fe0f}x", "\u{3000}x");
+    check("\u{2003}\u{fe00}", "\u{2003}");
+    check("\t\u{fe0f}\n\u{fe0f}", "\t\n");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use redact::Redactor;
-use report_model::{Activity, MaskedCount, ProjectRef, Warning};
+use report_model::{Activity, MaskedCount, MaskedSource, ProjectRef, Warning};
 
 /// Cleans one string: sanitize, redact, then cap (so a secret cut in half is never left
 /// unmasked). Returns whether it was shortened and adds what was masked to `masked`.
@@ -48,7 +48,8 @@ pub(crate) fn clean(
 ) -> Vec<MaskedCount> {
     let mut git = 0;
     for commit in &mut activity.commits {
-        commit.truncated |= clean_text(&mut commit.subject, redactor, max_chars, &mut git);
+        commit.commit.truncated |=
+            clean_text(&mut commit.commit.subject, redactor, max_chars, &mut git);
         clean_project(&mut commit.project, redactor, &mut git);
     }
     let mut sessions = 0;
@@ -79,9 +80,14 @@ pub(crate) fn clean(
     for warning in warnings.iter_mut() {
         clean_text(&mut warning.message, redactor, usize::MAX, &mut other);
     }
-    [("git", git), ("sessions", sessions), ("shell", shell), ("warnings", other)]
-        .into_iter()
-        .filter(|(_, count)| *count > 0)
-        .map(|(source, count)| MaskedCount { source: source.to_owned(), count })
-        .collect()
+    [
+        (MaskedSource::Git, git),
+        (MaskedSource::Sessions, sessions),
+        (MaskedSource::Shell, shell),
+        (MaskedSource::Warnings, other),
+    ]
+    .into_iter()
+    .filter(|(_, count)| *count > 0)
+    .map(|(source, count)| MaskedCount { source, count })
+    .collect()
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use jiff::civil::{Date, Time, Weekday};
 use jiff::tz::TimeZone;
+use report_model::Lang;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -157,13 +158,6 @@ struct GitFile {
     include_merges: bool,
 }
 
-/// The report's language, as configured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Lang {
-    En,
-    Ja,
-}
-
 /// The validated configuration.
 #[derive(Debug, Clone)]
 pub(crate) struct Config {
@@ -251,17 +245,13 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
 
     let mut config = Config::default();
     if let Some(lang) = file.lang {
-        config.lang = Some(match lang.get_ref().as_str() {
-            "en" => Lang::En,
-            "ja" => Lang::Ja,
-            other => {
-                return Err(invalid(
-                    lang.span(),
-                    "lang",
-                    format!("`{other}` is not a language (expected `en` or `ja`)"),
-                ));
-            }
-        });
+        config.lang = Some(lang.get_ref().parse::<Lang>().map_err(|_| {
+            invalid(
+                lang.span(),
+                "lang",
+                format!("`{}` is not a language (expected `en` or `ja`)", lang.get_ref()),
+            )
+        })?);
     }
     if let Some(zone) = file.timezone {
         let name = zone.get_ref().clone();

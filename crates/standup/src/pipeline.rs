@@ -11,10 +11,10 @@ use anyhow::Context as _;
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use report_model::{Meta, ReportKind};
+use report_model::{Lang, Meta, ReportKind, Source, plural};
 
-use crate::cli::{DoctorArgs, FormatArg, LangArg, ReportArgs};
-use crate::config::{self, Config, Lang, LlmApi, LlmConfig};
+use crate::cli::{DoctorArgs, FormatArg, ReportArgs};
+use crate::config::{self, Config, LlmApi, LlmConfig};
 use crate::{Failure, clean, env_vars, print_warning, write_stdout};
 
 /// The process environment, read once at start-up; nothing below reads `std::env`.
@@ -162,11 +162,7 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     let windows = aggregate::report_windows(kind, date, &calendar)
         .map_err(|error| Failure::Usage(error.into()))?;
     let since = windows.iter().map(|(_, window)| window.start).min().unwrap_or(now);
-    let lang = match args.lang {
-        Some(LangArg::En) => Lang::En,
-        Some(LangArg::Ja) => Lang::Ja,
-        None => config.lang.unwrap_or_else(|| env.lang()),
-    };
+    let lang = args.lang.or(config.lang).unwrap_or_else(|| env.lang());
 
     let mut gathered = gather(env, &config, since);
     let mut timings = std::mem::take(&mut gathered.timings);
@@ -190,7 +186,7 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     };
     let options = aggregate::Options { shell: config.grouping.clone() };
     let mut report =
-        aggregate::aggregate(kind, &windows, &gathered.activity, gathered.warnings, meta, &options);
+        aggregate::aggregate(kind, &windows, gathered.activity, gathered.warnings, meta, &options);
     timings.push(("aggregate".to_owned(), start.elapsed()));
 
     let limits = narrative::Limits {
@@ -199,12 +195,8 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         temperature: config.llm.temperature,
         ..narrative::Limits::default()
     };
-    let narrative_lang = match lang {
-        Lang::En => narrative::Lang::En,
-        Lang::Ja => narrative::Lang::Ja,
-    };
     if args.show_prompt {
-        let prompt = narrative::build_prompt(&report, &config.redactor, &limits, narrative_lang)
+        let prompt = narrative::build_prompt(&report, &config.redactor, &limits, lang)
             .context("building the narrative prompt")
             .map_err(Failure::Runtime)?;
         let text =
@@ -215,13 +207,8 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         let start = Instant::now();
         let backend = backend(&config.llm);
         let spinner = Spinner::start();
-        let warnings = narrative::narrate(
-            backend.as_ref(),
-            &mut report,
-            &config.redactor,
-            &limits,
-            narrative_lang,
-        );
+        let warnings =
+            narrative::narrate(backend.as_ref(), &mut report, &config.redactor, &limits, lang);
         drop(spinner);
         report.warnings.extend(warnings);
         timings.push(("narrative".to_owned(), start.elapsed()));
@@ -231,12 +218,8 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     }
 
     let start = Instant::now();
-    let render_lang = match lang {
-        Lang::En => render::Lang::En,
-        Lang::Ja => render::Lang::Ja,
-    };
     let text = match args.format {
-        FormatArg::Md => render::markdown(&report, render_lang, &time_zone),
+        FormatArg::Md => render::markdown(&report, lang, &time_zone),
         FormatArg::Json => render::json(&report),
     };
     timings.push(("render".to_owned(), start.elapsed()));
@@ -369,24 +352,21 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
 
 /// One line of `standup doctor` for a source: found or not, and how much.
 fn doctor_line(status: &collect::SourceStatus) -> String {
-    let count = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     if !status.found {
         return format!("{}: not found", status.source);
     }
-    let amount = match status.source.as_str() {
-        "git" => format!(
+    let amount = match status.source {
+        Source::Git => format!(
             "{} · {} today",
-            count(status.files, "repository", "repositories"),
-            count(status.entries, "commit", "commits")
+            plural(status.files, "repository", "repositories"),
+            plural(status.entries, "commit", "commits")
         ),
-        "claude" | "codex" | "gemini" => {
-            format!(
-                "{} · {} today",
-                count(status.files, "transcript", "transcripts"),
-                count(status.entries, "session", "sessions")
-            )
-        }
-        _ => count(status.entries, "entry", "entries"),
+        source if source.is_agent() => format!(
+            "{} · {} today",
+            plural(status.files, "transcript", "transcripts"),
+            plural(status.entries, "session", "sessions")
+        ),
+        _ => plural(status.entries, "entry", "entries"),
     };
     format!("{}: found · {amount}", status.source)
 }

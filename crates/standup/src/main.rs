@@ -2,7 +2,6 @@
 //! and the wiring of the pipeline (collect → sanitize → redact → aggregate → render).
 //! Everything worth a unit test lives in a library crate.
 
-mod clean;
 mod cli;
 mod config;
 mod env_vars;

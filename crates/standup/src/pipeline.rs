@@ -15,7 +15,7 @@ use report_model::{Lang, Meta, ReportKind, Source, plural};
 
 use crate::cli::{DoctorArgs, FormatArg, ReportArgs};
 use crate::config::{self, Config, LlmApi, LlmConfig};
-use crate::{Failure, clean, env_vars, print_warning, write_stdout};
+use crate::{Failure, env_vars, print_warning, write_stdout};
 
 /// The process environment, read once at start-up; nothing below reads `std::env`.
 pub(crate) struct ProcessEnv {
@@ -168,12 +168,7 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     let mut timings = std::mem::take(&mut gathered.timings);
 
     let start = Instant::now();
-    let secrets_masked = clean::clean(
-        &mut gathered.activity,
-        &mut gathered.warnings,
-        &config.redactor,
-        config.max_chars,
-    );
+    let secrets_masked = clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
     timings.push(("sanitize + redact".to_owned(), start.elapsed()));
 
     let start = Instant::now();
@@ -310,7 +305,9 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
     let calendar = calendar(&config, time_zone);
     let today = aggregate::today(now, &calendar);
     let since = calendar.window(today).map_err(|error| Failure::Usage(error.into()))?.start;
-    let gathered = gather(env, &config, since);
+    let mut gathered = gather(env, &config, since);
+    // Folder names, limits and warnings are untrusted text, as in a report.
+    clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
 
     let mut out = String::new();
     let exists = if config_path.exists() { "" } else { " (not present: defaults in use)" };

@@ -210,3 +210,26 @@ pub fn clean_gathered(
     }
     cleaner.masked()
 }
+
+/// The longest piece of user input a message quotes, in characters.
+pub const QUOTE_MAX_CHARS: usize = 80;
+
+/// User input (an argument, an environment variable, a config value) made fit to quote
+/// in a message: sanitized, redacted with the built-in rules, then capped at
+/// [`QUOTE_MAX_CHARS`], on one line (newlines and tabs become spaces). Every message
+/// that echoes input goes through it.
+pub fn quote(input: &str) -> String {
+    // A quoted value stays on its message's one line.
+    let cleaned = message(input).replace(['\n', '\t'], " ");
+    let (text, _) = sanitize::cap(&cleaned, QUOTE_MAX_CHARS);
+    text.into_owned()
+}
+
+/// A whole message line (an error, a warning) made safe to print: sanitized and redacted
+/// with the built-in rules, not capped. The last guard before the terminal.
+pub fn message(text: &str) -> String {
+    static BUILTIN: std::sync::OnceLock<Redactor> = std::sync::OnceLock::new();
+    let sanitized = sanitize::clean(text);
+    let (redacted, _) = BUILTIN.get_or_init(Redactor::builtin).redact(&sanitized);
+    redacted.into_owned()
+}

@@ -138,3 +138,14 @@ fn a_path_that_is_not_utf8_becomes_its_lossy_text() {
     let location = gathered.statuses[0].locations[0].to_str().expect("UTF-8 now");
     assert_eq!(location, "/home/me/src/caf\u{fffd}[31m");
 }
+
+#[test]
+fn quoted_input_is_clean_masked_and_short() {
+    assert_eq!(clean::quote("\u{1b}]52;c;aGk=\u{7}en"), "en");
+    assert_eq!(clean::quote(TOKEN), "[REDACTED:github-pat]");
+    assert_eq!(clean::quote("a\nb\tc"), "a b c");
+    let long = clean::quote(&"x".repeat(500));
+    assert_eq!(long.chars().count(), clean::QUOTE_MAX_CHARS);
+    assert!(long.ends_with('…'));
+    assert_eq!(clean::message(&format!("a\u{1b}[2Jb {TOKEN}")), "ab [REDACTED:github-pat]");
+}

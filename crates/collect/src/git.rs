@@ -276,7 +276,8 @@ fn walk(dir: &Path, depth_left: usize, exclude: &Excludes, found: &mut BTreeMap<
 /// repository where none moved cannot hold a commit for that window and is skipped
 /// without spawning git.
 pub fn changed_since(repo: &Repo, since: Timestamp) -> bool {
-    let since = SystemTime::from(since - SignedDuration::from_secs(2));
+    let since =
+        SystemTime::from(since.checked_sub(SignedDuration::from_secs(2)).unwrap_or(Timestamp::MIN));
     let newer = |path: &Path| {
         fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= since)
     };
@@ -384,7 +385,7 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
     // `--since` filters by committer date and is inclusive; a commit authored in the
     // window has a committer date at or after its author date, so the bound is widened
     // by a day for clock skew and the author date is checked below.
-    let since = options.since - SignedDuration::from_hours(24);
+    let since = options.since.checked_sub(SignedDuration::from_hours(24)).unwrap_or(Timestamp::MIN);
     let mut command = command(env);
     command
         .arg("--git-dir")

@@ -65,12 +65,26 @@ impl ProcessEnv {
     fn now(&self) -> Result<Timestamp, Failure> {
         match self.var(env_vars::STANDUP_NOW) {
             None => Ok(Timestamp::now()),
-            Some(text) => text.parse().map_err(|error| {
-                usage(format!(
-                    "{} is `{text}`, which is not an RFC 3339 timestamp: {error}",
-                    env_vars::STANDUP_NOW
-                ))
-            }),
+            Some(text) => {
+                let now: Timestamp = text.parse().map_err(|error| {
+                    usage(format!(
+                        "{} is `{}`, which is not an RFC 3339 timestamp: {error}",
+                        env_vars::STANDUP_NOW,
+                        clean::quote(text)
+                    ))
+                })?;
+                let year = now.to_zoned(TimeZone::UTC).year();
+                if !YEARS.contains(&year) {
+                    return Err(usage(format!(
+                        "{} is `{}`, outside the years {} to {} a report can cover",
+                        env_vars::STANDUP_NOW,
+                        clean::quote(text),
+                        YEARS.start(),
+                        YEARS.end()
+                    )));
+                }
+                Ok(now)
+            }
         }
     }
 
@@ -100,7 +114,7 @@ fn time_zone(config: &Config, env: &ProcessEnv) -> Result<(String, TimeZone), Fa
         let name = tz.strip_prefix(':').unwrap_or(tz);
         let zone = TimeZone::get(name)
             .or_else(|_| TimeZone::posix(name))
-            .map_err(|_| usage(format!("TZ is `{tz}`, which is not a known time zone (expected an IANA name such as `Asia/Tokyo`)")))?;
+            .map_err(|_| usage(format!("TZ is `{}`, which is not a known time zone (expected an IANA name such as `Asia/Tokyo`)", clean::quote(tz))))?;
         return Ok((name.to_owned(), zone));
     }
     let zone = TimeZone::try_system().unwrap_or(TimeZone::UTC);
@@ -108,17 +122,33 @@ fn time_zone(config: &Config, env: &ProcessEnv) -> Result<(String, TimeZone), Fa
     Ok((name, zone))
 }
 
+/// The years a report may be about: git, the agents and the shells record nothing
+/// earlier, and date arithmetic near jiff's limits would overflow.
+const YEARS: std::ops::RangeInclusive<i16> = 1970..=9999;
+
 fn parse_date(text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, Failure> {
     let today = aggregate::today(now, calendar);
-    match text {
-        "today" => Ok(today),
+    let date = match text {
+        "today" => today,
         "yesterday" => {
-            today.yesterday().map_err(|error| usage(format!("--date yesterday: {error}")))
+            today.yesterday().map_err(|error| usage(format!("--date yesterday: {error}")))?
         }
         other => other.parse().map_err(|_| {
-            usage(format!("--date `{other}` is not `today`, `yesterday` or a date `YYYY-MM-DD`"))
-        }),
+            usage(format!(
+                "--date `{}` is not `today`, `yesterday` or a date `YYYY-MM-DD`",
+                clean::quote(other)
+            ))
+        })?,
+    };
+    if !YEARS.contains(&date.year()) {
+        return Err(usage(format!(
+            "--date `{}` is {date}, outside the years {} to {} a report can cover",
+            clean::quote(text),
+            YEARS.start(),
+            YEARS.end()
+        )));
     }
+    Ok(date)
 }
 
 fn calendar(config: &Config, time_zone: TimeZone) -> Calendar {
@@ -311,7 +341,7 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
 
     let mut out = String::new();
     let exists = if config_path.exists() { "" } else { " (not present: defaults in use)" };
-    let _ = writeln!(out, "config: {}{exists}", config_path.display());
+    let _ = writeln!(out, "config: {}{exists}", clean::message(&config_path.to_string_lossy()));
     let _ = writeln!(
         out,
         "time zone: {zone_name} · today: {today} (activity is counted from {})",

@@ -76,7 +76,7 @@ impl ProcessEnv {
                 let year = now.to_zoned(TimeZone::UTC).year();
                 if !YEARS.contains(&year) {
                     return Err(usage(format!(
-                        "{} is `{}`, outside the years {} to {} a report can cover",
+                        "{} is `{}`, out of range (a report covers the years {} to {})",
                         env_vars::STANDUP_NOW,
                         clean::quote(text),
                         YEARS.start(),
@@ -123,8 +123,8 @@ fn time_zone(config: &Config, env: &ProcessEnv) -> Result<(String, TimeZone), Fa
 }
 
 /// The years a report may be about: git, the agents and the shells record nothing
-/// earlier, and date arithmetic near jiff's limits would overflow.
-const YEARS: std::ops::RangeInclusive<i16> = 1970..=9999;
+/// earlier, and date arithmetic near jiff's limits (year 9999) would overflow.
+const YEARS: std::ops::RangeInclusive<i16> = 1970..=9998;
 
 fn parse_date(text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, Failure> {
     let today = aggregate::today(now, calendar);
@@ -142,7 +142,7 @@ fn parse_date(text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, F
     };
     if !YEARS.contains(&date.year()) {
         return Err(usage(format!(
-            "--date `{}` is {date}, outside the years {} to {} a report can cover",
+            "--date `{}` is {date}, out of range (a report covers the years {} to {})",
             clean::quote(text),
             YEARS.start(),
             YEARS.end()

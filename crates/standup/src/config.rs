@@ -468,6 +468,16 @@ fn parse_redact(
                 format!("rule `{}` has an invalid regex: {first}", clean::quote(&rule.id)),
             ));
         }
+        if rule.entropy.is_some_and(|entropy| !(0.0..=8.0).contains(&entropy)) {
+            return Err(invalid(
+                span,
+                "redact.rules",
+                format!(
+                    "rule `{}` has an entropy outside 0 to 8 (bits per character)",
+                    clean::quote(&rule.id)
+                ),
+            ));
+        }
         builder = builder.rule(redact::Rule {
             id: rule.id.clone(),
             regex: rule.regex.clone(),
@@ -802,6 +812,10 @@ mod tests {
         insta::assert_snapshot!(error("day_start = \"+4:-0\"\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `day_start`: `+4:-0` is not a time of day (expected `HH:MM`, such as `04:00`)");
         insta::assert_snapshot!(error("[llm]\nendpoint = \"http://127.0.0.1:99999\"\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `llm.endpoint`: `http://127.0.0.1:99999` has a port that is not a number from 1 to 65535");
         insta::assert_snapshot!(error("[redact]\nrules = [{ id = \"a b\", regex = \"x\" }]\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `redact.rules`: rule id `a b` must be 1 to 64 letters, digits, `-`, `_` or `.`");
+        assert!(
+            error("[redact]\nrules = [{ id = \"r\", regex = \"x\", entropy = nan }]\n")
+                .contains("key `redact.rules`: rule `r` has an entropy outside 0 to 8")
+        );
     }
 
     #[test]

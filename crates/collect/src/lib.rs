@@ -9,6 +9,7 @@
 mod env;
 pub mod gather;
 pub mod git;
+pub mod pool;
 pub mod sessions;
 pub mod shell;
 mod status;

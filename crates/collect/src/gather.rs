@@ -63,7 +63,7 @@ pub fn gather(
             let start = Instant::now();
             let (repos, warnings) = git::discover(env, &sources.git, &extra);
             let identity = if sources.identity.is_empty() {
-                git::global_identity(env)
+                git::global_identity(env, sources.git.timeout)
             } else {
                 sources.identity.clone()
             };
@@ -74,6 +74,7 @@ pub fn gather(
                 since,
                 include_merges: sources.git.include_merges,
                 workers,
+                timeout: sources.git.timeout,
             };
             let commits = git::read_commits(env, &repos, &options);
             let git_time = start.elapsed();
@@ -101,11 +102,12 @@ pub fn gather(
     let known: BTreeSet<PathBuf> = found.repos.iter().map(|repo| repo.git_dir.clone()).collect();
     let mut revealed: BTreeMap<PathBuf, Repo> = BTreeMap::new();
     let mut resolved: BTreeMap<PathBuf, ProjectRef> = BTreeMap::new();
+    let mut unreadable = Unreadable::new(&gathered.warnings);
     let mut resolve = |path: &Path| -> ProjectRef {
         if let Some(project) = resolved.get(path) {
             return project.clone();
         }
-        let project = match git::repo_containing(path) {
+        let project = match unreadable.find_repo(path) {
             Some(repo) => {
                 let project = repo.project.clone();
                 if !known.contains(&repo.git_dir) {
@@ -126,6 +128,7 @@ pub fn gather(
     for command in &mut shell.events {
         command.project = command.cwd.as_deref().map(&mut resolve);
     }
+    gathered.warnings.extend(unreadable.warnings);
     gathered.timings.push(("join".to_owned(), start.elapsed()));
 
     let mut commits = found.commits;
@@ -137,6 +140,7 @@ pub fn gather(
             since,
             include_merges: sources.git.include_merges,
             workers,
+            timeout: sources.git.timeout,
         };
         merge_commits(&mut commits, git::read_commits(env, &revealed, &options));
         gathered.timings.push(("git: repositories of session folders".to_owned(), start.elapsed()));
@@ -152,6 +156,32 @@ pub fn gather(
     gathered.statuses.extend(sessions.statuses);
     gathered.statuses.extend(shell.statuses);
     gathered
+}
+
+/// The `.git`s of working directories that cannot be read, each named once.
+struct Unreadable {
+    seen: BTreeSet<String>,
+    warnings: Vec<Warning>,
+}
+
+impl Unreadable {
+    /// Knows the warnings already given (discovery names most such `.git`s).
+    fn new(given: &[Warning]) -> Unreadable {
+        let seen = given.iter().map(|warning| warning.message.clone()).collect();
+        Unreadable { seen, warnings: Vec::new() }
+    }
+
+    /// The repository containing `path`; a `.git` that cannot be read is a warning, and
+    /// the folder is then a project of its own.
+    fn find_repo(&mut self, path: &Path) -> Option<Repo> {
+        git::find_repo(path).unwrap_or_else(|error| {
+            let warning = error.warning();
+            if self.seen.insert(warning.message.clone()) {
+                self.warnings.push(warning);
+            }
+            None
+        })
+    }
 }
 
 /// Adds the commits of more repositories to `commits`, its one status included.

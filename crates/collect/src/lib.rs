@@ -7,6 +7,8 @@
 //! or a log: every source is opened read-only.
 
 mod env;
+mod error;
+mod fsread;
 pub mod gather;
 pub mod git;
 pub mod sessions;
@@ -14,4 +16,5 @@ pub mod shell;
 mod status;
 
 pub use env::Env;
+pub use error::{Error, FileKind, GitFailure};
 pub use status::{SourceOutput, SourceStatus};

@@ -22,7 +22,6 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -32,7 +31,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 
 use super::scan::{Scan, decode};
-use crate::Env;
+use crate::{Env, Error, fsread};
 
 /// The database path atuin itself would use, and a problem met on the way (an
 /// unreadable config file), for a warning.
@@ -44,18 +43,15 @@ pub(super) fn db_path(env: &Env) -> (PathBuf, Option<String>) {
         env.var("ATUIN_CONFIG_DIR").map_or_else(|| env.config_home().join("atuin"), PathBuf::from);
     let config_file = config_dir.join("config.toml");
     let (mut db_path, mut data_dir, mut problem) = (None, None, None);
-    match fs_err::read_to_string(&config_file) {
+    match fsread::read_small_text(&config_file, fsread::CONFIG_FILE_MAX) {
         Ok(text) => {
             db_path = toml_string(&text, "db_path");
             data_dir = toml_string(&text, "data_dir");
         }
-        Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+        Err(error) if error.is_not_found() => {}
         Err(error) => {
-            problem = Some(format!(
-                "atuin: cannot read `{}` ({}); looking for the database in the default place",
-                config_file.display(),
-                super::cause(&error)
-            ));
+            problem =
+                Some(format!("atuin: {error}; looking for the database in the default place"));
         }
     }
     if let Some(path) = db_path {
@@ -73,6 +69,9 @@ pub(super) fn db_path(env: &Env) -> (PathBuf, Option<String>) {
 pub(super) enum Outcome {
     /// No file there.
     Missing,
+    /// Not a regular file (a FIFO, a device, a folder), or it cannot be looked at: never
+    /// handed to SQLite, which would block on a FIFO.
+    Refused(Error),
     /// The file is there but could not be read: the reason.
     Unreadable(String),
     /// The rows at or after `since`, and the counts (rows that could not be read are
@@ -82,12 +81,9 @@ pub(super) enum Outcome {
 
 /// Reads the commands run at or after `since` from the database at `path`.
 pub(super) fn read(path: &Path, since: Timestamp) -> Outcome {
-    match fs_err::metadata(path) {
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Outcome::Missing,
-        Err(error) => return Outcome::Unreadable(super::cause(&error)),
-        Ok(metadata) if metadata.is_dir() => {
-            return Outcome::Unreadable("it is a directory".to_owned());
-        }
+    match fsread::regular_metadata(path) {
+        Err(error) if error.is_not_found() => return Outcome::Missing,
+        Err(error) => return Outcome::Refused(error),
         Ok(_) => {}
     }
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -98,6 +94,15 @@ pub(super) fn read(path: &Path, since: Timestamp) -> Outcome {
     };
     let mut wal = path.as_os_str().to_owned();
     wal.push("-wal");
+    let mut shm = path.as_os_str().to_owned();
+    shm.push("-shm");
+    // SQLite opens these beside the database itself: a FIFO there would block it.
+    for side in [Path::new(&wal), Path::new(&shm)] {
+        match fsread::regular_metadata(side) {
+            Err(error) if !error.is_not_found() => return Outcome::Refused(error),
+            _ => {}
+        }
+    }
     let result = if Path::new(&wal).exists() {
         // atuin is running (or stopped uncleanly): its latest commands may still be in
         // the write-ahead log, which only a normal reader sees, through the `-shm`
@@ -287,11 +292,12 @@ fn toml_string_value(value: &str) -> Option<String> {
 
 /// Expands a leading `~` and `$NAME` / `${NAME}` from the injected environment (with
 /// `HOME` the injected home), as atuin's `shellexpand::full` does. Unknown variables are
-/// left as written.
+/// left as written, and so are variables not on [`Env::VARS`]: the binary passes only
+/// those to `collect`.
 fn expand(env: &Env, raw: &str) -> PathBuf {
     let home = env.home.to_string_lossy();
     let lookup = |name: &str| -> Option<String> {
-        match env.var(name) {
+        match env.listed_var(name) {
             Some(value) => Some(value.to_owned()),
             None if name == "HOME" => Some(home.clone().into_owned()),
             None => None,

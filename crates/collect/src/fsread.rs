@@ -234,6 +234,20 @@ mod tests {
     }
 
     #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO with coreutils")]
+        let status = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(status.success());
+        // No writer: a blocking open would never return.
+        let error = open(&fifo).unwrap_err();
+        assert!(matches!(error, Error::NotRegular { kind: FileKind::Fifo, .. }), "{error}");
+        assert!(matches!(read_small(&fifo, 10), Err(Error::NotRegular { .. })));
+        assert!(matches!(regular_metadata(&fifo), Err(Error::NotRegular { .. })));
+    }
+
+    #[test]
     fn only_regular_files_are_opened() {
         let dir = tempfile::tempdir().unwrap();
         let error = open(dir.path()).unwrap_err();

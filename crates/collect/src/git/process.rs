@@ -104,3 +104,39 @@ fn read_capped(mut pipe: impl Read, cap: u64) -> std::io::Result<Vec<u8>> {
     std::io::copy(&mut pipe, &mut std::io::sink())?;
     Ok(bytes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[expect(clippy::disallowed_methods, reason = "the deadline is tested on a plain program")]
+    fn sh(script: &str) -> Command {
+        let mut command = Command::new("sh");
+        command.args(["-c", script]).stdin(Stdio::null());
+        command
+    }
+
+    #[test]
+    fn a_process_past_its_deadline_is_killed() {
+        let started = Instant::now();
+        let result = output(sh("sleep 30"), Duration::from_millis(200));
+        assert!(matches!(result, Err(GitFailure::Timeout(_))), "{result:?}");
+        assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    }
+
+    #[test]
+    fn a_process_that_closes_its_pipes_but_runs_on_is_killed_too() {
+        let result = output(sh("exec >/dev/null 2>&1; sleep 30"), Duration::from_millis(200));
+        assert!(matches!(result, Err(GitFailure::Timeout(_))), "{result:?}");
+    }
+
+    #[test]
+    fn output_and_status_come_back() {
+        let output = output(sh("echo out; echo err >&2; exit 3"), Duration::from_secs(10)).unwrap();
+        assert_eq!(
+            (output.stdout.as_slice(), output.stderr.as_slice()),
+            (&b"out\n"[..], &b"err\n"[..])
+        );
+        assert_eq!(output.status.code(), Some(3));
+    }
+}

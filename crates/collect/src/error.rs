@@ -59,6 +59,14 @@ pub enum Error {
         /// The cap, in bytes.
         limit: u64,
     },
+    /// A database (atuin's) that SQLite could not read, or not in the expected shape.
+    #[error("cannot read `{}`: {reason}", .path.display())]
+    Database {
+        /// The database file.
+        path: PathBuf,
+        /// What SQLite said, or what is missing.
+        reason: String,
+    },
     /// A repository's `.git` file does not name a git dir.
     #[error("`{}` does not name a git dir (`gitdir: <path>`)", .path.display())]
     NotGitFile {
@@ -115,6 +123,7 @@ impl Error {
             Error::Io { .. }
             | Error::NotRegular { .. }
             | Error::TooLarge { .. }
+            | Error::Database { .. }
             | Error::NotGitFile { .. } => WarningCode::SourceUnreadable,
             Error::LinesTooLong { .. } => WarningCode::MalformedLines,
             Error::Git { .. } => WarningCode::GitFailed,

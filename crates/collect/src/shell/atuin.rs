@@ -69,11 +69,9 @@ pub(super) fn db_path(env: &Env) -> (PathBuf, Option<String>) {
 pub(super) enum Outcome {
     /// No file there.
     Missing,
-    /// Not a regular file (a FIFO, a device, a folder), or it cannot be looked at: never
-    /// handed to SQLite, which would block on a FIFO.
-    Refused(Error),
-    /// The file is there but could not be read: the reason.
-    Unreadable(String),
+    /// The file is there but could not be read. Anything but a regular file (a FIFO, a
+    /// device, a folder) is refused before SQLite sees it: SQLite would block on a FIFO.
+    Unreadable(Error),
     /// The rows at or after `since`, and the counts (rows that could not be read are
     /// malformed; they have no line numbers).
     Read(Scan),
@@ -83,7 +81,7 @@ pub(super) enum Outcome {
 pub(super) fn read(path: &Path, since: Timestamp) -> Outcome {
     match fsread::regular_metadata(path) {
         Err(error) if error.is_not_found() => return Outcome::Missing,
-        Err(error) => return Outcome::Refused(error),
+        Err(error) => return Outcome::Unreadable(error),
         Ok(_) => {}
     }
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -99,7 +97,7 @@ pub(super) fn read(path: &Path, since: Timestamp) -> Outcome {
     // SQLite opens these beside the database itself: a FIFO there would block it.
     for side in [Path::new(&wal), Path::new(&shm)] {
         match fsread::regular_metadata(side) {
-            Err(error) if !error.is_not_found() => return Outcome::Refused(error),
+            Err(error) if !error.is_not_found() => return Outcome::Unreadable(error),
             _ => {}
         }
     }
@@ -130,10 +128,14 @@ pub(super) fn read(path: &Path, since: Timestamp) -> Outcome {
     };
     match result {
         Ok(scan) => Outcome::Read(scan),
-        Err(Failure::Sqlite(error)) => Outcome::Unreadable(error.to_string()),
-        Err(Failure::Schema) => Outcome::Unreadable(
-            "it has no `history` table with `timestamp` and `command` columns".to_owned(),
-        ),
+        Err(Failure::Sqlite(error)) => Outcome::Unreadable(Error::Database {
+            path: path.to_path_buf(),
+            reason: error.to_string(),
+        }),
+        Err(Failure::Schema) => Outcome::Unreadable(Error::Database {
+            path: path.to_path_buf(),
+            reason: "it has no `history` table with `timestamp` and `command` columns".to_owned(),
+        }),
     }
 }
 

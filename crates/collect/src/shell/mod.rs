@@ -371,16 +371,9 @@ fn read_atuin(env: &Env, config: &ShellConfig, since: Timestamp) -> ShellRead {
     }
     match atuin::read(&path, since) {
         atuin::Outcome::Missing => {}
-        atuin::Outcome::Refused(error) => {
+        atuin::Outcome::Unreadable(error) => {
             read.status.found = true;
             read.fail(&error);
-        }
-        atuin::Outcome::Unreadable(reason) => {
-            read.status.found = true;
-            read.warn(
-                WarningCode::SourceUnreadable,
-                format!("atuin: cannot read `{}`: {reason}", path.display()),
-            );
         }
         atuin::Outcome::Read(scan) => {
             read.status.found = true;

@@ -29,7 +29,8 @@ impl Env {
         "CLAUDE_CONFIG_DIR",
         "CODEX_HOME",
         "GEMINI_CLI_HOME",
-        // atuin's database and config.
+        // atuin's home, database and config.
+        "ATUIN_HOME",
         "ATUIN_DB_PATH",
         "ATUIN_CONFIG_DIR",
         "ATUIN_DATA_DIR",

@@ -57,6 +57,9 @@ pub(super) fn append(entry: &mut Vec<u8>, bytes: &[u8], truncated: &mut bool) ->
 pub(super) struct Scan {
     /// Commands with a time at or after `since`.
     pub(super) events: Vec<ShellEvent>,
+    /// For atuin, the shell each event ran in, when its `shell` column names one of
+    /// ours (parallel to `events`; empty for the text histories).
+    pub(super) origins: Vec<Option<Shell>>,
     /// Entries read, dated or not (malformed ones excluded).
     pub(super) entries: u64,
     /// Entries without a time.
@@ -96,7 +99,17 @@ impl Scan {
         if command.trim().is_empty() {
             return;
         }
-        self.events.push(ShellEvent { shell, time, command, truncated, cwd: None, project: None });
+        self.events.push(ShellEvent {
+            shell,
+            time,
+            command,
+            truncated,
+            cwd: None,
+            project: None,
+            exit: None,
+            duration_ns: None,
+            agent: None,
+        });
     }
 }
 

@@ -12,15 +12,26 @@ fn names_read(dir: &Path, names: &mut BTreeSet<String>) {
             names_read(&path, names);
         } else if path.extension().is_some_and(|extension| extension == "rs") {
             let text = fs_err::read_to_string(&path).unwrap();
-            for (index, _) in text.match_indices("var(\"") {
-                let rest = &text[index + "var(\"".len()..];
-                let name = &rest[..rest.find('"').unwrap()];
-                // Only calls on an `Env`, not `with_var` in tests.
-                let is_name = !name.is_empty()
+            // `var("NAME")`, and helpers taking the `Env` first: `abs_var(env, "NAME")`.
+            for (index, _) in text.match_indices("var(") {
+                if text[..index].ends_with("with_") {
+                    continue;
+                }
+                let mut rest = &text[index + "var(".len()..];
+                if let Some(comma) = rest.find(", \"") {
+                    let first = &rest[..comma];
+                    if first.bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'_') {
+                        rest = &rest[comma + 2..];
+                    }
+                }
+                let Some(quoted) = rest.strip_prefix('"') else { continue };
+                let Some(end) = quoted.find('"') else { continue };
+                let name = &quoted[..end];
+                if !name.is_empty()
                     && name.bytes().all(|byte| {
                         byte.is_ascii_uppercase() || byte.is_ascii_digit() || byte == b'_'
-                    });
-                if is_name && !text[..index].ends_with("with_") {
+                    })
+                {
                     names.insert(name.to_owned());
                 }
             }

@@ -178,9 +178,20 @@ fn project_ref(path: &Path) -> ProjectRef {
 fn repo_at(dir: &Path) -> Result<Option<Repo>, Error> {
     let dot_git = dir.join(".git");
     // `stat` only (links followed): a `.git` that is a FIFO or a device is never opened.
+    // A folder that cannot be searched (a working directory of someone else's, such as
+    // `/root` in a history) tells nothing about a repository, and is not one to read.
     let metadata = match fs_err::metadata(&dot_git) {
         Ok(metadata) => metadata,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(error)
+            if matches!(
+                error.kind(),
+                io::ErrorKind::NotFound
+                    | io::ErrorKind::PermissionDenied
+                    | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(None);
+        }
         Err(error) => return Err(Error::io(&dot_git, error)),
     };
     if metadata.is_dir() {

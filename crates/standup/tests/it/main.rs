@@ -9,4 +9,5 @@ mod git;
 mod narrative;
 mod secrets;
 mod snapshots;
+mod sources;
 mod support;

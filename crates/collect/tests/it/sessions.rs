@@ -201,8 +201,12 @@ fn claude_and_codex_sessions_keep_their_models() {
         ["claude-opus-4-5-20251101", "claude-sonnet-4-5-20250929"]
     );
     assert_eq!(event(&output, Agent::ClaudeCode, CLAUDE_1).models, ["claude-sonnet-4-5"]);
-    // Codex: `turn_context.model`.
+    // Codex: `turn_context.model`; Gemini: its replies' `model`.
     assert_eq!(event(&output, Agent::Codex, CODEX_1).models, ["gpt-5-codex"]);
+    assert_eq!(
+        event(&output, Agent::Gemini, "aaaa1111-0000-4000-8000-000000000001").models,
+        ["gemini-2.5-pro"]
+    );
     // History-only sessions have no replies, so no model.
     assert!(
         event(&output, Agent::ClaudeCode, "history:2026-03-02:/home/dev/notes").models.is_empty()

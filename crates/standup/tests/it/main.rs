@@ -11,4 +11,5 @@ mod narrative;
 mod secrets;
 mod snapshots;
 mod special_files;
+mod sources;
 mod support;

@@ -10,12 +10,15 @@ use report_model::{
 };
 
 use crate::shell::{ShellGrouping, head};
+use crate::time::{TimeRules, sum, time_spent};
 
 /// How events are grouped.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Shell grouping rules.
     pub shell: ShellGrouping,
+    /// How active time is estimated.
+    pub time: TimeRules,
 }
 
 /// Builds the report: each event goes into the window its own timestamp falls in (a
@@ -42,6 +45,7 @@ pub fn aggregate(
     totals.projects = projects.len() as u64;
     warnings.sort();
     warnings.dedup();
+    let time_spent = sum(buckets.iter().map(|bucket| &bucket.time_spent));
     Report {
         schema_version: SCHEMA_VERSION,
         kind,
@@ -50,6 +54,7 @@ pub fn aggregate(
         narrative: None,
         warnings,
         meta,
+        time_spent,
     }
 }
 
@@ -72,15 +77,18 @@ struct ProjectParts {
     commits: BTreeMap<String, Commit>,
     sessions: Vec<Session>,
     commands: u64,
+    /// The times of every event, for the time spent.
+    times: Vec<Timestamp>,
 }
 
 impl ProjectParts {
     fn touch(&mut self, time: Timestamp) {
         self.last_activity = Some(self.last_activity.map_or(time, |last| last.max(time)));
+        self.times.push(time);
     }
 
     /// The finished project, or nothing when it had no activity.
-    fn finish(self, path: PathBuf) -> Option<Project> {
+    fn finish(self, path: PathBuf, rules: TimeRules) -> Option<Project> {
         let last_activity = self.last_activity?;
         let mut commits: Vec<Commit> = self.commits.into_values().collect();
         commits.sort_by(|a, b| b.author_time.cmp(&a.author_time).then_with(|| a.hash.cmp(&b.hash)));
@@ -109,6 +117,7 @@ impl ProjectParts {
             sessions,
             commands: self.commands,
             totals,
+            time_spent: time_spent(&self.times, rules),
         })
     }
 }
@@ -149,13 +158,18 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
         let mut inside =
             session.activity.iter().chain(&session.prompts).filter(|time| window.contains(**time));
         let Some(&first_time) = inside.next() else { continue };
-        let (first, last) = inside.fold((first_time, first_time), |(first, last), &time| {
+        let mut times = vec![first_time];
+        times.extend(inside.copied());
+        let (first, last) = times.iter().fold((first_time, first_time), |(first, last), &time| {
             (first.min(time), last.max(time))
         });
         let prompts = session.prompts.iter().filter(|time| window.contains(**time)).count() as u64;
         let project = session.project.clone().unwrap_or_else(unknown_project);
         let project_parts = entry(&mut parts, &project);
-        project_parts.touch(last);
+        // Every record of the session is a moment of work on the project.
+        for time in times {
+            project_parts.touch(time);
+        }
         project_parts.sessions.push(Session {
             agent: session.agent,
             session_id: session.session_id.clone(),
@@ -192,8 +206,11 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
         ));
     }
 
+    let all_times: Vec<Timestamp> =
+        parts.values().flat_map(|parts| parts.times.iter().copied()).collect();
+    let bucket_time = time_spent(&all_times, options.time);
     let mut projects: Vec<Project> =
-        parts.into_iter().filter_map(|(path, parts)| parts.finish(path)).collect();
+        parts.into_iter().filter_map(|(path, parts)| parts.finish(path, options.time)).collect();
     projects.sort_by(|a, b| {
         b.last_activity
             .cmp(&a.last_activity)
@@ -213,7 +230,7 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
     }
     // Commands without a project are counted too.
     totals.commands = commands_total;
-    Bucket { kind, window, projects, shell, totals }
+    Bucket { kind, window, projects, shell, totals, through: None, time_spent: bucket_time }
 }
 
 #[derive(Default)]

@@ -11,5 +11,5 @@ mod report;
 pub use event::{Activity, Agent, CommitEvent, ProjectRef, SessionEvent, Shell, ShellEvent};
 pub use report::{
     Bucket, BucketKind, Commit, MaskedCount, Meta, Narrative, Project, Report, ReportKind,
-    SCHEMA_VERSION, Session, ShellGroup, Totals, Warning, WarningCode, Window,
+    SCHEMA_VERSION, Session, ShellGroup, Span, TimeSpent, Totals, Warning, WarningCode, Window,
 };

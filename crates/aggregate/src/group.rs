@@ -160,6 +160,9 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
         let Some(&first_time) = inside.next() else { continue };
         let mut times = vec![first_time];
         times.extend(inside.copied());
+        // A prompt is also a record of the session: each moment counts once.
+        times.sort_unstable();
+        times.dedup();
         let (first, last) = times.iter().fold((first_time, first_time), |(first, last), &time| {
             (first.min(time), last.max(time))
         });

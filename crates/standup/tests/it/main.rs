@@ -10,3 +10,4 @@ mod narrative;
 mod secrets;
 mod snapshots;
 mod support;
+mod windows;

@@ -385,3 +385,41 @@ fn weekday_ja(weekday: Weekday) -> &'static str {
         Weekday::Sunday => "日",
     }
 }
+
+#[cfg(test)]
+mod time_tests {
+    use super::*;
+    use jiff::civil::date;
+
+    #[test]
+    fn previous_bucket_headings() {
+        let (friday, sunday) = (date(2026, 11, 27), date(2026, 11, 29));
+        assert_eq!(Lang::En.since_previous(friday, sunday), "Since Friday (Fri 27 – Sun 29)");
+        assert_eq!(Lang::Ja.since_previous(friday, sunday), "金曜日以降（11月27日〜29日）");
+        let (friday, sunday) = (date(2026, 10, 30), date(2026, 11, 1));
+        assert_eq!(
+            Lang::En.since_previous(friday, sunday),
+            "Since Friday (Fri Oct 30 – Sun Nov 1)"
+        );
+        assert_eq!(Lang::Ja.since_previous(friday, sunday), "金曜日以降（10月30日〜11月1日）");
+    }
+
+    #[test]
+    fn durations_and_clock_ranges() {
+        assert_eq!(Lang::En.duration(160), "≈ 2 h 40 min");
+        assert_eq!(Lang::En.duration(120), "≈ 2 h");
+        assert_eq!(Lang::En.duration(40), "≈ 40 min");
+        assert_eq!(Lang::Ja.duration(160), "約2時間40分");
+        assert_eq!(Lang::Ja.duration(60), "約1時間");
+        assert_eq!(Lang::Ja.duration(5), "約5分");
+        let zone = jiff::tz::TimeZone::get("Asia/Tokyo").unwrap();
+        let zoned = |text: &str| text.parse::<jiff::Timestamp>().unwrap().to_zoned(zone.clone());
+        let (first, last) = (zoned("2026-11-27T00:12:00Z"), zoned("2026-11-27T09:05:00Z"));
+        assert_eq!(Lang::En.time_spent(160, &first, &last), "≈ 2 h 40 min, 09:12–18:05");
+        assert_eq!(Lang::Ja.time_spent(160, &first, &last), "約2時間40分（9:12〜18:05）");
+        let monday = zoned("2026-11-30T00:15:00Z");
+        assert_eq!(Lang::En.time_spent(30, &first, &monday), "≈ 30 min, Fri 09:12–Mon 09:15");
+        assert_eq!(Lang::Ja.time_spent(30, &first, &monday), "約30分（金9:12〜月9:15）");
+        assert_eq!(Lang::En.time_spent(10, &first, &first), "≈ 10 min, 09:12");
+    }
+}

@@ -142,6 +142,41 @@ fn entry<'a>(
     entry
 }
 
+/// Each session with a record in the window, under its project; every record of it is
+/// a moment of work on the project.
+fn add_sessions(parts: &mut BTreeMap<PathBuf, ProjectParts>, window: Window, activity: &Activity) {
+    for session in &activity.sessions {
+        let mut times: Vec<Timestamp> = session
+            .activity
+            .iter()
+            .chain(&session.prompts)
+            .copied()
+            .filter(|time| window.contains(*time))
+            .collect();
+        // A prompt is also a record of the session: each moment counts once.
+        times.sort_unstable();
+        times.dedup();
+        let (Some(&first), Some(&last)) = (times.first(), times.last()) else { continue };
+        let prompts = session.prompts.iter().filter(|time| window.contains(**time)).count() as u64;
+        let project = session.project.clone().unwrap_or_else(unknown_project);
+        let project_parts = entry(parts, &project);
+        // Every record of the session is a moment of work on the project.
+        for time in times {
+            project_parts.touch(time);
+        }
+        project_parts.sessions.push(Session {
+            agent: session.agent,
+            session_id: session.session_id.clone(),
+            title: session.title.clone(),
+            truncated: session.truncated,
+            prompts,
+            first,
+            last,
+            models: session.models.clone(),
+        });
+    }
+}
+
 fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Options) -> Bucket {
     let mut parts: BTreeMap<PathBuf, ProjectParts> = BTreeMap::new();
 
@@ -160,36 +195,7 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
         });
     }
 
-    for session in &activity.sessions {
-        let mut inside =
-            session.activity.iter().chain(&session.prompts).filter(|time| window.contains(**time));
-        let Some(&first_time) = inside.next() else { continue };
-        let mut times = vec![first_time];
-        times.extend(inside.copied());
-        // A prompt is also a record of the session: each moment counts once.
-        times.sort_unstable();
-        times.dedup();
-        let (first, last) = times.iter().fold((first_time, first_time), |(first, last), &time| {
-            (first.min(time), last.max(time))
-        });
-        let prompts = session.prompts.iter().filter(|time| window.contains(**time)).count() as u64;
-        let project = session.project.clone().unwrap_or_else(unknown_project);
-        let project_parts = entry(&mut parts, &project);
-        // Every record of the session is a moment of work on the project.
-        for time in times {
-            project_parts.touch(time);
-        }
-        project_parts.sessions.push(Session {
-            agent: session.agent,
-            session_id: session.session_id.clone(),
-            title: session.title.clone(),
-            truncated: session.truncated,
-            prompts,
-            first,
-            last,
-            models: session.models.clone(),
-        });
-    }
+    add_sessions(&mut parts, window, activity);
 
     let mut groups = Groups::new();
     let mut commands_total = 0;

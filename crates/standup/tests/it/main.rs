@@ -10,6 +10,7 @@ mod hostile_home;
 mod narrative;
 mod secrets;
 mod snapshots;
-mod special_files;
 mod sources;
+mod special_files;
 mod support;
+mod windows;

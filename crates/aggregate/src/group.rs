@@ -5,17 +5,21 @@ use std::path::PathBuf;
 
 use jiff::Timestamp;
 use report_model::{
-    Activity, Bucket, BucketKind, Commit, Meta, Project, ProjectRef, Report, ReportKind,
-    SCHEMA_VERSION, Session, ShellGroup, Totals, Warning, Window,
+    Activity, Bucket, BucketKind, Commit, CommitEvent, Meta, Project, ProjectRef, Report,
+    ReportKind, SCHEMA_VERSION, Session, SessionEvent, ShellEvent, ShellGroup, Totals, Warning,
+    Window,
 };
 
 use crate::shell::{ShellGrouping, head};
+use crate::time::{TimeRules, sum, time_spent};
 
 /// How events are grouped.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Shell grouping rules.
     pub shell: ShellGrouping,
+    /// How active time is estimated.
+    pub time: TimeRules,
 }
 
 /// Builds the report: each event goes into the window its own timestamp falls in (a
@@ -24,14 +28,33 @@ pub struct Options {
 pub fn aggregate(
     kind: ReportKind,
     windows: &[(BucketKind, Window)],
-    activity: &Activity,
+    activity: Activity,
     mut warnings: Vec<Warning>,
     meta: Meta,
     options: &Options,
 ) -> Report {
+    // Each commit moves into the window holding its author date (windows do not overlap;
+    // if they did, the earlier ones would get a copy).
+    let Activity { commits, sessions, shell } = activity;
+    let mut commits_per_window: Vec<Vec<CommitEvent>> =
+        windows.iter().map(|_| Vec::new()).collect();
+    for commit in commits {
+        let time = commit.commit.author_time;
+        let inside: Vec<usize> =
+            (0..windows.len()).filter(|&i| windows[i].1.contains(time)).collect();
+        if let Some((&last, earlier)) = inside.split_last() {
+            for &index in earlier {
+                commits_per_window[index].push(commit.clone());
+            }
+            commits_per_window[last].push(commit);
+        }
+    }
     let buckets: Vec<Bucket> = windows
         .iter()
-        .map(|(bucket_kind, window)| bucket(*bucket_kind, *window, activity, options))
+        .zip(commits_per_window)
+        .map(|((bucket_kind, window), commits)| {
+            bucket(*bucket_kind, *window, commits, &sessions, &shell, options)
+        })
         .collect();
     let mut totals = Totals::default();
     let mut projects = BTreeSet::new();
@@ -42,6 +65,7 @@ pub fn aggregate(
     totals.projects = projects.len() as u64;
     warnings.sort();
     warnings.dedup();
+    let time_spent = sum(buckets.iter().map(|bucket| &bucket.time_spent));
     Report {
         schema_version: SCHEMA_VERSION,
         kind,
@@ -50,6 +74,7 @@ pub fn aggregate(
         narrative: None,
         warnings,
         meta,
+        time_spent,
     }
 }
 
@@ -73,6 +98,8 @@ struct ProjectParts {
     commits: BTreeMap<String, Commit>,
     sessions: Vec<Session>,
     commands: u64,
+    /// The times of every event, for the time spent.
+    times: Vec<Timestamp>,
     agent_commands: u64,
     /// The project's own shell commands, grouped like the bucket's.
     groups: Groups,
@@ -81,10 +108,11 @@ struct ProjectParts {
 impl ProjectParts {
     fn touch(&mut self, time: Timestamp) {
         self.last_activity = Some(self.last_activity.map_or(time, |last| last.max(time)));
+        self.times.push(time);
     }
 
     /// The finished project, or nothing when it had no activity.
-    fn finish(self, path: PathBuf, max_examples: usize) -> Option<Project> {
+    fn finish(self, path: PathBuf, max_examples: usize, rules: TimeRules) -> Option<Project> {
         let last_activity = self.last_activity?;
         let mut commits: Vec<Commit> = self.commits.into_values().collect();
         commits.sort_by(|a, b| b.author_time.cmp(&a.author_time).then_with(|| a.hash.cmp(&b.hash)));
@@ -114,6 +142,7 @@ impl ProjectParts {
             sessions,
             commands: self.commands,
             totals,
+            time_spent: time_spent(&self.times, rules),
             shell: finish_groups(self.groups, max_examples),
         })
     }
@@ -133,35 +162,32 @@ fn entry<'a>(
     entry
 }
 
-fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Options) -> Bucket {
-    let mut parts: BTreeMap<PathBuf, ProjectParts> = BTreeMap::new();
-
-    for commit in activity.commits.iter().filter(|commit| window.contains(commit.author_time)) {
-        let project_parts = entry(&mut parts, &commit.project);
-        project_parts.touch(commit.author_time);
-        project_parts.commits.entry(commit.hash.clone()).or_insert_with(|| Commit {
-            hash: commit.hash.clone(),
-            subject: commit.subject.clone(),
-            truncated: commit.truncated,
-            author_time: commit.author_time,
-            files_changed: commit.files_changed,
-            insertions: commit.insertions,
-            deletions: commit.deletions,
-            merge: commit.merge,
-        });
-    }
-
-    for session in &activity.sessions {
-        let mut inside =
-            session.activity.iter().chain(&session.prompts).filter(|time| window.contains(**time));
-        let Some(&first_time) = inside.next() else { continue };
-        let (first, last) = inside.fold((first_time, first_time), |(first, last), &time| {
-            (first.min(time), last.max(time))
-        });
+/// Each session with a record in the window, under its project; every record of it is
+/// a moment of work on the project.
+fn add_sessions(
+    parts: &mut BTreeMap<PathBuf, ProjectParts>,
+    window: Window,
+    sessions: &[SessionEvent],
+) {
+    for session in sessions {
+        let mut times: Vec<Timestamp> = session
+            .activity
+            .iter()
+            .chain(&session.prompts)
+            .copied()
+            .filter(|time| window.contains(*time))
+            .collect();
+        // A prompt is also a record of the session: each moment counts once.
+        times.sort_unstable();
+        times.dedup();
+        let (Some(&first), Some(&last)) = (times.first(), times.last()) else { continue };
         let prompts = session.prompts.iter().filter(|time| window.contains(**time)).count() as u64;
         let project = session.project.clone().unwrap_or_else(unknown_project);
-        let project_parts = entry(&mut parts, &project);
-        project_parts.touch(last);
+        let project_parts = entry(parts, &project);
+        // Every record of the session is a moment of work on the project.
+        for time in times {
+            project_parts.touch(time);
+        }
         project_parts.sessions.push(Session {
             agent: session.agent,
             session_id: session.session_id.clone(),
@@ -173,11 +199,30 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
             models: session.models.clone(),
         });
     }
+}
+
+fn bucket(
+    kind: BucketKind,
+    window: Window,
+    commits: Vec<CommitEvent>,
+    sessions: &[SessionEvent],
+    shell_events: &[ShellEvent],
+    options: &Options,
+) -> Bucket {
+    let mut parts: BTreeMap<PathBuf, ProjectParts> = BTreeMap::new();
+
+    for CommitEvent { project, commit } in commits {
+        let project_parts = entry(&mut parts, &project);
+        project_parts.touch(commit.author_time);
+        project_parts.commits.entry(commit.hash.clone()).or_insert(commit);
+    }
+
+    add_sessions(&mut parts, window, sessions);
 
     let mut groups = Groups::new();
     let mut commands_total = 0;
     let mut agent_commands_total = 0;
-    for command in activity.shell.iter().filter(|command| window.contains(command.time)) {
+    for command in shell_events.iter().filter(|command| window.contains(command.time)) {
         let Some(head) = head(&command.command, &options.shell.two_word) else { continue };
         if options
             .shell
@@ -215,9 +260,12 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
         }
     }
 
+    let all_times: Vec<Timestamp> =
+        parts.values().flat_map(|parts| parts.times.iter().copied()).collect();
+    let bucket_time = time_spent(&all_times, options.time);
     let mut projects: Vec<Project> = parts
         .into_iter()
-        .filter_map(|(path, parts)| parts.finish(path, options.shell.examples))
+        .filter_map(|(path, parts)| parts.finish(path, options.shell.examples, options.time))
         .collect();
     projects.sort_by(|a, b| {
         b.last_activity
@@ -235,7 +283,7 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
     // Commands without a project are counted too.
     totals.commands = commands_total;
     totals.agent_commands = agent_commands_total;
-    Bucket { kind, window, projects, shell, totals }
+    Bucket { kind, window, projects, shell, totals, through: None, time_spent: bucket_time }
 }
 
 /// Shell groups being gathered, by head and whether an agent ran them.

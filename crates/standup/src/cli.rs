@@ -2,13 +2,17 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser as _};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use report_model::Lang;
 
 const EXAMPLES: &str = "\
 Examples:
   standup daily                          today's report, Markdown on stdout
   standup daily --date yesterday --lang ja
-  standup standup --no-llm               previous working day + today
+  standup standup --no-llm               previous working day (and any days off since) + today
+  standup week                           this week's working days so far (週報)
+  standup daily --since 2026-11-23 --until 2026-11-27
   standup daily --format json -o day.json
   standup doctor                         which sources were found, and why a report is empty
   standup daily --show-prompt            what would be sent to the local LLM (sends nothing)
@@ -34,6 +38,9 @@ pub(crate) enum Command {
     Daily(ReportArgs),
     /// The previous working day and today, for a standup meeting.
     Standup(ReportArgs),
+    /// The week (Monday to Sunday) holding --date, so far: one body per working day (and
+    /// per day off with activity), with totals over the week (週報).
+    Week(ReportArgs),
     /// Show which sources were found, where, and what limits them.
     Doctor(DoctorArgs),
     /// Manage the config file.
@@ -47,8 +54,8 @@ pub(crate) struct ReportArgs {
     #[arg(long, default_value = "today", value_name = "DATE")]
     pub(crate) date: String,
     /// Language of the Markdown (default: the config's `lang`, else from LANG).
-    #[arg(long, value_enum)]
-    pub(crate) lang: Option<LangArg>,
+    #[arg(long, value_parser = lang_parser())]
+    pub(crate) lang: Option<Lang>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Md)]
     pub(crate) format: FormatArg,
@@ -68,6 +75,13 @@ pub(crate) struct ReportArgs {
     /// Write the report to FILE instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
+    /// `daily` only: the first day of a range (`today`, `yesterday` or `YYYY-MM-DD`); one
+    /// body per day up to --until, with totals over the range.
+    #[arg(long, value_name = "DATE", conflicts_with = "date")]
+    pub(crate) since: Option<String>,
+    /// `daily` only: the last day of the range (default: today).
+    #[arg(long, value_name = "DATE", requires = "since")]
+    pub(crate) until: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -97,15 +111,15 @@ pub(crate) enum ConfigCommand {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum LangArg {
-    En,
-    Ja,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum FormatArg {
     /// Markdown.
     Md,
     /// The Report as JSON, for other tools.
     Json,
+}
+
+/// `--lang`: the values of [`Lang`], listed in `--help` and in the error for others.
+fn lang_parser() -> impl clap::builder::TypedValueParser<Value = Lang> {
+    PossibleValuesParser::new([Lang::En.as_str(), Lang::Ja.as_str()])
+        .map(|name| if name == Lang::Ja.as_str() { Lang::Ja } else { Lang::En })
 }

@@ -536,6 +536,7 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
     if !options.include_merges {
         command.arg("--no-merges");
     }
+    command.args(author_filter(options.identity));
     let output = output(command, options.timeout)?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -544,6 +545,21 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
         return Err(GitFailure::Failed(first.to_owned()));
     }
     Ok(parse_log(&output.stdout, &repo.project, options))
+}
+
+/// `--author` arguments that let git itself skip other people's commits, so it computes
+/// diffs only for the user's. A superset of [`Identity::matches`] (fixed strings, any
+/// case; git applies `.mailmap` before matching), which still decides. Empty when every
+/// author counts.
+fn author_filter(identity: &Identity) -> Vec<String> {
+    if identity.is_empty() {
+        return Vec::new();
+    }
+    let mut args = vec!["--fixed-strings".to_owned(), "--regexp-ignore-case".to_owned()];
+    // git matches the pattern against `Name <email>`.
+    args.extend(identity.emails.iter().map(|email| format!("--author=<{email}>")));
+    args.extend(identity.names.iter().map(|name| format!("--author={name} <")));
+    args
 }
 
 /// What starts each commit's header line in [`log`]'s output: two NUL bytes. The

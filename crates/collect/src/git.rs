@@ -19,13 +19,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use jiff::{SignedDuration, Timestamp};
-use report_model::{CommitEvent, ProjectRef, Warning, WarningCode};
+use report_model::{Commit, CommitEvent, ProjectRef, Warning, WarningCode};
 
 use crate::error::GitFailure;
 use crate::{Env, Error, SourceOutput, SourceStatus, fsread};
@@ -474,29 +472,11 @@ pub fn read_commits(
 ) -> SourceOutput<CommitEvent> {
     let active: Vec<&Repo> =
         repos.iter().filter(|repo| changed_since(repo, options.since)).collect();
-    let results: Mutex<Vec<(usize, LogResult)>> = Mutex::new(Vec::new());
-    let next = AtomicUsize::new(0);
-    let workers = options.workers.clamp(1, active.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(repo) = active.get(index) else { break };
-                    let result = log(env, repo, options);
-                    results
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push((index, result));
-                }
-            });
-        }
-    });
-    let mut results = results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    results.sort_by_key(|(index, _)| *index);
+    let results =
+        crate::pool::map_ordered(&active, options.workers, |repo| log(env, repo, options));
 
     let mut output = SourceOutput::default();
-    for (index, result) in results {
+    for (index, result) in results.into_iter().enumerate() {
         match result {
             Ok(commits) => output.events.extend(commits),
             Err(what) => output
@@ -505,7 +485,7 @@ pub fn read_commits(
         }
     }
     let mut status = SourceStatus {
-        source: "git".to_owned(),
+        source: report_model::Source::Git,
         found: !repos.is_empty(),
         locations: roots_of(repos),
         files: repos.len() as u64,
@@ -538,7 +518,7 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
     // `--since` filters by committer date and is inclusive; a commit authored in the
     // window has a committer date at or after its author date, so the bound is widened
     // by a day for clock skew and the author date is checked below.
-    let since = options.since.checked_sub(SignedDuration::from_hours(24)).unwrap_or(options.since);
+    let since = options.since.checked_sub(SignedDuration::from_hours(24)).unwrap_or(Timestamp::MIN);
     let mut command = command(env);
     command
         .arg("--git-dir")
@@ -611,15 +591,20 @@ fn parse_log(stdout: &[u8], project: &ProjectRef, options: &ReadOptions<'_>) -> 
         }
         commits.push(CommitEvent {
             project: project.clone(),
-            hash: String::from_utf8_lossy(hash).into_owned(),
-            subject: String::from_utf8_lossy(subject).into_owned(),
-            truncated: false,
-            author_time,
-            files_changed,
-            insertions,
-            deletions,
-            merge: parents.split(|&byte| byte == b' ').filter(|parent| !parent.is_empty()).count()
-                > 1,
+            commit: Commit {
+                hash: String::from_utf8_lossy(hash).into_owned(),
+                subject: String::from_utf8_lossy(subject).into_owned(),
+                truncated: false,
+                author_time,
+                files_changed,
+                insertions,
+                deletions,
+                merge: parents
+                    .split(|&byte| byte == b' ')
+                    .filter(|parent| !parent.is_empty())
+                    .count()
+                    > 1,
+            },
         });
     }
     commits

@@ -11,6 +11,7 @@ mod error;
 mod fsread;
 pub mod gather;
 pub mod git;
+pub mod pool;
 pub mod sessions;
 pub mod shell;
 mod status;

@@ -27,8 +27,6 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
 
 use jiff::Timestamp;
 use jiff::civil::Date;
@@ -38,8 +36,9 @@ use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
 use super::lenient::{LBool, LNum, LStr, Text};
-use super::{Ctx, Drafts, SessionsConfig, config_path, dedup_paths, draft, has_extension, plural};
+use super::{Ctx, Drafts, SessionsConfig, config_path, dedup_paths, draft, has_extension};
 use crate::{Env, SourceStatus, fsread};
+use report_model::plural;
 
 /// Claude Code's default transcript retention, in days.
 const DEFAULT_CLEANUP_DAYS: i64 = 30;
@@ -224,7 +223,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
 
     let entries = state.drafts.values().filter(|draft| !draft.activity.is_empty()).count();
     let status = SourceStatus {
-        source: "claude".to_owned(),
+        source: report_model::Source::Claude,
         found: !roots.is_empty(),
         locations: if roots.is_empty() { candidates } else { roots },
         files: state.files,
@@ -298,31 +297,16 @@ fn read_folders(ctx: &mut Ctx, state: &mut State, folders: &[FolderJobs]) {
         .map(|(job, _)| job)
         .collect();
     let since = ctx.since;
-    let next = AtomicUsize::new(0);
-    let parsed: Mutex<Vec<Option<ParsedFile>>> = Mutex::new(fresh.iter().map(|_| None).collect());
-    let workers = std::thread::available_parallelism()
-        .map_or(2, NonZeroUsize::get)
-        .clamp(1, fresh.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = fresh.get(index) else { break };
-                    let file = parse_transcript(job, since);
-                    parsed.lock().unwrap_or_else(PoisonError::into_inner)[index] = Some(file);
-                }
-            });
-        }
-    });
-    let mut parsed = parsed.into_inner().unwrap_or_else(PoisonError::into_inner).into_iter();
+    let workers = std::thread::available_parallelism().map_or(2, NonZeroUsize::get);
+    let mut parsed =
+        crate::pool::map_ordered(&fresh, workers, |job| parse_transcript(job, since)).into_iter();
     for folder_jobs in folders {
         let mut folder = Folder::default();
         for (job, fresh) in folder_jobs.jobs.iter().zip(&folder_jobs.fresh) {
             if !fresh {
                 continue;
             }
-            if let Some(file) = parsed.next().flatten() {
+            if let Some(file) = parsed.next() {
                 apply_transcript(ctx, state, &mut folder, job, file);
             }
         }

@@ -87,9 +87,8 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         (None, None) => env.home.join(".codex"),
     };
     let mut status = SourceStatus {
-        source: "codex".to_owned(),
         locations: vec![home.clone()],
-        ..SourceStatus::default()
+        ..SourceStatus::new(report_model::Source::Codex)
     };
     let mut drafts = Drafts::new();
     if !home.is_dir() {

@@ -27,8 +27,9 @@ use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
 use super::lenient::{LStr, OStr, Text};
-use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path, has_extension, plural};
+use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path, has_extension};
 use crate::{Env, Error, SourceStatus, fsread};
+use report_model::plural;
 
 /// One line of a `.jsonl` chat: metadata, a message, an update or a rewind.
 #[derive(Deserialize, Default)]
@@ -201,9 +202,8 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         (None, None) => env.home.join(".gemini"),
     };
     let mut status = SourceStatus {
-        source: "gemini".to_owned(),
         locations: vec![home.clone()],
-        ..SourceStatus::default()
+        ..SourceStatus::new(report_model::Source::Gemini)
     };
     let mut drafts = Drafts::new();
     let tmp = home.join("tmp");

@@ -34,7 +34,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
-use report_model::{Agent, SessionEvent, Warning};
+use report_model::{Agent, SessionEvent, Warning, plural};
 
 use crate::{Env, Error, SourceOutput};
 
@@ -414,11 +414,6 @@ fn malformed_limit(stats: &jsonl::Stats) -> Option<String> {
         let files = plural(stats.malformed_files, "file", "files");
         format!("{lines} skipped in {files}")
     })
-}
-
-/// `1 file`, `2 files`.
-fn plural(count: u64, one: &str, many: &str) -> String {
-    if count == 1 { format!("1 {one}") } else { format!("{count} {many}") }
 }
 
 #[cfg(test)]

@@ -68,7 +68,7 @@ use std::io::{BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
-use report_model::{Shell, ShellEvent, Warning, WarningCode};
+use report_model::{Shell, ShellEvent, Warning, WarningCode, plural};
 
 use self::scan::Scan;
 use crate::{Env, Error, SourceOutput, SourceStatus, fsread};
@@ -140,11 +140,7 @@ impl ShellRead {
         ShellRead {
             events: Vec::new(),
             warnings: Vec::new(),
-            status: SourceStatus {
-                source: shell.display_name().to_owned(),
-                locations,
-                ..SourceStatus::default()
-            },
+            status: SourceStatus { locations, ..SourceStatus::new(shell.into()) },
         }
     }
 
@@ -443,29 +439,3 @@ fn drop_atuin_duplicates(reads: &mut [ShellRead], atuin: &[ShellEvent], origins:
 }
 
 use crate::error::cause;
-
-/// `1 thing` / `1,204 things`.
-fn plural(count: u64, one: &str, many: &str) -> String {
-    let digits = count.to_string();
-    let mut grouped = String::new();
-    for (idx, digit) in digits.chars().enumerate() {
-        if idx > 0 && (digits.len() - idx) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    format!("{grouped} {}", if count == 1 { one } else { many })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn plural_groups_thousands() {
-        assert_eq!(plural(1, "entry", "entries"), "1 entry");
-        assert_eq!(plural(999, "entry", "entries"), "999 entries");
-        assert_eq!(plural(1204, "entry", "entries"), "1,204 entries");
-        assert_eq!(plural(1_234_567, "entry", "entries"), "1,234,567 entries");
-    }
-}

@@ -6,6 +6,7 @@ mod cli;
 mod config;
 mod full_home;
 mod git;
+mod hostile_home;
 mod narrative;
 mod secrets;
 mod snapshots;

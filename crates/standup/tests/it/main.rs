@@ -10,5 +10,7 @@ mod hostile_home;
 mod narrative;
 mod secrets;
 mod snapshots;
+mod sources;
 mod special_files;
 mod support;
+mod windows;

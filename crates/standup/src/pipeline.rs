@@ -414,5 +414,5 @@ pub(crate) fn config_init(path: &Path, force: bool) -> Result<(), Failure> {
     fs_err::write(path, config::DEFAULT_CONFIG)
         .context("writing the config")
         .map_err(Failure::Runtime)?;
-    write_stdout(format!("wrote {}\n", path.display()).as_bytes())
+    write_stdout(format!("wrote {}\n", clean::message(&path.to_string_lossy())).as_bytes())
 }

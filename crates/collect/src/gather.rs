@@ -45,6 +45,23 @@ pub struct Gathered {
     pub timings: Vec<(String, Duration)>,
 }
 
+/// The project of a shell command run in `cwd`: the repository the directory is in, or
+/// the folder of a session (outside any repository) that contains it. Elsewhere (the
+/// home folder, `/tmp`) a command is in no project and stays in the Shell section.
+fn command_project(
+    cwd: &Path,
+    resolve_repo: &mut impl FnMut(&Path) -> Option<ProjectRef>,
+    folders: &[ProjectRef],
+) -> Option<ProjectRef> {
+    resolve_repo(cwd).or_else(|| {
+        folders
+            .iter()
+            .filter(|folder| cwd.starts_with(&folder.path))
+            .max_by_key(|folder| folder.path.as_os_str().len())
+            .cloned()
+    })
+}
+
 /// Reads every source for activity at or after `since`. `cwd` is the directory the
 /// command runs from: its repository is always read.
 pub fn gather(
@@ -100,31 +117,42 @@ pub fn gather(
     let start = Instant::now();
     let known: BTreeSet<PathBuf> = found.repos.iter().map(|repo| repo.git_dir.clone()).collect();
     let mut revealed: BTreeMap<PathBuf, Repo> = BTreeMap::new();
-    let mut resolved: BTreeMap<PathBuf, ProjectRef> = BTreeMap::new();
-    let mut resolve = |path: &Path| -> ProjectRef {
+    let mut resolved: BTreeMap<PathBuf, Option<ProjectRef>> = BTreeMap::new();
+    // A working directory's repository, or `None` outside any.
+    let mut resolve_repo = |path: &Path| -> Option<ProjectRef> {
         if let Some(project) = resolved.get(path) {
             return project.clone();
         }
-        let project = match git::repo_containing(path) {
-            Some(repo) => {
-                let project = repo.project.clone();
-                if !known.contains(&repo.git_dir) {
-                    revealed.entry(repo.git_dir.clone()).or_insert(repo);
-                }
-                project
+        let project = git::repo_containing(path).map(|repo| {
+            let project = repo.project.clone();
+            if !known.contains(&repo.git_dir) {
+                revealed.entry(repo.git_dir.clone()).or_insert(repo);
             }
-            None => git::project_for(path),
-        };
+            project
+        });
         resolved.insert(path.to_path_buf(), project.clone());
         project
     };
     let mut sessions = sessions;
+    // A session outside any repository makes its folder a project.
+    let mut folders: Vec<ProjectRef> = Vec::new();
     for session in &mut sessions.events {
-        session.project = session.cwd.as_deref().map(&mut resolve);
+        session.project = session.cwd.as_deref().map(|cwd| {
+            resolve_repo(cwd).unwrap_or_else(|| {
+                let project = git::project_for(cwd);
+                if !folders.contains(&project) {
+                    folders.push(project.clone());
+                }
+                project
+            })
+        });
     }
     let mut shell = shell;
     for command in &mut shell.events {
-        command.project = command.cwd.as_deref().map(&mut resolve);
+        command.project = command
+            .cwd
+            .as_deref()
+            .and_then(|cwd| command_project(cwd, &mut resolve_repo, &folders));
     }
     gathered.timings.push(("join".to_owned(), start.elapsed()));
 

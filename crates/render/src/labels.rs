@@ -70,6 +70,9 @@ pub(crate) trait LangText: Copy {
     fn no_commits(self) -> &'static str;
     fn stats(self, insertions: u64, deletions: u64, files: u64) -> String;
     fn prompts(self, n: u64) -> String;
+    fn prompts_with_models(self, n: u64, models: &[String]) -> String;
+    fn failed(self, n: u64) -> String;
+    fn agent_label(self) -> &'static str;
     fn list_separator(self) -> &'static str;
     fn secrets_masked(self, count: u64, source: MaskedSource) -> String;
 }
@@ -138,6 +141,7 @@ impl LangText for Lang {
                     Noun::Session => ("AI session", "AI sessions"),
                     Noun::Prompt => ("prompt", "prompts"),
                     Noun::Command => ("command", "commands"),
+                    Noun::AgentCommand => ("AI agent command", "AI agent commands"),
                 };
                 report_model::plural(n, one, many)
             }
@@ -149,6 +153,7 @@ impl LangText for Lang {
                     Noun::Session => ("AIセッション", "件"),
                     Noun::Prompt => ("プロンプト", "件"),
                     Noun::Command => ("コマンド", "件"),
+                    Noun::AgentCommand => ("AIエージェントのコマンド", "件"),
                 };
                 format!("{prefix}{}{suffix}", report_model::group_thousands(n))
             }
@@ -175,6 +180,40 @@ impl LangText for Lang {
         match self {
             Lang::En => format!("({})", self.count(n, Noun::Prompt)),
             Lang::Ja => format!("（{}）", self.count(n, Noun::Prompt)),
+        }
+    }
+
+    /// `(6 prompts, claude-opus-4-5)` or `（プロンプト6件、claude-opus-4-5）`; the models
+    /// are already escaped.
+    fn prompts_with_models(self, n: u64, models: &[String]) -> String {
+        if models.is_empty() {
+            return self.prompts(n);
+        }
+        let inner = format!(
+            "{}{}{}",
+            self.count(n, Noun::Prompt),
+            self.list_separator(),
+            models.join(self.list_separator())
+        );
+        match self {
+            Lang::En => format!("({inner})"),
+            Lang::Ja => format!("（{inner}）"),
+        }
+    }
+
+    /// `3 failed` or `失敗3件`.
+    fn failed(self, n: u64) -> String {
+        match self {
+            Lang::En => format!("{n} failed"),
+            Lang::Ja => format!("失敗{n}件"),
+        }
+    }
+
+    /// What leads a shell group an AI agent ran.
+    fn agent_label(self) -> &'static str {
+        match self {
+            Lang::En => "AI agent: ",
+            Lang::Ja => "AIエージェント: ",
         }
     }
 
@@ -220,6 +259,7 @@ pub(crate) enum Noun {
     Session,
     Prompt,
     Command,
+    AgentCommand,
 }
 
 fn weekday_en(weekday: Weekday) -> &'static str {

@@ -225,6 +225,8 @@ pub(crate) struct Draft {
     first_prompt: Option<(Timestamp, String)>,
     prompts: Vec<Timestamp>,
     activity: Vec<Timestamp>,
+    /// The models the session used, each once, in the order first seen.
+    models: Vec<String>,
 }
 
 impl Draft {
@@ -237,6 +239,16 @@ impl Draft {
             first_prompt: None,
             prompts: Vec::new(),
             activity: Vec::new(),
+            models: Vec::new(),
+        }
+    }
+
+    /// Notes a model the session used (kept once, in the order first seen). Model ids
+    /// are short plain names (`claude-opus-4-5-20251101`, `gpt-5-codex`); anything else
+    /// in that field is not kept, so it needs no cleaning downstream.
+    fn note_model(&mut self, model: &str) {
+        if crate::plain_name(model) && !self.models.iter().any(|known| known == model) {
+            self.models.push(model.to_owned());
         }
     }
 
@@ -263,6 +275,9 @@ impl Draft {
         }
         self.prompts.extend(other.prompts);
         self.activity.extend(other.activity);
+        for model in &other.models {
+            self.note_model(model);
+        }
     }
 
     /// The event, or `None` when the session has no record in the window.
@@ -294,6 +309,7 @@ impl Draft {
             project: None,
             prompts: self.prompts,
             activity: self.activity,
+            models: self.models,
         })
     }
 }

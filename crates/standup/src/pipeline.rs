@@ -235,6 +235,9 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         let warnings =
             narrative::narrate(backend.as_ref(), &mut report, &config.redactor, &limits, lang);
         drop(spinner);
+        // Their messages can quote what the server said: cleaned like every warning.
+        let mut warnings = warnings;
+        clean::Cleaner::new(&config.redactor, config.max_chars).warnings(&mut warnings);
         report.warnings.extend(warnings);
         timings.push(("narrative".to_owned(), start.elapsed()));
     }

@@ -1,4 +1,5 @@
 //! Integration tests of the collect crate.
 
+mod git_limits;
 mod sessions;
 mod shell;

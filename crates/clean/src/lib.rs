@@ -122,7 +122,8 @@ impl<'r> Cleaner<'r> {
     }
 
     /// Cleans every string of `activity`: subjects, titles, ids, models, commands, the
-    /// agents that ran them, working directories and projects. Session titles are then collapsed and shortened.
+    /// agents that ran them, working directories and projects. Session titles are then
+    /// collapsed and shortened.
     pub fn activity(&mut self, activity: &mut Activity) {
         let max_chars = self.max_chars;
         let git = Some(MaskedSource::Git);

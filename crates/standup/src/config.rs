@@ -156,6 +156,7 @@ struct GitFile {
     max_depth: Option<usize>,
     exclude: Vec<String>,
     include_merges: bool,
+    timeout_secs: Option<Spanned<i64>>,
 }
 
 /// The validated configuration.
@@ -201,6 +202,9 @@ impl Default for Config {
         }
     }
 }
+
+/// The longest deadline `[git] timeout_secs` accepts: an hour.
+const GIT_TIMEOUT_MAX_SECS: i64 = 3600;
 
 /// Reads the config at `path`. A missing file at the default place gives the defaults;
 /// a missing file named by `--config` is an error.
@@ -292,6 +296,19 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
     }
     config.git.exclude = file.git.exclude;
     config.git.include_merges = file.git.include_merges;
+    if let Some(timeout) = file.git.timeout_secs {
+        let secs = *timeout.get_ref();
+        if !(1..=GIT_TIMEOUT_MAX_SECS).contains(&secs) {
+            return Err(invalid(
+                timeout.span(),
+                "git.timeout_secs",
+                format!(
+                    "{secs} is out of range: one git process may run from 1 to {GIT_TIMEOUT_MAX_SECS} seconds"
+                ),
+            ));
+        }
+        config.git.timeout = std::time::Duration::from_secs(secs.unsigned_abs());
+    }
     if let Some(max_chars) = file.max_chars {
         if *max_chars.get_ref() < 10 {
             return Err(invalid(max_chars.span(), "max_chars", "must be at least 10".to_owned()));
@@ -712,6 +729,8 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # exclude = ["~/src/archive/**", "vendor"]
 # Report merge commits too.
 # include_merges = false
+# Seconds one git process may run before it is stopped (1 to 3600).
+# timeout_secs = 10
 
 [sessions]
 # AI coding agents whose local logs are read: "claude", "codex", "gemini".
@@ -783,7 +802,7 @@ mod tests {
 
     #[test]
     fn unknown_key_in_a_table() {
-        insta::assert_snapshot!(error("[git]\nroots = []\ndepth = 2\n"), @"config `/home/me/.config/standup/config.toml` line 3, key `git.depth`: unknown field `depth`, expected one of `roots`, `max_depth`, `exclude`, `include_merges`");
+        insta::assert_snapshot!(error("[git]\nroots = []\ndepth = 2\n"), @"config `/home/me/.config/standup/config.toml` line 3, key `git.depth`: unknown field `depth`, expected one of `roots`, `max_depth`, `exclude`, `include_merges`, `timeout_secs`");
     }
 
     #[test]

@@ -53,7 +53,7 @@ impl ProcessEnv {
 
     fn collect_env(&self) -> collect::Env {
         let mut env = collect::Env::new(&self.home);
-        for name in env_vars::SOURCE_VARS.iter().chain([&env_vars::XDG_CONFIG_HOME]) {
+        for name in env_vars::SOURCE_VARS {
             if let Some(value) = self.var(name) {
                 env = env.with_var(name, value);
             }

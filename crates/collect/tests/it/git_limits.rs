@@ -42,7 +42,13 @@ fn since_at_the_ends_of_time_does_not_overflow() {
         git::read_commits(
             &env,
             &repos,
-            &ReadOptions { identity: &identity, since, include_merges: false, workers: 2 },
+            &ReadOptions {
+                identity: &identity,
+                since,
+                include_merges: false,
+                workers: 2,
+                timeout: git::DEFAULT_TIMEOUT,
+            },
         )
     };
     // The 24-hour margin before `since` once overflowed here.

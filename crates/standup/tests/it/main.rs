@@ -10,4 +10,5 @@ mod hostile_home;
 mod narrative;
 mod secrets;
 mod snapshots;
+mod special_files;
 mod support;

@@ -156,7 +156,7 @@ struct IdentityFile {
 #[serde(default, deny_unknown_fields)]
 struct GitFile {
     roots: Option<Vec<PathBuf>>,
-    max_depth: Option<usize>,
+    max_depth: Option<Spanned<usize>>,
     exclude: Vec<String>,
     include_merges: bool,
     timeout_secs: Option<Spanned<i64>>,
@@ -297,7 +297,7 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
     config.identity =
         collect::git::Identity { emails: file.identity.emails, names: file.identity.names };
     config.git.roots = file.git.roots;
-    if let Some(depth) = file.git.max_depth {
+    if let Some(depth) = in_range(file.git.max_depth, MAX_DEPTH, "git.max_depth", invalid)? {
         config.git.max_depth = depth;
     }
     config.git.exclude = file.git.exclude;
@@ -624,6 +624,8 @@ fn parse_llm(config: &mut Config, llm: LlmFile, invalid: &Invalid<'_>) -> Result
     Ok(())
 }
 
+/// `[git] max_depth`: the folder walk recurses once per level.
+const MAX_DEPTH: std::ops::RangeInclusive<usize> = 0..=32;
 /// `[llm] timeout_secs`: at least a second, at most an hour (a deadline far in the
 /// future overflows the clock).
 const TIMEOUT_SECS: std::ops::RangeInclusive<u64> = 1..=3600;

@@ -882,6 +882,25 @@ mod tests {
     }
 
     #[test]
+    fn jp_holidays_and_time_rules() {
+        let config = parse(
+            Path::new("c.toml"),
+            "holidays = [\"jp\", \"2026-12-29\"]\nidle_minutes = 45\nmin_span_minutes = 5\n",
+        )
+        .unwrap();
+        for day in ["2026-01-12", "2026-05-06", "2026-09-22", "2026-12-29", "2099-01-01"] {
+            assert!(config.holidays.contains(&day.parse().unwrap()), "{day}");
+        }
+        assert!(!config.holidays.contains(&"2026-12-28".parse().unwrap()));
+        assert_eq!(
+            config.time_rules,
+            aggregate::TimeRules { idle_minutes: 45, min_span_minutes: 5 }
+        );
+        insta::assert_snapshot!(error("idle_minutes = 0\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `idle_minutes`: 0 is out of range (expected 1 to 1440 minutes)");
+        insta::assert_snapshot!(error("\nmin_span_minutes = 2000\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `min_span_minutes`: 2000 is out of range (expected 0 to 1440 minutes)");
+    }
+
+    #[test]
     fn out_of_range_values_name_the_key() {
         insta::assert_snapshot!(error("[llm]\ntimeout_secs = 9223372036854775000\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `llm.timeout_secs`: 9223372036854775000 is out of range (expected 1 to 3600)");
         insta::assert_snapshot!(error("[llm]\ntemperature = nan\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `llm.temperature`: must be a number from 0 to 2 (sampling temperature)");
@@ -930,25 +949,6 @@ mod tests {
         ] {
             assert!(validate_endpoint(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn jp_holidays_and_time_rules() {
-        let config = parse(
-            Path::new("c.toml"),
-            "holidays = [\"jp\", \"2026-12-29\"]\nidle_minutes = 45\nmin_span_minutes = 5\n",
-        )
-        .unwrap();
-        for day in ["2026-01-12", "2026-05-06", "2026-09-22", "2026-12-29", "2099-01-01"] {
-            assert!(config.holidays.contains(&day.parse().unwrap()), "{day}");
-        }
-        assert!(!config.holidays.contains(&"2026-12-28".parse().unwrap()));
-        assert_eq!(
-            config.time_rules,
-            aggregate::TimeRules { idle_minutes: 45, min_span_minutes: 5 }
-        );
-        insta::assert_snapshot!(error("idle_minutes = 0\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `idle_minutes`: 0 is out of range (expected 1 to 1440 minutes)");
-        insta::assert_snapshot!(error("\nmin_span_minutes = 2000\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `min_span_minutes`: 2000 is out of range (expected 0 to 1440 minutes)");
     }
 
     #[test]

@@ -80,18 +80,13 @@ pub fn gather(
             let start = Instant::now();
             let (repos, warnings) = git::discover(env, &sources.git, &extra);
             let identity = if sources.identity.is_empty() {
-                git::global_identity(env)
+                git::global_identity(env, sources.git.timeout)
             } else {
                 sources.identity.clone()
             };
             let discover_time = start.elapsed();
             let start = Instant::now();
-            let options = ReadOptions {
-                identity: &identity,
-                since,
-                include_merges: sources.git.include_merges,
-                workers,
-            };
+            let options = read_options(sources, &identity, since, workers);
             let commits = git::read_commits(env, &repos, &options);
             let git_time = start.elapsed();
             FoundRepos { repos, warnings, identity, commits, discover_time, git_time }
@@ -118,12 +113,13 @@ pub fn gather(
     let known: BTreeSet<PathBuf> = found.repos.iter().map(|repo| repo.git_dir.clone()).collect();
     let mut revealed: BTreeMap<PathBuf, Repo> = BTreeMap::new();
     let mut resolved: BTreeMap<PathBuf, Option<ProjectRef>> = BTreeMap::new();
+    let mut unreadable = Unreadable::new(&gathered.warnings);
     // A working directory's repository, or `None` outside any.
     let mut resolve_repo = |path: &Path| -> Option<ProjectRef> {
         if let Some(project) = resolved.get(path) {
             return project.clone();
         }
-        let project = git::repo_containing(path).map(|repo| {
+        let project = unreadable.find_repo(path).map(|repo| {
             let project = repo.project.clone();
             if !known.contains(&repo.git_dir) {
                 revealed.entry(repo.git_dir.clone()).or_insert(repo);
@@ -154,18 +150,14 @@ pub fn gather(
             .as_deref()
             .and_then(|cwd| command_project(cwd, &mut resolve_repo, &folders));
     }
+    gathered.warnings.extend(unreadable.warnings);
     gathered.timings.push(("join".to_owned(), start.elapsed()));
 
     let mut commits = found.commits;
     let revealed: Vec<Repo> = revealed.into_values().collect();
     if !revealed.is_empty() {
         let start = Instant::now();
-        let options = ReadOptions {
-            identity: &gathered.identity,
-            since,
-            include_merges: sources.git.include_merges,
-            workers,
-        };
+        let options = read_options(sources, &gathered.identity, since, workers);
         merge_commits(&mut commits, git::read_commits(env, &revealed, &options));
         gathered.timings.push(("git: repositories of session folders".to_owned(), start.elapsed()));
     }
@@ -180,6 +172,48 @@ pub fn gather(
     gathered.statuses.extend(sessions.statuses);
     gathered.statuses.extend(shell.statuses);
     gathered
+}
+
+/// What to read from the repositories, for `identity`.
+fn read_options<'a>(
+    sources: &Sources,
+    identity: &'a Identity,
+    since: Timestamp,
+    workers: usize,
+) -> ReadOptions<'a> {
+    ReadOptions {
+        identity,
+        since,
+        include_merges: sources.git.include_merges,
+        workers,
+        timeout: sources.git.timeout,
+    }
+}
+
+/// The `.git`s of working directories that cannot be read, each named once.
+struct Unreadable {
+    seen: BTreeSet<String>,
+    warnings: Vec<Warning>,
+}
+
+impl Unreadable {
+    /// Knows the warnings already given (discovery names most such `.git`s).
+    fn new(given: &[Warning]) -> Unreadable {
+        let seen = given.iter().map(|warning| warning.message.clone()).collect();
+        Unreadable { seen, warnings: Vec::new() }
+    }
+
+    /// The repository containing `path`; a `.git` that cannot be read is a warning, and
+    /// the folder is then a project of its own.
+    fn find_repo(&mut self, path: &Path) -> Option<Repo> {
+        git::find_repo(path).unwrap_or_else(|error| {
+            let warning = error.warning();
+            if self.seen.insert(warning.message.clone()) {
+                self.warnings.push(warning);
+            }
+            None
+        })
+    }
 }
 
 /// Adds the commits of more repositories to `commits`, its one status included.

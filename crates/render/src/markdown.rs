@@ -11,7 +11,8 @@ use jiff::tz::TimeZone;
 use report_model::{Bucket, BucketKind, Project, Report, ReportKind, ShellGroup, Totals};
 use sanitize::markdown::{code_span, escape_text};
 
-use crate::labels::{Lang, Noun};
+use crate::labels::{LangText as _, Noun};
+use report_model::Lang;
 
 /// The report as Markdown in `lang`, with times shown in `time_zone`.
 pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
@@ -223,7 +224,7 @@ fn footer(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
     let _ =
         write!(out, "— standup {} · {} {generated} · {how}", report.meta.version, labels.generated);
     for masked in &report.meta.secrets_masked {
-        let _ = write!(out, " · {}", lang.secrets_masked(masked.count, &masked.source));
+        let _ = write!(out, " · {}", lang.secrets_masked(masked.count, masked.source));
     }
     out.push('\n');
 }

@@ -28,10 +28,12 @@
 //!   (`Extended_Pictographic`), a skin-tone modifier or U+FE0F, and right before a
 //!   pictograph (`👨‍💻` stays one glyph);
 //! - one variation selector right after a character that takes one: U+FE00–U+FE0F after
-//!   a visible non-ASCII character (U+FE0E and U+FE0F also after `0`–`9`, `#` and `*`,
-//!   the keycap bases), U+E0100–U+E01EF after an ideograph, the Mongolian free
-//!   variation selectors after a Mongolian letter. A second selector in a row, which is
-//!   how text is smuggled in selectors, is removed, and so is every selector after ASCII.
+//!   a visible non-ASCII symbol or an ideograph (`❤️`, `∩︀`), U+FE0E and U+FE0F in a keycap
+//!   (`1️⃣`: a digit, `#` or `*`, the selector, U+20E3), U+E0100–U+E01EF after an
+//!   ideograph, the Mongolian free variation selectors after a Mongolian letter. A
+//!   second selector in a row, which is how text is smuggled in selectors, is removed,
+//!   and so is every selector after a letter or digit of any script (ASCII, full-width,
+//!   Cyrillic, …), where it would split a token that secret redaction must see whole.
 //!
 //! A sequence that is still open at the end of the string (an OSC without its
 //! terminator, say) is removed up to the end of the string, never passed through. An
@@ -134,23 +136,15 @@ fn is_variation_selector(c: char) -> bool {
     matches!(c, '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}' | '\u{180b}'..='\u{180d}' | '\u{180f}')
 }
 
-/// Whether `c` is kept only in some places: a joiner or a variation selector.
-fn is_conditional(c: char) -> bool {
-    c == ZWJ || is_variation_selector(c)
-}
-
-/// Whether `c` is removed wherever it appears outside a sequence.
+/// Whether `c` is removed wherever it appears outside a sequence, except for the joiner
+/// and the variation selectors (default-ignorable too), which [`clean`] keeps back where
+/// they do visible work.
 fn is_removed(c: char) -> bool {
     if c < '\u{ad}' {
         return matches!(c, '\u{0}'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}');
     }
     matches!(c, '\u{fff9}'..='\u{fffb}')
-        || (in_table(unicode_tables::DEFAULT_IGNORABLE_CODE_POINT, c) && !is_conditional(c))
-}
-
-/// Whether [`clean`] may have to remove `c`: always, or depending on its neighbours.
-fn is_suspect(c: char) -> bool {
-    is_removed(c) || is_conditional(c)
+        || in_table(unicode_tables::DEFAULT_IGNORABLE_CODE_POINT, c)
 }
 
 /// The first byte of the UTF-8 encoding of `code`.
@@ -204,7 +198,7 @@ fn first_suspect(text: &str) -> Option<usize> {
                 return Some(idx);
             }
             // A suspect lead byte: decode the character to decide.
-            if text[idx..].chars().next().is_some_and(is_suspect) {
+            if text[idx..].chars().next().is_some_and(is_removed) {
                 return Some(idx);
             }
         }
@@ -223,16 +217,31 @@ fn joins_emoji(before: Option<char>, after: Option<char>) -> bool {
 }
 
 /// Whether the variation selector `selector` may follow `before`, the last character
-/// kept.
-fn takes_selector(before: Option<char>, selector: char) -> bool {
+/// kept, with `after` next.
+///
+/// Never after a letter or digit that a token could be made of (ASCII, full-width forms,
+/// any alphabetic script): a selector there would split a token in two for the secret
+/// rules, which match the full-width and look-alike letters too.
+fn takes_selector(before: Option<char>, selector: char, after: Option<char>) -> bool {
     let Some(base) = before else { return false };
-    if is_suspect(base) || base.is_whitespace() || base.is_control() {
+    // A removed base here is a selector or joiner kept just before; controls other
+    // than tab and newline never get this far.
+    if is_removed(base) || base.is_whitespace() {
         return false;
     }
+    let ideograph = in_table(unicode_tables::IDEOGRAPHIC, base);
     match selector {
-        '\u{fe0e}' | '\u{fe0f}' if matches!(base, '0'..='9' | '#' | '*') => true,
-        '\u{fe00}'..='\u{fe0f}' => !base.is_ascii(),
-        '\u{e0100}'..='\u{e01ef}' => in_table(unicode_tables::IDEOGRAPHIC, base),
+        // Keycaps: `1`, U+FE0F, U+20E3.
+        '\u{fe0e}' | '\u{fe0f}' if matches!(base, '0'..='9' | '#' | '*') => {
+            after == Some('\u{20e3}')
+        }
+        '\u{fe00}'..='\u{fe0f}' => {
+            ideograph
+                || !(base.is_ascii()
+                    || base.is_alphanumeric()
+                    || ('\u{ff00}'..='\u{ffef}').contains(&base))
+        }
+        '\u{e0100}'..='\u{e01ef}' => ideograph,
         _ => ('\u{1820}'..='\u{18aa}').contains(&base),
     }
 }
@@ -278,7 +287,7 @@ fn clean_from(text: &str, start: usize) -> String {
                 let keep = if c == ZWJ {
                     joins_emoji(before, chars.peek().copied())
                 } else if is_variation_selector(c) {
-                    takes_selector(before, c)
+                    takes_selector(before, c, chars.peek().copied())
                 } else {
                     !is_removed(c)
                 };

@@ -732,7 +732,7 @@ fn unreadable_history_is_a_warning_naming_the_file() {
         warnings(&output, &home),
         [(
             WarningCode::SourceUnreadable,
-            "zsh: cannot read `~/.zsh_history`: it is a directory".to_owned()
+            "zsh: cannot read `~/.zsh_history`: it is a directory, not a regular file".to_owned()
         )]
     );
     assert!(status(&output, "zsh").found);

@@ -928,6 +928,18 @@ fn look_alike_letters_are_matched_and_the_original_is_masked() {
         "\u{1d429}\u{1d41a}\u{1d42c}\u{1d42c}\u{1d430}\u{1d428}\u{1d42b}\u{1d41d}=Hunter2-fake9",
         "\u{1d429}\u{1d41a}\u{1d42c}\u{1d42c}\u{1d430}\u{1d428}\u{1d42b}\u{1d41d}=[REDACTED:generic-assignment]",
     );
+    // Several masks in one folded text, with look-alikes between and after them, and a
+    // token glued to a generic value (a second pass).
+    check(
+        &format!(
+            "日本 p\u{430}ss=Hunter2-fake9 \u{ff08}x\u{ff09} t\u{3bf}ken={token} \u{430}\u{ff01}"
+        ),
+        "日本 p\u{430}ss=[REDACTED:generic-assignment] \u{ff08}x\u{ff09} t\u{3bf}ken=[REDACTED:github-pat] \u{430}\u{ff01}",
+    );
+    let twice = format!("\u{ff41} {wide} \u{ff41} {wide}");
+    let (masked, n_masked) = redactor.redact(&twice);
+    assert_eq!(masked, "\u{ff41} [REDACTED:github-pat] \u{ff41} [REDACTED:github-pat]");
+    assert_eq!(n_masked, 2);
     // Text with look-alikes and nothing secret is returned as it was.
     let plain = "p\u{430}ssword reset flow for \u{ff21}\u{ff22}\u{ff23}";
     assert!(matches!(redactor.redact(plain).0, std::borrow::Cow::Borrowed(_)));

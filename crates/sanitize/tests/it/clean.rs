@@ -37,6 +37,14 @@ fn csi_sequences() {
         ("a\u{1b}[31", "a"),                    // unterminated
         ("a\u{9b}", "a"),                       // unterminated 8-bit
         ("a\u{1b}[31\u{e9}b", "a\u{e9}b"),      // malformed: ends at a non-CSI character
+        ("\u{1b}[1 !px", "x"),                  // two intermediate bytes (DECSTR-like)
+        ("\u{1b}[ !q", ""),                     // intermediates without parameters
+        ("a\u{1b}[ 1mb", "a1mb"),               // a parameter after an intermediate aborts
+        ("a\u{1b}[ \u{e9}b", "a\u{e9}b"),       // so does any other character
+        ("\u{1b}[ ", ""),                       // unterminated after an intermediate
+        ("\u{1b}[1;2 ~x", "x"),                 // the final byte `~` (0x7E)
+        ("\u{1b}[@x", "x"),                     // the final byte `@` (0x40)
+        ("a\u{1b}[1\u{7f}b", "ab"),             // DEL is no final byte
     ];
     for (input, expected) in cases {
         check(input, expected);
@@ -88,16 +96,20 @@ fn dcs_apc_pm_sos_strings() {
 #[test]
 fn other_escape_sequences() {
     let cases = [
-        ("\u{1b}(Bx", "x"),         // designate G0 charset (intermediate + final)
-        ("\u{1b}7x\u{1b}8", "x"),   // save / restore cursor
-        ("\u{1b}cx", "x"),          // full reset
-        ("\u{1b}=x\u{1b}>", "x"),   // keypad modes
-        ("\u{1b}Mx", "x"),          // reverse index
-        ("x\u{1b}", "x"),           // ESC at the end
-        ("\u{1b}\u{e9}", "\u{e9}"), // ESC before a non-ASCII character: only ESC goes
-        ("\u{1b}\nx", "\nx"),       // ESC before newline
-        ("\u{1b}\u{1b}[31mx", "x"), // ESC ESC
-        ("\u{1b}(", ""),            // unterminated
+        ("\u{1b}(Bx", "x"),            // designate G0 charset (intermediate + final)
+        ("\u{1b}7x\u{1b}8", "x"),      // save / restore cursor
+        ("\u{1b}cx", "x"),             // full reset
+        ("\u{1b}=x\u{1b}>", "x"),      // keypad modes
+        ("\u{1b}Mx", "x"),             // reverse index
+        ("x\u{1b}", "x"),              // ESC at the end
+        ("\u{1b}\u{e9}", "\u{e9}"),    // ESC before a non-ASCII character: only ESC goes
+        ("\u{1b}\nx", "\nx"),          // ESC before newline
+        ("\u{1b}\u{1b}[31mx", "x"),    // ESC ESC
+        ("\u{1b}(", ""),               // unterminated
+        ("\u{1b}  (Bx", "x"),          // two intermediate bytes, then the final
+        ("\u{1b}(\u{e9}x", "\u{e9}x"), // an intermediate, then no final: only ESC ( goes
+        ("\u{1b}( \nx", "\nx"),        // intermediates, then a newline
+        ("a\u{1b}(\u{7f}b", "ab"),     // DEL is no final byte, and is removed itself
     ];
     for (input, expected) in cases {
         check(input, expected);
@@ -233,6 +245,18 @@ fn one_variation_selector_after_a_character_that_takes_one() {
     check("❤\u{200b}\u{fe0f}", "❤\u{fe0f}");
     check("a\u{180b}", "a");
     check("\u{845b}\u{e0100}\u{e0101}", "\u{845b}\u{e0100}");
+    // Never inside a token: after a digit outside a keycap, after a full-width form or a
+    // letter of another script (the secret rules fold those to ASCII).
+    check("ghp_ab4\u{fe0f}z", "ghp_ab4z");
+    check("1\u{fe0f}", "1");
+    check("\u{ff47}\u{fe0f}\u{ff48}", "\u{ff47}\u{ff48}");
+    check("\u{ff3f}\u{fe0f}x", "\u{ff3f}x");
+    check("p\u{430}\u{fe00}ss", "p\u{430}ss");
+    check("\u{e9}\u{fe0f}", "\u{e9}");
+    // Nor after a space of any kind, a tab or a newline.
+    check("\u{3000}\u{fe0f}x", "\u{3000}x");
+    check("\u{2003}\u{fe00}", "\u{2003}");
+    check("\t\u{fe0f}\n\u{fe0f}", "\t\n");
 }
 
 #[test]

@@ -45,7 +45,7 @@ pub(crate) fn is_forbidden(c: char) -> bool {
 
 /// The first character of `cleaned` that should not be there: a forbidden one, a joiner
 /// outside an emoji sequence, or a variation selector that does not directly follow a
-/// visible non-ASCII character (or, for U+FE0E/U+FE0F, a keycap base).
+/// visible non-ASCII symbol or an ideograph (or is not part of a keycap).
 pub(crate) fn leftover(cleaned: &str) -> Option<char> {
     let chars: Vec<char> = cleaned.chars().collect();
     for (idx, &c) in chars.iter().enumerate() {
@@ -56,13 +56,28 @@ pub(crate) fn leftover(cleaned: &str) -> Option<char> {
                 is_pictograph(b) || b == '\u{fe0f}' || ('\u{1f3fb}'..='\u{1f3ff}').contains(&b)
             }) && after.is_some_and(is_pictograph))
         } else if is_selector(c) {
-            !before.is_some_and(|b| {
+            let keycap = matches!(c, '\u{fe0e}' | '\u{fe0f}')
+                && before.is_some_and(|b| matches!(b, '0'..='9' | '#' | '*'))
+                && after == Some('\u{20e3}');
+            let symbol = before.is_some_and(|b| {
                 !is_ignorable(b)
                     && !b.is_whitespace()
-                    && (!b.is_ascii()
-                        || (matches!(c, '\u{fe0e}' | '\u{fe0f}')
-                            && matches!(b, '0'..='9' | '#' | '*')))
-            })
+                    && !b.is_ascii()
+                    && !b.is_alphanumeric()
+                    && !('\u{ff00}'..='\u{ffef}').contains(&b)
+            });
+            let ideographic = before.is_some_and(|b| {
+                ('\u{3400}'..='\u{4dbf}').contains(&b)
+                    || ('\u{4e00}'..='\u{9fff}').contains(&b)
+                    || ('\u{20000}'..='\u{323af}').contains(&b)
+                    || ('\u{f900}'..='\u{fad9}').contains(&b)
+            });
+            let mongolian = before.is_some_and(|b| ('\u{1820}'..='\u{18aa}').contains(&b));
+            !match u32::from(c) {
+                0xfe00..=0xfe0f => keycap || symbol || ideographic,
+                0xe0100..=0xe01ef => ideographic,
+                _ => mongolian,
+            }
         } else {
             is_forbidden(c)
         };

@@ -98,7 +98,8 @@ pub struct Project {
     pub commits: Vec<Commit>,
     /// Agent sessions, most recent activity first.
     pub sessions: Vec<Session>,
-    /// Shell commands run in the project (from histories that record a directory).
+    /// Shell commands the person ran in the project (from histories that record a
+    /// directory); an AI agent's are counted in `totals.agent_commands`.
     pub commands: u64,
     /// Sums over this project.
     pub totals: Totals,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use jiff::Timestamp;
 use report_model::{
     Activity, Bucket, BucketKind, Commit, Meta, Project, ProjectRef, Report, ReportKind,
-    SCHEMA_VERSION, Session, ShellGroup, Totals, Warning, Window,
+    SCHEMA_VERSION, Session, ShellGroup, Totals, Warning, Window, Wip,
 };
 
 use crate::shell::{ShellGrouping, head};
@@ -72,6 +72,7 @@ struct ProjectParts {
     commits: BTreeMap<String, Commit>,
     sessions: Vec<Session>,
     commands: u64,
+    wip: Wip,
 }
 
 impl ProjectParts {
@@ -91,6 +92,8 @@ impl ProjectParts {
                 .then_with(|| a.agent.cmp(&b.agent))
                 .then_with(|| a.session_id.cmp(&b.session_id))
         });
+        let mut wip = self.wip;
+        wip.unpushed_commits = commits.iter().filter(|commit| commit.unpushed).count() as u64;
         let totals = Totals {
             projects: 1,
             commits: commits.len() as u64,
@@ -109,6 +112,7 @@ impl ProjectParts {
             sessions,
             commands: self.commands,
             totals,
+            wip: (!wip.is_empty()).then_some(wip),
         })
     }
 }
@@ -142,7 +146,27 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
             insertions: commit.insertions,
             deletions: commit.deletions,
             merge: commit.merge,
+            branches: commit.branches.clone(),
+            remote_branches: commit.remote_branches.clone(),
+            unpushed: commit.unpushed,
         });
+    }
+
+    // Work in progress: files modified and stashes made in the window.
+    for wip in &activity.wip {
+        let files: Vec<&report_model::WipFile> =
+            wip.files.iter().filter(|file| window.contains(file.modified)).collect();
+        let stashes: Vec<&report_model::WipStash> =
+            wip.stashes.iter().filter(|stash| window.contains(stash.time)).collect();
+        if files.is_empty() && stashes.is_empty() {
+            continue;
+        }
+        let project_parts = entry(&mut parts, &wip.project);
+        for time in files.iter().map(|file| file.modified).chain(stashes.iter().map(|s| s.time)) {
+            project_parts.touch(time);
+        }
+        project_parts.wip.files.extend(files.iter().map(|file| file.path.clone()));
+        project_parts.wip.stashes.extend(stashes.iter().map(|stash| stash.message.clone()));
     }
 
     for session in &activity.sessions {
@@ -164,6 +188,7 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
             prompts,
             first,
             last,
+            branch: session.branch.clone(),
         });
     }
 

@@ -19,8 +19,26 @@ use report_model::{CommitEvent, ProjectRef, Warning, WarningCode};
 
 use crate::{Env, SourceOutput, SourceStatus};
 
+mod branches;
+mod identity;
+mod wip;
+
+pub use identity::LeftOut;
+
 /// The folders under `~` searched for repositories when no roots are configured.
-pub const DEFAULT_ROOTS: [&str; 7] = ["src", "code", "projects", "dev", "work", "repos", "git"];
+pub const DEFAULT_ROOTS: [&str; 11] = [
+    "src",
+    "code",
+    "projects",
+    "dev",
+    "work",
+    "repos",
+    "git",
+    "workspace",
+    "Developer",
+    "github",
+    "source/repos",
+];
 
 /// How far below each root the walk looks for repositories, by default.
 pub const DEFAULT_MAX_DEPTH: usize = 3;
@@ -204,6 +222,21 @@ pub fn discover(env: &Env, config: &GitConfig, extra: &[PathBuf]) -> (Vec<Repo>,
     (found.into_values().collect(), warnings)
 }
 
+/// The roots the walk would start from, each with whether it is a folder that exists:
+/// the configured ones, or every one of [`DEFAULT_ROOTS`] under the home directory.
+pub fn candidate_roots(env: &Env, config: &GitConfig) -> Vec<(PathBuf, bool)> {
+    let all: Vec<PathBuf> = match &config.roots {
+        Some(roots) => roots.iter().map(|root| env.expand_tilde(root)).collect(),
+        None => DEFAULT_ROOTS.iter().map(|name| env.home.join(name)).collect(),
+    };
+    all.into_iter()
+        .map(|path| {
+            let exists = path.is_dir();
+            (path, exists)
+        })
+        .collect()
+}
+
 /// The roots the walk starts from.
 pub fn roots(env: &Env, config: &GitConfig) -> Vec<PathBuf> {
     match &config.roots {
@@ -319,7 +352,8 @@ fn tree_newer(dir: &Path, newer: &dyn Fn(&Path) -> bool) -> bool {
 /// What to read from the repositories.
 #[derive(Debug, Clone)]
 pub struct ReadOptions<'a> {
-    /// Whose commits count.
+    /// Whose commits count everywhere (the configured identity and git's global one);
+    /// each repository adds its own effective `user.email`/`user.name`.
     pub identity: &'a Identity,
     /// The start of the earliest window: older commits are not read.
     pub since: Timestamp,
@@ -327,6 +361,30 @@ pub struct ReadOptions<'a> {
     pub include_merges: bool,
     /// How many git processes may run at once.
     pub workers: usize,
+}
+
+/// What reading one repository found besides its commits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepoRead {
+    /// The repository.
+    pub project: ProjectRef,
+    /// Whose commits counted in it: [`ReadOptions::identity`] plus the repository's own.
+    pub identity: Identity,
+    /// Commits since the window began by other authors, by e-mail.
+    pub left_out: LeftOut,
+    /// The user's commits found.
+    pub commits: u64,
+}
+
+/// The commits of the repositories read, and what each repository told.
+#[derive(Debug, Default)]
+pub struct ReadOutput {
+    /// Commits, warnings and the git status.
+    pub output: SourceOutput<CommitEvent>,
+    /// One entry per repository read (the skipped ones have none), in input order.
+    pub repos: Vec<RepoRead>,
+    /// The git dirs of the repositories git could not read (each has a warning).
+    pub failed: Vec<PathBuf>,
 }
 
 /// Reads the user's commits authored at or after `options.since` from every repository
@@ -337,6 +395,12 @@ pub fn read_commits(
     repos: &[Repo],
     options: &ReadOptions<'_>,
 ) -> SourceOutput<CommitEvent> {
+    read_repos(env, repos, options).output
+}
+
+/// [`read_commits`], with what each repository read told (its identities, the commits
+/// left out as other people's).
+pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadOutput {
     let active: Vec<&Repo> =
         repos.iter().filter(|repo| changed_since(repo, options.since)).collect();
     let results: Mutex<Vec<(usize, LogResult)>> = Mutex::new(Vec::new());
@@ -348,7 +412,7 @@ pub fn read_commits(
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(repo) = active.get(index) else { break };
-                    let result = log(env, repo, options);
+                    let result = read_repo(env, repo, options);
                     results
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -360,14 +424,24 @@ pub fn read_commits(
     let mut results = results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     results.sort_by_key(|(index, _)| *index);
 
-    let mut output = SourceOutput::default();
+    let mut read = ReadOutput::default();
+    let output = &mut read.output;
     for (index, result) in results {
         match result {
-            Ok(commits) => output.events.extend(commits),
-            Err(message) => output.warnings.push(Warning::new(
-                WarningCode::GitFailed,
-                format!("git: cannot read `{}`: {message}", active[index].project.path.display()),
-            )),
+            Ok((commits, repo_read)) => {
+                output.events.extend(commits);
+                read.repos.push(repo_read);
+            }
+            Err(message) => {
+                output.warnings.push(Warning::new(
+                    WarningCode::GitFailed,
+                    format!(
+                        "git: cannot read `{}`: {message}",
+                        active[index].project.path.display()
+                    ),
+                ));
+                read.failed.push(active[index].git_dir.clone());
+            }
         }
     }
     let mut status = SourceStatus {
@@ -385,7 +459,7 @@ pub fn read_commits(
             .push(format!("{skipped} repositories unchanged since the window began were not read"));
     }
     output.statuses.push(status);
-    output
+    read
 }
 
 fn roots_of(repos: &[Repo]) -> Vec<PathBuf> {
@@ -397,16 +471,63 @@ fn roots_of(repos: &[Repo]) -> Vec<PathBuf> {
         .collect()
 }
 
-type LogResult = Result<Vec<CommitEvent>, String>;
+type LogResult = Result<(Vec<CommitEvent>, RepoRead), String>;
+
+type WipResult = Result<Option<report_model::WipEvent>, String>;
+
+/// The folder git runs in for a repository: its work tree, so that the work tree's
+/// `.mailmap` applies (and never the one of the folder standup runs from), or the git
+/// dir when the work tree is gone.
+fn work_dir(repo: &Repo) -> &Path {
+    if repo.project.path.is_dir() { &repo.project.path } else { &repo.git_dir }
+}
+
+/// Reads one repository: its identities (one `git config`), its commits (one
+/// `git log`), and, when it holds commits of the user, the branches containing them
+/// (one more `git log`).
+fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
+    let config = identity::repo_config(env, repo);
+    let identity = options.identity.union(&config.identity);
+    let mut left_out = LeftOut::default();
+    let mut commits = log(env, repo, options, &identity, &mut left_out)?;
+    if !commits.is_empty() {
+        // Branches are a detail: a failure here leaves the commits without them.
+        if let Ok(containment) = branches::branches(env, repo, options.since) {
+            for commit in &mut commits {
+                if let Some(contained) = containment.by_commit.get(&commit.hash) {
+                    commit.branches.clone_from(&contained.local);
+                    commit.remote_branches.clone_from(&contained.remote);
+                    commit.unpushed = config.has_remote && contained.remote.is_empty();
+                } else {
+                    commit.unpushed = config.has_remote;
+                }
+            }
+        }
+    }
+    let read = RepoRead {
+        project: repo.project.clone(),
+        identity,
+        left_out,
+        commits: commits.len() as u64,
+    };
+    Ok((commits, read))
+}
 
 /// Runs one `git log` over every ref but the stash and parses it.
-fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
+fn log(
+    env: &Env,
+    repo: &Repo,
+    options: &ReadOptions<'_>,
+    identity: &Identity,
+    left_out: &mut LeftOut,
+) -> Result<Vec<CommitEvent>, String> {
     // `--since` filters by committer date and is inclusive; a commit authored in the
     // window has a committer date at or after its author date, so the bound is widened
     // by a day for clock skew and the author date is checked below.
     let since = options.since - SignedDuration::from_hours(24);
     let mut command = command(env);
     command
+        .current_dir(work_dir(repo))
         .arg("--git-dir")
         .arg(&repo.git_dir)
         .args(["log", "--exclude=refs/stash", "--all", "--numstat", "--find-renames"])
@@ -418,7 +539,8 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
             "--diff-merges=off",
         ])
         .arg(format!("--since={}", since.strftime("%Y-%m-%dT%H:%M:%SZ")))
-        .arg("--format=%x1e%H%x00%P%x00%aI%x00%ae%x00%an%x00%s");
+        // The author as recorded (`%ae`, `%an`) and as the mailmap maps it (`%aE`, `%aN`).
+        .arg("--format=%x1e%H%x00%P%x00%aI%x00%ae%x00%an%x00%aE%x00%aN%x00%s");
     if !options.include_merges {
         command.arg("--no-merges");
     }
@@ -429,7 +551,7 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
             stderr.lines().find(|line| !line.trim().is_empty()).unwrap_or("git log failed").trim();
         return Err(first.to_owned());
     }
-    Ok(parse_log(&output.stdout, &repo.project, options))
+    Ok(parse_log(&output.stdout, &repo.project, options.since, identity, left_out))
 }
 
 fn describe_spawn_error(error: &io::Error) -> String {
@@ -440,22 +562,39 @@ fn describe_spawn_error(error: &io::Error) -> String {
     }
 }
 
-/// Parses the output of [`log`]'s format.
-fn parse_log(stdout: &[u8], project: &ProjectRef, options: &ReadOptions<'_>) -> Vec<CommitEvent> {
+/// Whether a commit's author is the user: by the author as recorded or as the mailmap
+/// maps it. The one place identities are matched (a later `--author` filter is built
+/// from the same [`Identity`]).
+fn is_users(identity: &Identity, recorded: (&str, &str), mapped: (&str, &str)) -> bool {
+    identity.matches(recorded.0, recorded.1) || identity.matches(mapped.0, mapped.1)
+}
+
+/// Parses the output of [`log`]'s format; commits by others are counted in `left_out`.
+fn parse_log(
+    stdout: &[u8],
+    project: &ProjectRef,
+    since: Timestamp,
+    identity: &Identity,
+    left_out: &mut LeftOut,
+) -> Vec<CommitEvent> {
     let mut commits = Vec::new();
     for record in stdout.split(|&byte| byte == 0x1e).filter(|record| !record.is_empty()) {
         let mut lines = record.split(|&byte| byte == b'\n');
         let header = lines.next().unwrap_or_default();
-        let fields: Vec<&[u8]> = header.splitn(6, |&byte| byte == 0).collect();
-        let [hash, parents, date, email, name, subject] = fields.as_slice() else { continue };
+        let fields: Vec<&[u8]> = header.splitn(8, |&byte| byte == 0).collect();
+        let [hash, parents, date, email, name, mapped_email, mapped_name, subject] =
+            fields.as_slice()
+        else {
+            continue;
+        };
         let Ok(author_time) = String::from_utf8_lossy(date).parse::<Timestamp>() else { continue };
-        if author_time < options.since {
+        if author_time < since {
             continue;
         }
-        if !options
-            .identity
-            .matches(&String::from_utf8_lossy(email), &String::from_utf8_lossy(name))
-        {
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        let (email, name, mapped_email) = (text(email), text(name), text(mapped_email));
+        if !is_users(identity, (&email, &name), (&mapped_email, &text(mapped_name))) {
+            left_out.add(&mapped_email);
             continue;
         }
         let (mut files_changed, mut insertions, mut deletions) = (0, 0, 0);
@@ -478,9 +617,64 @@ fn parse_log(stdout: &[u8], project: &ProjectRef, options: &ReadOptions<'_>) -> 
             deletions,
             merge: parents.split(|&byte| byte == b' ').filter(|parent| !parent.is_empty()).count()
                 > 1,
+            branches: Vec::new(),
+            remote_branches: Vec::new(),
+            unpushed: false,
         });
     }
     commits
+}
+
+/// The work in progress of the repositories in `asked` (by git dir: the ones with the
+/// user's commits, or a session or command of the window) and of any other whose index
+/// or stash changed since `since`; never of the ones in `failed`.
+pub fn read_work_in_progress(
+    env: &Env,
+    repos: &[Repo],
+    asked: &BTreeSet<PathBuf>,
+    failed: &[PathBuf],
+    since: Timestamp,
+    workers: usize,
+) -> SourceOutput<report_model::WipEvent> {
+    let chosen: Vec<&Repo> = repos
+        .iter()
+        .filter(|repo| !failed.contains(&repo.git_dir))
+        .filter(|repo| asked.contains(&repo.git_dir) || wip::touched_since(repo, since))
+        .collect();
+    let results: Mutex<Vec<(usize, WipResult)>> = Mutex::new(Vec::new());
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..workers.clamp(1, chosen.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(repo) = chosen.get(index) else { break };
+                    let result = wip::read_wip(env, repo, since);
+                    results
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push((index, result));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    results.sort_by_key(|(index, _)| *index);
+    let mut output = SourceOutput::default();
+    for (index, result) in results {
+        match result {
+            Ok(Some(wip)) => output.events.push(wip),
+            Ok(None) => {}
+            Err(message) => output.warnings.push(Warning::new(
+                WarningCode::GitFailed,
+                format!(
+                    "git: cannot read the work in progress of `{}`: {message}",
+                    chosen[index].project.path.display()
+                ),
+            )),
+        }
+    }
+    output
 }
 
 fn parse_count(field: &[u8]) -> u64 {

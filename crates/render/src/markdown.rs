@@ -8,10 +8,16 @@ use std::fmt::Write as _;
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
-use report_model::{Bucket, BucketKind, Project, Report, ReportKind, Totals};
+use report_model::{Bucket, BucketKind, Commit, Project, Report, ReportKind, Totals};
 use sanitize::markdown::{code_span, escape_text};
 
 use crate::labels::{Lang, Noun};
+
+/// At most this many branches are named on a commit line, then `+N`.
+const BRANCHES_SHOWN: usize = 3;
+
+/// At most this many uncommitted files are named on a project, then `N more`.
+const WIP_FILES_SHOWN: usize = 5;
 
 /// The report as Markdown in `lang`, with times shown in `time_zone`.
 pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
@@ -122,21 +128,57 @@ fn project_section(out: &mut String, project: &Project, lang: Lang, level: &str)
         escape_text(&project.name),
         totals(&project.totals, lang, false)
     );
+    // Commits are labelled with their branches only when they are on more than one.
+    let labelled = {
+        let mut names = std::collections::BTreeSet::new();
+        for commit in &project.commits {
+            names.extend(branch_label(commit));
+        }
+        names.len() > 1
+    };
+    let on = |names: &[String]| -> String {
+        if !labelled || names.is_empty() {
+            return String::new();
+        }
+        let mut spans: Vec<String> =
+            names.iter().take(BRANCHES_SHOWN).map(|name| code_span(name)).collect();
+        if names.len() > BRANCHES_SHOWN {
+            spans.push(format!("+{}", names.len() - BRANCHES_SHOWN));
+        }
+        lang.on_branches(&spans)
+    };
     for commit in &project.commits {
         let stats = lang.stats(commit.insertions, commit.deletions, commit.files_changed);
         let separator = if lang == Lang::En { " " } else { "" };
-        let _ = writeln!(out, "- {}{separator}{stats}", code_span(&commit.subject));
+        let branches = on(branch_label(commit));
+        let _ = writeln!(out, "- {}{separator}{stats}{branches}", code_span(&commit.subject));
     }
     for session in &project.sessions {
         let separator = if lang == Lang::En { " " } else { "" };
+        let branch = on(session.branch.as_slice());
         let _ = writeln!(
             out,
-            "- AI: {} {}{separator}{}",
+            "- AI: {} {}{separator}{}{branch}",
             session.agent.display_name(),
             code_span(&session.title),
             lang.prompts(session.prompts)
         );
     }
+    if let Some(wip) = &project.wip {
+        let files: Vec<String> =
+            wip.files.iter().take(WIP_FILES_SHOWN).map(|file| escape_text(file)).collect();
+        let _ = writeln!(
+            out,
+            "- {}",
+            lang.in_progress(wip.files.len(), &files, wip.stashes.len(), wip.unpushed_commits)
+        );
+    }
+}
+
+/// The branches a commit is shown on: its local branches, or else its remote-tracking
+/// ones.
+fn branch_label(commit: &Commit) -> &[String] {
+    if commit.branches.is_empty() { &commit.remote_branches } else { &commit.branches }
 }
 
 /// `3 commits (+412 −37, 14 files) · 2 AI sessions, 8 prompts · 31 commands`; the report

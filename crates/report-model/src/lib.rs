@@ -8,8 +8,11 @@
 mod event;
 mod report;
 
-pub use event::{Activity, Agent, CommitEvent, ProjectRef, SessionEvent, Shell, ShellEvent};
+pub use event::{
+    Activity, Agent, CommitEvent, ProjectRef, SessionEvent, Shell, ShellEvent, WipEvent, WipFile,
+    WipStash,
+};
 pub use report::{
     Bucket, BucketKind, Commit, MaskedCount, Meta, Narrative, Project, Report, ReportKind,
-    SCHEMA_VERSION, Session, ShellGroup, Totals, Warning, WarningCode, Window,
+    SCHEMA_VERSION, Session, ShellGroup, Totals, Warning, WarningCode, Window, Wip,
 };

@@ -50,6 +50,18 @@ pub(crate) fn clean(
     for commit in &mut activity.commits {
         commit.truncated |= clean_text(&mut commit.subject, redactor, max_chars, &mut git);
         clean_project(&mut commit.project, redactor, &mut git);
+        for branch in commit.branches.iter_mut().chain(&mut commit.remote_branches) {
+            clean_text(branch, redactor, max_chars, &mut git);
+        }
+    }
+    for wip in &mut activity.wip {
+        clean_project(&mut wip.project, redactor, &mut git);
+        for file in &mut wip.files {
+            clean_text(&mut file.path, redactor, max_chars, &mut git);
+        }
+        for stash in &mut wip.stashes {
+            clean_text(&mut stash.message, redactor, max_chars, &mut git);
+        }
     }
     let mut sessions = 0;
     for session in &mut activity.sessions {
@@ -58,6 +70,9 @@ pub(crate) fn clean(
         session.title = title;
         session.truncated |= shortened;
         clean_text(&mut session.session_id, redactor, max_chars, &mut sessions);
+        if let Some(branch) = &mut session.branch {
+            clean_text(branch, redactor, max_chars, &mut sessions);
+        }
         if let Some(cwd) = &mut session.cwd {
             clean_path(cwd, redactor, &mut sessions);
         }

@@ -482,26 +482,21 @@ fn work_dir(repo: &Repo) -> &Path {
     if repo.project.path.is_dir() { &repo.project.path } else { &repo.git_dir }
 }
 
-/// Reads one repository: its identities (one `git config`), its commits (one
-/// `git log`), and, when it holds commits of the user, the branches containing them
-/// (one more `git log`).
+/// Reads one repository: its identities (one `git config`), then its commits and the
+/// branches containing them (one `git log`).
 fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
     let config = identity::repo_config(env, repo);
     let identity = options.identity.union(&config.identity);
     let mut left_out = LeftOut::default();
-    let mut commits = log(env, repo, options, &identity, &mut left_out)?;
-    if !commits.is_empty() {
-        // Branches are a detail: a failure here leaves the commits without them.
-        if let Ok(containment) = branches::branches(env, repo, options.since) {
-            for commit in &mut commits {
-                if let Some(contained) = containment.by_commit.get(&commit.hash) {
-                    commit.branches.clone_from(&contained.local);
-                    commit.remote_branches.clone_from(&contained.remote);
-                    commit.unpushed = config.has_remote && contained.remote.is_empty();
-                } else {
-                    commit.unpushed = config.has_remote;
-                }
+    let (mut commits, containment) = log(env, repo, options, &identity, &mut left_out)?;
+    for commit in &mut commits {
+        match containment.by_commit.get(&commit.hash) {
+            Some(contained) => {
+                commit.branches.clone_from(&contained.local);
+                commit.remote_branches.clone_from(&contained.remote);
+                commit.unpushed = config.has_remote && contained.remote.is_empty();
             }
+            None => commit.unpushed = config.has_remote,
         }
     }
     let read = RepoRead {
@@ -513,14 +508,15 @@ fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
     Ok((commits, read))
 }
 
-/// Runs one `git log` over every ref but the stash and parses it.
+/// Runs one `git log` over every ref but the stash and parses it: the user's commits,
+/// and which branches contain them.
 fn log(
     env: &Env,
     repo: &Repo,
     options: &ReadOptions<'_>,
     identity: &Identity,
     left_out: &mut LeftOut,
-) -> Result<Vec<CommitEvent>, String> {
+) -> Result<(Vec<CommitEvent>, branches::Containment), String> {
     // `--since` filters by committer date and is inclusive; a commit authored in the
     // window has a committer date at or after its author date, so the bound is widened
     // by a day for clock skew and the author date is checked below.
@@ -539,11 +535,11 @@ fn log(
             "--diff-merges=off",
         ])
         .arg(format!("--since={}", since.strftime("%Y-%m-%dT%H:%M:%SZ")))
+        // Branch tips as decorations, for containment; merges are listed (without a
+        // diff) for the same reason and left out below unless asked for.
+        .args(["--decorate=full", "--decorate-refs=refs/heads/", "--decorate-refs=refs/remotes/"])
         // The author as recorded (`%ae`, `%an`) and as the mailmap maps it (`%aE`, `%aN`).
-        .arg("--format=%x1e%H%x00%P%x00%aI%x00%ae%x00%an%x00%aE%x00%aN%x00%s");
-    if !options.include_merges {
-        command.arg("--no-merges");
-    }
+        .arg("--format=%x1e%H%x00%P%x00%D%x00%aI%x00%ae%x00%an%x00%aE%x00%aN%x00%s");
     let output = command.output().map_err(|error| describe_spawn_error(&error))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -551,7 +547,8 @@ fn log(
             stderr.lines().find(|line| !line.trim().is_empty()).unwrap_or("git log failed").trim();
         return Err(first.to_owned());
     }
-    Ok(parse_log(&output.stdout, &repo.project, options.since, identity, left_out))
+    let parsed = parse_log(&output.stdout, &repo.project, options, identity, left_out);
+    Ok(parsed)
 }
 
 fn describe_spawn_error(error: &io::Error) -> String {
@@ -573,22 +570,30 @@ fn is_users(identity: &Identity, recorded: (&str, &str), mapped: (&str, &str)) -
 fn parse_log(
     stdout: &[u8],
     project: &ProjectRef,
-    since: Timestamp,
+    options: &ReadOptions<'_>,
     identity: &Identity,
     left_out: &mut LeftOut,
-) -> Vec<CommitEvent> {
+) -> (Vec<CommitEvent>, branches::Containment) {
     let mut commits = Vec::new();
+    let mut graph: Vec<(String, String, String)> = Vec::new();
     for record in stdout.split(|&byte| byte == 0x1e).filter(|record| !record.is_empty()) {
         let mut lines = record.split(|&byte| byte == b'\n');
         let header = lines.next().unwrap_or_default();
-        let fields: Vec<&[u8]> = header.splitn(8, |&byte| byte == 0).collect();
-        let [hash, parents, date, email, name, mapped_email, mapped_name, subject] =
+        let fields: Vec<&[u8]> = header.splitn(9, |&byte| byte == 0).collect();
+        let [hash, parents, refs, date, email, name, mapped_email, mapped_name, subject] =
             fields.as_slice()
         else {
             continue;
         };
+        let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        graph.push((lossy(hash), lossy(parents), lossy(refs)));
+        let merge =
+            parents.split(|&byte| byte == b' ').filter(|parent| !parent.is_empty()).count() > 1;
+        if merge && !options.include_merges {
+            continue;
+        }
         let Ok(author_time) = String::from_utf8_lossy(date).parse::<Timestamp>() else { continue };
-        if author_time < since {
+        if author_time < options.since {
             continue;
         }
         let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
@@ -615,14 +620,22 @@ fn parse_log(
             files_changed,
             insertions,
             deletions,
-            merge: parents.split(|&byte| byte == b' ').filter(|parent| !parent.is_empty()).count()
-                > 1,
+            merge,
             branches: Vec::new(),
             remote_branches: Vec::new(),
             unpushed: false,
         });
     }
-    commits
+    let containment = if commits.is_empty() {
+        branches::Containment::default()
+    } else {
+        let nodes: Vec<branches::Node<'_>> = graph
+            .iter()
+            .map(|(hash, parents, refs)| branches::Node { hash, parents, refs })
+            .collect();
+        branches::containment(&nodes)
+    };
+    (commits, containment)
 }
 
 /// The work in progress of the repositories in `asked` (by git dir: the ones with the

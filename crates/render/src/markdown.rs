@@ -129,13 +129,8 @@ fn project_section(out: &mut String, project: &Project, lang: Lang, level: &str)
         totals(&project.totals, lang, false)
     );
     // Commits are labelled with their branches only when they are on more than one.
-    let labelled = {
-        let mut names = std::collections::BTreeSet::new();
-        for commit in &project.commits {
-            names.extend(branch_label(commit));
-        }
-        names.len() > 1
-    };
+    let labels: Vec<Vec<String>> = narrowest_branches(&project.commits);
+    let labelled = labels.iter().flatten().collect::<std::collections::BTreeSet<_>>().len() > 1;
     let on = |names: &[String]| -> String {
         if !labelled || names.is_empty() {
             return String::new();
@@ -147,10 +142,10 @@ fn project_section(out: &mut String, project: &Project, lang: Lang, level: &str)
         }
         lang.on_branches(&spans)
     };
-    for commit in &project.commits {
+    for (commit, label) in project.commits.iter().zip(&labels) {
         let stats = lang.stats(commit.insertions, commit.deletions, commit.files_changed);
         let separator = if lang == Lang::En { " " } else { "" };
-        let branches = on(branch_label(commit));
+        let branches = on(label);
         let _ = writeln!(out, "- {}{separator}{stats}{branches}", code_span(&commit.subject));
     }
     for session in &project.sessions {
@@ -179,6 +174,27 @@ fn project_section(out: &mut String, project: &Project, lang: Lang, level: &str)
 /// ones.
 fn branch_label(commit: &Commit) -> &[String] {
     if commit.branches.is_empty() { &commit.remote_branches } else { &commit.branches }
+}
+
+/// For each commit, the narrowest of its branches: the ones holding the fewest of the
+/// project's listed commits. A commit made on `main` before `feature/x` branched off is
+/// in both, but it is shown on `main`, which holds fewer of the listed commits; ties
+/// show every tied branch.
+fn narrowest_branches(commits: &[Commit]) -> Vec<Vec<String>> {
+    let mut holds: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for commit in commits {
+        for name in branch_label(commit) {
+            *holds.entry(name.as_str()).or_default() += 1;
+        }
+    }
+    commits
+        .iter()
+        .map(|commit| {
+            let names = branch_label(commit);
+            let fewest = names.iter().map(|name| holds[name.as_str()]).min().unwrap_or(0);
+            names.iter().filter(|name| holds[name.as_str()] == fewest).cloned().collect()
+        })
+        .collect()
 }
 
 /// `3 commits (+412 −37, 14 files) · 2 AI sessions, 8 prompts · 31 commands`; the report

@@ -62,6 +62,7 @@ fn add(sum: &mut Totals, part: &Totals) {
     sum.sessions += part.sessions;
     sum.prompts += part.prompts;
     sum.commands += part.commands;
+    sum.agent_commands += part.agent_commands;
 }
 
 /// A project's events while they are being gathered.
@@ -73,6 +74,9 @@ struct ProjectParts {
     sessions: Vec<Session>,
     commands: u64,
     wip: Wip,
+    agent_commands: u64,
+    /// The project's own shell commands, grouped like the bucket's.
+    groups: Groups,
 }
 
 impl ProjectParts {
@@ -81,7 +85,7 @@ impl ProjectParts {
     }
 
     /// The finished project, or nothing when it had no activity.
-    fn finish(self, path: PathBuf) -> Option<Project> {
+    fn finish(self, path: PathBuf, max_examples: usize) -> Option<Project> {
         let last_activity = self.last_activity?;
         let mut commits: Vec<Commit> = self.commits.into_values().collect();
         commits.sort_by(|a, b| b.author_time.cmp(&a.author_time).then_with(|| a.hash.cmp(&b.hash)));
@@ -103,6 +107,7 @@ impl ProjectParts {
             sessions: sessions.len() as u64,
             prompts: sessions.iter().map(|session| session.prompts).sum(),
             commands: self.commands,
+            agent_commands: self.agent_commands,
         };
         Some(Project {
             name: self.name,
@@ -113,6 +118,7 @@ impl ProjectParts {
             commands: self.commands,
             totals,
             wip: (!wip.is_empty()).then_some(wip),
+            shell: finish_groups(self.groups, max_examples),
         })
     }
 }
@@ -129,6 +135,30 @@ fn entry<'a>(
     let entry = parts.entry(project.path.clone()).or_default();
     entry.name.clone_from(&project.name);
     entry
+}
+
+/// Work in progress of the window: files modified and stashes made in it, each put on
+/// its repository's project (which it makes active when nothing else did).
+fn add_work_in_progress(
+    parts: &mut BTreeMap<PathBuf, ProjectParts>,
+    window: Window,
+    activity: &Activity,
+) {
+    for wip in &activity.wip {
+        let files: Vec<&report_model::WipFile> =
+            wip.files.iter().filter(|file| window.contains(file.modified)).collect();
+        let stashes: Vec<&report_model::WipStash> =
+            wip.stashes.iter().filter(|stash| window.contains(stash.time)).collect();
+        if files.is_empty() && stashes.is_empty() {
+            continue;
+        }
+        let project_parts = entry(parts, &wip.project);
+        for time in files.iter().map(|file| file.modified).chain(stashes.iter().map(|s| s.time)) {
+            project_parts.touch(time);
+        }
+        project_parts.wip.files.extend(files.iter().map(|file| file.path.clone()));
+        project_parts.wip.stashes.extend(stashes.iter().map(|stash| stash.message.clone()));
+    }
 }
 
 fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Options) -> Bucket {
@@ -152,22 +182,7 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
         });
     }
 
-    // Work in progress: files modified and stashes made in the window.
-    for wip in &activity.wip {
-        let files: Vec<&report_model::WipFile> =
-            wip.files.iter().filter(|file| window.contains(file.modified)).collect();
-        let stashes: Vec<&report_model::WipStash> =
-            wip.stashes.iter().filter(|stash| window.contains(stash.time)).collect();
-        if files.is_empty() && stashes.is_empty() {
-            continue;
-        }
-        let project_parts = entry(&mut parts, &wip.project);
-        for time in files.iter().map(|file| file.modified).chain(stashes.iter().map(|s| s.time)) {
-            project_parts.touch(time);
-        }
-        project_parts.wip.files.extend(files.iter().map(|file| file.path.clone()));
-        project_parts.wip.stashes.extend(stashes.iter().map(|stash| stash.message.clone()));
-    }
+    add_work_in_progress(&mut parts, window, activity);
 
     for session in &activity.sessions {
         let mut inside =
@@ -189,11 +204,13 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
             first,
             last,
             branch: session.branch.clone(),
+            models: session.models.clone(),
         });
     }
 
-    let mut groups: BTreeMap<String, GroupParts> = BTreeMap::new();
+    let mut groups = Groups::new();
     let mut commands_total = 0;
+    let mut agent_commands_total = 0;
     for command in activity.shell.iter().filter(|command| window.contains(command.time)) {
         let Some(head) = head(&command.command, &options.shell.two_word) else { continue };
         if options
@@ -204,21 +221,38 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
         {
             continue;
         }
-        commands_total += 1;
-        if let Some(project) = &command.project {
+        // An agent's commands are counted and grouped apart from the person's.
+        let agent = command.agent.is_some();
+        if agent {
+            agent_commands_total += 1;
+        } else {
+            commands_total += 1;
+        }
+        // A command run in a project is grouped under it; the bucket keeps the rest.
+        let groups = if let Some(project) = &command.project {
             let project_parts = entry(&mut parts, project);
             project_parts.touch(command.time);
-            project_parts.commands += 1;
+            if agent {
+                project_parts.agent_commands += 1;
+            } else {
+                project_parts.commands += 1;
+            }
+            &mut project_parts.groups
+        } else {
+            &mut groups
+        };
+        let group = groups.entry((head, agent)).or_default();
+        group.uses.push((command.time, command.command.clone(), command.truncated));
+        // A non-zero exit status is a failure (histories without one never fail).
+        if command.exit.is_some_and(|exit| exit != 0) {
+            group.failed += 1;
         }
-        groups.entry(head).or_default().uses.push((
-            command.time,
-            command.command.clone(),
-            command.truncated,
-        ));
     }
 
-    let mut projects: Vec<Project> =
-        parts.into_iter().filter_map(|(path, parts)| parts.finish(path)).collect();
+    let mut projects: Vec<Project> = parts
+        .into_iter()
+        .filter_map(|(path, parts)| parts.finish(path, options.shell.examples))
+        .collect();
     projects.sort_by(|a, b| {
         b.last_activity
             .cmp(&a.last_activity)
@@ -226,11 +260,7 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
             .then_with(|| a.path.cmp(&b.path))
     });
 
-    let mut shell: Vec<ShellGroup> = groups
-        .into_iter()
-        .map(|(head, parts)| parts.finish(head, options.shell.examples))
-        .collect();
-    shell.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.head.cmp(&b.head)));
+    let shell = finish_groups(groups, options.shell.examples);
 
     let mut totals = Totals::default();
     for project in &projects {
@@ -238,16 +268,33 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
     }
     // Commands without a project are counted too.
     totals.commands = commands_total;
+    totals.agent_commands = agent_commands_total;
     Bucket { kind, window, projects, shell, totals }
+}
+
+/// Shell groups being gathered, by head and whether an agent ran them.
+type Groups = BTreeMap<(String, bool), GroupParts>;
+
+/// The finished groups: the person's first, then the agents'; each most frequent first.
+fn finish_groups(groups: Groups, max_examples: usize) -> Vec<ShellGroup> {
+    let mut shell: Vec<ShellGroup> = groups
+        .into_iter()
+        .map(|((head, agent), parts)| parts.finish(head, agent, max_examples))
+        .collect();
+    shell.sort_by(|a, b| {
+        a.agent.cmp(&b.agent).then_with(|| b.count.cmp(&a.count)).then_with(|| a.head.cmp(&b.head))
+    });
+    shell
 }
 
 #[derive(Default)]
 struct GroupParts {
     uses: Vec<(Timestamp, String, bool)>,
+    failed: u64,
 }
 
 impl GroupParts {
-    fn finish(mut self, head: String, max_examples: usize) -> ShellGroup {
+    fn finish(mut self, head: String, agent: bool, max_examples: usize) -> ShellGroup {
         let count = self.uses.len() as u64;
         // Most recent first; equal times keep a stable order by text.
         self.uses.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
@@ -262,6 +309,6 @@ impl GroupParts {
                 examples.push(command);
             }
         }
-        ShellGroup { head, count, examples, truncated }
+        ShellGroup { head, count, examples, truncated, failed: self.failed, agent }
     }
 }

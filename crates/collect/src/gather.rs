@@ -48,6 +48,23 @@ pub struct Gathered {
     pub repo_reads: Vec<RepoRead>,
 }
 
+/// The project of a shell command run in `cwd`: the repository the directory is in, or
+/// the folder of a session (outside any repository) that contains it. Elsewhere (the
+/// home folder, `/tmp`) a command is in no project and stays in the Shell section.
+fn command_project(
+    cwd: &Path,
+    resolve_repo: &mut impl FnMut(&Path) -> Option<ProjectRef>,
+    folders: &[ProjectRef],
+) -> Option<ProjectRef> {
+    resolve_repo(cwd).or_else(|| {
+        folders
+            .iter()
+            .filter(|folder| cwd.starts_with(&folder.path))
+            .max_by_key(|folder| folder.path.as_os_str().len())
+            .cloned()
+    })
+}
+
 /// Reads every source for activity at or after `since`. `cwd` is the directory the
 /// command runs from: its repository is always read.
 pub fn gather(
@@ -94,34 +111,45 @@ pub fn gather(
     let start = Instant::now();
     let known: BTreeSet<PathBuf> = found.repos.iter().map(|repo| repo.git_dir.clone()).collect();
     let mut revealed: BTreeMap<PathBuf, Repo> = BTreeMap::new();
-    let mut resolved: BTreeMap<PathBuf, ProjectRef> = BTreeMap::new();
+    let mut resolved: BTreeMap<PathBuf, Option<ProjectRef>> = BTreeMap::new();
     // The repositories a session or command ran in: asked for work in progress.
     let mut worked_in: BTreeSet<PathBuf> = BTreeSet::new();
-    let mut resolve = |path: &Path| -> ProjectRef {
+    // A working directory's repository, or `None` outside any.
+    let mut resolve_repo = |path: &Path| -> Option<ProjectRef> {
         if let Some(project) = resolved.get(path) {
             return project.clone();
         }
-        let project = match git::repo_containing(path) {
-            Some(repo) => {
-                worked_in.insert(repo.git_dir.clone());
-                let project = repo.project.clone();
-                if !known.contains(&repo.git_dir) {
-                    revealed.entry(repo.git_dir.clone()).or_insert(repo);
-                }
-                project
+        let project = git::repo_containing(path).map(|repo| {
+            worked_in.insert(repo.git_dir.clone());
+            let project = repo.project.clone();
+            if !known.contains(&repo.git_dir) {
+                revealed.entry(repo.git_dir.clone()).or_insert(repo);
             }
-            None => git::project_for(path),
-        };
+            project
+        });
         resolved.insert(path.to_path_buf(), project.clone());
         project
     };
     let mut sessions = sessions;
+    // A session outside any repository makes its folder a project.
+    let mut folders: Vec<ProjectRef> = Vec::new();
     for session in &mut sessions.events {
-        session.project = session.cwd.as_deref().map(&mut resolve);
+        session.project = session.cwd.as_deref().map(|cwd| {
+            resolve_repo(cwd).unwrap_or_else(|| {
+                let project = git::project_for(cwd);
+                if !folders.contains(&project) {
+                    folders.push(project.clone());
+                }
+                project
+            })
+        });
     }
     let mut shell = shell;
     for command in &mut shell.events {
-        command.project = command.cwd.as_deref().map(&mut resolve);
+        command.project = command
+            .cwd
+            .as_deref()
+            .and_then(|cwd| command_project(cwd, &mut resolve_repo, &folders));
     }
     gathered.timings.push(("join".to_owned(), start.elapsed()));
 
@@ -140,19 +168,12 @@ pub fn gather(
     }
     gathered.repos = found.repos.into_iter().chain(revealed).collect();
     gathered.warnings.extend(identity_unknown(&gathered.identity, &reads.repos));
-    let start = Instant::now();
-    let wip = work_in_progress(env, &gathered.repos, &reads, &worked_in, since, workers);
-    gathered.timings.push(("git: work in progress".to_owned(), start.elapsed()));
-    gathered.warnings.extend(wip.warnings);
+    let wip = work_in_progress(env, &mut gathered, &reads, &worked_in, since, workers);
     gathered.repo_reads = reads.repos;
     let commits = reads.output;
 
-    gathered.activity = Activity {
-        commits: commits.events,
-        sessions: sessions.events,
-        shell: shell.events,
-        wip: wip.events,
-    };
+    gathered.activity =
+        Activity { commits: commits.events, sessions: sessions.events, shell: shell.events, wip };
     for output in [commits.warnings, sessions.warnings, shell.warnings] {
         gathered.warnings.extend(output);
     }
@@ -178,12 +199,14 @@ fn identity_unknown(base: &Identity, reads: &[RepoRead]) -> Option<Warning> {
 /// window began; not of the ones git could not read.
 fn work_in_progress(
     env: &Env,
-    repos: &[Repo],
+    gathered: &mut Gathered,
     reads: &git::ReadOutput,
     worked_in: &BTreeSet<PathBuf>,
     since: Timestamp,
     workers: usize,
-) -> SourceOutput<report_model::WipEvent> {
+) -> Vec<report_model::WipEvent> {
+    let start = Instant::now();
+    let repos = &gathered.repos;
     let with_commits: BTreeSet<&Path> =
         reads.output.events.iter().map(|commit| commit.project.path.as_path()).collect();
     let asked: BTreeSet<PathBuf> = repos
@@ -193,7 +216,10 @@ fn work_in_progress(
         })
         .map(|repo| repo.git_dir.clone())
         .collect();
-    git::read_work_in_progress(env, repos, &asked, &reads.failed, since, workers)
+    let wip = git::read_work_in_progress(env, repos, &asked, &reads.failed, since, workers);
+    gathered.timings.push(("git: work in progress".to_owned(), start.elapsed()));
+    gathered.warnings.extend(wip.warnings);
+    wip.events
 }
 
 /// Adds what reading more repositories found to `reads`.

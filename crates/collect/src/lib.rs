@@ -15,3 +15,14 @@ mod status;
 
 pub use env::Env;
 pub use status::{SourceOutput, SourceStatus};
+
+/// Whether a name from a log (a model id, an agent's name) is a short plain name:
+/// 1 to 100 ASCII letters, digits and `.` `_` `-` `:` `/` `@` `+`. Such a name needs no
+/// sanitizing or redaction; the readers keep no other.
+pub(crate) fn plain_name(name: &str) -> bool {
+    (1..=100).contains(&name.len())
+        && name.bytes().all(|byte| {
+            byte.is_ascii_alphanumeric()
+                || matches!(byte, b'.' | b'_' | b'-' | b':' | b'/' | b'@' | b'+')
+        })
+}

@@ -131,6 +131,7 @@ impl Lang {
                     Noun::Session => ("AI session", "AI sessions"),
                     Noun::Prompt => ("prompt", "prompts"),
                     Noun::Command => ("command", "commands"),
+                    Noun::AgentCommand => ("AI agent command", "AI agent commands"),
                 };
                 format!("{n} {}", if n == 1 { one } else { many })
             }
@@ -142,6 +143,7 @@ impl Lang {
                     Noun::Session => ("AIセッション", "件"),
                     Noun::Prompt => ("プロンプト", "件"),
                     Noun::Command => ("コマンド", "件"),
+                    Noun::AgentCommand => ("AIエージェントのコマンド", "件"),
                 };
                 format!("{prefix}{n}{suffix}")
             }
@@ -233,6 +235,40 @@ impl Lang {
         }
     }
 
+    /// `(6 prompts, claude-opus-4-5)` or `（プロンプト6件、claude-opus-4-5）`; the models
+    /// are already escaped.
+    pub(crate) fn prompts_with_models(self, n: u64, models: &[String]) -> String {
+        if models.is_empty() {
+            return self.prompts(n);
+        }
+        let inner = format!(
+            "{}{}{}",
+            self.count(n, Noun::Prompt),
+            self.list_separator(),
+            models.join(self.list_separator())
+        );
+        match self {
+            Lang::En => format!("({inner})"),
+            Lang::Ja => format!("（{inner}）"),
+        }
+    }
+
+    /// `3 failed` or `失敗3件`.
+    pub(crate) fn failed(self, n: u64) -> String {
+        match self {
+            Lang::En => format!("{n} failed"),
+            Lang::Ja => format!("失敗{n}件"),
+        }
+    }
+
+    /// What leads a shell group an AI agent ran.
+    pub(crate) fn agent_label(self) -> &'static str {
+        match self {
+            Lang::En => "AI agent: ",
+            Lang::Ja => "AIエージェント: ",
+        }
+    }
+
     pub(crate) fn list_separator(self) -> &'static str {
         match self {
             Lang::En => ", ",
@@ -275,6 +311,7 @@ pub(crate) enum Noun {
     Session,
     Prompt,
     Command,
+    AgentCommand,
 }
 
 fn weekday_en(weekday: Weekday) -> &'static str {

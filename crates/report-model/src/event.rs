@@ -94,6 +94,11 @@ pub struct SessionEvent {
     /// The times of every record the session has since the earliest window began, sorted
     /// ascending: a session counts for a window when it has a record in it.
     pub activity: Vec<Timestamp>,
+    /// The models the agent answered with (Claude Code's `message.model`, Codex's
+    /// `turn_context.model`), each once, in the order first used; empty when the log
+    /// names none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<String>,
     /// The git branch the agent recorded for the session (Codex `git.branch`, Claude
     /// Code `gitBranch`; the last one seen), when it recorded one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -142,6 +147,17 @@ pub struct ShellEvent {
     pub cwd: Option<PathBuf>,
     /// The project the working directory resolved to (set by the join step).
     pub project: Option<ProjectRef>,
+    /// The exit status, when the history records it (atuin does; its `-1`, a command
+    /// whose end was never recorded, is `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<i64>,
+    /// How long the command ran, in nanoseconds, when the history records it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ns: Option<u64>,
+    /// The AI agent that ran the command (atuin's `author`, e.g. `claude-code`), when an
+    /// agent rather than the person ran it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
 }
 
 /// Everything the sources produced for one run.
@@ -196,4 +212,12 @@ pub struct WipStash {
 )]
 pub(crate) fn is_false(value: &bool) -> bool {
     !*value
+}
+
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+pub(crate) fn is_zero(value: &u64) -> bool {
+    *value == 0
 }

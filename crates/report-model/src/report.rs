@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use jiff::{Timestamp, civil::Date};
 use serde::{Deserialize, Serialize};
 
-use crate::event::{Agent, is_false};
+use crate::event::{Agent, is_false, is_zero};
 
 /// Version of the JSON form of [`Report`]. Bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -89,6 +89,10 @@ pub struct Project {
     pub commands: u64,
     /// Sums over this project.
     pub totals: Totals,
+    /// The project's shell commands (those whose working directory is inside it),
+    /// grouped by head like the bucket's `shell`, which holds only the others.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shell: Vec<ShellGroup>,
     /// Work in progress at report time, when the project's repository has any that
     /// belongs to this window.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -167,6 +171,9 @@ pub struct Session {
     pub first: Timestamp,
     /// Last record inside the window.
     pub last: Timestamp,
+    /// The models the session used, in the order first used; empty when unknown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<String>,
     /// The git branch the agent recorded for the session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
@@ -184,6 +191,13 @@ pub struct ShellGroup {
     /// Whether an example was shortened by the length cap.
     #[serde(default, skip_serializing_if = "is_false")]
     pub truncated: bool,
+    /// How many of them failed (a non-zero exit status, where the history records it).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub failed: u64,
+    /// Whether an AI agent, not the person, ran these commands (they are grouped and
+    /// counted apart from the person's).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub agent: bool,
 }
 
 /// Sums over a project, a bucket or a report.
@@ -205,6 +219,10 @@ pub struct Totals {
     pub prompts: u64,
     /// Shell commands (after the ignore list).
     pub commands: u64,
+    /// Shell commands an AI agent ran (after the ignore list), counted apart from
+    /// `commands`, which holds only the person's.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub agent_commands: u64,
 }
 
 /// The stable machine code of a warning. The human message may change; the code may not.

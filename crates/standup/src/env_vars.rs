@@ -21,5 +21,5 @@ pub(crate) const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 
 /// Variables the sources may read (shell histories, agent log roots); passed to
 /// `collect` through its injected `Env`, never read by the sources themselves.
-pub(crate) const SOURCE_VARS: [&str; 5] =
-    ["HISTFILE", "XDG_DATA_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_DIR"];
+pub(crate) const SOURCE_VARS: [&str; 6] =
+    ["HISTFILE", "XDG_DATA_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_DIR", "ATUIN_HOME"];

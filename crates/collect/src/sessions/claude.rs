@@ -12,7 +12,13 @@
 //! - A user prompt is a `user` record that is not meta, not a compaction summary, not a
 //!   side chain, not a tool result, and whose text does not start with a command
 //!   wrapper (`<command-`, `<local-command-`, `<bash-`, `<task-notification`) or the
-//!   `[Request interrupted by user` marker.
+//!   `[Request interrupted by user` marker. Its text is what the person typed: the
+//!   blocks the IDE extensions and hooks inject (`<ide_opened_file>`, `<ide_selection>`,
+//!   `<ide_diagnostics>`, `<system-reminder>`) are removed first, and a record with
+//!   nothing left is not a prompt.
+//! - Models: the `message.model` of main-chain `assistant` records (found by a byte
+//!   scan of the raw message, never parsed; `<synthetic>` is Claude Code's own stand-in
+//!   and is left out), each once, in the order first used.
 //! - `history.jsonl` outlives the transcripts (deleted after `cleanupPeriodDays`, 30 by
 //!   default): its entries whose session has no transcript become sessions of their own
 //!   (one per `sessionId`, or per project and UTC day for old entries without one), with
@@ -356,6 +362,8 @@ enum Record {
         branch: Option<usize>,
         /// The prompt's text, when the record is a user prompt.
         prompt: Option<String>,
+        /// The model of a main-chain assistant record (an index into `models`).
+        model: Option<usize>,
     },
 }
 
@@ -364,6 +372,7 @@ struct ParsedFile {
     sessions: Vec<String>,
     /// Working directories and branch names, interned.
     cwds: Vec<String>,
+    models: Vec<String>,
     records: Vec<Record>,
     warnings: Vec<Warning>,
     stats: Stats,
@@ -384,6 +393,7 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
     let mut stats = Stats::default();
     let mut sessions = vec![job.default_session.clone()];
     let mut cwds = Vec::new();
+    let mut models = Vec::new();
     let mut records = Vec::new();
     jsonl::read_lines(&mut ctx, &mut stats, &job.path, |bytes| {
         let line: Line = serde_json::from_slice(bytes)?;
@@ -422,13 +432,18 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
         let mut prompt = None;
         if line.kind.is("user") && !side_chain {
             let message: Text = match line.message {
-                Some(raw) => serde_json::from_str(raw.get())?,
+                Some(raw) => Text::from_json_stripping(raw.get())?,
                 None => Text::default(),
             };
             if is_prompt(&line, &message) {
                 prompt = Some(message.value);
             }
         }
+        let model = if line.kind.is("assistant") && !side_chain {
+            line.message.and_then(|raw| quick_model(raw.get().as_bytes()))
+        } else {
+            None
+        };
         records.push(Record::Event {
             session,
             time,
@@ -437,10 +452,11 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
             cwd: line.cwd.get().map(|cwd| intern(&mut cwds, cwd)),
             branch: line.git_branch.get().map(|branch| intern(&mut cwds, branch)),
             prompt,
+            model: model.map(|model| intern(&mut models, model)),
         });
         Ok(())
     });
-    ParsedFile { sessions, cwds, records, warnings: ctx.warnings, stats }
+    ParsedFile { sessions, cwds, models, records, warnings: ctx.warnings, stats }
 }
 
 /// Adds a parsed transcript to what was read so far.
@@ -466,7 +482,7 @@ fn apply_transcript(
                 extra(extras, &file.sessions[session]).ai_title = Some(title);
             }
             Record::Summary { leaf, summary } => folder.summaries.push((leaf, summary)),
-            Record::Event { session, time, side_chain, uuid, cwd, branch, prompt } => {
+            Record::Event { session, time, side_chain, uuid, cwd, branch, prompt, model } => {
                 let session_id = file.sessions[session].as_str();
                 if !job.subagent {
                     if !transcripts.contains(session_id) {
@@ -492,6 +508,9 @@ fn apply_transcript(
                 }
                 if time >= since {
                     session.activity.push(time);
+                    if let Some(model) = model.map(|index| file.models[index].as_str()) {
+                        session.note_model(model);
+                    }
                 }
                 if let Some(text) = prompt {
                     if time >= since {
@@ -506,9 +525,12 @@ fn apply_transcript(
 
 /// Whether a main-chain `user` record is something the user typed.
 fn is_prompt(line: &Line, message: &Text) -> bool {
+    // Only injected blocks (an IDE's opened file, a hook's reminder): nothing typed.
+    let only_injected = message.stripped && message.value.is_empty();
     !line.is_meta.0
         && !line.is_compact_summary.0
         && !message.tool_result
+        && !only_injected
         && !NOT_PROMPT_PREFIXES.iter().any(|prefix| message.value.starts_with(prefix))
 }
 
@@ -635,6 +657,25 @@ fn quick_session_id(line: &[u8]) -> Option<&str> {
     std::str::from_utf8(&rest[..end]).ok()
 }
 
+/// The first `"model":"…"` of an assistant record's raw message, found without parsing
+/// it: Claude Code writes the API's message as it came, with `model` before `content`
+/// (so a tool call's own `model` input comes later), and a JSON string cannot hold an
+/// unescaped `"`, so the pattern cannot come from inside a text. An id with
+/// escapes, or Claude Code's `<synthetic>` stand-in for messages it made itself, gives
+/// `None`.
+fn quick_model(message: &[u8]) -> Option<&str> {
+    const KEY: &[u8] = b"\"model\":\"";
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(KEY));
+    let start = FINDER.find(message)? + KEY.len();
+    let rest = message.get(start..)?;
+    let end = memchr::memchr2(b'"', b'\\', rest)?;
+    if rest[end] != b'"' || end == 0 || rest.starts_with(b"<synthetic>") {
+        return None;
+    }
+    std::str::from_utf8(&rest[..end]).ok()
+}
+
 /// `cleanupPeriodDays` from a `settings.json`, when it is set.
 fn read_cleanup_days(path: &Path) -> Option<i64> {
     let file = fs_err::File::open(path).ok()?;
@@ -692,6 +733,17 @@ mod tests {
         );
         assert_eq!(quick_session_id(br#"{"sessionId": "spaced"}"#), None);
         assert_eq!(quick_session_id(br#"{"sessionId":"esc\u0041"}"#), None);
+    }
+
+    #[test]
+    fn quick_model_reads_the_message_model() {
+        assert_eq!(
+            quick_model(br#"{"model":"claude-opus-4-5-20251101","id":"msg_1","content":[]}"#),
+            Some("claude-opus-4-5-20251101")
+        );
+        assert_eq!(quick_model(br#"{"model":"<synthetic>","content":[]}"#), None);
+        assert_eq!(quick_model(br#"{"content":[{"text":"say \"model\":\"x\""}]}"#), None);
+        assert_eq!(quick_model(br#"{"model":""}"#), None);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //!   `<environment_context>` or `<user_instructions>` block, are skipped too.
 //! - The working directory is the one in force at the session's latest record: the
 //!   first `session_meta`'s `cwd`, changed by each `turn_context` that names another.
+//! - Models: the `model` of each `turn_context` in the window, each once.
 //! - Title: the session's latest `session_index.jsonl` entry (by `updated_at`, the later
 //!   line on a tie), else the first prompt.
 //! - The dates in folder and file names are local time and are not used: events are
@@ -58,6 +59,9 @@ struct Payload<'a> {
     id: LStr<'a>,
     #[serde(borrow)]
     cwd: LStr<'a>,
+    /// The model of a `turn_context`.
+    #[serde(borrow)]
+    model: LStr<'a>,
     message: Text,
     /// Old versions marked injected user messages with a kind.
     #[serde(rename = "kind", borrow)]
@@ -192,6 +196,12 @@ fn read_rollout(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Draft> 
                 if let Some(new) = payload.cwd.get() {
                     if cwd.as_deref() != Some(new) {
                         cwd = Some(new.to_owned());
+                    }
+                }
+                // A turn of the window names the model it ran on.
+                if let Some(model) = payload.model.get() {
+                    if line.timestamp.timestamp().is_some_and(|time| time >= since) {
+                        session.note_model(model);
                     }
                 }
             }

@@ -227,6 +227,8 @@ pub(crate) struct Draft {
     activity: Vec<Timestamp>,
     /// The git branch the agent recorded (the last one seen).
     branch: Option<String>,
+    /// The models the session used, each once, in the order first seen.
+    models: Vec<String>,
 }
 
 impl Draft {
@@ -240,6 +242,16 @@ impl Draft {
             prompts: Vec::new(),
             activity: Vec::new(),
             branch: None,
+            models: Vec::new(),
+        }
+    }
+
+    /// Notes a model the session used (kept once, in the order first seen). Model ids
+    /// are short plain names (`claude-opus-4-5-20251101`, `gpt-5-codex`); anything else
+    /// in that field is not kept, so it needs no cleaning downstream.
+    fn note_model(&mut self, model: &str) {
+        if crate::plain_name(model) && !self.models.iter().any(|known| known == model) {
+            self.models.push(model.to_owned());
         }
     }
 
@@ -269,6 +281,9 @@ impl Draft {
         }
         self.prompts.extend(other.prompts);
         self.activity.extend(other.activity);
+        for model in &other.models {
+            self.note_model(model);
+        }
     }
 
     /// The event, or `None` when the session has no record in the window.
@@ -301,6 +316,7 @@ impl Draft {
             prompts: self.prompts,
             activity: self.activity,
             branch: self.branch.filter(|branch| !branch.is_empty()),
+            models: self.models,
         })
     }
 }

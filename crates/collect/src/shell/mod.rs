@@ -41,7 +41,9 @@
 //! atuin records the commands of the shell it is hooked into, which still writes its
 //! own history. A zsh, bash or fish command with the same text as an atuin command
 //! started within a second of it is dropped, and atuin's copy (which knows the working
-//! directory) is kept; the shell's status says how many were dropped.
+//! directory, the exit status and who ran it) is kept; the shell's status says how many
+//! were dropped. Where atuin records the shell a command ran in (its `shell` column), it
+//! only stands for that shell's copy.
 //!
 //! # Speed
 //!
@@ -112,8 +114,8 @@ pub fn read_shell(env: &Env, config: &ShellConfig, since: Timestamp) -> SourceOu
         })
         .collect();
     if config.shells.contains(&Shell::Atuin) {
-        let atuin = read_atuin(env, config, since);
-        drop_atuin_duplicates(&mut reads, &atuin.events);
+        let (atuin, origins) = read_atuin(env, config, since);
+        drop_atuin_duplicates(&mut reads, &atuin.events, &origins);
         reads.push(atuin);
     }
 
@@ -356,12 +358,18 @@ fn stale_message(shell: Shell, path: &Path) -> String {
     )
 }
 
-fn read_atuin(env: &Env, config: &ShellConfig, since: Timestamp) -> ShellRead {
+/// atuin's commands, with the shell each ran in where atuin recorded it.
+fn read_atuin(
+    env: &Env,
+    config: &ShellConfig,
+    since: Timestamp,
+) -> (ShellRead, Vec<Option<Shell>>) {
     let (path, problem) = match &config.atuin {
         Some(path) => (env.expand_tilde(path), None),
         None => atuin::db_path(env),
     };
     let mut read = ShellRead::new(Shell::Atuin, vec![path.clone()]);
+    let mut origins = Vec::new();
     if let Some(problem) = problem {
         read.warn(WarningCode::SourceUnreadable, problem);
     }
@@ -389,20 +397,34 @@ fn read_atuin(env: &Env, config: &ShellConfig, since: Timestamp) -> ShellRead {
                 );
             }
             read.events = scan.events;
+            origins = scan.origins;
         }
     }
-    read
+    (read, origins)
 }
 
 /// Drops the commands of the other histories that atuin recorded too (see the module
-/// doc).
-fn drop_atuin_duplicates(reads: &mut [ShellRead], atuin: &[ShellEvent]) {
+/// doc). A command atuin says ran in one of our shells only stands for that shell's
+/// copy; one without a recorded shell stands for any.
+fn drop_atuin_duplicates(reads: &mut [ShellRead], atuin: &[ShellEvent], origins: &[Option<Shell>]) {
     if atuin.is_empty() {
         return;
     }
-    let recorded: HashSet<(&str, i64)> =
-        atuin.iter().map(|event| (event.command.trim(), event.time.as_second())).collect();
     for read in reads {
+        let shell = match read.status.source.as_str() {
+            "zsh" => Some(Shell::Zsh),
+            "bash" => Some(Shell::Bash),
+            "fish" => Some(Shell::Fish),
+            _ => None,
+        };
+        let recorded: HashSet<(&str, i64)> = atuin
+            .iter()
+            .enumerate()
+            .filter(|(index, _)| {
+                origins.get(*index).copied().flatten().is_none_or(|origin| Some(origin) == shell)
+            })
+            .map(|(_, event)| (event.command.trim(), event.time.as_second()))
+            .collect();
         let before = read.events.len();
         read.events.retain(|event| {
             let (command, second) = (event.command.trim(), event.time.as_second());

@@ -36,6 +36,9 @@ impl<R: BufRead> Lines<R> {
 pub(super) struct Scan {
     /// Commands with a time at or after `since`.
     pub(super) events: Vec<ShellEvent>,
+    /// For atuin, the shell each event ran in, when its `shell` column names one of
+    /// ours (parallel to `events`; empty for the text histories).
+    pub(super) origins: Vec<Option<Shell>>,
     /// Entries read, dated or not (malformed ones excluded).
     pub(super) entries: u64,
     /// Entries without a time.
@@ -67,6 +70,9 @@ impl Scan {
             truncated: false,
             cwd: None,
             project: None,
+            exit: None,
+            duration_ns: None,
+            agent: None,
         });
     }
 }

@@ -68,6 +68,7 @@ pub(crate) fn session(title: &str, prompts: u64) -> Session {
         first: at(30_000),
         last: at(31_000),
         branch: None,
+        models: Vec::new(),
     }
 }
 
@@ -78,6 +79,8 @@ pub(crate) fn group(head: &str, count: u64, examples: &[&str]) -> ShellGroup {
         count,
         examples: examples.iter().map(|example| (*example).to_owned()).collect(),
         truncated: false,
+        failed: 0,
+        agent: false,
     }
 }
 
@@ -92,6 +95,7 @@ pub(crate) fn project(name: &str, commits: Vec<Commit>, sessions: Vec<Session>) 
         sessions: sessions.len() as u64,
         prompts: sessions.iter().map(|session| session.prompts).sum(),
         commands: 0,
+        agent_commands: 0,
     };
     Project {
         name: name.to_owned(),
@@ -102,6 +106,7 @@ pub(crate) fn project(name: &str, commits: Vec<Commit>, sessions: Vec<Session>) 
         commands: 0,
         totals,
         wip: None,
+        shell: Vec::new(),
     }
 }
 

@@ -155,3 +155,17 @@ fn doctor_without_any_root_says_where_it_looked_and_what_to_add() {
     let run = home.run(FRIDAY_EVENING, TOKYO, &["doctor"]);
     assert!(!run.success().contains("no repository root exists"), "{}", run.stdout);
 }
+
+#[test]
+fn the_mailmap_of_the_folder_standup_runs_from_applies_to_no_other_repository() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit_as(COLLEAGUE, "a", "x", "colleague's", FRIDAY_10, FRIDAY_10);
+    // Run from a folder whose .mailmap would map the colleague to me.
+    let elsewhere = home.path().join("notes");
+    fs_err::create_dir_all(&elsewhere).unwrap();
+    fs_err::write(elsewhere.join(".mailmap"), "Me <me@example.com> <colleague@example.com>\n")
+        .unwrap();
+    assert!(subjects_in(&home, &elsewhere).is_empty());
+}

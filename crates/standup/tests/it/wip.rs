@@ -171,6 +171,18 @@ fn commits_on_more_than_one_branch_are_labelled_by_branch() {
     repo.commit("b2", "postal codes: format", "2026-11-27T10:30:00+09:00");
     repo.git(&["checkout", "-q", "main"]);
     repo.commit("c", "fix rounding", "2026-11-27T11:00:00+09:00");
+    // A Claude Code session on the feature branch, as its records say.
+    let record = serde_json::json!({
+        "type": "user", "uuid": "7d1e0a52-0000-4000-8000-000000000001",
+        "timestamp": "2026-11-27T01:30:00.000Z",
+        "sessionId": "5b7c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d",
+        "cwd": repo.path, "gitBranch": "feature/postal-codes",
+        "message": {"role": "user", "content": "Add postal code parsing"}
+    });
+    home.write(
+        ".claude/projects/-x-billing/5b7c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d.jsonl",
+        &format!("{record}\n"),
+    );
     // A single-branch project is not labelled.
     let solo = home.repo("solo");
     solo.commit("a", "solo work", "2026-11-27T12:00:00+09:00");
@@ -184,6 +196,12 @@ fn commits_on_more_than_one_branch_are_labelled_by_branch() {
     // In both branches, shown on the narrower one (main holds 2 of the 4, the feature 3).
     assert!(en.contains("- `base` (+1 −0, 1 file) · on `main`\n"), "{en}");
     assert!(en.contains("- `solo work` (+1 −0, 1 file)\n"), "{en}");
+    assert!(
+        en.contains(
+            "- AI: Claude Code `Add postal code parsing` (1 prompt) · on `feature/postal-codes`\n"
+        ),
+        "{en}"
+    );
     let ja = markdown(&home, "ja");
     assert!(
         ja.contains(

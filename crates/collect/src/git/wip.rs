@@ -6,7 +6,7 @@
 //! session or command of the window ran in, and ones whose index changed since the
 //! window began (a `stat`, no process).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use jiff::{SignedDuration, Timestamp};
@@ -20,26 +20,81 @@ const MAX_STASH_LOG_BYTES: u64 = 1 << 20;
 
 /// Whether the repository's index changed at or after `since` (git rewrites it on
 /// `add`, `commit`, `checkout`, `reset` and when `status` refreshes it), or its stash
-/// did: a cheap sign that its working tree was worked on.
+/// did, or a linked worktree's index or HEAD: a cheap sign that a working tree was
+/// worked on.
 pub(crate) fn touched_since(repo: &Repo, since: Timestamp) -> bool {
-    let since = SystemTime::from(since - SignedDuration::from_secs(2));
+    let bound = SystemTime::from(since - SignedDuration::from_secs(2));
     let newer = |path: &Path| {
-        fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= since)
+        fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= bound)
     };
-    newer(&repo.git_dir.join("index")) || newer(&repo.git_dir.join("logs/refs/stash"))
+    newer(&repo.git_dir.join("index"))
+        || newer(&repo.git_dir.join("logs/refs/stash"))
+        || !linked_worktrees(repo, since).is_empty()
 }
 
-/// Reads the work in progress of the repository's main work tree: uncommitted files
-/// modified at or after `since`, stashes made at or after it. `Ok(None)` when there is
-/// none.
+/// The linked worktrees of the repository (`git worktree add`) whose own index or HEAD
+/// reflog changed at or after `since`, by their folder: `worktrees/<name>/gitdir` names
+/// the worktree's `.git` file. Stat-based, no process.
+fn linked_worktrees(repo: &Repo, since: Timestamp) -> Vec<PathBuf> {
+    let bound = SystemTime::from(since - SignedDuration::from_secs(2));
+    let newer = |path: &Path| {
+        fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= bound)
+    };
+    let Ok(entries) = fs_err::read_dir(repo.git_dir.join("worktrees")) else { return Vec::new() };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|admin| newer(&admin.join("index")) || newer(&admin.join("logs/HEAD")))
+        .filter_map(|admin| {
+            let metadata = fs_err::symlink_metadata(admin.join("gitdir")).ok()?;
+            if !metadata.is_file() || metadata.len() > 4096 {
+                return None;
+            }
+            let text = fs_err::read_to_string(admin.join("gitdir")).ok()?;
+            let folder = Path::new(text.trim()).parent()?.to_path_buf();
+            (folder != repo.project.path && folder.is_dir()).then_some(folder)
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Reads the work in progress of the repository: uncommitted files modified at or after
+/// `since` in its main work tree and in each linked worktree whose index or HEAD moved
+/// since then (their paths led by the worktree's folder name and `:`), and stashes made
+/// at or after `since`. `Ok(None)` when there is none.
 pub(crate) fn read_wip(
     env: &Env,
     repo: &Repo,
     since: Timestamp,
 ) -> Result<Option<WipEvent>, String> {
     let mut files = Vec::new();
-    let work_tree = &repo.project.path;
-    if work_tree.join(".git").exists() {
+    if repo.project.path.join(".git").exists() {
+        status_files(env, &repo.project.path, "", since, &mut files)?;
+    }
+    for worktree in linked_worktrees(repo, since) {
+        let name = worktree.file_name().map(|name| name.to_string_lossy().into_owned());
+        let prefix = format!("{}:", name.unwrap_or_default());
+        status_files(env, &worktree, &prefix, since, &mut files)?;
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    let stashes: Vec<WipStash> =
+        read_stashes(&repo.git_dir).into_iter().filter(|stash| stash.time >= since).collect();
+    if files.is_empty() && stashes.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(WipEvent { project: repo.project.clone(), files, stashes }))
+}
+
+/// Adds the files of one work tree's `git status` modified at or after `since`.
+fn status_files(
+    env: &Env,
+    work_tree: &Path,
+    prefix: &str,
+    since: Timestamp,
+    files: &mut Vec<WipFile>,
+) -> Result<(), String> {
+    {
         let output = command(env)
             .current_dir(work_tree)
             .args(["status", "--porcelain=v2", "-z", "--untracked-files=normal"])
@@ -57,17 +112,11 @@ pub(crate) fn read_wip(
                 if deleted { full.parent().unwrap_or(work_tree).to_path_buf() } else { full };
             let Some(modified) = modified(&dated) else { continue };
             if modified >= since {
-                files.push(WipFile { path, modified });
+                files.push(WipFile { path: format!("{prefix}{path}"), modified });
             }
         }
-        files.sort_by(|a, b| a.path.cmp(&b.path));
     }
-    let stashes: Vec<WipStash> =
-        read_stashes(&repo.git_dir).into_iter().filter(|stash| stash.time >= since).collect();
-    if files.is_empty() && stashes.is_empty() {
-        return Ok(None);
-    }
-    Ok(Some(WipEvent { project: repo.project.clone(), files, stashes }))
+    Ok(())
 }
 
 fn modified(path: &Path) -> Option<Timestamp> {

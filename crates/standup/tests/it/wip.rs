@@ -248,3 +248,21 @@ fn sessions_keep_the_branch_their_agent_recorded() {
         [("claude_code".to_owned(), "main".to_owned()), ("codex".to_owned(), "main".to_owned())]
     );
 }
+
+#[test]
+fn uncommitted_files_of_a_linked_worktree_are_in_progress_of_its_repository() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("a.txt", "on main", "2026-11-27T09:00:00+09:00");
+    let worktree = home.path().join("src/app-feature");
+    repo.git(&["worktree", "add", "-q", "-b", "feature", worktree.to_str().unwrap()]);
+    let linked = home.repo_handle(&worktree);
+    write_at(&linked, "a.txt", "changed in the worktree\n", "2026-11-27T14:00:00+09:00");
+    let report = run_json(&home, &["daily"]);
+    assert_eq!(
+        project(&report, "app")["wip"]["files"],
+        serde_json::json!(["app-feature:a.txt"]),
+        "{report:#}"
+    );
+}

@@ -485,10 +485,19 @@ fn work_dir(repo: &Repo) -> &Path {
 /// Reads one repository: its identities (one `git config`), then its commits and the
 /// branches containing them (one `git log`).
 fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
-    let config = identity::repo_config(env, repo);
+    let stdout = log(env, repo, options)?;
+    // Without a commit authored in the window there is nothing to match and nothing to
+    // push, so the repository's own configuration is not asked (a fetch or a checkout
+    // moves refs without making one).
+    let config = if authored_since(&stdout, options.since) {
+        identity::repo_config(env, repo)
+    } else {
+        identity::RepoConfig::default()
+    };
     let identity = options.identity.union(&config.identity);
     let mut left_out = LeftOut::default();
-    let (mut commits, containment) = log(env, repo, options, &identity, &mut left_out)?;
+    let (mut commits, containment) =
+        parse_log(&stdout, &repo.project, options, &identity, &mut left_out);
     for commit in &mut commits {
         match containment.by_commit.get(&commit.hash) {
             Some(contained) => {
@@ -508,15 +517,8 @@ fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
     Ok((commits, read))
 }
 
-/// Runs one `git log` over every ref but the stash and parses it: the user's commits,
-/// and which branches contain them.
-fn log(
-    env: &Env,
-    repo: &Repo,
-    options: &ReadOptions<'_>,
-    identity: &Identity,
-    left_out: &mut LeftOut,
-) -> Result<(Vec<CommitEvent>, branches::Containment), String> {
+/// Runs one `git log` over every ref but the stash; its output is for [`parse_log`].
+fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<Vec<u8>, String> {
     // `--since` filters by committer date and is inclusive; a commit authored in the
     // window has a committer date at or after its author date, so the bound is widened
     // by a day for clock skew and the author date is checked below.
@@ -547,8 +549,19 @@ fn log(
             stderr.lines().find(|line| !line.trim().is_empty()).unwrap_or("git log failed").trim();
         return Err(first.to_owned());
     }
-    let parsed = parse_log(&output.stdout, &repo.project, options, identity, left_out);
-    Ok(parsed)
+    Ok(output.stdout)
+}
+
+/// Whether [`log`]'s output holds a commit authored at or after `since`.
+fn authored_since(stdout: &[u8], since: Timestamp) -> bool {
+    stdout.split(|&byte| byte == 0x1e).any(|record| {
+        let header = record.split(|&byte| byte == b'\n').next().unwrap_or_default();
+        header
+            .split(|&byte| byte == 0)
+            .nth(3)
+            .and_then(|date| std::str::from_utf8(date).ok()?.parse::<Timestamp>().ok())
+            .is_some_and(|time| time >= since)
+    })
 }
 
 fn describe_spawn_error(error: &io::Error) -> String {

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use jiff::Timestamp;
 use report_model::{
-    Activity, Bucket, BucketKind, Commit, Meta, Project, ProjectRef, Report, ReportKind,
-    SCHEMA_VERSION, Session, ShellGroup, Totals, Warning, Window, Wip,
+    Activity, Bucket, BucketKind, Commit, CommitEvent, Meta, Project, ProjectRef, Report,
+    ReportKind, SCHEMA_VERSION, Session, SessionEvent, ShellEvent, ShellGroup, Totals, Warning,
+    Window, Wip, WipEvent,
 };
 
 use crate::shell::{ShellGrouping, head};
@@ -24,14 +25,33 @@ pub struct Options {
 pub fn aggregate(
     kind: ReportKind,
     windows: &[(BucketKind, Window)],
-    activity: &Activity,
+    activity: Activity,
     mut warnings: Vec<Warning>,
     meta: Meta,
     options: &Options,
 ) -> Report {
+    // Each commit moves into the window holding its author date (windows do not overlap;
+    // if they did, the earlier ones would get a copy).
+    let Activity { commits, sessions, shell, wip } = activity;
+    let mut commits_per_window: Vec<Vec<CommitEvent>> =
+        windows.iter().map(|_| Vec::new()).collect();
+    for commit in commits {
+        let time = commit.commit.author_time;
+        let inside: Vec<usize> =
+            (0..windows.len()).filter(|&i| windows[i].1.contains(time)).collect();
+        if let Some((&last, earlier)) = inside.split_last() {
+            for &index in earlier {
+                commits_per_window[index].push(commit.clone());
+            }
+            commits_per_window[last].push(commit);
+        }
+    }
     let buckets: Vec<Bucket> = windows
         .iter()
-        .map(|(bucket_kind, window)| bucket(*bucket_kind, *window, activity, options))
+        .zip(commits_per_window)
+        .map(|((bucket_kind, window), commits)| {
+            bucket(*bucket_kind, *window, commits, &sessions, &shell, &wip, options)
+        })
         .collect();
     let mut totals = Totals::default();
     let mut projects = BTreeSet::new();
@@ -142,9 +162,9 @@ fn entry<'a>(
 fn add_work_in_progress(
     parts: &mut BTreeMap<PathBuf, ProjectParts>,
     window: Window,
-    activity: &Activity,
+    wip_events: &[WipEvent],
 ) {
-    for wip in &activity.wip {
+    for wip in wip_events {
         let files: Vec<&report_model::WipFile> =
             wip.files.iter().filter(|file| window.contains(file.modified)).collect();
         let stashes: Vec<&report_model::WipStash> =
@@ -161,30 +181,26 @@ fn add_work_in_progress(
     }
 }
 
-fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Options) -> Bucket {
+fn bucket(
+    kind: BucketKind,
+    window: Window,
+    commits: Vec<CommitEvent>,
+    sessions: &[SessionEvent],
+    shell_events: &[ShellEvent],
+    wip_events: &[WipEvent],
+    options: &Options,
+) -> Bucket {
     let mut parts: BTreeMap<PathBuf, ProjectParts> = BTreeMap::new();
 
-    for commit in activity.commits.iter().filter(|commit| window.contains(commit.author_time)) {
-        let project_parts = entry(&mut parts, &commit.project);
+    for CommitEvent { project, commit } in commits {
+        let project_parts = entry(&mut parts, &project);
         project_parts.touch(commit.author_time);
-        project_parts.commits.entry(commit.hash.clone()).or_insert_with(|| Commit {
-            hash: commit.hash.clone(),
-            subject: commit.subject.clone(),
-            truncated: commit.truncated,
-            author_time: commit.author_time,
-            files_changed: commit.files_changed,
-            insertions: commit.insertions,
-            deletions: commit.deletions,
-            merge: commit.merge,
-            branches: commit.branches.clone(),
-            remote_branches: commit.remote_branches.clone(),
-            unpushed: commit.unpushed,
-        });
+        project_parts.commits.entry(commit.hash.clone()).or_insert(commit);
     }
 
-    add_work_in_progress(&mut parts, window, activity);
+    add_work_in_progress(&mut parts, window, wip_events);
 
-    for session in &activity.sessions {
+    for session in sessions {
         let mut inside =
             session.activity.iter().chain(&session.prompts).filter(|time| window.contains(**time));
         let Some(&first_time) = inside.next() else { continue };
@@ -211,7 +227,7 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
     let mut groups = Groups::new();
     let mut commands_total = 0;
     let mut agent_commands_total = 0;
-    for command in activity.shell.iter().filter(|command| window.contains(command.time)) {
+    for command in shell_events.iter().filter(|command| window.contains(command.time)) {
         let Some(head) = head(&command.command, &options.shell.two_word) else { continue };
         if options
             .shell

@@ -83,15 +83,10 @@ pub fn gather(
             let start = Instant::now();
             let (repos, warnings) = git::discover(env, &sources.git, &extra);
             // The configured identity and git's global one; each repository adds its own.
-            let identity = sources.identity.union(&git::global_identity(env));
+            let identity = sources.identity.union(&git::global_identity(env, sources.git.timeout));
             let discover_time = start.elapsed();
             let start = Instant::now();
-            let options = ReadOptions {
-                identity: &identity,
-                since,
-                include_merges: sources.git.include_merges,
-                workers,
-            };
+            let options = read_options(sources, &identity, since, workers);
             let commits = git::read_repos(env, &repos, &options);
             let git_time = start.elapsed();
             FoundRepos { repos, warnings, identity, commits, discover_time, git_time }
@@ -114,12 +109,13 @@ pub fn gather(
     let mut resolved: BTreeMap<PathBuf, Option<ProjectRef>> = BTreeMap::new();
     // The repositories a session or command ran in: asked for work in progress.
     let mut worked_in: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut unreadable = Unreadable::new(&gathered.warnings);
     // A working directory's repository, or `None` outside any.
     let mut resolve_repo = |path: &Path| -> Option<ProjectRef> {
         if let Some(project) = resolved.get(path) {
             return project.clone();
         }
-        let project = git::repo_containing(path).map(|repo| {
+        let project = unreadable.find_repo(path).map(|repo| {
             worked_in.insert(repo.git_dir.clone());
             let project = repo.project.clone();
             if !known.contains(&repo.git_dir) {
@@ -151,24 +147,21 @@ pub fn gather(
             .as_deref()
             .and_then(|cwd| command_project(cwd, &mut resolve_repo, &folders));
     }
+    gathered.warnings.extend(unreadable.warnings);
     gathered.timings.push(("join".to_owned(), start.elapsed()));
 
     let mut reads = found.commits;
     let revealed: Vec<Repo> = revealed.into_values().collect();
     if !revealed.is_empty() {
         let start = Instant::now();
-        let options = ReadOptions {
-            identity: &gathered.identity,
-            since,
-            include_merges: sources.git.include_merges,
-            workers,
-        };
+        let options = read_options(sources, &gathered.identity, since, workers);
         merge_reads(&mut reads, git::read_repos(env, &revealed, &options));
         gathered.timings.push(("git: repositories of session folders".to_owned(), start.elapsed()));
     }
     gathered.repos = found.repos.into_iter().chain(revealed).collect();
     gathered.warnings.extend(identity_unknown(&gathered.identity, &reads.repos));
-    let wip = work_in_progress(env, &mut gathered, &reads, &worked_in, since, workers);
+    let pool = (workers, sources.git.timeout);
+    let wip = work_in_progress(env, &mut gathered, &reads, &worked_in, since, pool);
     gathered.repo_reads = reads.repos;
     let commits = reads.output;
 
@@ -203,7 +196,7 @@ fn work_in_progress(
     reads: &git::ReadOutput,
     worked_in: &BTreeSet<PathBuf>,
     since: Timestamp,
-    workers: usize,
+    pool: (usize, Duration),
 ) -> Vec<report_model::WipEvent> {
     let start = Instant::now();
     let repos = &gathered.repos;
@@ -216,7 +209,7 @@ fn work_in_progress(
         })
         .map(|repo| repo.git_dir.clone())
         .collect();
-    let wip = git::read_work_in_progress(env, repos, &asked, &reads.failed, since, workers);
+    let wip = git::read_work_in_progress(env, repos, &asked, &reads.failed, since, pool);
     gathered.timings.push(("git: work in progress".to_owned(), start.elapsed()));
     gathered.warnings.extend(wip.warnings);
     wip.events
@@ -227,6 +220,48 @@ fn merge_reads(reads: &mut git::ReadOutput, more: git::ReadOutput) {
     reads.repos.extend(more.repos);
     reads.failed.extend(more.failed);
     merge_commits(&mut reads.output, more.output);
+}
+
+/// What to read from the repositories, for `identity`.
+fn read_options<'a>(
+    sources: &Sources,
+    identity: &'a Identity,
+    since: Timestamp,
+    workers: usize,
+) -> ReadOptions<'a> {
+    ReadOptions {
+        identity,
+        since,
+        include_merges: sources.git.include_merges,
+        workers,
+        timeout: sources.git.timeout,
+    }
+}
+
+/// The `.git`s of working directories that cannot be read, each named once.
+struct Unreadable {
+    seen: BTreeSet<String>,
+    warnings: Vec<Warning>,
+}
+
+impl Unreadable {
+    /// Knows the warnings already given (discovery names most such `.git`s).
+    fn new(given: &[Warning]) -> Unreadable {
+        let seen = given.iter().map(|warning| warning.message.clone()).collect();
+        Unreadable { seen, warnings: Vec::new() }
+    }
+
+    /// The repository containing `path`; a `.git` that cannot be read is a warning, and
+    /// the folder is then a project of its own.
+    fn find_repo(&mut self, path: &Path) -> Option<Repo> {
+        git::find_repo(path).unwrap_or_else(|error| {
+            let warning = error.warning();
+            if self.seen.insert(warning.message.clone()) {
+                self.warnings.push(warning);
+            }
+            None
+        })
+    }
 }
 
 /// Adds the commits of more repositories to `commits`, its one status included.

@@ -7,13 +7,17 @@
 //! or a log: every source is opened read-only.
 
 mod env;
+mod error;
+mod fsread;
 pub mod gather;
 pub mod git;
+pub mod pool;
 pub mod sessions;
 pub mod shell;
 mod status;
 
 pub use env::Env;
+pub use error::{Error, FileKind, GitFailure};
 pub use status::{SourceOutput, SourceStatus};
 
 /// Whether a name from a log (a model id, an agent's name) is a short plain name:

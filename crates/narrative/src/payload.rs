@@ -135,9 +135,13 @@ fn shell_group(group: &ShellGroup, redact: &mut impl FnMut(&str) -> Value) -> Va
         let examples: Vec<Value> = group.examples.iter().map(|example| redact(example)).collect();
         object.insert("examples".into(), Value::Array(examples));
     }
-    // Failures (a command failing again and again is a blocker hint).
+    // Failures (a command failing again and again is a blocker hint), and commands an
+    // AI agent ran rather than the person.
     if group.failed > 0 {
         object.insert("failed".into(), json!(group.failed));
+    }
+    if group.agent {
+        object.insert("agent".into(), json!(true));
     }
     Value::Object(object)
 }

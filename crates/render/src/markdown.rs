@@ -11,7 +11,8 @@ use jiff::tz::TimeZone;
 use report_model::{Bucket, BucketKind, Commit, Project, Report, ReportKind, ShellGroup, Totals};
 use sanitize::markdown::{code_span, escape_text};
 
-use crate::labels::{Lang, Noun};
+use crate::labels::{LangText as _, Noun};
+use report_model::Lang;
 
 /// At most this many branches are named on a commit line, then `+N`.
 const BRANCHES_SHOWN: usize = 3;
@@ -281,7 +282,7 @@ fn footer(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
     let _ =
         write!(out, "— standup {} · {} {generated} · {how}", report.meta.version, labels.generated);
     for masked in &report.meta.secrets_masked {
-        let _ = write!(out, " · {}", lang.secrets_masked(masked.count, &masked.source));
+        let _ = write!(out, " · {}", lang.secrets_masked(masked.count, masked.source));
     }
     out.push('\n');
 }

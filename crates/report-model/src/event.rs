@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
+use crate::report::Commit;
+
 /// The project an event belongs to: a repository (worktrees folded into it) or, for a
 /// working directory outside any repository, that directory.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -15,39 +17,15 @@ pub struct ProjectRef {
     pub path: PathBuf,
 }
 
-/// One commit authored by the user.
+/// One commit authored by the user: the report's [`Commit`] plus the repository it was
+/// found in. Aggregation moves `commit` into the report as it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommitEvent {
     /// The repository the commit was found in.
     pub project: ProjectRef,
-    /// Full object id.
-    pub hash: String,
-    /// The subject line (untrusted text).
-    pub subject: String,
-    /// Whether `subject` was shortened by the length cap.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub truncated: bool,
-    /// Author date: the commit is placed by it, not by its committer date.
-    pub author_time: Timestamp,
-    /// Files changed (a binary file counts as a changed file, not as lines).
-    pub files_changed: u64,
-    /// Lines inserted.
-    pub insertions: u64,
-    /// Lines deleted.
-    pub deletions: u64,
-    /// Whether this is a merge commit.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub merge: bool,
-    /// The local branches that contain the commit at report time (`main`), sorted.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub branches: Vec<String>,
-    /// The remote-tracking branches that contain the commit (`origin/main`), sorted.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub remote_branches: Vec<String>,
-    /// Whether the repository has a remote and no remote-tracking branch contains the
-    /// commit.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub unpushed: bool,
+    /// The commit (its subject is untrusted text; it is placed by its author date).
+    #[serde(flatten)]
+    pub commit: Commit,
 }
 
 /// The AI coding agent a session belongs to.

@@ -6,6 +6,7 @@ use jiff::{Timestamp, civil::Date};
 use serde::{Deserialize, Serialize};
 
 use crate::event::{Agent, is_false, is_zero};
+use crate::kinds::MaskedSource;
 
 /// Version of the JSON form of [`Report`]. Bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -297,8 +298,8 @@ pub struct Narrative {
 /// How many secrets were masked in one kind of source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MaskedCount {
-    /// The source: `git`, `sessions` or `shell`.
-    pub source: String,
+    /// The source: `git`, `sessions`, `shell` or `warnings`.
+    pub source: MaskedSource,
     /// Secrets masked.
     pub count: u64,
 }

@@ -3,8 +3,9 @@
 //! local and `includeIf`-included configuration alike).
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
-use super::{Identity, Repo, command, work_dir};
+use super::{Identity, Repo, command, output, work_dir};
 use crate::Env;
 
 /// What one `git config` in a repository tells: its identities and whether it has a
@@ -18,23 +19,18 @@ pub(crate) struct RepoConfig {
     pub(crate) has_remote: bool,
 }
 
-/// Asks git, in the repository, for its identities and remotes: one process. A failure
-/// (git missing, a broken config) leaves the configured identity alone; the log that
-/// follows reports the repository's problem.
-pub(crate) fn repo_config(env: &Env, repo: &Repo) -> RepoConfig {
-    let output = command(env)
-        .current_dir(work_dir(repo))
-        .arg("--git-dir")
-        .arg(&repo.git_dir)
-        .args([
-            "config",
-            "--null",
-            "--get-regexp",
-            r"^((user|author)\.(email|name)|remote\..*\.url)$",
-        ])
-        .output();
-    let Ok(output) = output else { return RepoConfig::default() };
-    parse_config(&output.stdout)
+/// Asks git, in the repository, for its identities and remotes: one process, killed
+/// after `timeout`. A failure (a broken config, a deadline) leaves the configured
+/// identity alone; the repository's log was read already.
+pub(crate) fn repo_config(env: &Env, repo: &Repo, timeout: Duration) -> RepoConfig {
+    let mut git = command(env);
+    git.current_dir(work_dir(repo)).arg("--git-dir").arg(&repo.git_dir);
+    git.args(["config", "--null", "--get-regexp"])
+        .arg(r"^((user|author)\.(email|name)|remote\..*\.url)$");
+    match output(git, timeout) {
+        Ok(done) => parse_config(&done.stdout),
+        Err(_) => RepoConfig::default(),
+    }
 }
 
 /// Parses `git config --null --get-regexp`: `key\nvalue\0` per entry.

@@ -7,13 +7,14 @@
 //! window began (a `stat`, no process).
 
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use jiff::{SignedDuration, Timestamp};
 use report_model::{WipEvent, WipFile, WipStash};
 
-use super::{Repo, command};
-use crate::Env;
+use super::{Repo, command, output};
+use crate::error::GitFailure;
+use crate::{Env, fsread};
 
 /// The most bytes of a stash reflog read; older entries beyond it are not shown.
 const MAX_STASH_LOG_BYTES: u64 = 1 << 20;
@@ -46,11 +47,7 @@ fn linked_worktrees(repo: &Repo, since: Timestamp) -> Vec<PathBuf> {
         .map(|entry| entry.path())
         .filter(|admin| newer(&admin.join("index")) || newer(&admin.join("logs/HEAD")))
         .filter_map(|admin| {
-            let metadata = fs_err::symlink_metadata(admin.join("gitdir")).ok()?;
-            if !metadata.is_file() || metadata.len() > 4096 {
-                return None;
-            }
-            let text = fs_err::read_to_string(admin.join("gitdir")).ok()?;
+            let text = fsread::read_small_text(&admin.join("gitdir"), 4096).ok()?;
             let folder = Path::new(text.trim()).parent()?.to_path_buf();
             (folder != repo.project.path && folder.is_dir()).then_some(folder)
         })
@@ -67,15 +64,16 @@ pub(crate) fn read_wip(
     env: &Env,
     repo: &Repo,
     since: Timestamp,
-) -> Result<Option<WipEvent>, String> {
+    timeout: Duration,
+) -> Result<Option<WipEvent>, GitFailure> {
     let mut files = Vec::new();
     if repo.project.path.join(".git").exists() {
-        status_files(env, &repo.project.path, "", since, &mut files)?;
+        status_files(env, (&repo.project.path, ""), since, timeout, &mut files)?;
     }
     for worktree in linked_worktrees(repo, since) {
         let name = worktree.file_name().map(|name| name.to_string_lossy().into_owned());
         let prefix = format!("{}:", name.unwrap_or_default());
-        status_files(env, &worktree, &prefix, since, &mut files)?;
+        status_files(env, (&worktree, &prefix), since, timeout, &mut files)?;
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     let stashes: Vec<WipStash> =
@@ -89,31 +87,28 @@ pub(crate) fn read_wip(
 /// Adds the files of one work tree's `git status` modified at or after `since`.
 fn status_files(
     env: &Env,
-    work_tree: &Path,
-    prefix: &str,
+    (work_tree, prefix): (&Path, &str),
     since: Timestamp,
+    timeout: Duration,
     files: &mut Vec<WipFile>,
-) -> Result<(), String> {
-    {
-        let output = command(env)
-            .current_dir(work_tree)
-            .args(["status", "--porcelain=v2", "-z", "--untracked-files=normal"])
-            .arg("--ignore-submodules=all")
-            .output()
-            .map_err(|error| super::describe_spawn_error(&error))?;
-        if !output.status.success() {
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            return Err(stderr.lines().next().unwrap_or("git status failed").trim().to_owned());
-        }
-        for (path, deleted) in parse_status(&output.stdout) {
-            let full = work_tree.join(&path);
-            // A deleted file has no time of its own; its folder changed when it went.
-            let dated =
-                if deleted { full.parent().unwrap_or(work_tree).to_path_buf() } else { full };
-            let Some(modified) = modified(&dated) else { continue };
-            if modified >= since {
-                files.push(WipFile { path: format!("{prefix}{path}"), modified });
-            }
+) -> Result<(), GitFailure> {
+    let mut git = command(env);
+    git.current_dir(work_tree)
+        .args(["status", "--porcelain=v2", "-z", "--untracked-files=normal"])
+        .arg("--ignore-submodules=all");
+    let done = output(git, timeout)?;
+    if !done.status.success() {
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        let first = stderr.lines().find(|line| !line.trim().is_empty());
+        return Err(GitFailure::Failed(first.unwrap_or("git status failed").trim().to_owned()));
+    }
+    for (path, deleted) in parse_status(&done.stdout) {
+        let full = work_tree.join(&path);
+        // A deleted file has no time of its own; its folder changed when it went.
+        let dated = if deleted { full.parent().unwrap_or(work_tree).to_path_buf() } else { full };
+        let Some(modified) = modified(&dated) else { continue };
+        if modified >= since {
+            files.push(WipFile { path: format!("{prefix}{path}"), modified });
         }
     }
     Ok(())
@@ -166,14 +161,8 @@ fn parse_status(stdout: &[u8]) -> Vec<(String, bool)> {
 /// no stashes.
 fn read_stashes(git_dir: &Path) -> Vec<WipStash> {
     let path = git_dir.join("logs/refs/stash");
-    let Ok(metadata) = fs_err::symlink_metadata(&path) else { return Vec::new() };
-    if !metadata.is_file() {
-        return Vec::new();
-    }
-    let Ok(file) = fs_err::File::open(&path) else { return Vec::new() };
-    let mut bytes = Vec::new();
-    let _ =
-        std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_STASH_LOG_BYTES), &mut bytes);
+    // Regular files only, bounded: a FIFO or a device there is no stash.
+    let Ok(bytes) = fsread::read_small(&path, MAX_STASH_LOG_BYTES) else { return Vec::new() };
     let text = String::from_utf8_lossy(&bytes);
     let mut stashes: Vec<WipStash> = text
         .lines()

@@ -27,8 +27,6 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
 
 use jiff::Timestamp;
 use jiff::civil::Date;
@@ -38,8 +36,9 @@ use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
 use super::lenient::{LBool, LNum, LStr, Text};
-use super::{Ctx, Drafts, SessionsConfig, config_path, dedup_paths, draft, has_extension, plural};
-use crate::{Env, SourceStatus};
+use super::{Ctx, Drafts, SessionsConfig, config_path, dedup_paths, draft, has_extension};
+use crate::{Env, SourceStatus, fsread};
+use report_model::plural;
 
 /// Claude Code's default transcript retention, in days.
 const DEFAULT_CLEANUP_DAYS: i64 = 30;
@@ -204,7 +203,9 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     let mut cleanup_days = None;
     for root in &roots {
         read_history(ctx, &mut state, &root.join("history.jsonl"), &mut history_days);
-        cleanup_days = cleanup_days.or_else(|| read_cleanup_days(&root.join("settings.json")));
+        if cleanup_days.is_none() {
+            cleanup_days = read_cleanup_days(ctx, &root.join("settings.json"));
+        }
     }
     let retention = match cleanup_days {
         Some(days) => format!("transcripts are deleted after {days} days (`cleanupPeriodDays`)"),
@@ -224,7 +225,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
 
     let entries = state.drafts.values().filter(|draft| !draft.activity.is_empty()).count();
     let status = SourceStatus {
-        source: "claude".to_owned(),
+        source: report_model::Source::Claude,
         found: !roots.is_empty(),
         locations: if roots.is_empty() { candidates } else { roots },
         files: state.files,
@@ -262,24 +263,22 @@ fn list_folder(ctx: &mut Ctx, state: &mut State, folder_path: &Path) -> FolderJo
     let mut jobs = Vec::new();
     let mut fresh = Vec::new();
     for (path, kind, modified_since) in ctx.list_dir_fresh(folder_path) {
-        // A symbolic link is followed, as `is_file` would; a plain file needs no `stat`.
-        let is_file = kind.is_file() || (kind.is_symlink() && path.is_file());
+        // A symbolic link is followed, as `is_dir` would; a plain entry needs no `stat`.
+        // Anything that is not a folder is a transcript when its name says so: a FIFO or
+        // a device there is refused when it is opened, with a warning naming it.
         let is_dir = kind.is_dir() || (kind.is_symlink() && path.is_dir());
-        if has_extension(&path, "jsonl") && is_file {
+        if has_extension(&path, "jsonl") && !is_dir {
             let Some(stem) = super::file_stem(&path) else { continue };
             if !stem.starts_with("agent-") {
-                state.transcripts.insert(stem.to_owned());
+                state.transcripts.insert(stem.clone());
             }
-            jobs.push(Job { default_session: stem.to_owned(), path, subagent: false });
+            jobs.push(Job { default_session: stem, path, subagent: false });
             fresh.push(modified_since);
         } else if is_dir {
-            let Some(parent) = path.file_name().and_then(|name| name.to_str()).map(str::to_owned)
-            else {
-                continue;
-            };
+            let Some(parent) = super::file_name(&path) else { continue };
             for (sub, sub_kind, sub_fresh) in ctx.list_dir_fresh(&path.join("subagents")) {
-                let sub_is_file = sub_kind.is_file() || (sub_kind.is_symlink() && sub.is_file());
-                if has_extension(&sub, "jsonl") && sub_is_file {
+                let sub_is_dir = sub_kind.is_dir() || (sub_kind.is_symlink() && sub.is_dir());
+                if has_extension(&sub, "jsonl") && !sub_is_dir {
                     jobs.push(Job { path: sub, default_session: parent.clone(), subagent: true });
                     fresh.push(sub_fresh);
                 }
@@ -300,31 +299,16 @@ fn read_folders(ctx: &mut Ctx, state: &mut State, folders: &[FolderJobs]) {
         .map(|(job, _)| job)
         .collect();
     let since = ctx.since;
-    let next = AtomicUsize::new(0);
-    let parsed: Mutex<Vec<Option<ParsedFile>>> = Mutex::new(fresh.iter().map(|_| None).collect());
-    let workers = std::thread::available_parallelism()
-        .map_or(2, NonZeroUsize::get)
-        .clamp(1, fresh.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = fresh.get(index) else { break };
-                    let file = parse_transcript(job, since);
-                    parsed.lock().unwrap_or_else(PoisonError::into_inner)[index] = Some(file);
-                }
-            });
-        }
-    });
-    let mut parsed = parsed.into_inner().unwrap_or_else(PoisonError::into_inner).into_iter();
+    let workers = std::thread::available_parallelism().map_or(2, NonZeroUsize::get);
+    let mut parsed =
+        crate::pool::map_ordered(&fresh, workers, |job| parse_transcript(job, since)).into_iter();
     for folder_jobs in folders {
         let mut folder = Folder::default();
         for (job, fresh) in folder_jobs.jobs.iter().zip(&folder_jobs.fresh) {
             if !fresh {
                 continue;
             }
-            if let Some(file) = parsed.next().flatten() {
+            if let Some(file) = parsed.next() {
                 apply_transcript(ctx, state, &mut folder, job, file);
             }
         }
@@ -551,9 +535,6 @@ struct Orphan {
 
 /// Reads `history.jsonl`: entries of sessions without a transcript become sessions.
 fn read_history(ctx: &mut Ctx, state: &mut State, path: &Path, days: &mut BTreeSet<Date>) {
-    if !path.is_file() {
-        return;
-    }
     let since = ctx.since;
     // Old entries have no `sessionId`: they are covered when a transcript session of the
     // same working directory has activity on the same UTC day.
@@ -586,10 +567,11 @@ fn read_history(ctx: &mut Ctx, state: &mut State, path: &Path, days: &mut BTreeS
             other => other,
         };
         let display: Text = match line.display {
-            Some(raw) => serde_json::from_str(raw.get())?,
+            Some(raw) => Text::from_json_stripping(raw.get())?,
             None => Text::default(),
         };
-        if is_command(&display.value) {
+        // A slash command, or only injected blocks: nothing the person asked.
+        if is_command(&display.value) || (display.stripped && display.value.is_empty()) {
             return Ok(());
         }
         let project = line.project.get().map(PathBuf::from);
@@ -677,9 +659,10 @@ fn quick_model(message: &[u8]) -> Option<&str> {
 }
 
 /// `cleanupPeriodDays` from a `settings.json`, when it is set.
-fn read_cleanup_days(path: &Path) -> Option<i64> {
-    let file = fs_err::File::open(path).ok()?;
-    let settings: Settings = serde_json::from_reader(std::io::BufReader::new(file)).ok()?;
+fn read_cleanup_days(ctx: &mut Ctx, path: &Path) -> Option<i64> {
+    let bytes =
+        fsread::read_small(path, fsread::CONFIG_FILE_MAX).map_err(|error| ctx.fail(error)).ok()?;
+    let settings: Settings = serde_json::from_slice(&bytes).ok()?;
     settings.cleanup_period_days.as_i64()
 }
 

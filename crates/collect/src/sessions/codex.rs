@@ -98,9 +98,8 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         (None, None) => env.home.join(".codex"),
     };
     let mut status = SourceStatus {
-        source: "codex".to_owned(),
         locations: vec![home.clone()],
-        ..SourceStatus::default()
+        ..SourceStatus::new(report_model::Source::Codex)
     };
     let mut drafts = Drafts::new();
     if !home.is_dir() {
@@ -133,23 +132,22 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
 /// line on a tie.
 fn read_index(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> HashMap<String, String> {
     let mut latest: HashMap<String, (Option<Timestamp>, String)> = HashMap::new();
-    if path.is_file() {
-        jsonl::read_lines(ctx, stats, path, |bytes| {
-            let line: IndexLine = serde_json::from_slice(bytes)?;
-            let (Some(id), Some(name)) = (line.id.get(), line.thread_name.get()) else {
-                return Ok(());
-            };
-            let updated = line.updated_at.timestamp();
-            match latest.get_mut(id) {
-                Some(entry) if updated < entry.0 => {}
-                Some(entry) => *entry = (updated, name.to_owned()),
-                None => {
-                    latest.insert(id.to_owned(), (updated, name.to_owned()));
-                }
+    // A FIFO or a device here is refused by the reader, with a warning.
+    jsonl::read_lines(ctx, stats, path, |bytes| {
+        let line: IndexLine = serde_json::from_slice(bytes)?;
+        let (Some(id), Some(name)) = (line.id.get(), line.thread_name.get()) else {
+            return Ok(());
+        };
+        let updated = line.updated_at.timestamp();
+        match latest.get_mut(id) {
+            Some(entry) if updated < entry.0 => {}
+            Some(entry) => *entry = (updated, name.to_owned()),
+            None => {
+                latest.insert(id.to_owned(), (updated, name.to_owned()));
             }
-            Ok(())
-        });
-    }
+        }
+        Ok(())
+    });
     latest.into_iter().map(|(id, (_, name))| (id, name)).collect()
 }
 
@@ -161,12 +159,7 @@ fn collect_rollouts(ctx: &mut Ctx, folder: &Path, depth: usize, files: &mut Vec<
     for path in ctx.list_dir(folder) {
         if path.is_dir() {
             collect_rollouts(ctx, &path, depth - 1, files);
-        } else if has_extension(&path, "jsonl")
-            && path
-                .file_name()
-                .and_then(|name| name.to_str())
-                .is_some_and(|name| name.starts_with("rollout-"))
-        {
+        } else if has_extension(&path, "jsonl") && super::name_starts_with(&path, "rollout-") {
             files.push(path);
         }
     }

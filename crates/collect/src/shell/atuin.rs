@@ -41,7 +41,6 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -51,7 +50,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 
 use super::scan::{Scan, decode};
-use crate::Env;
+use crate::{Env, Error, fsread};
 
 /// The agent names atuin recognizes in `author` (`atuin_client::history::KNOWN_AGENTS`).
 const KNOWN_AGENTS: [&str; 6] = ["claude-code", "codex", "copilot", "omp", "opencode", "pi"];
@@ -103,6 +102,21 @@ fn unconfigured_data_dir(env: &Env) -> PathBuf {
     if legacy.exists() || default_legacy.exists() { legacy } else { data }
 }
 
+/// A legacy data folder that atuin no longer reads because its new default exists
+/// (`atuin_common::dirs::shadowed_legacy_data_dir`): only when `ATUIN_HOME` is unset and
+/// the database is the default one, `~/.atuin/data/history.db`.
+pub(super) fn shadowed_legacy_data_dir(env: &Env, db: &Path) -> Option<PathBuf> {
+    let (home, set) = atuin_home(env);
+    let default = home.join("data");
+    if set || db != default.join("history.db") || !default.is_dir() {
+        return None;
+    }
+    let xdg = abs_var(env, "XDG_DATA_HOME").map(|xdg| xdg.join("atuin"));
+    xdg.into_iter()
+        .chain([env.home.join(".local/share/atuin")])
+        .find(|legacy| legacy.is_dir() && *legacy != default)
+}
+
 /// The database path atuin itself would use, and a problem met on the way (an
 /// unreadable config file), for a warning.
 pub(super) fn db_path(env: &Env) -> (PathBuf, Option<String>) {
@@ -113,18 +127,15 @@ pub(super) fn db_path(env: &Env) -> (PathBuf, Option<String>) {
         return (resolve(path), None);
     }
     let (mut db_path, mut data_dir, mut problem) = (None, None, None);
-    match fs_err::read_to_string(&config_file) {
+    match fsread::read_small_text(&config_file, fsread::CONFIG_FILE_MAX) {
         Ok(text) => {
             db_path = toml_string(&text, "db_path");
             data_dir = toml_string(&text, "data_dir");
         }
-        Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+        Err(error) if error.is_not_found() => {}
         Err(error) => {
-            problem = Some(format!(
-                "atuin: cannot read `{}` ({}); looking for the database in the default place",
-                config_file.display(),
-                super::cause(&error)
-            ));
+            problem =
+                Some(format!("atuin: {error}; looking for the database in the default place"));
         }
     }
     if let Some(path) = db_path.filter(|path| !path.is_empty()) {
@@ -142,8 +153,9 @@ pub(super) fn db_path(env: &Env) -> (PathBuf, Option<String>) {
 pub(super) enum Outcome {
     /// No file there.
     Missing,
-    /// The file is there but could not be read: the reason.
-    Unreadable(String),
+    /// The file is there but could not be read. Anything but a regular file (a FIFO, a
+    /// device, a folder) is refused before SQLite sees it: SQLite would block on a FIFO.
+    Unreadable(Error),
     /// The rows at or after `since`, and the counts (rows that could not be read are
     /// malformed; they have no line numbers).
     Read(Scan),
@@ -151,12 +163,9 @@ pub(super) enum Outcome {
 
 /// Reads the commands run at or after `since` from the database at `path`.
 pub(super) fn read(path: &Path, since: Timestamp) -> Outcome {
-    match fs_err::metadata(path) {
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Outcome::Missing,
-        Err(error) => return Outcome::Unreadable(super::cause(&error)),
-        Ok(metadata) if metadata.is_dir() => {
-            return Outcome::Unreadable("it is a directory".to_owned());
-        }
+    match fsread::regular_metadata(path) {
+        Err(error) if error.is_not_found() => return Outcome::Missing,
+        Err(error) => return Outcome::Unreadable(error),
         Ok(_) => {}
     }
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -167,6 +176,15 @@ pub(super) fn read(path: &Path, since: Timestamp) -> Outcome {
     };
     let mut wal = path.as_os_str().to_owned();
     wal.push("-wal");
+    let mut shm = path.as_os_str().to_owned();
+    shm.push("-shm");
+    // SQLite opens these beside the database itself: a FIFO there would block it.
+    for side in [Path::new(&wal), Path::new(&shm)] {
+        match fsread::regular_metadata(side) {
+            Err(error) if !error.is_not_found() => return Outcome::Unreadable(error),
+            _ => {}
+        }
+    }
     let result = if Path::new(&wal).exists() {
         // atuin is running (or stopped uncleanly): its latest commands may still be in
         // the write-ahead log, which only a normal reader sees, through the `-shm`
@@ -194,10 +212,14 @@ pub(super) fn read(path: &Path, since: Timestamp) -> Outcome {
     };
     match result {
         Ok(scan) => Outcome::Read(scan),
-        Err(Failure::Sqlite(error)) => Outcome::Unreadable(error.to_string()),
-        Err(Failure::Schema) => Outcome::Unreadable(
-            "it has no `history` table with `timestamp` and `command` columns".to_owned(),
-        ),
+        Err(Failure::Sqlite(error)) => Outcome::Unreadable(Error::Database {
+            path: path.to_path_buf(),
+            reason: error.to_string(),
+        }),
+        Err(Failure::Schema) => Outcome::Unreadable(Error::Database {
+            path: path.to_path_buf(),
+            reason: "it has no `history` table with `timestamp` and `command` columns".to_owned(),
+        }),
     }
 }
 
@@ -417,11 +439,12 @@ fn toml_string_value(value: &str) -> Option<String> {
 
 /// Expands a leading `~` and `$NAME` / `${NAME}` from the injected environment (with
 /// `HOME` the injected home), as atuin's `shellexpand::full` does. Unknown variables are
-/// left as written.
+/// left as written, and so are variables not on [`Env::VARS`]: the binary passes only
+/// those to `collect`.
 fn expand(env: &Env, raw: &str) -> PathBuf {
     let home = env.home.to_string_lossy();
     let lookup = |name: &str| -> Option<String> {
-        match env.var(name) {
+        match env.listed_var(name) {
             Some(value) => Some(value.to_owned()),
             None if name == "HOME" => Some(home.clone().into_owned()),
             None => None,

@@ -110,6 +110,10 @@ pub struct Project {
     /// Estimated active time from the times of the project's events.
     #[serde(default)]
     pub time_spent: TimeSpent,
+    /// Work in progress at report time, when the project's repository has any that
+    /// belongs to this window.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wip: Option<Wip>,
 }
 
 /// An estimate of active time: the spans of activity that events less than an idle gap
@@ -135,6 +139,28 @@ pub struct Span {
     pub minutes: u64,
 }
 
+/// Work in progress of a project in a window: uncommitted files modified in the window,
+/// stashes made in it, and the window's commits that no remote-tracking branch contains.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wip {
+    /// Files not committed that were modified in the window, sorted by path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    /// Messages of the stashes made in the window, newest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stashes: Vec<String>,
+    /// The window's commits (the ones listed) that are not pushed.
+    #[serde(default)]
+    pub unpushed_commits: u64,
+}
+
+impl Wip {
+    /// Whether there is nothing in progress.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.stashes.is_empty() && self.unpushed_commits == 0
+    }
+}
+
 /// One commit in a report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Commit {
@@ -156,6 +182,15 @@ pub struct Commit {
     /// Whether this is a merge commit (only present with `include_merges`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub merge: bool,
+    /// The local branches that contain the commit at report time (`main`), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub branches: Vec<String>,
+    /// The remote-tracking branches that contain the commit (`origin/main`), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remote_branches: Vec<String>,
+    /// Whether the repository has a remote and no remote-tracking branch contains it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unpushed: bool,
 }
 
 /// One agent session in a report.
@@ -179,6 +214,9 @@ pub struct Session {
     /// The models the session used, in the order first used; empty when unknown.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub models: Vec<String>,
+    /// The git branch the agent recorded for the session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
 }
 
 /// Shell commands sharing a head (`cargo test`, `git commit`, `make`).

@@ -420,6 +420,7 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
             identity.emails.iter().chain(&identity.names).cloned().collect::<Vec<_>>().join(", ")
         );
     }
+    let collect_env = env.collect_env();
     for status in &gathered.statuses {
         let _ = writeln!(out, "{}", doctor_line(status));
         for location in &status.locations {
@@ -428,6 +429,12 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
         for limit in &status.limits {
             let _ = writeln!(out, "  note: {limit}");
         }
+        if status.source == "git" {
+            doctor_git(&mut out, &collect_env, &config, &gathered);
+        }
+    }
+    if !gathered.statuses.iter().any(|status| status.source == "git") {
+        doctor_git(&mut out, &collect_env, &config, &gathered);
     }
     // Warnings that a status already explains are not repeated.
     let notes: Vec<&String> = gathered.statuses.iter().flat_map(|status| &status.limits).collect();
@@ -435,6 +442,79 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
         let _ = writeln!(out, "warning: {}: {}", warning.code.as_str(), warning.message);
     }
     write_stdout(out.as_bytes())
+}
+
+/// What `standup doctor` adds under git: the roots tried when none exists, each
+/// repository's own identities where they differ from the configured and global ones,
+/// and the commits of the day left out as other people's, with the config line that
+/// would count them.
+fn doctor_git(
+    out: &mut String,
+    env: &collect::Env,
+    config: &Config,
+    gathered: &collect::gather::Gathered,
+) {
+    let tilde = |path: &Path| match path.strip_prefix(&env.home) {
+        Ok(rest) => format!("~/{}", rest.display()),
+        Err(_) => path.display().to_string(),
+    };
+    let roots = collect::git::candidate_roots(env, &config.git);
+    if !roots.iter().any(|(_, exists)| *exists) {
+        let tried: Vec<String> = roots.iter().map(|(path, _)| tilde(path)).collect();
+        let _ = writeln!(out, "  no repository root exists; tried: {}", tried.join(", "));
+        let _ = writeln!(
+            out,
+            "  to search the folder that holds your repositories, add to the config: [git] roots = [\"~/path\"]"
+        );
+    }
+    let base = &gathered.identity;
+    let mut header = false;
+    for read in &gathered.repo_reads {
+        let own = read.identity.beyond(base);
+        if own.is_empty() {
+            continue;
+        }
+        if !header {
+            let _ = writeln!(out, "  identities of their own (counted there as yours):");
+            header = true;
+        }
+        let who: Vec<String> = own
+            .emails
+            .iter()
+            .chain(&own.names)
+            .map(|text| sanitize::clean(text).into_owned())
+            .collect();
+        let path = sanitize::clean(&read.project.path.display().to_string()).into_owned();
+        let _ = writeln!(out, "    {path}: {}", who.join(", "));
+    }
+    let mut left_out = collect::git::LeftOut::default();
+    for read in &gathered.repo_reads {
+        left_out.extend(&read.left_out);
+    }
+    let total = left_out.total();
+    if total > 0 {
+        let top: Vec<(String, u64)> = left_out
+            .most_frequent(3)
+            .into_iter()
+            .map(|(email, count)| (sanitize::clean(email).into_owned(), count))
+            .collect();
+        let listed: Vec<String> =
+            top.iter().map(|(email, count)| format!("{email} ({count})")).collect();
+        let _ = writeln!(
+            out,
+            "  left out: {total} {} today by other authors: {}",
+            if total == 1 { "commit" } else { "commits" },
+            listed.join(", ")
+        );
+        let mut emails: Vec<String> =
+            config.identity.emails.iter().map(|email| format!("\"{email}\"")).collect();
+        emails.extend(top.iter().map(|(email, _)| format!("\"{email}\"")));
+        let _ = writeln!(
+            out,
+            "  if some are yours, add to the config: [identity] emails = [{}]",
+            emails.join(", ")
+        );
+    }
 }
 
 /// One line of `standup doctor` for a source: found or not, and how much.

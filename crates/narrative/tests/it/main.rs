@@ -51,6 +51,9 @@ pub(crate) fn commit(subject: &str, n: u64) -> Commit {
         insertions: 10 * n + 3,
         deletions: n,
         merge: false,
+        branches: Vec::new(),
+        remote_branches: Vec::new(),
+        unpushed: false,
     }
 }
 
@@ -64,6 +67,7 @@ pub(crate) fn session(title: &str, prompts: u64) -> Session {
         prompts,
         first: at(30_000),
         last: at(31_000),
+        branch: None,
         models: Vec::new(),
     }
 }
@@ -101,6 +105,7 @@ pub(crate) fn project(name: &str, commits: Vec<Commit>, sessions: Vec<Session>) 
         sessions,
         commands: 0,
         totals,
+        wip: None,
         shell: Vec::new(),
         time_spent: report_model::TimeSpent::default(),
     }

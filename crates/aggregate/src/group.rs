@@ -50,6 +50,7 @@ pub fn aggregate(
         narrative: None,
         warnings,
         meta,
+        narrative_check: None,
     }
 }
 

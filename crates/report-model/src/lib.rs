@@ -13,3 +13,4 @@ pub use report::{
     Bucket, BucketKind, Commit, MaskedCount, Meta, Narrative, Project, Report, ReportKind,
     SCHEMA_VERSION, Session, ShellGroup, Totals, Warning, WarningCode, Window,
 };
+pub use report::{CheckedBlocker, CheckedSentence, NarrativeCheck};

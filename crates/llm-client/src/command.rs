@@ -136,7 +136,8 @@ impl Backend for CommandBackend {
         };
         let body = serde_json::to_vec(&request)
             .map_err(|_| Error::MalformedReply { reason: "the request could not be serialized" })?;
-        let deadline = Instant::now() + remaining(&self.started, self.timeout)?;
+        // A deadline too far away to represent is no deadline.
+        let deadline = Instant::now().checked_add(remaining(&self.started, self.timeout)?);
         let mut child = self.spawn()?;
         let mut stdin = child.stdin.take();
         let writer = std::thread::spawn(move || {
@@ -165,7 +166,7 @@ impl Backend for CommandBackend {
         let status = loop {
             match child.try_wait() {
                 Ok(Some(status)) => break status,
-                Ok(None) if Instant::now() >= deadline => {
+                Ok(None) if deadline.is_some_and(|deadline| Instant::now() >= deadline) => {
                     let _ = child.kill();
                     let _ = child.wait();
                     return Err(Error::Timeout { which: "overall" });

@@ -96,14 +96,18 @@ struct RuleFile {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 struct LlmFile {
-    enabled: Option<bool>,
+    enabled: Option<Spanned<toml::Value>>,
     api: Option<Spanned<String>>,
-    endpoint: Option<String>,
+    endpoint: Option<Spanned<String>>,
     model: Option<String>,
     timeout_secs: Option<u64>,
     max_input_chars: Option<usize>,
     max_output_chars: Option<usize>,
     temperature: Option<f32>,
+    structured: Option<Spanned<String>>,
+    notes: Option<Vec<String>>,
+    notes_max_chars: Option<usize>,
+    command: Option<Spanned<String>>,
 }
 
 /// Which wire protocol the local LLM server speaks.
@@ -111,12 +115,22 @@ struct LlmFile {
 pub(crate) enum LlmApi {
     Ollama,
     OpenAi,
+    /// A model runner run as a subprocess (`[llm] command`).
+    Command,
+}
+
+/// `[llm] enabled`: on, off, or on when something answers on the default endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LlmEnabled {
+    Auto,
+    On,
+    Off,
 }
 
 /// The `[llm]` section.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct LlmConfig {
-    pub(crate) enabled: bool,
+    pub(crate) enabled: LlmEnabled,
     pub(crate) api: LlmApi,
     pub(crate) endpoint: String,
     pub(crate) model: Option<String>,
@@ -124,12 +138,22 @@ pub(crate) struct LlmConfig {
     pub(crate) max_input_chars: usize,
     pub(crate) max_output_chars: usize,
     pub(crate) temperature: f32,
+    /// How a structured reply is asked for.
+    pub(crate) structured: llm_client::Structured,
+    /// Style notes for the system prompt.
+    pub(crate) notes: Vec<String>,
+    pub(crate) notes_max_chars: usize,
+    /// The model runner of `api = "command"`.
+    pub(crate) command: Option<String>,
+    /// Whether the user configured where the model is (`api`, `endpoint` or `command`):
+    /// with `enabled = "auto"`, a failure is then worth a warning.
+    pub(crate) configured: bool,
 }
 
 impl Default for LlmConfig {
     fn default() -> Self {
         LlmConfig {
-            enabled: true,
+            enabled: LlmEnabled::Auto,
             api: LlmApi::Ollama,
             endpoint: "http://127.0.0.1:11434".to_owned(),
             model: None,
@@ -137,6 +161,11 @@ impl Default for LlmConfig {
             max_input_chars: 12_000,
             max_output_chars: 1_200,
             temperature: 0.2,
+            structured: llm_client::Structured::Auto,
+            notes: Vec::new(),
+            notes_max_chars: 2_000,
+            command: None,
+            configured: false,
         }
     }
 }
@@ -476,27 +505,90 @@ fn parse_redact(
 
 fn parse_llm(config: &mut Config, llm: LlmFile, invalid: &Invalid<'_>) -> Result<(), ConfigError> {
     let defaults = LlmConfig::default();
-    if let Some(api) = llm.api {
+    if let Some(api) = &llm.api {
         config.llm.api = match api.get_ref().as_str() {
             "ollama" => LlmApi::Ollama,
             "openai" => LlmApi::OpenAi,
+            "command" => LlmApi::Command,
             other => {
                 return Err(invalid(
                     api.span(),
                     "llm.api",
-                    format!("`{other}` is not an API (expected `ollama` or `openai`)"),
+                    format!("`{other}` is not an API (expected `ollama`, `openai` or `command`)"),
                 ));
             }
         };
     }
-    config.llm.enabled = llm.enabled.unwrap_or(defaults.enabled);
-    config.llm.endpoint = llm.endpoint.unwrap_or(defaults.endpoint);
+    if let Some(enabled) = &llm.enabled {
+        config.llm.enabled = match enabled.get_ref() {
+            toml::Value::Boolean(true) => LlmEnabled::On,
+            toml::Value::Boolean(false) => LlmEnabled::Off,
+            toml::Value::String(text) if text == "auto" => LlmEnabled::Auto,
+            _ => {
+                return Err(invalid(
+                    enabled.span(),
+                    "llm.enabled",
+                    "expected `true`, `false` or `\"auto\"`".to_owned(),
+                ));
+            }
+        };
+    }
+    if let Some(structured) = &llm.structured {
+        use llm_client::Structured;
+        config.llm.structured = match structured.get_ref().as_str() {
+            "auto" => Structured::Auto,
+            "json_schema" => Structured::JsonSchema,
+            "json_object" => Structured::JsonObject,
+            "off" => Structured::Off,
+            _ => {
+                return Err(invalid(
+                    structured.span(),
+                    "llm.structured",
+                    "expected `auto`, `json_schema`, `json_object` or `off`".to_owned(),
+                ));
+            }
+        };
+    }
+    config.llm.configured = llm.api.is_some() || llm.endpoint.is_some() || llm.command.is_some();
+    if let Some(endpoint) = &llm.endpoint {
+        if config.llm.api != LlmApi::Command {
+            validate_endpoint(endpoint.get_ref())
+                .map_err(|message| invalid(endpoint.span(), "llm.endpoint", message))?;
+        }
+        config.llm.endpoint.clone_from(endpoint.get_ref());
+    }
+    match (&llm.command, config.llm.api) {
+        (Some(command), _) if command.get_ref().split_whitespace().next().is_none() => {
+            return Err(invalid(command.span(), "llm.command", "is empty".to_owned()));
+        }
+        (Some(command), _) => config.llm.command = Some(command.get_ref().clone()),
+        (None, LlmApi::Command) => {
+            let span = llm.api.as_ref().map_or(0..0, Spanned::span);
+            return Err(invalid(
+                span,
+                "llm.api",
+                "`command` needs `[llm] command = \"program args…\"`".to_owned(),
+            ));
+        }
+        (None, _) => {}
+    }
     config.llm.model = llm.model.filter(|model| !model.is_empty());
     config.llm.timeout_secs = llm.timeout_secs.unwrap_or(defaults.timeout_secs);
     config.llm.max_input_chars = llm.max_input_chars.unwrap_or(defaults.max_input_chars);
     config.llm.max_output_chars = llm.max_output_chars.unwrap_or(defaults.max_output_chars);
     config.llm.temperature = llm.temperature.unwrap_or(defaults.temperature);
+    config.llm.notes = llm.notes.unwrap_or_default();
+    config.llm.notes_max_chars = llm.notes_max_chars.unwrap_or(defaults.notes_max_chars);
     Ok(())
+}
+
+/// Checks `[llm] endpoint` as the client will (an `http://` URL, a port from 1 to 65535, a
+/// loopback IP literal or `localhost`), without any I/O; the message says what is wrong.
+pub(crate) fn validate_endpoint(endpoint: &str) -> Result<(), String> {
+    llm_client::validate_endpoint(endpoint).map(|_| ()).map_err(|error| {
+        let endpoint = sanitize::clean(endpoint);
+        format!("`{endpoint}`: {error}")
+    })
 }
 
 fn parse_time(text: &str) -> Option<Time> {
@@ -618,10 +710,21 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 
 [llm]
 # A local LLM server may add a short narrative. It must be on loopback.
-# enabled = true
-# "ollama" (/api/chat) or "openai" (/v1/chat/completions: llama.cpp, LM Studio, vLLM).
+# "auto": used when something answers on the default endpoint, silent when nothing does
+# (an endpoint you set, or `true`, warns when it fails). `false`: never.
+# enabled = "auto"
+# "ollama" (/api/chat), "openai" (/v1/chat/completions: llama.cpp, LM Studio, vLLM) or
+# "command" (a model runner started per call: the request JSON on stdin, the reply on stdout).
 # api = "ollama"
+# An IP literal or localhost; host names are never looked up.
 # endpoint = "http://127.0.0.1:11434"
+# For api = "command": the program and its arguments, split on whitespace (no shell).
+# command = "llm -m qwen2.5"
+# How a JSON reply is asked for: "auto", "json_schema", "json_object" or "off".
+# structured = "auto"
+# Style notes added to the system prompt (oldest kept first), and their budget.
+# notes = ["Write in the first person.", "Name tickets as they appear in commit subjects."]
+# notes_max_chars = 2000
 # Model; empty asks the server and takes the first.
 # model = ""
 # timeout_secs = 60

@@ -14,7 +14,7 @@ use jiff::tz::TimeZone;
 use report_model::{Meta, ReportKind};
 
 use crate::cli::{DoctorArgs, FormatArg, LangArg, ReportArgs};
-use crate::config::{self, Config, Lang, LlmApi, LlmConfig};
+use crate::config::{self, Config, Lang, LlmApi, LlmConfig, LlmEnabled};
 use crate::{Failure, clean, env_vars, print_warning, write_stdout};
 
 /// The process environment, read once at start-up; nothing below reads `std::env`.
@@ -32,6 +32,7 @@ impl ProcessEnv {
             env_vars::LANG,
             env_vars::LC_ALL,
             env_vars::XDG_CONFIG_HOME,
+            env_vars::XDG_CACHE_HOME,
         ];
         names.extend(env_vars::SOURCE_VARS);
         let vars = names
@@ -45,6 +46,17 @@ impl ProcessEnv {
 
     fn var(&self, name: &str) -> Option<&str> {
         self.vars.get(name).map(String::as_str).filter(|value| !value.is_empty())
+    }
+
+    /// `$XDG_CACHE_HOME/standup/narrative` (an absolute `XDG_CACHE_HOME` only, as the XDG
+    /// spec says), else `~/.cache/standup/narrative`.
+    fn narrative_cache_dir(&self) -> PathBuf {
+        let base = self
+            .var(env_vars::XDG_CACHE_HOME)
+            .map(PathBuf::from)
+            .filter(|path| path.is_absolute())
+            .unwrap_or_else(|| self.home.join(".cache"));
+        base.join("standup").join("narrative")
     }
 
     pub(crate) fn default_config_path(&self) -> PathBuf {
@@ -203,27 +215,29 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         Lang::En => narrative::Lang::En,
         Lang::Ja => narrative::Lang::Ja,
     };
+    let settings = narrative::Settings {
+        structured: config.llm.structured,
+        notes: config.llm.notes.clone(),
+        notes_max_chars: config.llm.notes_max_chars,
+        cache_dir: (!args.no_cache).then(|| env.narrative_cache_dir()),
+        backend_kind: backend_kind(&config.llm),
+    };
     if args.show_prompt {
-        let prompt = narrative::build_prompt(&report, &config.redactor, &limits, narrative_lang)
-            .context("building the narrative prompt")
-            .map_err(Failure::Runtime)?;
+        let prompt = narrative::build_prompt_with(
+            &report,
+            &config.redactor,
+            &limits,
+            narrative_lang,
+            &settings,
+        )
+        .context("building the narrative prompt")
+        .map_err(Failure::Runtime)?;
         let text =
             format!("----- system -----\n{}\n----- user -----\n{}\n", prompt.system, prompt.user);
         return write_stdout(text.as_bytes());
     }
-    if config.llm.enabled && !args.no_llm && !report.is_empty() {
-        let start = Instant::now();
-        let backend = backend(&config.llm);
-        let spinner = Spinner::start();
-        let warnings = narrative::narrate(
-            backend.as_ref(),
-            &mut report,
-            &config.redactor,
-            &limits,
-            narrative_lang,
-        );
-        drop(spinner);
-        report.warnings.extend(warnings);
+    let start = Instant::now();
+    if narrate(&config, args, &mut report, &limits, narrative_lang, &settings) {
         timings.push(("narrative".to_owned(), start.elapsed()));
     }
     for warning in &report.warnings {
@@ -251,16 +265,98 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     }
 }
 
-/// The configured LLM backend. Building it does no I/O.
-fn backend(llm: &LlmConfig) -> Box<dyn llm_client::Backend> {
-    let mut client = llm_client::ClientConfig::new(llm.endpoint.clone())
-        .with_timeout(std::time::Duration::from_secs(llm.timeout_secs.max(1)));
+/// The narrative step: asks the model when `[llm] enabled` and the flags say so (silently
+/// skipped for `"auto"` with nothing configured and nothing listening), adding what it
+/// returns to the report's warnings. Returns whether it ran.
+fn narrate(
+    config: &Config,
+    args: &ReportArgs,
+    report: &mut report_model::Report,
+    limits: &narrative::Limits,
+    narrative_lang: narrative::Lang,
+    settings: &narrative::Settings,
+) -> bool {
+    let wanted = match config.llm.enabled {
+        _ if args.no_llm => false,
+        _ if args.llm => true,
+        LlmEnabled::Off => false,
+        LlmEnabled::On | LlmEnabled::Auto => true,
+    };
+    if !wanted || report.is_empty() {
+        return false;
+    }
+    // `"auto"` with nothing configured: silent unless something listens on the default
+    // endpoint (a connect on loopback, nothing sent).
+    let quiet = config.llm.enabled == LlmEnabled::Auto && !args.llm && !config.llm.configured;
+    let timeout = std::time::Duration::from_secs(config.llm.timeout_secs.max(1));
+    if !quiet || default_endpoint_listens(&config.llm.endpoint) {
+        let warnings = match backend(&config.llm, timeout) {
+            Ok(backend) => {
+                let spinner = Spinner::start();
+                let warnings = narrative::narrate_with(
+                    backend.as_ref(),
+                    report,
+                    &config.redactor,
+                    limits,
+                    narrative_lang,
+                    settings,
+                );
+                drop(spinner);
+                warnings
+            }
+            Err(warning) => vec![warning],
+        };
+        report.warnings.extend(warnings);
+    }
+    true
+}
+
+/// What kind of backend answers, for the cache key.
+fn backend_kind(llm: &LlmConfig) -> String {
+    match llm.api {
+        LlmApi::Ollama => format!("ollama {}", llm.endpoint),
+        LlmApi::OpenAi => format!("openai {}", llm.endpoint),
+        LlmApi::Command => format!("command {}", llm.command.as_deref().unwrap_or_default()),
+    }
+}
+
+/// Whether something accepts a connection on the (loopback) endpoint within 300 ms. Only
+/// a TCP connect: nothing is sent.
+fn default_endpoint_listens(endpoint: &str) -> bool {
+    let Ok(addresses) = llm_client::validate_endpoint(endpoint) else { return false };
+    addresses.iter().any(|address| {
+        std::net::TcpStream::connect_timeout(address, std::time::Duration::from_millis(300)).is_ok()
+    })
+}
+
+/// The configured LLM backend. Building it does no I/O, except the command backend's probe
+/// (is the program there?), whose failure is the warning returned.
+fn backend(
+    llm: &LlmConfig,
+    timeout: std::time::Duration,
+) -> Result<Box<dyn llm_client::Backend>, report_model::Warning> {
+    let mut client = llm_client::ClientConfig::new(llm.endpoint.clone()).with_timeout(timeout);
     if let Some(model) = &llm.model {
         client = client.with_model(model.clone());
     }
     match llm.api {
-        LlmApi::Ollama => Box::new(llm_client::Ollama::new(client)),
-        LlmApi::OpenAi => Box::new(llm_client::OpenAiCompatible::new(client)),
+        LlmApi::Ollama => Ok(Box::new(llm_client::Ollama::new(client))),
+        LlmApi::OpenAi => Ok(Box::new(llm_client::OpenAiCompatible::new(client))),
+        LlmApi::Command => {
+            let unavailable = |error: llm_client::Error| {
+                report_model::Warning::new(
+                    report_model::WarningCode::LlmUnavailable,
+                    format!("no narrative: {error}"),
+                )
+            };
+            let command = llm_client::CommandBackend::new(
+                llm.command.as_deref().unwrap_or_default(),
+                &client,
+            )
+            .map_err(unavailable)?;
+            command.probe().map_err(unavailable)?;
+            Ok(Box::new(command))
+        }
     }
 }
 

@@ -94,11 +94,14 @@ impl Facts {
             }
             Value::Array(items) => items.iter().for_each(|item| self.walk(item, key)),
             Value::String(text) => {
-                if key == Some("id") {
-                    self.ids.insert(text.clone());
-                }
                 self.text.push_str(text);
                 self.text.push('\n');
+                if key == Some("id") {
+                    // Ids are evidence, not facts: the digits of a hash or a session id are
+                    // no number the model may quote.
+                    self.ids.insert(text.clone());
+                    return;
+                }
                 for number in numbers_in(&fold(text)) {
                     self.numbers.insert(number);
                 }

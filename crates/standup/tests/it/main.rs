@@ -7,6 +7,7 @@ mod config;
 mod full_home;
 mod git;
 mod narrative;
+mod narrative_eval;
 mod secrets;
 mod snapshots;
 mod support;

@@ -151,7 +151,7 @@ pub(crate) fn llm_e2e(root: &Path) -> anyhow::Result<()> {
         fs_err::write(
             &config,
             format!(
-                "[llm]\napi = \"openai\"\nendpoint = \"http://127.0.0.1:{port}\"\nstructured = \"{structured}\"\ntimeout_secs = 300\n"
+                "[llm]\napi = \"openai\"\nendpoint = \"http://127.0.0.1:{port}\"\nstructured = \"{structured}\"\ntimeout_secs = 1800\n"
             ),
         )?;
         let config_text = config.to_str().context("the config path is not UTF-8")?;

@@ -43,6 +43,7 @@ use report_model::{Narrative, NarrativeCheck, Report, ReportKind, Warning, Warni
 
 pub use crate::error::Error;
 pub use crate::payload::TIERS;
+pub use crate::verdict::Checked;
 
 /// The line before the data markers in the user message.
 pub const USER_HEADER: &str =
@@ -327,6 +328,23 @@ fn request(
     }
     let narrative = checked.text.map(|text| Narrative { text, blockers: checked.blockers, model });
     Ok(Answer { narrative, check: checked.check, warning: checked.warning })
+}
+
+/// Runs every check of DESIGN §8.7a on a model's `reply` to `prompt` (built for a report of
+/// `kind`): parse (structured or plain), whole-reply checks, per-sentence grounding against
+/// the payload, the evidence of each blocker, redaction on the way out. Deterministic and
+/// free of I/O.
+pub fn check_reply(
+    kind: ReportKind,
+    prompt: &Prompt,
+    reply: &str,
+    limits: &Limits,
+    lang: Lang,
+    redactor: &Redactor,
+) -> Checked {
+    let facts = grounding::Facts::of(&prompt.payload);
+    let instructions = [prompt.system.as_str(), USER_HEADER];
+    verdict::check(reply, kind, lang, limits.max_output_chars, &facts, &instructions, redactor)
 }
 
 /// The warning for a client error (DESIGN §8.8).

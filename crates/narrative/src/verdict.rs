@@ -17,16 +17,17 @@ use crate::reply::{self, Parsed, RawBlocker};
 /// Most possible blockers shown.
 const MAX_BLOCKERS: usize = 5;
 
-/// The outcome of the checks.
-pub(crate) struct Checked {
-    /// The narrative text, when the reply was accepted.
-    pub(crate) text: Option<String>,
-    /// The blockers shown.
-    pub(crate) blockers: Vec<String>,
-    /// What happened, for `--format json`.
-    pub(crate) check: NarrativeCheck,
-    /// `llm_rejected` or `llm_sentences_dropped`, if either.
-    pub(crate) warning: Option<Warning>,
+/// The outcome of the checks on one reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checked {
+    /// The narrative text (the kept sentences, redacted), when the reply was accepted.
+    pub text: Option<String>,
+    /// The blockers shown (redacted).
+    pub blockers: Vec<String>,
+    /// What happened to each sentence and blocker, as `--format json` shows it.
+    pub check: NarrativeCheck,
+    /// `llm_rejected`, `llm_sentences_dropped` or (an empty reply) `llm_failed`, if any.
+    pub warning: Option<Warning>,
 }
 
 /// Runs every check on `reply`.

@@ -174,6 +174,12 @@ fn parse_endpoint(endpoint: &str) -> Result<(Vec<SocketAddr>, String), Error> {
     let port = match after_host.strip_prefix(':') {
         None => 80,
         Some(port) => match port.parse::<u16>() {
+            // `u16::from_str` takes a leading `+`; a URL port is digits only.
+            _ if !port.bytes().all(|byte| byte.is_ascii_digit()) => {
+                return Err(Error::InvalidEndpoint {
+                    reason: "its port is not a number from 1 to 65535",
+                });
+            }
             Ok(0) | Err(_) => {
                 return Err(Error::InvalidEndpoint {
                     reason: "its port is not a number from 1 to 65535",

@@ -38,8 +38,15 @@ fn busy_day() -> Report {
         .map(|p| {
             let commits: Vec<Commit> = (0..6_u64)
                 .map(|c| Commit {
-                    hash: format!("{:010x}{:030x}", (p * 16 + c + 1) * 0x9e37_79b9 % 0xff_ffff_ffff, c),
-                    subject: format!("{} in module {p}", subjects[usize::try_from(c).unwrap() % subjects.len()]),
+                    hash: format!(
+                        "{:010x}{:030x}",
+                        (p * 16 + c + 1) * 0x9e37_79b9 % 0xff_ffff_ffff,
+                        c
+                    ),
+                    subject: format!(
+                        "{} in module {p}",
+                        subjects[usize::try_from(c).unwrap() % subjects.len()]
+                    ),
                     truncated: false,
                     author_time: at(30_000),
                     files_changed: 1 + c,
@@ -56,6 +63,7 @@ fn busy_day() -> Report {
                 prompts: 3 + p,
                 first: at(30_000),
                 last: at(31_000),
+                models: Vec::new(),
             }];
             Project {
                 name: format!("service-{p}"),
@@ -65,19 +73,23 @@ fn busy_day() -> Report {
                 commits,
                 sessions,
                 commands: 0,
+                shell: Vec::new(),
             }
         })
         .collect();
-    let shell: Vec<ShellGroup> = ["cargo test", "git commit", "docker compose", "kubectl get", "make"]
-        .iter()
-        .enumerate()
-        .map(|(idx, head)| ShellGroup {
-            head: (*head).to_owned(),
-            count: 20 - idx as u64,
-            examples: vec![format!("{head} --all"), format!("{head} -p core")],
-            truncated: false,
-        })
-        .collect();
+    let shell: Vec<ShellGroup> =
+        ["cargo test", "git commit", "docker compose", "kubectl get", "make"]
+            .iter()
+            .enumerate()
+            .map(|(idx, head)| ShellGroup {
+                head: (*head).to_owned(),
+                count: 20 - idx as u64,
+                examples: vec![format!("{head} --all"), format!("{head} -p core")],
+                truncated: false,
+                failed: 0,
+                agent: false,
+            })
+            .collect();
     let day = date(2026, 11, 27);
     Report {
         schema_version: SCHEMA_VERSION,
@@ -87,7 +99,13 @@ fn busy_day() -> Report {
             window: Window { date: day, start: at(0), end: at(86_400) },
             projects,
             shell,
-            totals: Totals { projects: 8, commits: 48, sessions: 8, commands: 90, ..Totals::default() },
+            totals: Totals {
+                projects: 8,
+                commits: 48,
+                sessions: 8,
+                commands: 90,
+                ..Totals::default()
+            },
         }],
         totals: Totals { projects: 8, commits: 48, sessions: 8, commands: 90, ..Totals::default() },
         narrative: None,
@@ -111,7 +129,8 @@ fn reply(sentences: &[&str], separator: &str) -> String {
         if !text.is_empty() {
             text.push_str(separator);
         }
-        text.push_str(&sentences[idx % sentences.len()].replace("{n}", &(idx % 8).to_string()));
+        let round = idx / sentences.len();
+        text.push_str(&sentences[idx % sentences.len()].replace("{n}", &(round % 8).to_string()));
         idx += 1;
     }
     text.chars().take(1_200).collect()
@@ -145,20 +164,42 @@ fn main() {
     let report = busy_day();
     let en = reply(
         &[
-            "Most of the day went into service-{n}, where the parser now accepts trailing commas.",
-            "The flaky CI job of service-{n} was investigated in a Claude Code session.",
+            "Most of the day went into service-0, where the parser now accepts trailing commas.",
+            "The flaky CI job of service-1 was investigated in a Claude Code session.",
             "There were 48 commits across 8 projects, and cargo test ran 20 times.",
             "The developer also planned the launch campaign with marketing.",
+            "In service-2 the lexer learned to track spans across lines.",
+            "Zsh metafied bytes are decoded in service-3 now.",
+            "Japanese dates with weekday were rendered for service-4.",
+            "VAT is rounded per line item in service-5 (#482).",
+            "Docker compose and kubectl get were used while checking service-6.",
+            "Ticket Codex_P168437950 was closed after the release.",
+            "Service-7 got a retry for its flaky integration job.",
+            "A total of 8 AI sessions supported the work.",
+            "Make ran as well, next to git commit.",
+            "Reviews happened at https://ci.example.com/runs/42 later.",
         ],
         " ",
     );
     time("en", &report, &en, Lang::En);
     let ja = reply(
         &[
-            "本日は service-{n} で parser が trailing commas を受け付けるようにしました。",
-            "Claude Code のセッションで service-{n} の flaky CI job を調査しました。",
+            "本日は service-0 で parser が trailing commas を受け付けるようにしました。",
+            "Claude Code のセッションで service-1 の flaky CI job を調査しました。",
             "8 つのプロジェクトで 48 件のコミットがあり、cargo test を 20 回実行しました。",
             "新しいログイン画面のデザインを営業チームと相談しました。",
+            "service-2 では lexer が spans across lines を追跡するようになりました。",
+            "service-3 で zsh の metafied bytes をデコードしました。",
+            "service-4 向けに Japanese dates with weekday を描画しました。",
+            "service-5 では VAT を line item ごとに丸めました（#482）。",
+            "service-6 の確認で docker compose と kubectl get を使いました。",
+            "リリース後にチケット JIRA-1234 を閉じました。",
+            "service-7 の flaky integration job に retry を入れました。",
+            "合計 8 件の AI セッションで作業を進めました。",
+            "make と git commit も実行しました。",
+            "詳細は https://ci.example.com/42 にあります。",
+            "service-0 から service-7 まで 48 件のコミットを確認しました。",
+            "午後は営業部との定例会議で来期の予算を話し合いました。",
         ],
         "",
     );

@@ -11,5 +11,5 @@ mod labels;
 mod markdown;
 
 pub use json::json;
-pub use labels::Lang;
 pub use markdown::markdown;
+pub use report_model::Lang;

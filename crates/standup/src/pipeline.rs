@@ -11,11 +11,11 @@ use anyhow::Context as _;
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use report_model::{Meta, ReportKind};
+use report_model::{Lang, Meta, ReportKind, Source, plural};
 
-use crate::cli::{DoctorArgs, FormatArg, LangArg, ReportArgs};
-use crate::config::{self, Config, Lang, LlmApi, LlmConfig, LlmEnabled};
-use crate::{Failure, clean, env_vars, print_warning, write_stdout};
+use crate::cli::{DoctorArgs, FormatArg, ReportArgs};
+use crate::config::{self, Config, LlmApi, LlmConfig, LlmEnabled};
+use crate::{Failure, env_vars, print_warning, write_stdout};
 
 /// The process environment, read once at start-up; nothing below reads `std::env`.
 pub(crate) struct ProcessEnv {
@@ -65,7 +65,7 @@ impl ProcessEnv {
 
     fn collect_env(&self) -> collect::Env {
         let mut env = collect::Env::new(&self.home);
-        for name in env_vars::SOURCE_VARS.iter().chain([&env_vars::XDG_CONFIG_HOME]) {
+        for name in env_vars::SOURCE_VARS {
             if let Some(value) = self.var(name) {
                 env = env.with_var(name, value);
             }
@@ -77,12 +77,26 @@ impl ProcessEnv {
     fn now(&self) -> Result<Timestamp, Failure> {
         match self.var(env_vars::STANDUP_NOW) {
             None => Ok(Timestamp::now()),
-            Some(text) => text.parse().map_err(|error| {
-                usage(format!(
-                    "{} is `{text}`, which is not an RFC 3339 timestamp: {error}",
-                    env_vars::STANDUP_NOW
-                ))
-            }),
+            Some(text) => {
+                let now: Timestamp = text.parse().map_err(|error| {
+                    usage(format!(
+                        "{} is `{}`, which is not an RFC 3339 timestamp: {error}",
+                        env_vars::STANDUP_NOW,
+                        clean::quote(text)
+                    ))
+                })?;
+                let year = now.to_zoned(TimeZone::UTC).year();
+                if !YEARS.contains(&year) {
+                    return Err(usage(format!(
+                        "{} is `{}`, out of range (a report covers the years {} to {})",
+                        env_vars::STANDUP_NOW,
+                        clean::quote(text),
+                        YEARS.start(),
+                        YEARS.end()
+                    )));
+                }
+                Ok(now)
+            }
         }
     }
 
@@ -112,7 +126,7 @@ fn time_zone(config: &Config, env: &ProcessEnv) -> Result<(String, TimeZone), Fa
         let name = tz.strip_prefix(':').unwrap_or(tz);
         let zone = TimeZone::get(name)
             .or_else(|_| TimeZone::posix(name))
-            .map_err(|_| usage(format!("TZ is `{tz}`, which is not a known time zone (expected an IANA name such as `Asia/Tokyo`)")))?;
+            .map_err(|_| usage(format!("TZ is `{}`, which is not a known time zone (expected an IANA name such as `Asia/Tokyo`)", clean::quote(tz))))?;
         return Ok((name.to_owned(), zone));
     }
     let zone = TimeZone::try_system().unwrap_or(TimeZone::UTC);
@@ -120,17 +134,33 @@ fn time_zone(config: &Config, env: &ProcessEnv) -> Result<(String, TimeZone), Fa
     Ok((name, zone))
 }
 
+/// The years a report may be about: git, the agents and the shells record nothing
+/// earlier, and date arithmetic near jiff's limits (year 9999) would overflow.
+const YEARS: std::ops::RangeInclusive<i16> = 1970..=9998;
+
 fn parse_date(text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, Failure> {
     let today = aggregate::today(now, calendar);
-    match text {
-        "today" => Ok(today),
+    let date = match text {
+        "today" => today,
         "yesterday" => {
-            today.yesterday().map_err(|error| usage(format!("--date yesterday: {error}")))
+            today.yesterday().map_err(|error| usage(format!("--date yesterday: {error}")))?
         }
         other => other.parse().map_err(|_| {
-            usage(format!("--date `{other}` is not `today`, `yesterday` or a date `YYYY-MM-DD`"))
-        }),
+            usage(format!(
+                "--date `{}` is not `today`, `yesterday` or a date `YYYY-MM-DD`",
+                clean::quote(other)
+            ))
+        })?,
+    };
+    if !YEARS.contains(&date.year()) {
+        return Err(usage(format!(
+            "--date `{}` is {date}, out of range (a report covers the years {} to {})",
+            clean::quote(text),
+            YEARS.start(),
+            YEARS.end()
+        )));
     }
+    Ok(date)
 }
 
 fn calendar(config: &Config, time_zone: TimeZone) -> Calendar {
@@ -174,22 +204,13 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     let windows = aggregate::report_windows(kind, date, &calendar)
         .map_err(|error| Failure::Usage(error.into()))?;
     let since = windows.iter().map(|(_, window)| window.start).min().unwrap_or(now);
-    let lang = match args.lang {
-        Some(LangArg::En) => Lang::En,
-        Some(LangArg::Ja) => Lang::Ja,
-        None => config.lang.unwrap_or_else(|| env.lang()),
-    };
+    let lang = args.lang.or(config.lang).unwrap_or_else(|| env.lang());
 
     let mut gathered = gather(env, &config, since);
     let mut timings = std::mem::take(&mut gathered.timings);
 
     let start = Instant::now();
-    let secrets_masked = clean::clean(
-        &mut gathered.activity,
-        &mut gathered.warnings,
-        &config.redactor,
-        config.max_chars,
-    );
+    let secrets_masked = clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
     timings.push(("sanitize + redact".to_owned(), start.elapsed()));
 
     let start = Instant::now();
@@ -202,7 +223,7 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     };
     let options = aggregate::Options { shell: config.grouping.clone() };
     let mut report =
-        aggregate::aggregate(kind, &windows, &gathered.activity, gathered.warnings, meta, &options);
+        aggregate::aggregate(kind, &windows, gathered.activity, gathered.warnings, meta, &options);
     timings.push(("aggregate".to_owned(), start.elapsed()));
 
     let limits = narrative::Limits {
@@ -210,10 +231,6 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         max_output_chars: config.llm.max_output_chars,
         temperature: config.llm.temperature,
         ..narrative::Limits::default()
-    };
-    let narrative_lang = match lang {
-        Lang::En => narrative::Lang::En,
-        Lang::Ja => narrative::Lang::Ja,
     };
     let settings = narrative::Settings {
         structured: config.llm.structured,
@@ -223,21 +240,16 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         backend_kind: backend_kind(&config.llm),
     };
     if args.show_prompt {
-        let prompt = narrative::build_prompt_with(
-            &report,
-            &config.redactor,
-            &limits,
-            narrative_lang,
-            &settings,
-        )
-        .context("building the narrative prompt")
-        .map_err(Failure::Runtime)?;
+        let prompt =
+            narrative::build_prompt_with(&report, &config.redactor, &limits, lang, &settings)
+                .context("building the narrative prompt")
+                .map_err(Failure::Runtime)?;
         let text =
             format!("----- system -----\n{}\n----- user -----\n{}\n", prompt.system, prompt.user);
         return write_stdout(text.as_bytes());
     }
     let start = Instant::now();
-    if narrate(&config, args, &mut report, &limits, narrative_lang, &settings) {
+    if narrate(&config, args, &mut report, &limits, lang, &settings) {
         timings.push(("narrative".to_owned(), start.elapsed()));
     }
     for warning in &report.warnings {
@@ -245,12 +257,8 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     }
 
     let start = Instant::now();
-    let render_lang = match lang {
-        Lang::En => render::Lang::En,
-        Lang::Ja => render::Lang::Ja,
-    };
     let text = match args.format {
-        FormatArg::Md => render::markdown(&report, render_lang, &time_zone),
+        FormatArg::Md => render::markdown(&report, lang, &time_zone),
         FormatArg::Json => render::json(&report),
     };
     timings.push(("render".to_owned(), start.elapsed()));
@@ -273,7 +281,7 @@ fn narrate(
     args: &ReportArgs,
     report: &mut report_model::Report,
     limits: &narrative::Limits,
-    narrative_lang: narrative::Lang,
+    lang: Lang,
     settings: &narrative::Settings,
 ) -> bool {
     let wanted = match config.llm.enabled {
@@ -298,7 +306,7 @@ fn narrate(
                     report,
                     &config.redactor,
                     limits,
-                    narrative_lang,
+                    lang,
                     settings,
                 );
                 drop(spinner);
@@ -423,11 +431,13 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
     let calendar = calendar(&config, time_zone);
     let today = aggregate::today(now, &calendar);
     let since = calendar.window(today).map_err(|error| Failure::Usage(error.into()))?.start;
-    let gathered = gather(env, &config, since);
+    let mut gathered = gather(env, &config, since);
+    // Folder names, limits and warnings are untrusted text, as in a report.
+    clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
 
     let mut out = String::new();
     let exists = if config_path.exists() { "" } else { " (not present: defaults in use)" };
-    let _ = writeln!(out, "config: {}{exists}", config_path.display());
+    let _ = writeln!(out, "config: {}{exists}", clean::message(&config_path.to_string_lossy()));
     let _ = writeln!(
         out,
         "time zone: {zone_name} · today: {today} (activity is counted from {})",
@@ -465,24 +475,21 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
 
 /// One line of `standup doctor` for a source: found or not, and how much.
 fn doctor_line(status: &collect::SourceStatus) -> String {
-    let count = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     if !status.found {
         return format!("{}: not found", status.source);
     }
-    let amount = match status.source.as_str() {
-        "git" => format!(
+    let amount = match status.source {
+        Source::Git => format!(
             "{} · {} today",
-            count(status.files, "repository", "repositories"),
-            count(status.entries, "commit", "commits")
+            plural(status.files, "repository", "repositories"),
+            plural(status.entries, "commit", "commits")
         ),
-        "claude" | "codex" | "gemini" => {
-            format!(
-                "{} · {} today",
-                count(status.files, "transcript", "transcripts"),
-                count(status.entries, "session", "sessions")
-            )
-        }
-        _ => count(status.entries, "entry", "entries"),
+        source if source.is_agent() => format!(
+            "{} · {} today",
+            plural(status.files, "transcript", "transcripts"),
+            plural(status.entries, "session", "sessions")
+        ),
+        _ => plural(status.entries, "entry", "entries"),
     };
     format!("{}: found · {amount}", status.source)
 }

@@ -11,6 +11,7 @@
 //! - A legacy `.json` chat is one object with `messages[]`.
 //! - Prompts are the `user` messages; activity is every message kept. A sub-agent
 //!   chat's messages are activity of its parent session, never prompts.
+//! - Models: the `model` of the messages kept (Gemini's replies carry one).
 //! - The working directory is the project root named by the folder's `.project_root`
 //!   file, else the folder's entry in `<home>/projects.json`; older folders named by a
 //!   hash have neither.
@@ -18,7 +19,7 @@
 //!   there is one: what the user typed, before `@file` expansion).
 
 use std::collections::HashMap;
-use std::io::BufReader;
+use std::io::{BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
@@ -27,8 +28,9 @@ use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
 use super::lenient::{LStr, OStr, Text};
-use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path, has_extension, plural};
-use crate::{Env, SourceStatus};
+use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path, has_extension};
+use crate::{Env, Error, SourceStatus, fsread};
+use report_model::plural;
 
 /// One line of a `.jsonl` chat: metadata, a message, an update or a rewind.
 #[derive(Deserialize, Default)]
@@ -46,6 +48,9 @@ struct Record<'a> {
     kind: LStr<'a>,
     content: Text,
     display_content: Text,
+    /// The model of a `gemini` message.
+    #[serde(borrow)]
+    model: LStr<'a>,
     #[serde(rename = "$set", borrow)]
     set: Option<Update<'a>>,
     #[serde(rename = "$rewindTo", borrow)]
@@ -76,6 +81,8 @@ struct Message<'a> {
     kind: LStr<'a>,
     content: Text,
     display_content: Text,
+    #[serde(borrow)]
+    model: LStr<'a>,
 }
 
 /// A legacy `.json` chat (read with owned strings: it is parsed from a stream).
@@ -97,6 +104,7 @@ struct LegacyMessage {
     kind: OStr,
     content: Text,
     display_content: Text,
+    model: OStr,
 }
 
 /// `<home>/projects.json`.
@@ -111,6 +119,8 @@ struct Kept {
     id: String,
     time: Option<Timestamp>,
     user: bool,
+    /// The model that wrote it (a reply's `model`).
+    model: Option<String>,
 }
 
 /// A chat being replayed.
@@ -142,11 +152,18 @@ impl Chat {
             kept.user = user;
         } else {
             self.index.insert(id.to_owned(), self.messages.len());
-            self.messages.push(Kept { id: id.to_owned(), time, user });
+            self.messages.push(Kept { id: id.to_owned(), time, user, model: None });
         }
         if user && self.first_prompt.is_none() {
             let text = if display.present { &display.value } else { &content.value };
             self.first_prompt = Some((id.to_owned(), text.clone()));
+        }
+    }
+
+    /// Notes the model of the message `id` (a message rewritten keeps the last one).
+    fn set_model(&mut self, id: &str, model: &LStr) {
+        if let (Some(model), Some(&position)) = (model.get(), self.index.get(id)) {
+            self.messages[position].model = Some(model.to_owned());
         }
     }
 
@@ -181,6 +198,9 @@ impl Chat {
                 if kept.user {
                     session.prompts.push(time);
                 }
+                if let Some(model) = &kept.model {
+                    session.note_model(model);
+                }
             }
         }
         if let Some((id, text)) = self.first_prompt {
@@ -201,9 +221,8 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         (None, None) => env.home.join(".gemini"),
     };
     let mut status = SourceStatus {
-        source: "gemini".to_owned(),
         locations: vec![home.clone()],
-        ..SourceStatus::default()
+        ..SourceStatus::new(report_model::Source::Gemini)
     };
     let mut drafts = Drafts::new();
     let tmp = home.join("tmp");
@@ -211,7 +230,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         return (drafts, status);
     }
     status.found = true;
-    let registry = read_registry(&home.join("projects.json"));
+    let registry = read_registry(ctx, &home.join("projects.json"));
     let mut counts = Stats::default();
     let mut without_cwd = 0_u64;
     for project in ctx.list_dir(&tmp) {
@@ -219,9 +238,9 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         if !chats.is_dir() {
             continue;
         }
-        let cwd = project_root(&project).or_else(|| {
-            let slug = project.file_name().and_then(|name| name.to_str())?;
-            registry.get(slug).cloned()
+        let cwd = project_root(ctx, &project).or_else(|| {
+            let slug = super::file_name(&project)?;
+            registry.get(&slug).cloned()
         });
         let mut sessions = Drafts::new();
         let mut subagent_folders = Vec::new();
@@ -230,10 +249,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
                 subagent_folders.push(path);
                 continue;
             }
-            let is_chat = path
-                .file_name()
-                .and_then(|name| name.to_str())
-                .is_some_and(|name| name.starts_with("session-"));
+            let is_chat = super::name_starts_with(&path, "session-");
             let legacy = has_extension(&path, "json");
             if !is_chat || !(legacy || has_extension(&path, "jsonl")) {
                 continue;
@@ -249,7 +265,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
                 Some(read_chat(ctx, &mut counts, &path))
             };
             if let Some(chat) = chat {
-                add_draft(&mut sessions, chat.into_draft(default_id, ctx.since, cwd.as_ref()));
+                add_draft(&mut sessions, chat.into_draft(&default_id, ctx.since, cwd.as_ref()));
             }
         }
         for folder in subagent_folders {
@@ -288,6 +304,7 @@ fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
                 &record.content,
                 &record.display_content,
             );
+            chat.set_model(id, &record.model);
         } else if let Some(update) = record.set {
             if let Some(summary) = update.summary.into_owned() {
                 chat.summary = Some(summary);
@@ -306,6 +323,7 @@ fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
                             &message.content,
                             &message.display_content,
                         );
+                        chat.set_model(id, &message.model);
                     }
                 }
             }
@@ -322,20 +340,25 @@ fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
 
 /// Reads a legacy `.json` chat, streamed; `None` (with a warning) when it is not valid.
 fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Chat> {
-    let file = match fs_err::File::open(path) {
+    let file = match fsread::open(path) {
         Ok(file) => file,
         Err(error) => {
-            if error.kind() != std::io::ErrorKind::NotFound {
-                ctx.unreadable(path, &error);
-            }
+            ctx.fail(error);
             return None;
         }
     };
     stats.files_read += 1;
-    let legacy: LegacyChat = match serde_json::from_reader(BufReader::new(file)) {
+    // Streamed, but bounded: a document larger than any chat is refused, not parsed.
+    let mut reader = BufReader::new(file).take(fsread::DOCUMENT_MAX + 1);
+    let parsed = serde_json::from_reader::<_, LegacyChat>(&mut reader);
+    if reader.limit() == 0 {
+        ctx.fail(Error::TooLarge { path: path.to_path_buf(), limit: fsread::DOCUMENT_MAX });
+        return None;
+    }
+    let legacy: LegacyChat = match parsed {
         Ok(legacy) => legacy,
         Err(error) if error.is_io() => {
-            ctx.unreadable(path, &std::io::Error::from(error));
+            ctx.unreadable(path, std::io::Error::from(error));
             return None;
         }
         Err(_) => {
@@ -359,6 +382,7 @@ fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Chat> {
                 &message.content,
                 &message.display_content,
             );
+            chat.set_model(id, &message.model.0);
         }
     }
     Some(chat)
@@ -374,13 +398,13 @@ fn read_subagents(
     sessions: &mut Drafts,
     files: &mut u64,
 ) {
-    let Some(parent) = folder.file_name().and_then(|name| name.to_str()) else { return };
+    let Some(parent) = super::file_name(folder) else { return };
     for path in ctx.list_dir(folder) {
-        if !has_extension(&path, "jsonl") || !path.is_file() {
+        if !has_extension(&path, "jsonl") || path.is_dir() {
             continue;
         }
         *files += 1;
-        let Some(session) = sessions.get_mut(parent) else { continue };
+        let Some(session) = sessions.get_mut(&parent) else { continue };
         if !ctx.modified_since(&path) {
             continue;
         }
@@ -394,16 +418,25 @@ fn read_subagents(
 }
 
 /// The project root a chat folder names in its `.project_root` file.
-fn project_root(project: &Path) -> Option<PathBuf> {
-    let text = fs_err::read_to_string(project.join(".project_root")).ok()?;
+fn project_root(ctx: &mut Ctx, project: &Path) -> Option<PathBuf> {
+    let text = fsread::read_small_text(&project.join(".project_root"), fsread::PATH_FILE_MAX)
+        .map_err(|error| ctx.fail(error))
+        .ok()?;
     let root = text.trim();
     (!root.is_empty()).then(|| PathBuf::from(root))
 }
 
 /// Folder name → project root, from `projects.json`.
-fn read_registry(path: &Path) -> HashMap<String, PathBuf> {
-    let Ok(file) = fs_err::File::open(path) else { return HashMap::new() };
-    let Ok(registry) = serde_json::from_reader::<_, Registry>(BufReader::new(file)) else {
+fn read_registry(ctx: &mut Ctx, path: &Path) -> HashMap<String, PathBuf> {
+    let bytes = match fsread::read_small(path, fsread::CONFIG_FILE_MAX) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            ctx.fail(error);
+            return HashMap::new();
+        }
+    };
+    let Ok(registry) = serde_json::from_slice::<Registry>(&bytes) else {
+        ctx.warnings.push(jsonl::malformed_warning(path, 1, 0));
         return HashMap::new();
     };
     registry

@@ -101,7 +101,12 @@ fn one_deadline_covers_the_model_list_and_the_chat() {
 
 #[test]
 fn a_port_out_of_range_is_invalid_not_port_80() {
-    for endpoint in ["http://127.0.0.1:99999", "http://127.0.0.1:0", "http://[::1]:65536"] {
+    for endpoint in [
+        "http://127.0.0.1:99999",
+        "http://127.0.0.1:0",
+        "http://[::1]:65536",
+        "http://127.0.0.1:+80",
+    ] {
         assert_eq!(
             llm_client::validate_endpoint(endpoint),
             Err(Error::InvalidEndpoint { reason: "its port is not a number from 1 to 65535" }),

@@ -146,17 +146,17 @@ pub(crate) fn llm_e2e(root: &Path) -> anyhow::Result<()> {
     let config_dir = root.join("target").join("llm-e2e");
     let mut kept = 0;
     let mut total = 0;
-    for structured in ["auto", "off"] {
-        let config = config_dir.join(format!("config-{structured}.toml"));
-        fs_err::write(
-            &config,
-            format!(
-                "[llm]\napi = \"openai\"\nendpoint = \"http://127.0.0.1:{port}\"\nstructured = \"{structured}\"\ntimeout_secs = 1800\n"
-            ),
-        )?;
-        let config_text = config.to_str().context("the config path is not UTF-8")?;
-        for (kind, date) in [("daily", "2026-11-27"), ("standup", "today")] {
-            for lang in ["en", "ja"] {
+    for (kind, date) in [("daily", "2026-11-27"), ("standup", "today")] {
+        for lang in ["en", "ja"] {
+            for structured in ["auto", "off"] {
+                let config = config_dir.join(format!("config-{structured}.toml"));
+                fs_err::write(
+                    &config,
+                    format!(
+                        "[llm]\napi = \"openai\"\nendpoint = \"http://127.0.0.1:{port}\"\nstructured = \"{structured}\"\ntimeout_secs = 1800\n"
+                    ),
+                )?;
+                let config_text = config.to_str().context("the config path is not UTF-8")?;
                 let args = [
                     kind,
                     "--date",

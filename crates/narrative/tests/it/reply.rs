@@ -179,3 +179,34 @@ fn warning_messages_are_cleaned_and_redacted() {
     let warnings = run(&backend, &mut report);
     insta::assert_snapshot!(warnings[0].message, @"no narrative: LLM server unavailable: the server answered HTTP 401: bad token [REDACTED:github-pat] ");
 }
+
+/// Obviously fake, but shaped like a classic GitHub token.
+const TOKEN: &str = "ghp_FAKEtokenFORtests0123456789abcdefXYZ";
+
+#[test]
+fn summary_blockers_and_model_id_are_redacted_on_the_way_out() {
+    let reply = serde_json::json!({
+        "summary": format!("Worked on render dates in standup. The token {TOKEN} was rotated in billing-api."),
+        "blockers": [{"text": format!("billing-api still uses {TOKEN}"), "evidence": ["session-9-28"]}],
+    })
+    .to_string();
+    let backend = Fake { model: Ok(format!("evil-model {TOKEN}")), ..Fake::replying(&reply) };
+    let mut report = standup(
+        (vec![project("standup", Vec::new(), vec![session("Render dates", 3)])], Vec::new()),
+        (
+            vec![project(
+                "billing-api",
+                Vec::new(),
+                vec![session("Investigate the flaky CI job", 9)],
+            )],
+            Vec::new(),
+        ),
+    );
+    narrate(&backend, &mut report, redactor(), &Limits::default(), Lang::En);
+    let json = serde_json::to_string(&report).unwrap();
+    assert!(!json.contains("FAKEtoken"), "{json}");
+    assert!(report.meta.llm_model.as_deref().unwrap().contains("[REDACTED:github-pat]"));
+    let check = report.narrative_check.unwrap();
+    assert!(check.sentences.iter().any(|sentence| sentence.text.contains("[REDACTED:github-pat]")));
+    assert!(check.blockers[0].text.contains("[REDACTED:github-pat]"));
+}

@@ -469,3 +469,39 @@ fn the_command_backend_runs_a_model_runner_with_the_request_on_stdin() {
         "standup: warning: llm_unavailable: no narrative: the LLM command `/nonexistent/runner` was not found or is not executable\n"
     );
 }
+
+#[test]
+fn one_deadline_covers_model_detection_and_the_chat() {
+    let server = MockServer::start();
+    // Each request alone fits in `timeout_secs = 2`; together they do not. With a time-out
+    // per request, both would succeed and there would be no warning.
+    server.mock(|when, then| {
+        when.method(GET).path("/api/tags");
+        then.status(200)
+            .delay(std::time::Duration::from_millis(1_300))
+            .json_body(serde_json::json!({"models": [{"name": "m"}]}));
+    });
+    server.mock(|when, then| {
+        when.method(POST).path("/api/chat");
+        then.status(200)
+            .delay(std::time::Duration::from_millis(1_300))
+            .json_body(serde_json::json!({"message": {"role": "assistant", "content": "The parser accepts trailing commas."}}));
+    });
+    let home = home_with_work();
+    home.config(&format!("[llm]\nendpoint = \"{}\"\ntimeout_secs = 2\n", server.base_url()));
+    let start = std::time::Instant::now();
+    home.run(NOW, TOKYO, &["daily", "--no-llm"]).success();
+    let baseline = start.elapsed();
+    let start = std::time::Instant::now();
+    let run = home.run(NOW, TOKYO, &["daily", "--no-cache"]);
+    let elapsed = start.elapsed();
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stderr,
+        "standup: warning: llm_unavailable: no narrative: LLM server unavailable: no answer within the overall time-out\n"
+    );
+    assert!(
+        elapsed < baseline + std::time::Duration::from_millis(2_500),
+        "{elapsed:?} vs {baseline:?}"
+    );
+}

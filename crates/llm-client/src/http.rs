@@ -142,6 +142,14 @@ pub fn validate_endpoint(endpoint: &str) -> Result<Vec<SocketAddr>, Error> {
     parse_endpoint(endpoint).map(|(addresses, _)| addresses)
 }
 
+/// Whether something accepts a TCP connection on a valid loopback `endpoint` within
+/// `timeout` (nothing is sent; an invalid endpoint is `false`). For callers that want to
+/// ask a server only when one is running.
+pub fn listens(endpoint: &str, timeout: Duration) -> bool {
+    let Ok(addresses) = validate_endpoint(endpoint) else { return false };
+    addresses.iter().any(|address| std::net::TcpStream::connect_timeout(address, timeout).is_ok())
+}
+
 /// The checked addresses and the base URL (`http://authority/prefix`) of `endpoint`.
 fn parse_endpoint(endpoint: &str) -> Result<(Vec<SocketAddr>, String), Error> {
     let uri: Uri = endpoint

@@ -47,7 +47,7 @@ use std::time::Duration;
 
 pub use crate::command::{CommandBackend, CommandRequest};
 pub use crate::error::Error;
-pub use crate::http::validate_endpoint;
+pub use crate::http::{listens, validate_endpoint};
 pub use crate::loopback::is_loopback;
 pub use crate::ollama::Ollama;
 pub use crate::openai::OpenAiCompatible;

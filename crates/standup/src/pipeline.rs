@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use aggregate::Calendar;
 use anyhow::Context as _;
@@ -297,7 +297,7 @@ fn narrate(
     // endpoint (a connect on loopback, nothing sent).
     let quiet = config.llm.enabled == LlmEnabled::Auto && !args.llm && !config.llm.configured;
     let timeout = std::time::Duration::from_secs(config.llm.timeout_secs.max(1));
-    if !quiet || default_endpoint_listens(&config.llm.endpoint) {
+    if !quiet || llm_client::listens(&config.llm.endpoint, Duration::from_millis(300)) {
         let warnings = match backend(&config.llm, timeout) {
             Ok(backend) => {
                 let spinner = Spinner::start();
@@ -326,15 +326,6 @@ fn backend_kind(llm: &LlmConfig) -> String {
         LlmApi::OpenAi => format!("openai {}", llm.endpoint),
         LlmApi::Command => format!("command {}", llm.command.as_deref().unwrap_or_default()),
     }
-}
-
-/// Whether something accepts a connection on the (loopback) endpoint within 300 ms. Only
-/// a TCP connect: nothing is sent.
-fn default_endpoint_listens(endpoint: &str) -> bool {
-    let Ok(addresses) = llm_client::validate_endpoint(endpoint) else { return false };
-    addresses.iter().any(|address| {
-        std::net::TcpStream::connect_timeout(address, std::time::Duration::from_millis(300)).is_ok()
-    })
 }
 
 /// The configured LLM backend. Building it does no I/O, except the command backend's probe

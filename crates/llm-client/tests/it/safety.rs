@@ -221,3 +221,17 @@ fn an_error_without_a_body_says_so() {
     let error = chat(&backend).unwrap_err();
     insta::assert_snapshot!(error, @"the server answered HTTP 503: (no message)");
 }
+
+#[test]
+fn listens_only_connects_to_a_valid_loopback_endpoint() {
+    let server = MockServer::start();
+    let mock = chat_mock(&server);
+    assert!(llm_client::listens(&server.base_url(), Duration::from_secs(1)));
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let closed = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    drop(listener);
+    assert!(!llm_client::listens(&closed, Duration::from_secs(1)));
+    assert!(!llm_client::listens("http://llm.test:1", Duration::from_secs(1)));
+    // A TCP connect only: nothing was sent.
+    mock.assert_hits(0);
+}

@@ -1,8 +1,9 @@
 //! The Markdown form.
 //!
-//! Every string that came from a source goes through `sanitize::markdown`: commit
-//! subjects, titles, commands and shell heads as code spans, folder names and warning
-//! messages escaped, so none of them can open a block, a link, an image or raw HTML.
+//! Every string that came from a source goes through `sanitize::markdown`: titles,
+//! commands and shell heads as code spans; commit subjects, folder names and warning
+//! messages escaped as text, so none of them can open a block, a link, an image or raw
+//! HTML.
 
 use std::fmt::Write as _;
 
@@ -15,13 +16,19 @@ use crate::labels::{Lang, Noun};
 
 /// The report as Markdown in `lang`, with times shown in `time_zone`.
 pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
+    document(report, lang, time_zone, false)
+}
+
+/// The Markdown; `compact` leaves out the Window lines, Totals, the warnings and the
+/// footer (the body only, for a chat message).
+pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compact: bool) -> String {
     let mut out = String::new();
     let labels = lang.labels();
     if report.is_empty() {
         let dates: Vec<_> = report.buckets.iter().map(|bucket| bucket.window.date).collect();
         out.push_str(&lang.no_activity(&dates));
         out.push('\n');
-        if !report.warnings.is_empty() {
+        if !report.warnings.is_empty() && !compact {
             out.push('\n');
             warnings(&mut out, report, lang);
         }
@@ -35,7 +42,7 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
     let date =
         report.buckets.last().map(|bucket| lang.date(bucket.window.date)).unwrap_or_default();
     let _ = writeln!(out, "# {title} — {date}");
-    if let [bucket] = report.buckets.as_slice() {
+    if let (false, [bucket]) = (compact, report.buckets.as_slice()) {
         let _ = writeln!(
             out,
             "{}: {}",
@@ -60,12 +67,15 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
                     BucketKind::PreviousWorkday => lang.previous_workday(bucket.window.date),
                     BucketKind::Today | BucketKind::Day => lang.today(bucket.window.date),
                 };
-                let _ = write!(
-                    out,
-                    "\n## {heading}\n{}: {}\n",
-                    labels.window,
-                    window(bucket, &report.meta.time_zone, time_zone)
-                );
+                let _ = write!(out, "\n## {heading}\n");
+                if !compact {
+                    let _ = writeln!(
+                        out,
+                        "{}: {}",
+                        labels.window,
+                        window(bucket, &report.meta.time_zone, time_zone)
+                    );
+                }
                 if bucket.is_empty() {
                     let _ = write!(out, "\n{}\n", labels.no_activity_bucket);
                 }
@@ -82,6 +92,9 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
         }
     }
 
+    if compact {
+        return out;
+    }
     let _ = write!(out, "\n{}: {}\n\n", labels.totals, totals(&report.totals, lang, true));
     warnings(&mut out, report, lang);
     out.push('\n');
@@ -125,7 +138,8 @@ fn project_section(out: &mut String, project: &Project, lang: Lang, level: &str)
     for commit in &project.commits {
         let stats = lang.stats(commit.insertions, commit.deletions, commit.files_changed);
         let separator = if lang == Lang::En { " " } else { "" };
-        let _ = writeln!(out, "- {}{separator}{stats}", code_span(&commit.subject));
+        // A subject is prose (`feat(api): …`, `#123`): escaped text, not a code span.
+        let _ = writeln!(out, "- {}{separator}{stats}", escape_text(&commit.subject));
     }
     for session in &project.sessions {
         let separator = if lang == Lang::En { " " } else { "" };

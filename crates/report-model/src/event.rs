@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 /// The project an event belongs to: a repository (worktrees folded into it) or, for a
 /// working directory outside any repository, that directory.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ProjectRef {
     /// Display name: the folder name of the repository's main work tree.
     pub name: String,
@@ -17,6 +18,7 @@ pub struct ProjectRef {
 
 /// One commit authored by the user.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CommitEvent {
     /// The repository the commit was found in.
     pub project: ProjectRef,
@@ -42,6 +44,7 @@ pub struct CommitEvent {
 
 /// The AI coding agent a session belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Agent {
     /// Anthropic's Claude Code.
@@ -65,6 +68,7 @@ impl Agent {
 
 /// One AI coding-agent session, with the times of its user prompts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SessionEvent {
     /// Which agent wrote the session.
     pub agent: Agent,
@@ -88,6 +92,7 @@ pub struct SessionEvent {
 
 /// The shell a history entry came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Shell {
     /// zsh's history file.
@@ -114,6 +119,7 @@ impl Shell {
 
 /// One command from a shell history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShellEvent {
     /// Which history it came from.
     pub shell: Shell,
@@ -132,6 +138,7 @@ pub struct ShellEvent {
 
 /// Everything the sources produced for one run.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Activity {
     /// Commits by the user.
     pub commits: Vec<CommitEvent>,

@@ -12,6 +12,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 /// Which report this is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReportKind {
     /// One calendar day.
@@ -22,6 +23,7 @@ pub enum ReportKind {
 
 /// A half-open time range `[start, end)` covering one local day.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Window {
     /// The local calendar date the window covers.
     pub date: Date,
@@ -40,6 +42,7 @@ impl Window {
 
 /// Which part of a report a bucket is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BucketKind {
     /// The single day of a daily report.
@@ -52,6 +55,7 @@ pub enum BucketKind {
 
 /// The activity of one window.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Bucket {
     /// Which part of the report this is.
     pub kind: BucketKind,
@@ -74,6 +78,7 @@ impl Bucket {
 
 /// One project: a repository (worktrees folded in) or a working folder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Project {
     /// Folder name of the repository's main work tree.
     pub name: String,
@@ -93,6 +98,7 @@ pub struct Project {
 
 /// One commit in a report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Commit {
     /// Full object id.
     pub hash: String,
@@ -116,6 +122,7 @@ pub struct Commit {
 
 /// One agent session in a report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Session {
     /// Which agent.
     pub agent: Agent,
@@ -136,6 +143,7 @@ pub struct Session {
 
 /// Shell commands sharing a head (`cargo test`, `git commit`, `make`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShellGroup {
     /// The program, plus the sub-command for tools such as git and cargo.
     pub head: String,
@@ -150,6 +158,7 @@ pub struct ShellGroup {
 
 /// Sums over a project, a bucket or a report.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Totals {
     /// Projects with activity.
     pub projects: u64,
@@ -171,6 +180,7 @@ pub struct Totals {
 
 /// The stable machine code of a warning. The human message may change; the code may not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum WarningCode {
     /// No identity is configured and git has none: commits by every author are shown.
@@ -212,6 +222,7 @@ impl WarningCode {
 
 /// Something that could not be read or done; the rest of the report is still there.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Warning {
     /// Stable code.
     pub code: WarningCode,
@@ -228,6 +239,7 @@ impl Warning {
 
 /// The optional narrative a local LLM wrote.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Narrative {
     /// The narrative text (cleaned and capped).
     pub text: String,
@@ -240,6 +252,7 @@ pub struct Narrative {
 
 /// How many secrets were masked in one kind of source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MaskedCount {
     /// The source: `git`, `sessions` or `shell`.
     pub source: String,
@@ -249,6 +262,7 @@ pub struct MaskedCount {
 
 /// How and when the report was made.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Meta {
     /// The version of standup that made it.
     pub version: String,
@@ -265,6 +279,7 @@ pub struct Meta {
 
 /// A daily report or a standup update.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Report {
     /// Version of this JSON form.
     pub schema_version: u32,

@@ -23,3 +23,15 @@ pub(crate) const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 /// `collect` through its injected `Env`, never read by the sources themselves.
 pub(crate) const SOURCE_VARS: [&str; 5] =
     ["HISTFILE", "XDG_DATA_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_DIR"];
+
+/// Set and not empty: no color in diagnostics (no-color.org), unless `--color always`.
+pub(crate) const NO_COLOR: &str = "NO_COLOR";
+
+/// `0` turns color off with `--color auto` (bixense.com/clicolors).
+pub(crate) const CLICOLOR: &str = "CLICOLOR";
+
+/// Set and not `0`: color even when stderr is not a terminal, with `--color auto`.
+pub(crate) const CLICOLOR_FORCE: &str = "CLICOLOR_FORCE";
+
+/// `dumb` means a terminal that cannot move the cursor: no color, no spinner.
+pub(crate) const TERM: &str = "TERM";

@@ -4,9 +4,13 @@
 
 mod clean;
 mod cli;
+mod clipboard;
 mod config;
+mod diag;
 mod env_vars;
+mod native;
 mod pipeline;
+mod template;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -43,6 +47,11 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    let (color, quiet) = match &cli.command {
+        Some(Command::Daily(args) | Command::Standup(args)) => (args.color, args.quiet),
+        _ => (cli.report.color, cli.report.quiet),
+    };
+    diag::init(color, quiet);
     let code = match run(cli) {
         Ok(()) => exit::OK,
         Err(Failure::Usage(error)) => {
@@ -65,16 +74,28 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), Failure> {
     let env = pipeline::ProcessEnv::capture();
     match cli.command {
-        Command::Daily(args) => pipeline::report(&env, report_model::ReportKind::Daily, &args),
-        Command::Standup(args) => pipeline::report(&env, report_model::ReportKind::Standup, &args),
-        Command::Doctor(args) => pipeline::doctor(&env, &args),
-        Command::Config(ConfigCommand::Path { config }) => {
+        // Bare `standup` is the command people type every morning: the standup update.
+        None => pipeline::report(&env, report_model::ReportKind::Standup, &cli.report),
+        Some(Command::Daily(args)) => {
+            pipeline::report(&env, report_model::ReportKind::Daily, &args)
+        }
+        Some(Command::Standup(args)) => {
+            pipeline::report(&env, report_model::ReportKind::Standup, &args)
+        }
+        Some(Command::Doctor(args)) => pipeline::doctor(&env, &args),
+        Some(Command::Config(ConfigCommand::Path { config })) => {
             let path = config.unwrap_or_else(|| env.default_config_path());
             write_stdout(format!("{}\n", path.display()).as_bytes())
         }
-        Command::Config(ConfigCommand::Init { force, config }) => {
+        Some(Command::Config(ConfigCommand::Init { force, config })) => {
             let path = config.unwrap_or_else(|| env.default_config_path());
             pipeline::config_init(&path, force)
+        }
+        Some(Command::Completions { shell }) => write_stdout(&native::completions(shell)),
+        Some(Command::Man) => write_stdout(&native::man().map_err(Failure::Runtime)?),
+        Some(Command::Schema) => write_stdout(native::schema().as_bytes()),
+        Some(Command::Clipboard { html }) => {
+            clipboard::serve(html).map_err(|error| Failure::Runtime(anyhow::Error::msg(error)))
         }
     }
 }
@@ -97,7 +118,7 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 
 #[expect(clippy::print_stderr, reason = "the binary's one place for error lines")]
 fn print_error(error: &anyhow::Error) {
-    eprintln!("standup: error: {error:#}");
+    eprintln!("{} {error:#}", diag::prefix("error"));
 }
 
 /// Prints progress text (spinner frames, timings) on stderr, as is.
@@ -109,5 +130,7 @@ fn print_progress(text: &str) {
 /// Prints warning lines on stderr.
 #[expect(clippy::print_stderr, reason = "the binary's one place for warning lines")]
 fn print_warning(message: &str) {
-    eprintln!("standup: warning: {message}");
+    if diag::get().warnings {
+        eprintln!("{} {message}", diag::prefix("warning"));
+    }
 }

@@ -4,6 +4,7 @@
 mod bench_home;
 mod cli;
 mod config;
+mod formats;
 mod full_home;
 mod git;
 mod narrative;

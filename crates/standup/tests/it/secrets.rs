@@ -90,7 +90,7 @@ fn no_secret_or_escape_reaches_markdown_or_json() {
     assert_clean(markdown.success());
     assert_clean(&markdown.stderr);
     assert!(markdown.stdout.contains("[REDACTED:github-pat]"), "{}", markdown.stdout);
-    assert!(markdown.stdout.contains("`fix login txet red`"), "{}", markdown.stdout);
+    assert!(markdown.stdout.contains("- fix login txet red (+"), "{}", markdown.stdout);
     let json = home.run(NOW, TOKYO, &["daily", "--no-llm", "--format", "json"]);
     assert_clean(json.success());
     let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();

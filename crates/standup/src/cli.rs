@@ -55,13 +55,6 @@ pub(crate) enum Command {
     Man,
     /// Print the JSON Schema of `--format json` output.
     Schema,
-    /// Serves `--copy`'s text on the clipboard until it is replaced (internal).
-    #[command(name = "__clipboard", hide = true)]
-    Clipboard {
-        /// The input holds an HTML flavour.
-        #[arg(long)]
-        html: bool,
-    },
 }
 
 #[derive(Debug, Args)]

@@ -2,10 +2,13 @@
 //!
 //! On X11 the clipboard is served by the process that set it, so a CLI that exits at
 //! once would take its copy with it. The binary therefore hands the text to a copy of
-//! itself (`standup __clipboard`, hidden) that serves it in the background until
+//! itself (`standup __clipboard`, not part of the CLI) that serves it in the background until
 //! something else is copied, as arboard's documentation suggests. Without a display
 //! (ssh, CI, a container) the run gets a one-line warning and still succeeds.
 //! Built without the default `clipboard` feature, `--copy` only warns.
+
+/// The first argument that makes the binary the clipboard helper.
+pub(crate) const HELPER_ARG: &str = "__clipboard";
 
 /// Puts `text` (and `html`, the rich-text flavour, when given) on the clipboard, or
 /// returns why it could not, in one line.
@@ -19,7 +22,7 @@ pub(crate) fn copy(text: &str, html: Option<&str>) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|error| error.to_string())?;
     #[expect(clippy::disallowed_methods, reason = "the binary runs a copy of itself, not git")]
     let mut command = std::process::Command::new(exe);
-    command.arg("__clipboard");
+    command.arg(HELPER_ARG);
     if html.is_some() {
         command.arg("--html");
     }

@@ -39,6 +39,17 @@ enum Failure {
 }
 
 fn main() -> ExitCode {
+    // `--copy`'s background helper: not a command of the CLI, so completions, the man
+    // page and `--help` never offer it.
+    let mut args = std::env::args_os().skip(1);
+    if args.next().is_some_and(|first| first == clipboard::HELPER_ARG) {
+        let html = args.next().is_some_and(|flag| flag == "--html");
+        return ExitCode::from(if clipboard::serve(html).is_ok() {
+            exit::OK
+        } else {
+            exit::FAILURE
+        });
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -94,9 +105,6 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Some(Command::Completions { shell }) => write_stdout(&native::completions(shell)),
         Some(Command::Man) => write_stdout(&native::man().map_err(Failure::Runtime)?),
         Some(Command::Schema) => write_stdout(native::schema().as_bytes()),
-        Some(Command::Clipboard { html }) => {
-            clipboard::serve(html).map_err(|error| Failure::Runtime(anyhow::Error::msg(error)))
-        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod bench_home;
 mod cli;
+mod cli_native;
 mod config;
 mod formats;
 mod full_home;

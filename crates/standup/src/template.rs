@@ -39,6 +39,9 @@ pub(crate) fn render(path: &Path, report: &Report) -> Result<String, TemplateErr
 
 fn render_source(name: &str, source: &str, report: &Report) -> Result<String, Error> {
     let mut env = Environment::new();
+    // Block tags on lines of their own leave no blank lines behind (a form is lines).
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
     // A misspelt field is an error naming its line, not an empty string in the report.
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_auto_escape_callback(|name| {

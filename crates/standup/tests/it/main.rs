@@ -12,3 +12,4 @@ mod narrative;
 mod secrets;
 mod snapshots;
 mod support;
+mod templates;

@@ -233,10 +233,15 @@ fn build_excludes(env: &Env, globs: &[String], warnings: &mut Vec<Warning>) -> E
             Ok(glob) => {
                 by_name.add(glob);
             }
-            Err(error) => warnings.push(Warning::new(
-                WarningCode::SourceUnreadable,
-                format!("git: exclude glob `{pattern}` is not valid and was ignored: {error}"),
-            )),
+            Err(error) => warnings.push(
+                Warning::new(
+                    WarningCode::SourceUnreadable,
+                    format!("git: exclude glob `{pattern}` is not valid and was ignored: {error}"),
+                )
+                .with("kind", "exclude_glob")
+                .with("pattern", pattern)
+                .with("error", &error),
+            ),
         }
     }
     let empty = || GlobSet::empty();
@@ -364,10 +369,17 @@ pub fn read_commits(
     for (index, result) in results {
         match result {
             Ok(commits) => output.events.extend(commits),
-            Err(message) => output.warnings.push(Warning::new(
-                WarningCode::GitFailed,
-                format!("git: cannot read `{}`: {message}", active[index].project.path.display()),
-            )),
+            Err(message) => output.warnings.push(
+                Warning::new(
+                    WarningCode::GitFailed,
+                    format!(
+                        "git: cannot read `{}`: {message}",
+                        active[index].project.path.display()
+                    ),
+                )
+                .with("path", active[index].project.path.display())
+                .with("error", &message),
+            ),
         }
     }
     let mut status = SourceStatus {

@@ -211,6 +211,9 @@ fn client_warning(error: &llm_client::Error) -> Warning {
 fn clean_warning(mut warning: Warning, redactor: &Redactor) -> Warning {
     let cleaned = sanitize::clean(&warning.message).into_owned();
     warning.message = redactor.redact(&cleaned).0.into_owned();
+    for value in warning.params.values_mut() {
+        *value = redactor.redact(&sanitize::clean(value)).0.into_owned();
+    }
     warning
 }
 

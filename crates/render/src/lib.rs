@@ -14,6 +14,7 @@ mod labels;
 mod markdown;
 mod slack;
 mod text;
+mod warnings;
 
 pub use json::json;
 pub use labels::Lang;
@@ -60,6 +61,12 @@ pub fn render(report: &Report, format: Format, options: Options, time_zone: &Tim
         Format::Text => text::write(&doc::parse(&markdown())),
         Format::Html => html::write(&doc::parse(&markdown())),
     }
+}
+
+/// A warning's human text in `lang`: the English message, or in Japanese worded from
+/// its code and parameters (the code itself never changes).
+pub fn warning_text(warning: &report_model::Warning, lang: Lang) -> String {
+    warnings::text(warning, lang)
 }
 
 /// Escapes text for running Markdown (`sanitize::markdown::escape_text`).

@@ -132,7 +132,11 @@ fn project_section(out: &mut String, project: &Project, lang: Lang, level: &str)
     let _ = write!(
         out,
         "\n{level} {} · {}\n\n",
-        escape_text(&project.name),
+        if project.path.as_os_str().is_empty() {
+            lang.labels().unknown_project.to_owned()
+        } else {
+            escape_text(&project.name)
+        },
         totals(&project.totals, lang, false)
     );
     for commit in &project.commits {
@@ -198,7 +202,7 @@ fn warnings(out: &mut String, report: &Report, lang: Lang) {
             "- {}: {} {}",
             labels.warning,
             code_span(warning.code.as_str()),
-            escape_text(&warning.message)
+            escape_text(&crate::warnings::text(warning, lang))
         );
     }
 }

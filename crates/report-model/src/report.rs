@@ -1,5 +1,6 @@
 //! The `Report`: what aggregation builds and what render prints.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use jiff::{Timestamp, civil::Date};
@@ -80,7 +81,8 @@ impl Bucket {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Project {
-    /// Folder name of the repository's main work tree.
+    /// Folder name of the repository's main work tree; empty (with an empty `path`) for
+    /// sessions whose working directory is unknown.
     pub name: String,
     /// Absolute path of the project.
     pub path: PathBuf,
@@ -226,14 +228,30 @@ impl WarningCode {
 pub struct Warning {
     /// Stable code.
     pub code: WarningCode,
-    /// Human message (never holds a secret).
+    /// Human message in English (never holds a secret).
     pub message: String,
+    /// The message's parts as data (`path`, `count`, `line`, `error`, `source`, and `kind`
+    /// where one code has several messages), so render can word it in another language.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, String>,
 }
 
 impl Warning {
     /// A warning with a code and a message.
     pub fn new(code: WarningCode, message: impl Into<String>) -> Warning {
-        Warning { code, message: message.into() }
+        Warning { code, message: message.into(), params: BTreeMap::new() }
+    }
+
+    /// The warning with one more parameter.
+    #[must_use]
+    pub fn with(mut self, key: &str, value: impl std::fmt::Display) -> Warning {
+        self.params.insert(key.to_owned(), value.to_string());
+        self
+    }
+
+    /// A parameter, when present.
+    pub fn param(&self, key: &str) -> Option<&str> {
+        self.params.get(key).map(String::as_str)
     }
 }
 

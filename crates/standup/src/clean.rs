@@ -78,6 +78,9 @@ pub(crate) fn clean(
     let mut other = 0;
     for warning in warnings.iter_mut() {
         clean_text(&mut warning.message, redactor, usize::MAX, &mut other);
+        for value in warning.params.values_mut() {
+            clean_text(value, redactor, usize::MAX, &mut other);
+        }
     }
     [("git", git), ("sessions", sessions), ("shell", shell), ("warnings", other)]
         .into_iter()

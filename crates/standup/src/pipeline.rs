@@ -222,15 +222,16 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         report.warnings.extend(warnings);
         timings.push(("narrative".to_owned(), start.elapsed()));
     }
-    for warning in &report.warnings {
-        print_warning(&format!("{}: {}", warning.code.as_str(), warning.message));
-    }
-
-    let start = Instant::now();
     let render_lang = match lang {
         Lang::En => render::Lang::En,
         Lang::Ja => render::Lang::Ja,
     };
+    for warning in &report.warnings {
+        let text = render::warning_text(warning, render_lang);
+        print_warning(&format!("{}: {text}", warning.code.as_str()));
+    }
+
+    let start = Instant::now();
     let options =
         render::Options { lang: render_lang, compact: args.compact || config.render.compact };
     let text = match (&config.render.template, args.format) {

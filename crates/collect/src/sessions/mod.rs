@@ -102,10 +102,14 @@ pub(crate) struct Ctx {
 impl Ctx {
     /// Records a `source_unreadable` warning for `path`.
     fn unreadable(&mut self, path: &Path, error: &io::Error) {
-        self.warnings.push(Warning::new(
-            WarningCode::SourceUnreadable,
-            format!("cannot read `{}` ({})", path.display(), error.kind()),
-        ));
+        self.warnings.push(
+            Warning::new(
+                WarningCode::SourceUnreadable,
+                format!("cannot read `{}` ({})", path.display(), error.kind()),
+            )
+            .with("path", path.display())
+            .with("error", error.kind()),
+        );
     }
 
     /// The sorted entries of a folder; empty when it does not exist, and a warning when

@@ -13,3 +13,4 @@ mod secrets;
 mod snapshots;
 mod support;
 mod templates;
+mod warnings_ja;

@@ -1,3 +1,5 @@
+#![doc = include_str!("../README.md")]
+#![doc = ""]
 //! The optional narrative of a report: builds the prompt from a `Report`, asks a local
 //! model through an `llm_client::Backend`, cleans the reply and maps every failure to a
 //! warning (DESIGN §8).

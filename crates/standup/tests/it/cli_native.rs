@@ -330,3 +330,127 @@ fn a_relative_xdg_config_home_is_ignored() {
         format!("{}/.config/standup/config.toml\n", home.path().display())
     );
 }
+
+#[test]
+fn ctrl_c_during_the_spinner_leaves_no_frame() {
+    use std::io::{Read as _, Write as _};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    use httpmock::prelude::*;
+
+    let server = MockServer::start();
+    server.mock(|when, then| {
+        when.method(POST).path("/api/chat");
+        then.status(200).delay(Duration::from_secs(20)).body("{}");
+    });
+    let home = worked_home();
+    home.config(&format!("[llm]\nendpoint = \"{}\"\nmodel = \"m\"\n", server.base_url()));
+    // `script` gives the binary a terminal, so the spinner draws; ^C written to the
+    // terminal is a real SIGINT to the foreground process.
+    #[expect(clippy::disallowed_methods, reason = "runs the binary on a pseudo-terminal")]
+    let mut child = std::process::Command::new("script")
+        .args([
+            "-q",
+            "-f",
+            "-e",
+            "-c",
+            &format!("{} daily", env!("CARGO_BIN_EXE_standup")),
+            "/dev/null",
+        ])
+        .current_dir(home.path())
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("STANDUP_NOW", NOW)
+        .env("TZ", TOKYO)
+        .env("LANG", "C")
+        .env("TERM", "xterm")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let output = Arc::new(Mutex::new(Vec::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let sink = Arc::clone(&output);
+    let reader = std::thread::spawn(move || {
+        let mut buffer = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buffer) {
+            if n == 0 {
+                break;
+            }
+            sink.lock().unwrap().extend_from_slice(&buffer[..n]);
+        }
+    });
+    let frame = "asking the local LLM for a summary…";
+    let started = Instant::now();
+    while !String::from_utf8_lossy(&output.lock().unwrap()).contains(frame) {
+        assert!(started.elapsed() < Duration::from_secs(15), "no spinner drawn");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"\x03").unwrap();
+    stdin.flush().unwrap();
+    let status = child.wait().unwrap();
+    drop(stdin);
+    reader.join().unwrap();
+    let text = String::from_utf8_lossy(&output.lock().unwrap()).into_owned();
+    assert!(!status.success(), "the run was interrupted: {text:?}");
+    let last_frame = text.rfind(frame).unwrap();
+    assert!(
+        text[last_frame + frame.len()..].contains("\r\u{1b}[2K"),
+        "the last frame was not cleared: {:?}",
+        &text[last_frame..]
+    );
+    assert!(!text.contains("# Daily report"), "no report after Ctrl-C: {text:?}");
+}
+
+#[test]
+fn no_spinner_on_a_dumb_terminal() {
+    use std::time::Duration;
+
+    use httpmock::prelude::*;
+
+    let server = MockServer::start();
+    server.mock(|when, then| {
+        when.method(POST).path("/api/chat");
+        then.status(200).delay(Duration::from_secs(20)).body("{}");
+    });
+    let home = worked_home();
+    home.config(&format!(
+        "[llm]\nendpoint = \"{}\"\nmodel = \"m\"\ntimeout_secs = 1\n",
+        server.base_url()
+    ));
+    let run = |term: &str| {
+        #[expect(clippy::disallowed_methods, reason = "runs the binary on a pseudo-terminal")]
+        let output = std::process::Command::new("script")
+            .args([
+                "-q",
+                "-e",
+                "-c",
+                &format!("{} daily", env!("CARGO_BIN_EXE_standup")),
+                "/dev/null",
+            ])
+            .current_dir(home.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", home.path())
+            .env("STANDUP_NOW", NOW)
+            .env("TZ", TOKYO)
+            .env("LANG", "C")
+            .env("TERM", term)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let dumb = run("dumb");
+    assert!(dumb.contains("# Daily report"), "{dumb:?}");
+    assert!(!dumb.contains("asking the local LLM"), "{dumb:?}");
+    assert!(!dumb.contains('\u{1b}'), "no color on a dumb terminal: {dumb:?}");
+    let xterm = run("xterm");
+    assert!(xterm.contains("asking the local LLM"), "{xterm:?}");
+}

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use jiff::Timestamp;
 use report_model::{
-    Activity, Bucket, BucketKind, Commit, Meta, Project, ProjectRef, Report, ReportKind,
-    SCHEMA_VERSION, Session, ShellGroup, Totals, Warning, Window,
+    Activity, Bucket, BucketKind, Commit, CommitEvent, Meta, Project, ProjectRef, Report,
+    ReportKind, SCHEMA_VERSION, Session, SessionEvent, ShellEvent, ShellGroup, Totals, Warning,
+    Window,
 };
 
 use crate::shell::{ShellGrouping, head};
@@ -24,14 +25,33 @@ pub struct Options {
 pub fn aggregate(
     kind: ReportKind,
     windows: &[(BucketKind, Window)],
-    activity: &Activity,
+    activity: Activity,
     mut warnings: Vec<Warning>,
     meta: Meta,
     options: &Options,
 ) -> Report {
+    // Each commit moves into the window holding its author date (windows do not overlap;
+    // if they did, the earlier ones would get a copy).
+    let Activity { commits, sessions, shell } = activity;
+    let mut commits_per_window: Vec<Vec<CommitEvent>> =
+        windows.iter().map(|_| Vec::new()).collect();
+    for commit in commits {
+        let time = commit.commit.author_time;
+        let inside: Vec<usize> =
+            (0..windows.len()).filter(|&i| windows[i].1.contains(time)).collect();
+        if let Some((&last, earlier)) = inside.split_last() {
+            for &index in earlier {
+                commits_per_window[index].push(commit.clone());
+            }
+            commits_per_window[last].push(commit);
+        }
+    }
     let buckets: Vec<Bucket> = windows
         .iter()
-        .map(|(bucket_kind, window)| bucket(*bucket_kind, *window, activity, options))
+        .zip(commits_per_window)
+        .map(|((bucket_kind, window), commits)| {
+            bucket(*bucket_kind, *window, commits, &sessions, &shell, options)
+        })
         .collect();
     let mut totals = Totals::default();
     let mut projects = BTreeSet::new();
@@ -62,6 +82,7 @@ fn add(sum: &mut Totals, part: &Totals) {
     sum.sessions += part.sessions;
     sum.prompts += part.prompts;
     sum.commands += part.commands;
+    sum.agent_commands += part.agent_commands;
 }
 
 /// A project's events while they are being gathered.
@@ -72,6 +93,9 @@ struct ProjectParts {
     commits: BTreeMap<String, Commit>,
     sessions: Vec<Session>,
     commands: u64,
+    agent_commands: u64,
+    /// The project's own shell commands, grouped like the bucket's.
+    groups: Groups,
 }
 
 impl ProjectParts {
@@ -80,7 +104,7 @@ impl ProjectParts {
     }
 
     /// The finished project, or nothing when it had no activity.
-    fn finish(self, path: PathBuf) -> Option<Project> {
+    fn finish(self, path: PathBuf, max_examples: usize) -> Option<Project> {
         let last_activity = self.last_activity?;
         let mut commits: Vec<Commit> = self.commits.into_values().collect();
         commits.sort_by(|a, b| b.author_time.cmp(&a.author_time).then_with(|| a.hash.cmp(&b.hash)));
@@ -100,6 +124,7 @@ impl ProjectParts {
             sessions: sessions.len() as u64,
             prompts: sessions.iter().map(|session| session.prompts).sum(),
             commands: self.commands,
+            agent_commands: self.agent_commands,
         };
         Some(Project {
             name: self.name,
@@ -109,6 +134,7 @@ impl ProjectParts {
             sessions,
             commands: self.commands,
             totals,
+            shell: finish_groups(self.groups, max_examples),
         })
     }
 }
@@ -128,25 +154,23 @@ fn entry<'a>(
     entry
 }
 
-fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Options) -> Bucket {
+fn bucket(
+    kind: BucketKind,
+    window: Window,
+    commits: Vec<CommitEvent>,
+    sessions: &[SessionEvent],
+    shell_events: &[ShellEvent],
+    options: &Options,
+) -> Bucket {
     let mut parts: BTreeMap<PathBuf, ProjectParts> = BTreeMap::new();
 
-    for commit in activity.commits.iter().filter(|commit| window.contains(commit.author_time)) {
-        let project_parts = entry(&mut parts, &commit.project);
+    for CommitEvent { project, commit } in commits {
+        let project_parts = entry(&mut parts, &project);
         project_parts.touch(commit.author_time);
-        project_parts.commits.entry(commit.hash.clone()).or_insert_with(|| Commit {
-            hash: commit.hash.clone(),
-            subject: commit.subject.clone(),
-            truncated: commit.truncated,
-            author_time: commit.author_time,
-            files_changed: commit.files_changed,
-            insertions: commit.insertions,
-            deletions: commit.deletions,
-            merge: commit.merge,
-        });
+        project_parts.commits.entry(commit.hash.clone()).or_insert(commit);
     }
 
-    for session in &activity.sessions {
+    for session in sessions {
         let mut inside =
             session.activity.iter().chain(&session.prompts).filter(|time| window.contains(**time));
         let Some(&first_time) = inside.next() else { continue };
@@ -165,12 +189,14 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
             prompts,
             first,
             last,
+            models: session.models.clone(),
         });
     }
 
-    let mut groups: BTreeMap<String, GroupParts> = BTreeMap::new();
+    let mut groups = Groups::new();
     let mut commands_total = 0;
-    for command in activity.shell.iter().filter(|command| window.contains(command.time)) {
+    let mut agent_commands_total = 0;
+    for command in shell_events.iter().filter(|command| window.contains(command.time)) {
         let Some(head) = head(&command.command, &options.shell.two_word) else { continue };
         if options
             .shell
@@ -180,21 +206,38 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
         {
             continue;
         }
-        commands_total += 1;
-        if let Some(project) = &command.project {
+        // An agent's commands are counted and grouped apart from the person's.
+        let agent = command.agent.is_some();
+        if agent {
+            agent_commands_total += 1;
+        } else {
+            commands_total += 1;
+        }
+        // A command run in a project is grouped under it; the bucket keeps the rest.
+        let groups = if let Some(project) = &command.project {
             let project_parts = entry(&mut parts, project);
             project_parts.touch(command.time);
-            project_parts.commands += 1;
+            if agent {
+                project_parts.agent_commands += 1;
+            } else {
+                project_parts.commands += 1;
+            }
+            &mut project_parts.groups
+        } else {
+            &mut groups
+        };
+        let group = groups.entry((head, agent)).or_default();
+        group.uses.push((command.time, command.command.clone(), command.truncated));
+        // A non-zero exit status is a failure (histories without one never fail).
+        if command.exit.is_some_and(|exit| exit != 0) {
+            group.failed += 1;
         }
-        groups.entry(head).or_default().uses.push((
-            command.time,
-            command.command.clone(),
-            command.truncated,
-        ));
     }
 
-    let mut projects: Vec<Project> =
-        parts.into_iter().filter_map(|(path, parts)| parts.finish(path)).collect();
+    let mut projects: Vec<Project> = parts
+        .into_iter()
+        .filter_map(|(path, parts)| parts.finish(path, options.shell.examples))
+        .collect();
     projects.sort_by(|a, b| {
         b.last_activity
             .cmp(&a.last_activity)
@@ -202,11 +245,7 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
             .then_with(|| a.path.cmp(&b.path))
     });
 
-    let mut shell: Vec<ShellGroup> = groups
-        .into_iter()
-        .map(|(head, parts)| parts.finish(head, options.shell.examples))
-        .collect();
-    shell.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.head.cmp(&b.head)));
+    let shell = finish_groups(groups, options.shell.examples);
 
     let mut totals = Totals::default();
     for project in &projects {
@@ -214,16 +253,33 @@ fn bucket(kind: BucketKind, window: Window, activity: &Activity, options: &Optio
     }
     // Commands without a project are counted too.
     totals.commands = commands_total;
+    totals.agent_commands = agent_commands_total;
     Bucket { kind, window, projects, shell, totals }
+}
+
+/// Shell groups being gathered, by head and whether an agent ran them.
+type Groups = BTreeMap<(String, bool), GroupParts>;
+
+/// The finished groups: the person's first, then the agents'; each most frequent first.
+fn finish_groups(groups: Groups, max_examples: usize) -> Vec<ShellGroup> {
+    let mut shell: Vec<ShellGroup> = groups
+        .into_iter()
+        .map(|((head, agent), parts)| parts.finish(head, agent, max_examples))
+        .collect();
+    shell.sort_by(|a, b| {
+        a.agent.cmp(&b.agent).then_with(|| b.count.cmp(&a.count)).then_with(|| a.head.cmp(&b.head))
+    });
+    shell
 }
 
 #[derive(Default)]
 struct GroupParts {
     uses: Vec<(Timestamp, String, bool)>,
+    failed: u64,
 }
 
 impl GroupParts {
-    fn finish(mut self, head: String, max_examples: usize) -> ShellGroup {
+    fn finish(mut self, head: String, agent: bool, max_examples: usize) -> ShellGroup {
         let count = self.uses.len() as u64;
         // Most recent first; equal times keep a stable order by text.
         self.uses.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
@@ -238,6 +294,6 @@ impl GroupParts {
                 examples.push(command);
             }
         }
-        ShellGroup { head, count, examples, truncated }
+        ShellGroup { head, count, examples, truncated, failed: self.failed, agent }
     }
 }

@@ -10,8 +10,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::clock::{Clock, SECOND};
 use crate::rng::Rng;
@@ -166,26 +164,9 @@ pub(crate) fn build_all(
     seed: u64,
     workers: usize,
 ) -> Result<Vec<Built>, Error> {
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<(usize, Result<Built, Error>)>> = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..workers.min(plans.len()).max(1) {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(plan) = plans.get(index) else { break };
-                    let result = build(home, plan, clock, seed);
-                    results
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push((index, result));
-                }
-            });
-        }
-    });
-    let mut results = results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    results.sort_by_key(|(index, _)| *index);
-    results.into_iter().map(|(_, result)| result).collect()
+    collect::pool::map_ordered(plans, workers, |plan| build(home, plan, clock, seed))
+        .into_iter()
+        .collect()
 }
 
 /// A git command with a pinned environment: no system config, `HOME` in the generated

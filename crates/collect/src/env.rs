@@ -14,6 +14,28 @@ pub struct Env {
 }
 
 impl Env {
+    /// Every environment variable a reader of `collect` looks at: the binary captures
+    /// exactly these (and `HOME`) for the injected `Env`. A reader asking for a variable
+    /// not on the list is a bug (a debug assertion, and a test that scans the sources
+    /// for `var("…")` calls); adding one is adding a line here.
+    pub const VARS: &'static [&'static str] = &[
+        // Shell histories.
+        "HISTFILE",
+        "SHELL",
+        // XDG base folders (Claude Code, fish, atuin, git's global config).
+        "XDG_CONFIG_HOME",
+        "XDG_DATA_HOME",
+        // Agent log roots.
+        "CLAUDE_CONFIG_DIR",
+        "CODEX_HOME",
+        "GEMINI_CLI_HOME",
+        // atuin's home, database and config.
+        "ATUIN_HOME",
+        "ATUIN_DB_PATH",
+        "ATUIN_CONFIG_DIR",
+        "ATUIN_DATA_DIR",
+    ];
+
     /// An environment with this home and no variables.
     pub fn new(home: impl Into<PathBuf>) -> Env {
         Env { home: home.into(), vars: BTreeMap::new() }
@@ -26,9 +48,17 @@ impl Env {
         self
     }
 
-    /// A variable's value; an empty value counts as unset.
+    /// A variable's value; an empty value counts as unset. `name` must be on
+    /// [`Env::VARS`].
     pub fn var(&self, name: &str) -> Option<&str> {
+        debug_assert!(Env::VARS.contains(&name), "`{name}` is not on collect::Env::VARS");
         self.vars.get(name).map(String::as_str).filter(|value| !value.is_empty())
+    }
+
+    /// A variable named by user data (a `$NAME` in a config file): its value when it is
+    /// one of [`Env::VARS`] and set, else `None` (other variables are never captured).
+    pub fn listed_var(&self, name: &str) -> Option<&str> {
+        if Env::VARS.contains(&name) { self.var(name) } else { None }
     }
 
     /// `$XDG_CONFIG_HOME`, else `~/.config`.

@@ -45,6 +45,23 @@ pub struct Gathered {
     pub timings: Vec<(String, Duration)>,
 }
 
+/// The project of a shell command run in `cwd`: the repository the directory is in, or
+/// the folder of a session (outside any repository) that contains it. Elsewhere (the
+/// home folder, `/tmp`) a command is in no project and stays in the Shell section.
+fn command_project(
+    cwd: &Path,
+    resolve_repo: &mut impl FnMut(&Path) -> Option<ProjectRef>,
+    folders: &[ProjectRef],
+) -> Option<ProjectRef> {
+    resolve_repo(cwd).or_else(|| {
+        folders
+            .iter()
+            .filter(|folder| cwd.starts_with(&folder.path))
+            .max_by_key(|folder| folder.path.as_os_str().len())
+            .cloned()
+    })
+}
+
 /// Reads every source for activity at or after `since`. `cwd` is the directory the
 /// command runs from: its repository is always read.
 pub fn gather(
@@ -63,18 +80,13 @@ pub fn gather(
             let start = Instant::now();
             let (repos, warnings) = git::discover(env, &sources.git, &extra);
             let identity = if sources.identity.is_empty() {
-                git::global_identity(env)
+                git::global_identity(env, sources.git.timeout)
             } else {
                 sources.identity.clone()
             };
             let discover_time = start.elapsed();
             let start = Instant::now();
-            let options = ReadOptions {
-                identity: &identity,
-                since,
-                include_merges: sources.git.include_merges,
-                workers,
-            };
+            let options = read_options(sources, &identity, since, workers);
             let commits = git::read_commits(env, &repos, &options);
             let git_time = start.elapsed();
             FoundRepos { repos, warnings, identity, commits, discover_time, git_time }
@@ -100,44 +112,52 @@ pub fn gather(
     let start = Instant::now();
     let known: BTreeSet<PathBuf> = found.repos.iter().map(|repo| repo.git_dir.clone()).collect();
     let mut revealed: BTreeMap<PathBuf, Repo> = BTreeMap::new();
-    let mut resolved: BTreeMap<PathBuf, ProjectRef> = BTreeMap::new();
-    let mut resolve = |path: &Path| -> ProjectRef {
+    let mut resolved: BTreeMap<PathBuf, Option<ProjectRef>> = BTreeMap::new();
+    let mut unreadable = Unreadable::new(&gathered.warnings);
+    // A working directory's repository, or `None` outside any.
+    let mut resolve_repo = |path: &Path| -> Option<ProjectRef> {
         if let Some(project) = resolved.get(path) {
             return project.clone();
         }
-        let project = match git::repo_containing(path) {
-            Some(repo) => {
-                let project = repo.project.clone();
-                if !known.contains(&repo.git_dir) {
-                    revealed.entry(repo.git_dir.clone()).or_insert(repo);
-                }
-                project
+        let project = unreadable.find_repo(path).map(|repo| {
+            let project = repo.project.clone();
+            if !known.contains(&repo.git_dir) {
+                revealed.entry(repo.git_dir.clone()).or_insert(repo);
             }
-            None => git::project_for(path),
-        };
+            project
+        });
         resolved.insert(path.to_path_buf(), project.clone());
         project
     };
     let mut sessions = sessions;
+    // A session outside any repository makes its folder a project.
+    let mut folders: Vec<ProjectRef> = Vec::new();
     for session in &mut sessions.events {
-        session.project = session.cwd.as_deref().map(&mut resolve);
+        session.project = session.cwd.as_deref().map(|cwd| {
+            resolve_repo(cwd).unwrap_or_else(|| {
+                let project = git::project_for(cwd);
+                if !folders.contains(&project) {
+                    folders.push(project.clone());
+                }
+                project
+            })
+        });
     }
     let mut shell = shell;
     for command in &mut shell.events {
-        command.project = command.cwd.as_deref().map(&mut resolve);
+        command.project = command
+            .cwd
+            .as_deref()
+            .and_then(|cwd| command_project(cwd, &mut resolve_repo, &folders));
     }
+    gathered.warnings.extend(unreadable.warnings);
     gathered.timings.push(("join".to_owned(), start.elapsed()));
 
     let mut commits = found.commits;
     let revealed: Vec<Repo> = revealed.into_values().collect();
     if !revealed.is_empty() {
         let start = Instant::now();
-        let options = ReadOptions {
-            identity: &gathered.identity,
-            since,
-            include_merges: sources.git.include_merges,
-            workers,
-        };
+        let options = read_options(sources, &gathered.identity, since, workers);
         merge_commits(&mut commits, git::read_commits(env, &revealed, &options));
         gathered.timings.push(("git: repositories of session folders".to_owned(), start.elapsed()));
     }
@@ -152,6 +172,48 @@ pub fn gather(
     gathered.statuses.extend(sessions.statuses);
     gathered.statuses.extend(shell.statuses);
     gathered
+}
+
+/// What to read from the repositories, for `identity`.
+fn read_options<'a>(
+    sources: &Sources,
+    identity: &'a Identity,
+    since: Timestamp,
+    workers: usize,
+) -> ReadOptions<'a> {
+    ReadOptions {
+        identity,
+        since,
+        include_merges: sources.git.include_merges,
+        workers,
+        timeout: sources.git.timeout,
+    }
+}
+
+/// The `.git`s of working directories that cannot be read, each named once.
+struct Unreadable {
+    seen: BTreeSet<String>,
+    warnings: Vec<Warning>,
+}
+
+impl Unreadable {
+    /// Knows the warnings already given (discovery names most such `.git`s).
+    fn new(given: &[Warning]) -> Unreadable {
+        let seen = given.iter().map(|warning| warning.message.clone()).collect();
+        Unreadable { seen, warnings: Vec::new() }
+    }
+
+    /// The repository containing `path`; a `.git` that cannot be read is a warning, and
+    /// the folder is then a project of its own.
+    fn find_repo(&mut self, path: &Path) -> Option<Repo> {
+        git::find_repo(path).unwrap_or_else(|error| {
+            let warning = error.warning();
+            if self.seen.insert(warning.message.clone()) {
+                self.warnings.push(warning);
+            }
+            None
+        })
+    }
 }
 
 /// Adds the commits of more repositories to `commits`, its one status included.

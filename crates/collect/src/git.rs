@@ -1,23 +1,32 @@
 //! git repositories: finding them, skipping the ones that cannot hold new commits, and
 //! reading the user's commits from the rest.
 //!
-//! Every git process goes through [`command`], which pins the locale, turns off pagers,
+//! Every git process is built by [`command`], which pins the locale, turns off pagers,
 //! colors, signatures, external diffs and lazy fetching, so the output is parseable and
-//! git never touches the network.
+//! git never touches the network, and is run by [`output`], which kills it at its
+//! deadline (`[git] timeout_secs`).
+//!
+//! Discovery and the skip check only `stat` and list folders; the one file they read,
+//! a `.git` file (and a git dir's `commondir`), goes through the regular-file-only,
+//! size-capped reader of `collect`, so a FIFO or `/dev/zero` there is refused and named
+//! in a warning.
+
+mod process;
+
+pub use process::{DEFAULT_TIMEOUT, output};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use jiff::{SignedDuration, Timestamp};
-use report_model::{CommitEvent, ProjectRef, Warning, WarningCode};
+use report_model::{Commit, CommitEvent, ProjectRef, Warning, WarningCode};
 
-use crate::{Env, SourceOutput, SourceStatus};
+use crate::error::GitFailure;
+use crate::{Env, Error, SourceOutput, SourceStatus, fsread};
 
 /// The folders under `~` searched for repositories when no roots are configured.
 pub const DEFAULT_ROOTS: [&str; 7] = ["src", "code", "projects", "dev", "work", "repos", "git"];
@@ -41,6 +50,8 @@ pub struct GitConfig {
     pub exclude: Vec<String>,
     /// Whether merge commits are reported.
     pub include_merges: bool,
+    /// How long one git process may run before it is killed ([`DEFAULT_TIMEOUT`]).
+    pub timeout: Duration,
 }
 
 impl Default for GitConfig {
@@ -50,6 +61,7 @@ impl Default for GitConfig {
             max_depth: DEFAULT_MAX_DEPTH,
             exclude: Vec::new(),
             include_merges: false,
+            timeout: DEFAULT_TIMEOUT,
         }
     }
 }
@@ -112,10 +124,13 @@ pub fn command(env: &Env) -> Command {
     command
 }
 
-/// The identity from git's global configuration (`user.email`, `user.name`).
-pub fn global_identity(env: &Env) -> Identity {
+/// The identity from git's global configuration (`user.email`, `user.name`), each git
+/// process killed after `timeout`.
+pub fn global_identity(env: &Env, timeout: Duration) -> Identity {
     let read = |key: &str| -> Option<String> {
-        let output = command(env).args(["config", "--global", "--get", key]).output().ok()?;
+        let mut git = command(env);
+        git.args(["config", "--global", "--get", key]);
+        let output = output(git, timeout).ok()?;
         let value = String::from_utf8_lossy(&output.stdout).trim().to_owned();
         (output.status.success() && !value.is_empty()).then_some(value)
     };
@@ -125,9 +140,22 @@ pub fn global_identity(env: &Env) -> Identity {
     }
 }
 
-/// Finds the repository that contains `path` (worktrees folded), if any.
+/// Finds the repository that contains `path` (worktrees folded), if any. A `.git` that
+/// cannot be read ends the search with `None`; [`find_repo`] says why.
 pub fn repo_containing(path: &Path) -> Option<Repo> {
-    canonical(path).ancestors().find_map(repo_at)
+    find_repo(path).ok().flatten()
+}
+
+/// Finds the repository that contains `path` (worktrees folded): the nearest folder
+/// holding a `.git`. An error names a `.git` (or `commondir`) that is there but cannot
+/// be read: a FIFO, a device, an oversized or unreadable file.
+pub fn find_repo(path: &Path) -> Result<Option<Repo>, Error> {
+    for dir in canonical(path).ancestors() {
+        if let Some(repo) = repo_at(dir)? {
+            return Ok(Some(repo));
+        }
+    }
+    Ok(None)
 }
 
 /// The project a working directory belongs to: its repository, or else the folder itself.
@@ -145,31 +173,64 @@ fn project_ref(path: &Path) -> ProjectRef {
 /// The repository whose work tree (or submodule) is exactly `dir`, if `dir` holds a `.git`.
 /// `dir` must be canonical (the walk starts from canonical roots and never follows a
 /// symbolic link; `repo_containing` canonicalizes first).
-fn repo_at(dir: &Path) -> Option<Repo> {
+fn repo_at(dir: &Path) -> Result<Option<Repo>, Error> {
     let dot_git = dir.join(".git");
-    let metadata = fs_err::symlink_metadata(&dot_git).ok()?;
+    // `stat` only (links followed): a `.git` that is a FIFO or a device is never opened.
+    // A folder that cannot be searched (a working directory of someone else's, such as
+    // `/root` in a history) tells nothing about a repository, and is not one to read.
+    let metadata = match fs_err::metadata(&dot_git) {
+        Ok(metadata) => metadata,
+        Err(error)
+            if matches!(
+                error.kind(),
+                io::ErrorKind::NotFound
+                    | io::ErrorKind::PermissionDenied
+                    | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(None);
+        }
+        Err(error) => return Err(Error::io(&dot_git, error)),
+    };
     if metadata.is_dir() {
         // `dir` is canonical, so `.git` below it is too; only a `commondir` can lead
         // elsewhere.
-        let common = read_commondir(&dot_git).map_or(dot_git, |common| canonical(&common));
-        return Some(Repo { project: main_worktree(&common, dir), git_dir: common });
+        let common = read_commondir(&dot_git)?.map_or(dot_git, |common| canonical(&common));
+        return Ok(Some(Repo { project: main_worktree(&common, dir), git_dir: common }));
     }
     // A `.git` file: a linked worktree (its git dir has a `commondir`) or a submodule.
-    let text = fs_err::read_to_string(&dot_git).ok()?;
-    let target = text.lines().find_map(|line| line.strip_prefix("gitdir:"))?.trim();
-    let git_dir = canonical(&dir.join(target));
-    match read_commondir(&git_dir) {
+    let text = fsread::read_small_text(&dot_git, fsread::PATH_FILE_MAX)?;
+    let Some(target) = text.lines().find_map(|line| line.strip_prefix("gitdir:")) else {
+        return Err(Error::NotGitFile { path: dot_git });
+    };
+    let git_dir = canonical(&dir.join(target.trim()));
+    match read_commondir(&git_dir)? {
         Some(common) => {
             let common = canonical(&common);
-            Some(Repo { project: main_worktree(&common, dir), git_dir: common })
+            Ok(Some(Repo { project: main_worktree(&common, dir), git_dir: common }))
         }
-        None => Some(Repo { project: project_ref(dir), git_dir }),
+        None => Ok(Some(Repo { project: project_ref(dir), git_dir })),
     }
 }
 
-fn read_commondir(git_dir: &Path) -> Option<PathBuf> {
-    let text = fs_err::read_to_string(git_dir.join("commondir")).ok()?;
-    Some(git_dir.join(text.trim()))
+/// The common git dir a git dir's `commondir` names; `None` when it has none. A git dir
+/// that cannot be looked into (no permission) has none as far as discovery knows: git
+/// itself reports it when the repository is read.
+fn read_commondir(git_dir: &Path) -> Result<Option<PathBuf>, Error> {
+    match fsread::read_small_text(&git_dir.join("commondir"), fsread::PATH_FILE_MAX) {
+        Ok(text) => Ok(Some(git_dir.join(text.trim()))),
+        Err(Error::Io { source, .. })
+            if matches!(
+                source.kind(),
+                io::ErrorKind::NotFound
+                    | io::ErrorKind::PermissionDenied
+                    | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Ok(None)
+        }
+        Err(error) => Err(error),
+    }
 }
 
 /// The main work tree of a common git dir: the parent of a `.git` folder; for a bare
@@ -188,20 +249,38 @@ fn canonical(path: &Path) -> PathBuf {
 /// Finds repositories: a depth-limited walk of the roots, plus the repositories that
 /// contain `extra` paths (the current directory, the working directories of sessions).
 /// Worktrees fold into their repository; submodules are repositories of their own.
+/// Symbolic links to folders are followed (each folder is entered once, so a link loop
+/// ends); a `.git` that cannot be read is named in a warning.
 pub fn discover(env: &Env, config: &GitConfig, extra: &[PathBuf]) -> (Vec<Repo>, Vec<Warning>) {
     let mut warnings = Vec::new();
     let exclude = build_excludes(env, &config.exclude, &mut warnings);
     let roots = roots(env, config);
-    let mut found: BTreeMap<PathBuf, Repo> = BTreeMap::new();
+    let mut walk = Walk {
+        exclude: &exclude,
+        found: BTreeMap::new(),
+        entered: BTreeSet::new(),
+        errors: Vec::new(),
+    };
     for root in &roots {
-        walk(&canonical(root), config.max_depth, &exclude, &mut found);
+        walk.enter(&canonical(root), config.max_depth);
     }
     for path in extra {
-        if let Some(repo) = repo_containing(path) {
-            found.entry(repo.git_dir.clone()).or_insert(repo);
+        match find_repo(path) {
+            Ok(Some(repo)) => {
+                walk.found.entry(repo.git_dir.clone()).or_insert(repo);
+            }
+            Ok(None) => {}
+            Err(error) => walk.errors.push(error),
         }
     }
-    (found.into_values().collect(), warnings)
+    let mut seen = BTreeSet::new();
+    for error in walk.errors {
+        let warning = error.warning();
+        if seen.insert(warning.message.clone()) {
+            warnings.push(warning);
+        }
+    }
+    (walk.found.into_values().collect(), warnings)
 }
 
 /// The roots the walk starts from.
@@ -251,41 +330,83 @@ fn build_excludes(env: &Env, globs: &[String], warnings: &mut Vec<Warning>) -> E
     }
 }
 
-fn walk(dir: &Path, depth_left: usize, exclude: &Excludes, found: &mut BTreeMap<PathBuf, Repo>) {
-    if let Some(repo) = repo_at(dir) {
-        found.entry(repo.git_dir.clone()).or_insert(repo);
+/// The state of a walk of the roots.
+struct Walk<'a> {
+    exclude: &'a Excludes,
+    /// Repositories by common git dir.
+    found: BTreeMap<PathBuf, Repo>,
+    /// Canonical folders already entered, so a folder reached twice (through a symbolic
+    /// link, or a link loop) is walked once.
+    entered: BTreeSet<PathBuf>,
+    errors: Vec<Error>,
+}
+
+impl Walk<'_> {
+    /// Walks the canonical folder `dir`, `depth_left` levels down.
+    fn enter(&mut self, dir: &Path, depth_left: usize) {
+        if !self.entered.insert(dir.to_path_buf()) {
+            return;
+        }
+        match repo_at(dir) {
+            Ok(Some(repo)) => {
+                self.found.entry(repo.git_dir.clone()).or_insert(repo);
+            }
+            Ok(None) => {}
+            Err(error) => self.errors.push(error),
+        }
+        if depth_left == 0 {
+            return;
+        }
+        let Ok(entries) = fs_err::read_dir(dir) else { return };
+        let mut children: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .filter_map(|entry| {
+                let path = entry.path();
+                let kind = entry.file_type().ok()?;
+                if !(kind.is_dir() || kind.is_symlink()) || self.skipped(&path) {
+                    return None;
+                }
+                if kind.is_dir() {
+                    // Below a canonical folder, a real folder's path is canonical too.
+                    return Some(path);
+                }
+                // A link: followed when it leads to a folder, walked at its target.
+                let target = fs_err::canonicalize(&path).ok()?;
+                (target.is_dir() && !self.exclude.by_path.is_match(&target)).then_some(target)
+            })
+            .collect();
+        children.sort();
+        for child in children {
+            self.enter(&child, depth_left - 1);
+        }
     }
-    if depth_left == 0 {
-        return;
-    }
-    let Ok(entries) = fs_err::read_dir(dir) else { return };
-    let mut children: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        // `file_type` does not follow symbolic links, so a link loop cannot trap the walk.
-        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
-        .map(|entry| entry.path())
-        .filter(|path| {
-            let name = path.file_name().map(|name| name.to_string_lossy()).unwrap_or_default();
-            !name.starts_with('.')
-                && !SKIPPED_DIRS.contains(&name.as_ref())
-                && !exclude.by_name.is_match(name.as_ref())
-                && !exclude.by_path.is_match(path)
-        })
-        .collect();
-    children.sort();
-    for child in children {
-        walk(&child, depth_left - 1, exclude, found);
+
+    /// Whether the walk stays out of a folder: hidden, a build or package folder, or
+    /// excluded by a glob.
+    fn skipped(&self, path: &Path) -> bool {
+        let name = path.file_name().map(|name| name.to_string_lossy()).unwrap_or_default();
+        name.starts_with('.')
+            || SKIPPED_DIRS.contains(&name.as_ref())
+            || self.exclude.by_name.is_match(name.as_ref())
+            || self.exclude.by_path.is_match(path)
     }
 }
 
 /// Whether any ref, `packed-refs` or HEAD reflog of the repository changed at or after
 /// `since`. A commit made (or rebased, or fetched) in a window moves one of them, so a
 /// repository where none moved cannot hold a commit for that window and is skipped
-/// without spawning git.
+/// without spawning git. Only `stat` and folder listings are used, never a file read.
+///
+/// Anything that cannot be looked at counts as changed: a git dir without permission
+/// (or otherwise unreadable) is read, so git reports what is wrong with it, instead of
+/// the repository silently counting as unchanged.
 pub fn changed_since(repo: &Repo, since: Timestamp) -> bool {
-    let since = SystemTime::from(since - SignedDuration::from_secs(2));
-    let newer = |path: &Path| {
-        fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= since)
+    let since = since
+        .checked_sub(SignedDuration::from_secs(2))
+        .map_or(SystemTime::UNIX_EPOCH, SystemTime::from);
+    let newer = |path: &Path| match fs_err::metadata(path).and_then(|meta| meta.modified()) {
+        Ok(time) => time >= since,
+        Err(error) => error.kind() != io::ErrorKind::NotFound,
     };
     let git_dir = &repo.git_dir;
     // Not `FETCH_HEAD`: git rewrites it on every fetch, even one that brings nothing; a
@@ -298,7 +419,12 @@ pub fn changed_since(repo: &Repo, since: Timestamp) -> bool {
         return true;
     }
     // Linked worktrees keep their own HEAD and reflog under `worktrees/<name>`.
-    let Ok(worktrees) = fs_err::read_dir(git_dir.join("worktrees")) else { return false };
+    let worktrees = match fs_err::read_dir(git_dir.join("worktrees")) {
+        Ok(worktrees) => worktrees,
+        Err(error) => {
+            return !matches!(error.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory);
+        }
+    };
     worktrees.filter_map(Result::ok).any(|entry| {
         let path = entry.path();
         newer(&path.join("HEAD")) || newer(&path.join("logs/HEAD"))
@@ -313,8 +439,13 @@ fn tree_newer(dir: &Path, newer: &dyn Fn(&Path) -> bool) -> bool {
     if newer(dir) {
         return true;
     }
-    // A folder that exists but cannot be listed might hide a change: read the repository.
-    let Ok(entries) = fs_err::read_dir(dir) else { return dir.exists() };
+    // A folder that cannot be listed might hide a change: read the repository.
+    let entries = match fs_err::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) => {
+            return !matches!(error.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory);
+        }
+    };
     entries
         .filter_map(Result::ok)
         .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
@@ -332,6 +463,8 @@ pub struct ReadOptions<'a> {
     pub include_merges: bool,
     /// How many git processes may run at once.
     pub workers: usize,
+    /// How long one git process may run before it is killed.
+    pub timeout: Duration,
 }
 
 /// Reads the user's commits authored at or after `options.since` from every repository
@@ -344,46 +477,20 @@ pub fn read_commits(
 ) -> SourceOutput<CommitEvent> {
     let active: Vec<&Repo> =
         repos.iter().filter(|repo| changed_since(repo, options.since)).collect();
-    let results: Mutex<Vec<(usize, LogResult)>> = Mutex::new(Vec::new());
-    let next = AtomicUsize::new(0);
-    let workers = options.workers.clamp(1, active.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(repo) = active.get(index) else { break };
-                    let result = log(env, repo, options);
-                    results
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push((index, result));
-                }
-            });
-        }
-    });
-    let mut results = results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    results.sort_by_key(|(index, _)| *index);
+    let results =
+        crate::pool::map_ordered(&active, options.workers, |repo| log(env, repo, options));
 
     let mut output = SourceOutput::default();
-    for (index, result) in results {
+    for (index, result) in results.into_iter().enumerate() {
         match result {
             Ok(commits) => output.events.extend(commits),
-            Err(message) => output.warnings.push(
-                Warning::new(
-                    WarningCode::GitFailed,
-                    format!(
-                        "git: cannot read `{}`: {message}",
-                        active[index].project.path.display()
-                    ),
-                )
-                .with("path", active[index].project.path.display())
-                .with("error", &message),
-            ),
+            Err(what) => output
+                .warnings
+                .push(Error::Git { repo: active[index].project.path.clone(), what }.warning()),
         }
     }
     let mut status = SourceStatus {
-        source: "git".to_owned(),
+        source: report_model::Source::Git,
         found: !repos.is_empty(),
         locations: roots_of(repos),
         files: repos.len() as u64,
@@ -409,14 +516,14 @@ fn roots_of(repos: &[Repo]) -> Vec<PathBuf> {
         .collect()
 }
 
-type LogResult = Result<Vec<CommitEvent>, String>;
+type LogResult = Result<Vec<CommitEvent>, GitFailure>;
 
 /// Runs one `git log` over every ref but the stash and parses it.
 fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
     // `--since` filters by committer date and is inclusive; a commit authored in the
     // window has a committer date at or after its author date, so the bound is widened
     // by a day for clock skew and the author date is checked below.
-    let since = options.since - SignedDuration::from_hours(24);
+    let since = options.since.checked_sub(SignedDuration::from_hours(24)).unwrap_or(Timestamp::MIN);
     let mut command = command(env);
     command
         .arg("--git-dir")
@@ -430,34 +537,42 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
             "--diff-merges=off",
         ])
         .arg(format!("--since={}", since.strftime("%Y-%m-%dT%H:%M:%SZ")))
-        .arg("--format=%x1e%H%x00%P%x00%aI%x00%ae%x00%an%x00%s");
+        .arg(format!("--format={HEADER_MARK}%H%x00%P%x00%aI%x00%ae%x00%an%x00%s"));
     if !options.include_merges {
         command.arg("--no-merges");
     }
-    let output = command.output().map_err(|error| describe_spawn_error(&error))?;
+    let output = output(command, options.timeout)?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let first =
             stderr.lines().find(|line| !line.trim().is_empty()).unwrap_or("git log failed").trim();
-        return Err(first.to_owned());
+        return Err(GitFailure::Failed(first.to_owned()));
     }
     Ok(parse_log(&output.stdout, &repo.project, options))
 }
 
-fn describe_spawn_error(error: &io::Error) -> String {
-    if error.kind() == io::ErrorKind::NotFound {
-        "the git program was not found on PATH".to_owned()
-    } else {
-        format!("cannot run git: {error}")
-    }
-}
+/// What starts each commit's header line in [`log`]'s output: two NUL bytes. The
+/// header is one line (git prints a subject, a name and an e-mail without newlines), and
+/// a `--numstat` line starts with a count or `-`, never with NUL; so a header is found
+/// by its line's start, and no byte inside a subject (such as `0x1E`, which the old
+/// record separator was) can split a commit.
+const HEADER_MARK: &str = "%x00%x00";
 
-/// Parses the output of [`log`]'s format.
+/// Parses the output of [`log`]'s format: a header line per commit, then its numstat
+/// lines.
 fn parse_log(stdout: &[u8], project: &ProjectRef, options: &ReadOptions<'_>) -> Vec<CommitEvent> {
     let mut commits = Vec::new();
-    for record in stdout.split(|&byte| byte == 0x1e).filter(|record| !record.is_empty()) {
-        let mut lines = record.split(|&byte| byte == b'\n');
-        let header = lines.next().unwrap_or_default();
+    let mut records: Vec<(&[u8], Vec<&[u8]>)> = Vec::new();
+    for line in stdout.split(|&byte| byte == b'\n') {
+        if let Some(header) = line.strip_prefix(b"\0\0") {
+            records.push((header, Vec::new()));
+        } else if let Some((_, numstat)) = records.last_mut() {
+            if !line.is_empty() {
+                numstat.push(line);
+            }
+        }
+    }
+    for (header, lines) in records {
         let fields: Vec<&[u8]> = header.splitn(6, |&byte| byte == 0).collect();
         let [hash, parents, date, email, name, subject] = fields.as_slice() else { continue };
         let Ok(author_time) = String::from_utf8_lossy(date).parse::<Timestamp>() else { continue };
@@ -471,7 +586,7 @@ fn parse_log(stdout: &[u8], project: &ProjectRef, options: &ReadOptions<'_>) -> 
             continue;
         }
         let (mut files_changed, mut insertions, mut deletions) = (0, 0, 0);
-        for line in lines.filter(|line| !line.is_empty()) {
+        for line in lines {
             let mut parts = line.splitn(3, |&byte| byte == b'\t');
             let (Some(added), Some(deleted)) = (parts.next(), parts.next()) else { continue };
             files_changed += 1;
@@ -481,15 +596,20 @@ fn parse_log(stdout: &[u8], project: &ProjectRef, options: &ReadOptions<'_>) -> 
         }
         commits.push(CommitEvent {
             project: project.clone(),
-            hash: String::from_utf8_lossy(hash).into_owned(),
-            subject: String::from_utf8_lossy(subject).into_owned(),
-            truncated: false,
-            author_time,
-            files_changed,
-            insertions,
-            deletions,
-            merge: parents.split(|&byte| byte == b' ').filter(|parent| !parent.is_empty()).count()
-                > 1,
+            commit: Commit {
+                hash: String::from_utf8_lossy(hash).into_owned(),
+                subject: String::from_utf8_lossy(subject).into_owned(),
+                truncated: false,
+                author_time,
+                files_changed,
+                insertions,
+                deletions,
+                merge: parents
+                    .split(|&byte| byte == b' ')
+                    .filter(|parent| !parent.is_empty())
+                    .count()
+                    > 1,
+            },
         });
     }
     commits

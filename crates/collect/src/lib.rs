@@ -7,11 +7,26 @@
 //! or a log: every source is opened read-only.
 
 mod env;
+mod error;
+mod fsread;
 pub mod gather;
 pub mod git;
+pub mod pool;
 pub mod sessions;
 pub mod shell;
 mod status;
 
 pub use env::Env;
+pub use error::{Error, FileKind, GitFailure};
 pub use status::{SourceOutput, SourceStatus};
+
+/// Whether a name from a log (a model id, an agent's name) is a short plain name:
+/// 1 to 100 ASCII letters, digits and `.` `_` `-` `:` `/` `@` `+`. Such a name needs no
+/// sanitizing or redaction; the readers keep no other.
+pub(crate) fn plain_name(name: &str) -> bool {
+    (1..=100).contains(&name.len())
+        && name.bytes().all(|byte| {
+            byte.is_ascii_alphanumeric()
+                || matches!(byte, b'.' | b'_' | b'-' | b':' | b'/' | b'@' | b'+')
+        })
+}

@@ -2,12 +2,14 @@
 
 use std::path::PathBuf;
 
+use report_model::Source;
+
 /// The state of one source, for `standup doctor`: found or not, where, how much, and
 /// what limits what it can tell.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceStatus {
-    /// Short name: `git`, `claude`, `codex`, `gemini`, `zsh`, `bash`, `fish`, `atuin`.
-    pub source: String,
+    /// Which source (its short name is `git`, `claude`, `codex`, …).
+    pub source: Source,
     /// Whether anything of the source exists.
     pub found: bool,
     /// Where it was looked for or found.
@@ -19,6 +21,20 @@ pub struct SourceStatus {
     /// Human sentences on what limits the source (undated entries, a history not
     /// flushed, transcripts that expired).
     pub limits: Vec<String>,
+}
+
+impl SourceStatus {
+    /// A source not found, with nothing counted yet.
+    pub fn new(source: Source) -> SourceStatus {
+        SourceStatus {
+            source,
+            found: false,
+            locations: Vec::new(),
+            files: 0,
+            entries: 0,
+            limits: Vec::new(),
+        }
+    }
 }
 
 /// What one kind of source produced: events, warnings for the report, and the status of

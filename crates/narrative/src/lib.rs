@@ -49,13 +49,7 @@ pub const USER_HEADER: &str =
 const MAX_MODEL_CHARS: usize = 100;
 
 /// The language the narrative is written in (the report's language).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Lang {
-    /// English.
-    En,
-    /// Japanese.
-    Ja,
-}
+pub use report_model::Lang;
 
 /// Sizes and sampling for one narrative.
 #[derive(Debug, Clone, Copy, PartialEq)]

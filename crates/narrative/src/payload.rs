@@ -117,6 +117,12 @@ fn project_object(project: &Project, redact: &mut impl FnMut(&str) -> Value) -> 
             .collect();
         object.insert("sessions".into(), json!({"items": items}));
     }
+    // The project's own shell commands (the bucket's `shell` holds only the others).
+    if !project.shell.is_empty() {
+        let groups: Vec<Value> =
+            project.shell.iter().map(|group| shell_group(group, redact)).collect();
+        object.insert("shell".into(), json!({"groups": groups}));
+    }
     object.insert("totals".into(), totals(&project.totals, false));
     Value::Object(object)
 }
@@ -128,6 +134,10 @@ fn shell_group(group: &ShellGroup, redact: &mut impl FnMut(&str) -> Value) -> Va
     if !group.examples.is_empty() {
         let examples: Vec<Value> = group.examples.iter().map(|example| redact(example)).collect();
         object.insert("examples".into(), Value::Array(examples));
+    }
+    // Failures (a command failing again and again is a blocker hint).
+    if group.failed > 0 {
+        object.insert("failed".into(), json!(group.failed));
     }
     Value::Object(object)
 }

@@ -105,3 +105,60 @@ fn pattern_index_segments_must_be_canonical() {
     assert!(Pattern::parse("/a/01").unwrap().matches(&value, false).is_empty());
     assert!(Pattern::parse("/a/1").unwrap().matches(&value, true).is_empty());
 }
+
+#[test]
+fn a_remove_tier_never_matches_array_elements() {
+    // A remove tier's last segment names object keys only: `*` and `0` do not match the
+    // elements of an array there (removing an element is a trim's job).
+    let value = json!({"a": [10, 11, 12], "o": {"x": 1}});
+    assert!(Pattern::parse("/a/*").unwrap().matches(&value, true).is_empty());
+    assert_eq!(Pattern::parse("/a/*").unwrap().matches(&value, false).len(), 3);
+    assert_eq!(
+        Pattern::parse("/o/*").unwrap().matches(&value, true),
+        vec![vec![Step::Key("o".into()), Step::Key("x".into())]]
+    );
+    // Earlier segments still walk into arrays.
+    let nested = json!({"a": [{"k": 1}, {"k": 2}]});
+    assert_eq!(Pattern::parse("/a/*/k").unwrap().matches(&nested, true).len(), 2);
+}
+
+#[test]
+fn tracked_size_follows_a_false_mark_being_replaced() {
+    // Replacing `"truncated": false` by `true` makes the payload one character shorter:
+    // the accounting must follow the replacement exactly, for every budget.
+    let mut value = payload(4);
+    for project in value["projects"].as_array_mut().unwrap() {
+        project["truncated"] = json!(false);
+    }
+    let full = fit_counting(value.clone(), usize::MAX, &tiers(), EscapeLt).unwrap().0.text;
+    for budget in 0..=full.chars().count() {
+        let (fitted, cost) = fit_counting(value.clone(), budget, &tiers(), EscapeLt).unwrap();
+        if !fitted.hard_capped {
+            assert_eq!(cost.tracked_size, fitted.text.chars().count(), "budget {budget}");
+        }
+    }
+}
+
+#[test]
+fn a_mark_already_set_is_not_measured_again() {
+    // Three items go from one array under one mark: the payload is measured once, then
+    // each dropped item once, the mark once when it is first set, and nothing more.
+    let value = json!({"s": {"items": ["aaaa", "bbbb", "cccc", "dddd"]}});
+    let tiers = [Tier::trim("s", "/s/items", 1, "/s").unwrap()];
+    let (fitted, cost) = fit_counting(value, 41, &tiers, CompactFormatter).unwrap();
+    assert_eq!(fitted.text, r#"{"s":{"items":["aaaa"],"truncated":true}}"#);
+    let whole = r#"{"s":{"items":["aaaa","bbbb","cccc","dddd"]}}"#.len();
+    let item = r#""dddd""#.len();
+    let mark = r#""truncated""#.len() + "true".len();
+    assert_eq!(cost.measured, whole + 3 * item + mark);
+}
+
+#[test]
+fn a_trim_tier_matches_arrays_inside_arrays() {
+    let value = json!({"lists": [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]]});
+    let tiers = [Tier::trim("lists", "/lists/*", 1, "").unwrap()];
+    let fitted = fit(value, 36, &tiers).unwrap();
+    assert_eq!(fitted.text, r#"{"lists":[[1],[7]],"truncated":true}"#);
+    assert_eq!(tiers[0].name(), "lists");
+    assert_eq!(fitted.tiers_applied, ["lists"]);
+}

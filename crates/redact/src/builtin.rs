@@ -45,8 +45,12 @@ fn in_context(names: &str, value: &str) -> String {
 /// start the name or follow `_`, `-` or `.`, so that `bypass` or `author` are not names.
 const SECRET_NAME: &str = r"(?i-u:[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret(?:[_.-]?key)?|token|api[_.-]?key|access[_.-]?key|private[_.-]?key|credentials?)|(?:[A-Za-z0-9_.-]*[_.-])?(?:pass|pwd|auth(?:[_.-]?token)?))";
 
-/// A double-quoted value (backslash escapes allowed), a single-quoted value.
-const QUOTED_VALUE: &str = r#""((?:[^"\\\n]|\\.)+)"|'([^'\n]+)'"#;
+/// A value in escaped double quotes (`\"…\"`, JSON inside a shell string), a
+/// double-quoted value (backslash escapes allowed), a single-quoted value.
+const QUOTED_VALUE: &str = r#"\\"([^"\\\n]+)\\"|"((?:[^"\\\n]|\\.)+)"|'([^'\n]+)'"#;
+
+/// The quote that may close a secret-like name: none, `"`, `'` or an escaped `\"`.
+const NAME_QUOTE: &str = r#"(?:\\?["'])?"#;
 
 /// The names the generic rules look for, as keyword stems: every keyword of those rules
 /// is a stem followed by what may come between a name and its value (a closing quote,
@@ -85,7 +89,7 @@ const GENERIC_STEMS: &[&str] = &[
 fn generic_keywords(separators: &[&str]) -> Vec<String> {
     let mut keywords = Vec::new();
     for stem in GENERIC_STEMS {
-        for quote in ["", "\"", "'"] {
+        for quote in ["", "\"", "'", "\\\""] {
             for space in ["", " ", "\t"] {
                 for separator in separators {
                     keywords.push(format!("{stem}{quote}{space}{separator}"));
@@ -128,6 +132,690 @@ fn has_group(regex: &str) -> bool {
 fn strs(keywords: &[&str]) -> Vec<String> {
     keywords.iter().map(|&keyword| keyword.to_owned()).collect()
 }
+
+/// Token formats with a distinctive prefix, from gitleaks' default rules: id,
+/// description, keywords, pattern (the whole token), entropy floor.
+type Prefixed = (&'static str, &'static str, &'static [&'static str], &'static str, f64);
+
+const PREFIXED: &[Prefixed] = &[
+    (
+        "1password-secret-key",
+        "1Password account secret key: `A3-` and six dash-separated groups",
+        &["a3-"],
+        "A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}",
+        3.5,
+    ),
+    (
+        "adobe-client-secret",
+        "Adobe OAuth client secret: `p8e-` + 32 letters and digits",
+        &["p8e-"],
+        "p8e-[A-Za-z0-9]{32}",
+        3.0,
+    ),
+    (
+        "alibaba-access-key-id",
+        "Alibaba Cloud AccessKey id: `LTAI` + 20 letters and digits",
+        &["ltai"],
+        "LTAI[A-Za-z0-9]{20}",
+        3.0,
+    ),
+    (
+        "artifactory-token",
+        "JFrog Artifactory API key (`AKCp` + 69) and reference token (`cmVmd` + 59)",
+        &["akcp", "cmvmd"],
+        "AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59}",
+        4.0,
+    ),
+    (
+        "authress-access-key",
+        "Authress service client access key: `sc_`, `ext_`, `scauth_` or `authress_` + id, region, `acc_` account and key",
+        &[".acc_", ".acc-"],
+        r"(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}",
+        3.0,
+    ),
+    (
+        "clickhouse-cloud-api-secret",
+        "ClickHouse Cloud API secret key: `4b1d` + 38 letters and digits",
+        &["4b1d"],
+        "4b1d[A-Za-z0-9]{38}",
+        3.0,
+    ),
+    (
+        "clojars-api-token",
+        "Clojars deploy token: `CLOJARS_` + 60 letters and digits",
+        &["clojars_"],
+        "CLOJARS_[A-Za-z0-9]{60}",
+        3.0,
+    ),
+    (
+        "defined-networking-api-token",
+        "Defined Networking (Nebula) API key: `dnkey-` + 26, `-`, 52",
+        &["dnkey-"],
+        "dnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}",
+        3.0,
+    ),
+    (
+        "duffel-api-token",
+        "Duffel API token: `duffel_test_` or `duffel_live_` + 43",
+        &["duffel_"],
+        "duffel_(?:test|live)_[A-Za-z0-9_=-]{43}",
+        3.0,
+    ),
+    (
+        "dynatrace-api-token",
+        "Dynatrace API token: `dt0c01.` + 24, `.`, 64",
+        &["dt0c01."],
+        r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}",
+        3.5,
+    ),
+    (
+        "easypost-api-token",
+        "EasyPost production (`EZAK`) and test (`EZTK`) API key + 54 letters and digits",
+        &["ezak", "eztk"],
+        "EZ[AT]K[A-Za-z0-9]{54}",
+        3.0,
+    ),
+    (
+        "facebook-page-access-token",
+        "Facebook (Meta) page or user access token: `EAAM` or `EAAC` + 100 or more letters and digits",
+        &["eaam", "eaac"],
+        "EAA[MC][A-Za-z0-9]{100,}",
+        3.5,
+    ),
+    (
+        "flutterwave-secret-key",
+        "Flutterwave secret (`FLWSECK_TEST-` + 32 hex + `-X`) and encryption (`FLWSECK_TEST` + 12 hex) key",
+        &["flwseck_test"],
+        "FLWSECK_TEST-[A-Fa-f0-9]{32}-X|FLWSECK_TEST[A-Fa-f0-9]{12}",
+        3.0,
+    ),
+    (
+        "frameio-api-token",
+        "Frame.io developer token: `fio-u-` + 64",
+        &["fio-u-"],
+        "fio-u-[A-Za-z0-9_=-]{64}",
+        3.0,
+    ),
+    (
+        "gitlab-runner-registration-token",
+        "GitLab runner registration token (legacy): `GR1348941` + 20",
+        &["gr1348941"],
+        "GR1348941[A-Za-z0-9_-]{20}",
+        3.0,
+    ),
+    (
+        "harness-api-key",
+        "Harness personal (`pat.`) and service account (`sat.`) token",
+        &["pat.", "sat."],
+        r"(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}",
+        3.0,
+    ),
+    (
+        "infracost-api-token",
+        "Infracost API key: `ico-` + 32 letters and digits",
+        &["ico-"],
+        "ico-[A-Za-z0-9]{32}",
+        3.0,
+    ),
+    (
+        "intra42-client-secret",
+        "42 Intra API client secret: `s-s4t2ud-` or `s-s4t2af-` + 64 hex digits",
+        &["s-s4t2ud-", "s-s4t2af-"],
+        "s-s4t2(?:ud|af)-[a-f0-9]{64}",
+        3.0,
+    ),
+    (
+        "jwt-base64",
+        "A JSON Web Token itself base64-encoded: `ZXlK…`",
+        &["zxlk"],
+        "ZXlK[A-Za-z0-9+/_-]{40,}={0,2}",
+        3.5,
+    ),
+    (
+        "maxmind-license-key",
+        "MaxMind license key: 6, `_`, 29, `_mmk`",
+        &["_mmk"],
+        "[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk",
+        4.0,
+    ),
+    (
+        "octopus-deploy-api-key",
+        "Octopus Deploy API key: `API-` + 26 upper-case letters and digits",
+        &["api-"],
+        "API-[A-Z0-9]{26}",
+        3.0,
+    ),
+    (
+        "openshift-user-token",
+        "OpenShift user (OAuth) token: `sha256~` + 43",
+        &["sha256~"],
+        "sha256~[A-Za-z0-9_-]{43}",
+        3.5,
+    ),
+    (
+        "planetscale-token",
+        "PlanetScale API (`pscale_tkn_`), OAuth (`pscale_oauth_`) token and password (`pscale_pw_`)",
+        &["pscale_tkn_", "pscale_oauth_", "pscale_pw_"],
+        "pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}",
+        3.0,
+    ),
+    (
+        "prefect-api-token",
+        "Prefect Cloud API key: `pnu_` + 36 letters and digits",
+        &["pnu_"],
+        "pnu_[A-Za-z0-9]{36}",
+        3.0,
+    ),
+    (
+        "readme-api-token",
+        "ReadMe API key: `rdme_` + 70 letters and digits",
+        &["rdme_"],
+        "rdme_[a-z0-9]{70}",
+        3.0,
+    ),
+    (
+        "scalingo-api-token",
+        "Scalingo API token: `tk-us-` + 48",
+        &["tk-us-"],
+        "tk-us-[A-Za-z0-9_-]{48}",
+        3.0,
+    ),
+    (
+        "sendinblue-api-token",
+        "Brevo (Sendinblue) API key: `xkeysib-` + 64 hex, `-`, 16",
+        &["xkeysib-"],
+        "xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}",
+        3.0,
+    ),
+    (
+        "settlemint-token",
+        "SettleMint application (`sm_aat_`), personal (`sm_pat_`) and service (`sm_sat_`) access token",
+        &["sm_aat_", "sm_pat_", "sm_sat_"],
+        "sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}",
+        3.0,
+    ),
+    (
+        "shippo-api-token",
+        "Shippo API token: `shippo_live_` or `shippo_test_` + 40 hex digits",
+        &["shippo_"],
+        "shippo_(?:live|test)_[a-fA-F0-9]{40}",
+        3.0,
+    ),
+    (
+        "sourcegraph-access-token",
+        "Sourcegraph access token: `sgp_` (+ 16 hex or `local`, `_`) + 40 hex digits",
+        &["sgp_"],
+        "sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}",
+        3.0,
+    ),
+    (
+        "typeform-api-token",
+        "Typeform personal access token: `tfp_` + 59",
+        &["tfp_"],
+        "tfp_[A-Za-z0-9_.=-]{59}",
+        3.0,
+    ),
+];
+
+/// Formats gitleaks finds only next to the service's name (`ALGOLIA_ADMIN_KEY=…`,
+/// `"twitter_secret": "…"`): id, description, keywords, the name (a regex alternation,
+/// ASCII case ignored), the value, entropy floor. Client ids, which are public, and
+/// publishable keys are left out (`docs/decisions.md`).
+type InContext =
+    (&'static str, &'static str, &'static [&'static str], &'static str, &'static str, f64);
+
+const UUID: &str = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
+const IN_CONTEXT: &[InContext] = &[
+    (
+        "adafruit-api-key",
+        "Adafruit IO key (32) next to `adafruit`",
+        &["adafruit"],
+        "adafruit",
+        "[A-Za-z0-9_-]{32}",
+        3.0,
+    ),
+    (
+        "airtable-api-key",
+        "Airtable API key (17) or personal access token (`pat…`) next to `airtable`",
+        &["airtable"],
+        "airtable",
+        r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}|[A-Za-z0-9]{17}",
+        3.0,
+    ),
+    (
+        "algolia-api-key",
+        "Algolia API key (32) next to `algolia`",
+        &["algolia"],
+        "algolia",
+        "[A-Za-z0-9]{32}",
+        3.0,
+    ),
+    (
+        "alibaba-secret-key",
+        "Alibaba Cloud AccessKey secret (30) next to `alibaba`",
+        &["alibaba"],
+        "alibaba",
+        "[A-Za-z0-9]{30}",
+        3.0,
+    ),
+    (
+        "asana-client-secret",
+        "Asana client secret or personal access token next to `asana`",
+        &["asana"],
+        "asana",
+        "[0-9]/[0-9]{16}:[A-Za-z0-9]{32}|[0-9]/[0-9]{13,16}/[0-9]{13,16}:[a-f0-9]{32}|[A-Za-z0-9]{32}",
+        3.0,
+    ),
+    (
+        "atlassian-context-token",
+        "Atlassian, Jira or Confluence API token (24) next to its name",
+        &["atlassian", "jira", "confluence"],
+        "atlassian|jira|confluence",
+        "[A-Za-z0-9]{20}[A-Fa-f0-9]{4}",
+        3.5,
+    ),
+    (
+        "beamer-api-token",
+        "Beamer API key (`b_` + 44) next to `beamer`",
+        &["beamer"],
+        "beamer",
+        "b_[A-Za-z0-9=_-]{44}",
+        3.0,
+    ),
+    (
+        "bitbucket-client-secret",
+        "Bitbucket OAuth client secret (64) next to `bitbucket`",
+        &["bitbucket"],
+        "bitbucket",
+        "[A-Za-z0-9=_-]{64}",
+        3.0,
+    ),
+    (
+        "bittrex-key",
+        "Bittrex access or secret key (32) next to `bittrex`",
+        &["bittrex"],
+        "bittrex",
+        "[A-Za-z0-9]{32}",
+        3.0,
+    ),
+    (
+        "cisco-meraki-api-key",
+        "Cisco Meraki API key (40 hex digits) next to `meraki`",
+        &["meraki"],
+        "meraki",
+        "[0-9a-f]{40}",
+        3.0,
+    ),
+    (
+        "codecov-access-token",
+        "Codecov upload or API token (32) next to `codecov`",
+        &["codecov"],
+        "codecov",
+        "[A-Za-z0-9-]{32,36}",
+        3.0,
+    ),
+    (
+        "cohere-api-token",
+        "Cohere API key (40) next to `cohere` or `co_api_key`",
+        &["cohere", "co_api_key"],
+        "cohere|co_api_key",
+        "[A-Za-z0-9]{40}",
+        3.5,
+    ),
+    (
+        "coinbase-access-token",
+        "Coinbase access token (64) next to `coinbase`",
+        &["coinbase"],
+        "coinbase",
+        "[A-Za-z0-9_-]{64}",
+        3.0,
+    ),
+    (
+        "confluent-key",
+        "Confluent Cloud API key (16) or secret (64) next to `confluent`",
+        &["confluent"],
+        "confluent",
+        "[A-Za-z0-9+/]{64}|[A-Za-z0-9]{16}",
+        3.0,
+    ),
+    (
+        "contentful-delivery-api-token",
+        "Contentful delivery API token (43) next to `contentful`",
+        &["contentful"],
+        "contentful",
+        "[A-Za-z0-9=_-]{43}",
+        3.0,
+    ),
+    (
+        "discord-secret",
+        "Discord API token (64 hex digits) or client secret (32) next to `discord`",
+        &["discord"],
+        "discord",
+        "[a-f0-9]{64}|[A-Za-z0-9=_-]{32}",
+        3.0,
+    ),
+    (
+        "droneci-access-token",
+        "Drone CI access token (32) next to `drone`",
+        &["drone"],
+        "drone",
+        "[A-Za-z0-9]{32}",
+        3.0,
+    ),
+    (
+        "dropbox-api-token",
+        "Dropbox app secret (15), long-lived (`…AAAAAAAAAA…`) or short-lived (`sl.…`) token next to `dropbox`",
+        &["dropbox"],
+        "dropbox",
+        "sl\\.[A-Za-z0-9_=-]{135,}|[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43}|[A-Za-z0-9]{15}",
+        3.0,
+    ),
+    (
+        "etsy-access-token",
+        "Etsy API key (24) next to `etsy`",
+        &["etsy"],
+        "etsy",
+        "[A-Za-z0-9]{24}",
+        3.0,
+    ),
+    (
+        "facebook-secret",
+        "Facebook app secret (32 hex digits) or app access token (`id|secret`) next to `facebook`",
+        &["facebook"],
+        "facebook",
+        "[0-9]{15,16}(?:\\||%7C)[A-Za-z0-9_-]{27,40}|[a-f0-9]{32}",
+        3.0,
+    ),
+    (
+        "fastly-api-token",
+        "Fastly API token (32) next to `fastly`",
+        &["fastly"],
+        "fastly",
+        "[A-Za-z0-9=_-]{32}",
+        3.0,
+    ),
+    (
+        "finicity-key",
+        "Finicity API token (32 hex) or client secret (20) next to `finicity`",
+        &["finicity"],
+        "finicity",
+        "[a-f0-9]{32}|[A-Za-z0-9]{20}",
+        3.0,
+    ),
+    (
+        "finnhub-access-token",
+        "Finnhub API key (20) next to `finnhub`",
+        &["finnhub"],
+        "finnhub",
+        "[A-Za-z0-9]{20}",
+        3.0,
+    ),
+    (
+        "flickr-access-token",
+        "Flickr API key (32) next to `flickr`",
+        &["flickr"],
+        "flickr",
+        "[A-Za-z0-9]{32}",
+        3.0,
+    ),
+    (
+        "freshbooks-access-token",
+        "FreshBooks access token (64) next to `freshbooks`",
+        &["freshbooks"],
+        "freshbooks",
+        "[A-Za-z0-9]{64}",
+        3.0,
+    ),
+    (
+        "gitter-access-token",
+        "Gitter access token (40) next to `gitter`",
+        &["gitter"],
+        "gitter",
+        "[A-Za-z0-9_-]{40}",
+        3.0,
+    ),
+    (
+        "gocardless-api-token",
+        "GoCardless access token (`live_` or `sandbox_` + 40) next to `gocardless`",
+        &["gocardless"],
+        "gocardless",
+        "(?:live|sandbox)_[A-Za-z0-9=_-]{40}",
+        3.0,
+    ),
+    (
+        "hubspot-api-key",
+        "HubSpot API key (a UUID) or private app token (`pat-…`) next to `hubspot`",
+        &["hubspot"],
+        "hubspot",
+        r"pat-[a-z0-9]{2,3}-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
+        3.0,
+    ),
+    (
+        "intercom-api-key",
+        "Intercom access token (60) next to `intercom`",
+        &["intercom"],
+        "intercom",
+        "[A-Za-z0-9=_-]{60}",
+        3.0,
+    ),
+    (
+        "jfrog-api-key",
+        "JFrog API key (73) or identity token (64) next to `jfrog`, `artifactory`, `bintray` or `xray`",
+        &["jfrog", "artifactory", "bintray", "xray"],
+        "jfrog|artifactory|bintray|xray",
+        "[A-Za-z0-9]{73}|[A-Za-z0-9]{64}",
+        3.5,
+    ),
+    (
+        "kraken-access-token",
+        "Kraken API secret (80 to 90 base64 characters) next to `kraken`",
+        &["kraken"],
+        "kraken",
+        "[A-Za-z0-9/=_+-]{80,90}",
+        3.5,
+    ),
+    (
+        "kucoin-key",
+        "KuCoin API key (24 hex) or secret (a UUID) next to `kucoin`",
+        &["kucoin"],
+        "kucoin",
+        "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[a-f0-9]{24}",
+        3.0,
+    ),
+    (
+        "launchdarkly-access-token",
+        "LaunchDarkly access token (40, `api-…` or `sdk-…`) next to `launchdarkly`",
+        &["launchdarkly"],
+        "launchdarkly",
+        "[A-Za-z0-9=_-]{40}",
+        3.0,
+    ),
+    (
+        "linear-client-secret",
+        "Linear OAuth client secret (32 hex digits) next to `linear`",
+        &["linear"],
+        "linear",
+        "[a-f0-9]{32}",
+        3.0,
+    ),
+    (
+        "linkedin-client-secret",
+        "LinkedIn client secret (16) next to `linkedin`",
+        &["linkedin", "linked_in", "linked-in"],
+        "linked[_-]?in",
+        "[A-Za-z0-9]{16}",
+        3.0,
+    ),
+    (
+        "lob-api-key",
+        "Lob secret API key (`live_` or `test_` + 35 hex digits) next to `lob`",
+        &["lob"],
+        "lob",
+        "(?:live|test)_[a-f0-9]{35}",
+        3.0,
+    ),
+    (
+        "mattermost-access-token",
+        "Mattermost access token (26) next to `mattermost`",
+        &["mattermost"],
+        "mattermost",
+        "[A-Za-z0-9]{26}",
+        3.0,
+    ),
+    (
+        "messagebird-api-token",
+        "MessageBird API key (25) next to `messagebird`",
+        &["messagebird", "message-bird", "message_bird"],
+        "message[_-]?bird",
+        "[A-Za-z0-9]{25}",
+        3.0,
+    ),
+    (
+        "new-relic-user-api-id",
+        "New Relic user API id (64) next to `newrelic`",
+        &["newrelic", "new-relic", "new_relic"],
+        "new[_-]?relic",
+        "[A-Za-z0-9]{64}",
+        3.0,
+    ),
+    (
+        "nytimes-access-token",
+        "New York Times API key (32) next to `nytimes`",
+        &["nytimes", "newyorktimes", "new-york-times"],
+        "nytimes|newyorktimes|new-york-times",
+        "[A-Za-z0-9=_-]{32}",
+        3.0,
+    ),
+    (
+        "okta-access-token",
+        "Okta API token (`00` + 40) next to `okta`",
+        &["okta"],
+        "okta",
+        "00[A-Za-z0-9=_-]{40}",
+        3.5,
+    ),
+    (
+        "plaid-token",
+        "Plaid access token (`access-<env>-<uuid>`) or secret (30) next to `plaid`",
+        &["plaid"],
+        "plaid",
+        r"access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9]{30}",
+        3.0,
+    ),
+    (
+        "privateai-api-token",
+        "Private AI API key (32) next to `private_ai`",
+        &["privateai", "private_ai", "private-ai"],
+        "private[_-]?ai",
+        "[A-Za-z0-9]{32}",
+        3.0,
+    ),
+    (
+        "rapidapi-access-token",
+        "RapidAPI key (50) next to `rapidapi`",
+        &["rapidapi"],
+        "rapidapi",
+        "[A-Za-z0-9_-]{50}",
+        3.0,
+    ),
+    (
+        "sendbird-access-token",
+        "Sendbird API token (40 hex digits) next to `sendbird`",
+        &["sendbird"],
+        "sendbird",
+        "[a-f0-9]{40}",
+        3.0,
+    ),
+    (
+        "sentry-access-token",
+        "Sentry auth token, old format (64 hex digits), next to `sentry`",
+        &["sentry"],
+        "sentry",
+        "[a-f0-9]{64}",
+        3.0,
+    ),
+    (
+        "sidekiq-secret",
+        "Sidekiq Pro / Enterprise credentials (`hex8:hex8`) in `BUNDLE_GEMS__CONTRIBSYS__COM` or `BUNDLE_ENTERPRISE__CONTRIBSYS__COM`",
+        &["contribsys__com"],
+        "bundle_(?:gems|enterprise)__contribsys__com",
+        "[a-f0-9]{8}:[a-f0-9]{8}",
+        2.5,
+    ),
+    (
+        "snyk-api-token",
+        "Snyk API token (a UUID) next to `snyk_token`, `snyk_api_key` and the like",
+        &["snyk"],
+        r"snyk[_.-]?(?:(?:api|oauth)[_.-]?)?(?:key|token)",
+        UUID,
+        3.0,
+    ),
+    (
+        "sonar-api-token",
+        "SonarQube / SonarCloud token (40, `squ_…`, `sqp_…`) next to `sonar_token` or `sonar.login`",
+        &["sonar"],
+        r"sonar[_.-]?(?:login|token)",
+        "(?:sq[upa]_)?[A-Za-z0-9=_-]{40}",
+        3.0,
+    ),
+    (
+        "squarespace-access-token",
+        "Squarespace API key (a UUID) next to `squarespace`",
+        &["squarespace"],
+        "squarespace",
+        UUID,
+        3.0,
+    ),
+    (
+        "sumologic-access-token",
+        "Sumo Logic access id (`su` + 12) or key (64) next to `sumo`",
+        &["sumo"],
+        "sumo",
+        "[A-Za-z0-9]{64}|su[A-Za-z0-9]{12}",
+        3.0,
+    ),
+    (
+        "travisci-access-token",
+        "Travis CI access token (22) next to `travis`",
+        &["travis"],
+        "travis",
+        "[A-Za-z0-9]{22}",
+        3.0,
+    ),
+    (
+        "twitch-api-token",
+        "Twitch API token (30) next to `twitch`",
+        &["twitch"],
+        "twitch",
+        "[A-Za-z0-9]{30}",
+        3.0,
+    ),
+    (
+        "twitter-token",
+        "Twitter (X) API key (25), secret (50), access token (`id-…`), access secret (45) or bearer token (`AAAA…`) next to `twitter`",
+        &["twitter"],
+        "twitter",
+        "A{22}[A-Za-z0-9%]{80,100}|[0-9]{15,25}-[A-Za-z0-9]{20,40}|[A-Za-z0-9]{50}|[A-Za-z0-9]{45}|[A-Za-z0-9]{25}",
+        3.0,
+    ),
+    (
+        "yandex-token",
+        "Yandex Cloud access token (`t1.…`), API key (`AQVN…`) or static access key (`YC…`) next to `yandex`",
+        &["yandex"],
+        "yandex",
+        r"t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}|AQVN[A-Za-z0-9_-]{35,38}|YC[A-Za-z0-9_-]{38}",
+        3.0,
+    ),
+    (
+        "zendesk-secret-key",
+        "Zendesk API token (40) next to `zendesk`",
+        &["zendesk"],
+        "zendesk",
+        "[A-Za-z0-9]{40}",
+        3.0,
+    ),
+];
 
 #[expect(clippy::too_many_lines, reason = "the table reads best as one list")]
 pub(crate) fn builtin() -> Vec<Builtin> {
@@ -225,9 +913,9 @@ pub(crate) fn builtin() -> Vec<Builtin> {
     // Cloud providers.
     token(
         "aws-access-key-id",
-        "AWS access key id: `AKIA`, `ASIA`, `ABIA`, `ACCA` or `A3T?` + 16 upper-case base32 characters",
+        "AWS access key id: `AKIA`, `ASIA`, `ABIA`, `ACCA` or `A3T?` + 16 upper-case letters and digits (the documented `…EXAMPLE` keys are left alone)",
         &["akia", "asia", "abia", "acca", "a3t"],
-        bounded("(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}"),
+        bounded("(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}"),
         3.0,
     );
     token(
@@ -622,7 +1310,7 @@ pub(crate) fn builtin() -> Vec<Builtin> {
         ],
         in_context(
             r"datadog|dd[_-]api[_-]key|dd[_-]app(?:lication)?[_-]key",
-            "[a-f0-9]{32}(?:[a-f0-9]{8})?",
+            "[a-f0-9]{32}(?:[a-f0-9]{8})?|[a-z0-9]{40}",
         ),
         3.0,
     );
@@ -683,6 +1371,29 @@ pub(crate) fn builtin() -> Vec<Builtin> {
         bounded("PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
         3.0,
     );
+
+    // More token formats of gitleaks' default rules, each with a distinctive prefix.
+    for &(id, description, keywords, pattern, entropy) in PREFIXED {
+        token(id, description, keywords, bounded(pattern), entropy);
+    }
+    token(
+        "gitlab-session-cookie",
+        "GitLab session cookie: `_gitlab_session=` + 32 letters and digits",
+        &["_gitlab_session="],
+        r"_gitlab_session=([0-9a-z]{32})(?-u:\b{end-half})".to_owned(),
+        3.0,
+    );
+    token(
+        "microsoft-teams-webhook",
+        "Microsoft Teams incoming webhook URL: the ids and key after `webhook.office.com/webhookb2/`",
+        &["webhook.office.com"],
+        r"webhook\.office\.com/webhookb2/([0-9a-fA-F-]{36}@[0-9a-fA-F-]{36}/IncomingWebhook/[0-9a-zA-Z]{32}/[0-9a-fA-F-]{36}(?:/[A-Za-z0-9_-]+)?)".to_owned(),
+        3.0,
+    );
+    // And the formats gitleaks finds only next to the service's name.
+    for &(id, description, keywords, names, value, entropy) in IN_CONTEXT {
+        token(id, description, keywords, in_context(names, value), entropy);
+    }
 
     // Structured secrets.
     token(
@@ -754,7 +1465,7 @@ pub(crate) fn builtin() -> Vec<Builtin> {
         "A value assigned with `=`, `:=` or `=>` to a secret-like name (`password`, `passwd`, `pwd`, `pass`, `secret`, `token`, `api_key`, `access_key`, `auth`, `client_secret`, `private_key`, `credentials`, with any prefix such as `DB_` or `GITHUB_`): shell, env files, code, `--flag=value`; the name is kept",
         generic_keywords(&["=", ":="]),
         format!(
-            r#"(?-u:\b){SECRET_NAME}["']?[ \t]?(?:=|:=|=>)[ \t]*(?:{QUOTED_VALUE}|([^\s"'`;,&|<>(){{}}\[\]]{{4,}})(?:[\s"'`;,&|<>)}}\]]|$))"#
+            r#"(?-u:\b){SECRET_NAME}{NAME_QUOTE}[ \t]?(?:=|:=|=>)[ \t]*(?:{QUOTED_VALUE}|([^\s"'`;,&|<>(){{}}\[\]]{{4,}})(?:[\s"'`;,&|<>)}}\]]|$))"#
         ),
         Some(2.0),
     );
@@ -763,7 +1474,7 @@ pub(crate) fn builtin() -> Vec<Builtin> {
         "A value after `:` for a secret-like name, as in JSON (`\"password\": \"…\"`) and YAML (`token: …`); an unquoted value must end the line and hold a digit or symbol, so prose such as `auth: cleanup` is left alone; the name must start a line or follow a space, `{`, `,`, a quote or a bracket",
         generic_keywords(&[":"]),
         format!(
-            r#"(?m)(?:^|[\s{{,"'(\[]){SECRET_NAME}["']?[ \t]?:[ \t]*(?:{QUOTED_VALUE}|([A-Za-z]*[^\sA-Za-z"'`,;{{}}\[\]()<>#][^\s"'`,;{{}}\[\]()<>#]*)[ \t]*(?:$|[,}}#]))"#
+            r#"(?m)(?:^|[\s{{,"'(\[]){SECRET_NAME}{NAME_QUOTE}[ \t]?:[ \t]*(?:{QUOTED_VALUE}|([A-Za-z]*[^\sA-Za-z"'`,;{{}}\[\]()<>#][^\s"'`,;{{}}\[\]()<>#]*)[ \t]*(?:$|[,}}#]))"#
         ),
         Some(2.6),
     );
@@ -796,17 +1507,42 @@ pub(crate) fn builtin() -> Vec<Builtin> {
         ),
         Some(2.0),
     );
+    generic(
+        "sshpass-password",
+        "The password given to `sshpass -p` (`sshpass -p secret ssh host`, `sshpass -p'…'`)",
+        strs(&["sshpass"]),
+        format!(
+            r#"(?-u:\b)sshpass(?-u:\b)[^\n|;&]*?[ \t]-p[ \t]*(?:{QUOTED_VALUE}|([^\s"'`;&|<>]+))"#
+        ),
+        None,
+    );
+    generic(
+        "registry-login-password",
+        "The password given to `docker login` (and `podman`, `nerdctl`, `buildah`, `skopeo`, `helm registry`, `oras`) with `-p` or `--password`",
+        strs(&["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"]),
+        format!(
+            r#"(?-u:\b)(?:docker|podman|nerdctl|buildah|skopeo|helm[ \t]+registry|oras)[ \t]+login(?-u:\b)[^\n|;&]*?[ \t](?:-p|--password)(?:[ \t]+|=)(?:{QUOTED_VALUE}|([^\s"'`;&|<>-][^\s"'`;&|<>]*))"#
+        ),
+        None,
+    );
+    generic(
+        "password-flag",
+        "A letters-only value after `--password`, `--passwd` or `--passphrase` in a command (values with a digit or symbol are `generic-cli-flag`'s); words that follow a flag in prose (`flag`, `option`, …) are left alone",
+        strs(&["-password", "-passwd", "-passphrase"]),
+        r"(?:^|[ \t])--?(?i-u:(?:[a-z0-9]+-)*(?:password|passwd|passphrase))[ \t]+([A-Za-z]{4,64})(?:[ \t]|$)".to_owned(),
+        None,
+    );
     let extractors = [
         (
             "generic-assignment",
             format!(
-                r#"^[A-Za-z0-9_.-]+["']?[ \t]?(?:=|:=|=>)[ \t]*(?:{QUOTED_VALUE}|([^\s"'`;,&|<>(){{}}\[\]]{{4,}}))"#
+                r#"^[A-Za-z0-9_.-]+{NAME_QUOTE}[ \t]?(?:=|:=|=>)[ \t]*(?:{QUOTED_VALUE}|([^\s"'`;,&|<>(){{}}\[\]]{{4,}}))"#
             ),
         ),
         (
             "generic-key-value",
             format!(
-                r#"^[\s{{,"'(\[]?[A-Za-z0-9_.-]+["']?[ \t]?:[ \t]*(?:{QUOTED_VALUE}|([A-Za-z]*[^\sA-Za-z"'`,;{{}}\[\]()<>#][^\s"'`,;{{}}\[\]()<>#]*))"#
+                r#"^[\s{{,"'(\[]?[A-Za-z0-9_.-]+{NAME_QUOTE}[ \t]?:[ \t]*(?:{QUOTED_VALUE}|([A-Za-z]*[^\sA-Za-z"'`,;{{}}\[\]()<>#][^\s"'`,;{{}}\[\]()<>#]*))"#
             ),
         ),
         (

@@ -111,9 +111,28 @@ pub(crate) fn shannon_entropy(text: &str) -> f64 {
 }
 
 /// Whether `value` is a reference or a stand-in rather than a secret, in any rule:
-/// `$VAR`, `${VAR}`, `$(cmd)`, `${{ expr }}`, `{{ expr }}`, `<placeholder>`,
-/// `%VAR%`, `@VAR@`, or only mask characters (`***`, `xxxx`, `....`).
+/// `$VAR`, `${VAR}`, `$1`, `${1}`, `$@`, `$(cmd)`, `${{ expr }}`, `{{ expr }}`,
+/// `<placeholder>` (and its tail `password>`, as in `<user:password>`), `[PASSWORD]`,
+/// `%VAR%`, `@VAR@`, only mask characters (`***`, `xxxx`, `....`), one character
+/// repeated (`yyy`), or a documented example key (`AKIAIOSFODNN7EXAMPLE`).
 pub(crate) fn is_structural_placeholder(value: &str) -> bool {
+    is_reference(value) || is_documented_example(value) || is_repeated(value)
+}
+
+/// AWS documents its example keys with `EXAMPLE` at the end (`AKIAIOSFODNN7EXAMPLE`,
+/// `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`); gitleaks allows them the same way.
+fn is_documented_example(value: &str) -> bool {
+    value.ends_with("EXAMPLE") || value.ends_with("EXAMPLEKEY")
+}
+
+/// One character repeated: `yyy`, `0000`.
+fn is_repeated(value: &str) -> bool {
+    let mut chars = value.chars();
+    chars.next().is_some_and(|first| chars.all(|c| c == first))
+}
+
+/// The references and bracketed stand-ins of [`is_structural_placeholder`].
+fn is_reference(value: &str) -> bool {
     let bytes = value.as_bytes();
     let is_ident = |s: &str| {
         let mut chars = s.chars();
@@ -123,12 +142,23 @@ pub(crate) fn is_structural_placeholder(value: &str) -> bool {
     match bytes.first() {
         Some(b'$') => {
             let rest = &value[1..];
+            let positional = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
             is_ident(rest)
+                || positional(rest)
+                || matches!(rest, "@" | "*" | "#")
+                || rest.strip_prefix('{').and_then(|s| s.strip_suffix('}')).is_some_and(positional)
                 || (rest.starts_with('{') && rest.ends_with('}'))
                 || (rest.starts_with('(') && rest.ends_with(')'))
         }
         Some(b'{') => value.starts_with("{{") && value.ends_with("}}"),
         Some(b'<') => value.ends_with('>'),
+        Some(b'[') => {
+            value.len() > 2
+                && value.ends_with(']')
+                && value[1..value.len() - 1]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b' ' | b'.'))
+        }
         Some(b'%') => {
             value.len() > 2 && value.ends_with('%') && is_ident(&value[1..value.len() - 1])
         }
@@ -137,6 +167,12 @@ pub(crate) fn is_structural_placeholder(value: &str) -> bool {
         }
         Some(_) => {
             value.chars().all(|c| matches!(c, '*' | 'x' | 'X' | '.' | '#' | '•' | '-' | '_'))
+                || value.strip_suffix('>').is_some_and(|tail| {
+                    !tail.is_empty()
+                        && tail
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+                })
         }
         None => true,
     }
@@ -145,7 +181,11 @@ pub(crate) fn is_structural_placeholder(value: &str) -> bool {
 /// Whole values (compared ignoring ASCII case) that the generic rules never mask: type
 /// names, booleans and the words people write instead of a real secret.
 const PLACEHOLDER_VALUES: &[&str] = &[
+    "also",
     "any",
+    "arg",
+    "argument",
+    "arguments",
     "bool",
     "boolean",
     "bytes",
@@ -155,6 +195,10 @@ const PLACEHOLDER_VALUES: &[&str] = &[
     "empty",
     "example",
     "false",
+    "field",
+    "flag",
+    "flags",
+    "handling",
     "hidden",
     "int",
     "masked",
@@ -163,15 +207,26 @@ const PLACEHOLDER_VALUES: &[&str] = &[
     "null",
     "number",
     "object",
+    "option",
     "optional",
+    "options",
+    "param",
+    "parameter",
+    "parameters",
+    "params",
+    "pass",
     "passwd",
     "password",
     "placeholder",
+    "prompt",
+    "pwd",
     "redacted",
     "required",
     "sample",
     "str",
     "string",
+    "support",
+    "switch",
     "tbd",
     "test",
     "todo",
@@ -179,7 +234,11 @@ const PLACEHOLDER_VALUES: &[&str] = &[
     "true",
     "undefined",
     "unset",
+    "usage",
+    "user",
     "value",
+    "when",
+    "with",
 ];
 
 /// Pieces that mark a value as a stand-in wherever they appear in it (ASCII case

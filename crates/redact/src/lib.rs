@@ -84,6 +84,15 @@
 //! # Ok::<(), redact::Error>(())
 //! ```
 //!
+//! # Look-alike letters
+//!
+//! Before matching, characters that imitate ASCII are folded to it, one character for
+//! one: the full-width forms (`ｇｈｐ＿…`), the mathematical alphanumerics (`𝐩𝐚𝐬𝐬`) and the
+//! Cyrillic and Greek letters drawn like Latin ones (`pаssword` with U+0430). The rules,
+//! keywords, entropy and placeholder checks see the folded text; the mask replaces the
+//! original characters, and everything outside the masks comes back as it was. The
+//! allow-list is compared with the folded text too.
+//!
 //! # Allow-list
 //!
 //! An allow-list literal lets through every secret that **contains** it (equality
@@ -98,7 +107,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind};
 use regex::Regex;
@@ -107,6 +116,7 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 mod builtin;
 mod error;
 mod filter;
+mod fold;
 mod ruleset;
 
 pub use error::Error;
@@ -162,18 +172,57 @@ struct Inner {
 #[derive(Debug)]
 struct CompiledRule {
     rule: Rule,
-    regex: Regex,
     /// Whether the generic placeholder checks apply (built-in generic rules only).
     generic: bool,
-    /// Whether a match of `regex` can hold `[` or `]`, and so reach across a mask.
-    brackets: bool,
     /// Whether the rule is built in (user rules are always run again after masking,
     /// since nothing is known of their shape).
     builtin: bool,
     /// The rules with a keyword that occurs in this rule's mask, `[REDACTED:<id>]`.
     mask_triggers: Vec<usize>,
     /// See `builtin::Builtin::extractor`.
+    extractor: Option<String>,
+    /// The compiled regexes. A built-in rule is compiled the first time one of its
+    /// keywords occurs in a text, so a redactor costs little to build and clean text
+    /// never compiles anything; a user rule is compiled (and so checked) when the
+    /// redactor is built.
+    compiled: OnceLock<Compiled>,
+}
+
+/// What a rule compiles to.
+#[derive(Debug)]
+struct Compiled {
+    regex: Regex,
+    /// Whether a match of `regex` can hold `[` or `]`, and so reach across a mask.
+    brackets: bool,
     extractor: Option<Regex>,
+}
+
+impl Compiled {
+    fn new(rule: &Rule, extractor: Option<&str>) -> Result<Compiled, Error> {
+        let Ok(regex) = Regex::new(&rule.regex) else {
+            return Err(Error::InvalidRegex { id: rule.id.clone() });
+        };
+        // The regex compiled, so it parses; an error here would only make the rule look
+        // able to match brackets, which is the safe side.
+        let brackets = regex_syntax::parse(&rule.regex).map_or(true, |hir| can_match_bracket(&hir));
+        let Ok(extractor) = extractor.map(Regex::new).transpose() else {
+            return Err(Error::InvalidRegex { id: rule.id.clone() });
+        };
+        Ok(Compiled { regex, brackets, extractor })
+    }
+}
+
+impl CompiledRule {
+    /// The rule's regexes, compiled on first use.
+    fn compiled(&self) -> &Compiled {
+        self.compiled.get_or_init(|| {
+            // Only built-in rules get here uncompiled, and every one of them is tested to
+            // compile (`tests::every_builtin_rule_compiles`): a failure is a bug in this
+            // crate, not something input can cause.
+            Compiled::new(&self.rule, self.extractor.as_deref())
+                .expect("the built-in rules compile")
+        })
+    }
 }
 
 /// Builds a [`Redactor`] from the built-in rules (unless left out), user rules and an
@@ -217,12 +266,29 @@ impl Redactor {
 
     /// Masks every secret in `text` as `[REDACTED:<rule-id>]` and says how many were
     /// masked. Returns [`Cow::Borrowed`] when nothing was.
+    ///
+    /// Look-alike letters (Cyrillic `а` in `pаssword`, full-width `ｇｈｐ＿`, see
+    /// [`fold`](crate#look-alike-letters)) are matched as the ASCII letters they imitate,
+    /// and the mask covers the original characters.
     pub fn redact<'a>(&self, text: &'a str) -> (Cow<'a, str>, usize) {
-        let inner = &*self.inner;
-        let Some(first_rules) = self.prefilter(text) else {
-            return (Cow::Borrowed(text), 0);
+        let masked = match fold::fold(text) {
+            Some(folded) => self.redact_folded(&folded, Some(text)),
+            None => self.redact_folded(text, None),
         };
+        match masked {
+            Some((masked, n_masked)) => (Cow::Owned(masked), n_masked),
+            None => (Cow::Borrowed(text), 0),
+        }
+    }
+
+    /// Redacts `text`; when `shadow` is given, `text` is its folded form (the same number
+    /// of characters, one for one) and the result is `shadow` with the masks `text` got.
+    /// `None` when nothing was masked.
+    fn redact_folded(&self, text: &str, shadow: Option<&str>) -> Option<(String, usize)> {
+        let inner = &*self.inner;
+        let first_rules = self.prefilter(text)?;
         let mut current = Cow::Borrowed(text);
+        let mut shadow = shadow.map(Cow::Borrowed);
         let mut n_masked = 0;
         // The rules that may have a keyword in the text: masking removes keywords, and
         // adds only those that occur in the masks themselves.
@@ -232,6 +298,10 @@ impl Redactor {
         for pass_idx in 0..MAX_PASSES {
             let Some(pass) = self.pass(&current, &runs, &mut scratch) else { break };
             n_masked += pass.n_masked;
+            if let Some(original) = &mut shadow {
+                *original =
+                    Cow::Owned(shadow_masks(&current, original, &scratch.merged, &pass.masked));
+            }
             current = Cow::Owned(pass.masked);
             for &mask_rule in &scratch.masks {
                 for &rule_idx in &inner.rules[mask_rule].mask_triggers {
@@ -247,7 +317,7 @@ impl Redactor {
                     || pass.glued
                     || pass.rerun.contains(rule_idx)
                     || !compiled.builtin
-                    || compiled.brackets
+                    || compiled.compiled().brackets
                 {
                     runs.insert(rule_idx);
                 }
@@ -256,7 +326,10 @@ impl Redactor {
                 break;
             }
         }
-        (current, n_masked)
+        if n_masked == 0 {
+            return None;
+        }
+        Some((shadow.unwrap_or(current).into_owned(), n_masked))
     }
 
     /// Which rules have a keyword in `text` (or none), or `None` when no rule needs to
@@ -355,10 +428,11 @@ impl Redactor {
     fn find(&self, rule_idx: usize, compiled: &CompiledRule, text: &str, scratch: &mut Scratch) {
         let Scratch { markers, spans, matches, .. } = scratch;
         let group = compiled.rule.secret_group.unwrap_or(0);
+        let Compiled { regex, extractor, .. } = compiled.compiled();
         let mut at = 0;
         if group == 0 {
             // The whole match is the secret: only the fast engines run.
-            while let Some(whole) = compiled.regex.find_at(text, at) {
+            while let Some(whole) = regex.find_at(text, at) {
                 let accepted = self.accept(
                     rule_idx,
                     compiled,
@@ -383,31 +457,30 @@ impl Redactor {
             }
             return;
         }
-        let mut locations = compiled.regex.capture_locations();
-        let mut extracted = compiled.extractor.as_ref().map(Regex::capture_locations);
+        let mut locations = regex.capture_locations();
+        let mut extracted = extractor.as_ref().map(Regex::capture_locations);
         loop {
-            let (whole, secret) = if let (Some(extractor), Some(extracted)) =
-                (&compiled.extractor, &mut extracted)
-            {
-                let Some(whole) = compiled.regex.find_at(text, at) else { break };
-                let secret = extractor
-                    .captures_read(extracted, whole.as_str())
-                    .and_then(|_| (1..extracted.len()).find_map(|idx| extracted.get(idx)))
-                    .map(|(start, end)| (whole.start() + start, whole.start() + end))
-                    .or_else(|| {
-                        // The extractor is tested to agree with the rule; should it ever
-                        // miss, resolve the groups the slow way.
-                        compiled.regex.captures_read_at(&mut locations, text, whole.start())?;
-                        (group..locations.len()).find_map(|idx| locations.get(idx))
-                    });
-                (whole, secret)
-            } else {
-                let Some(whole) = compiled.regex.captures_read_at(&mut locations, text, at) else {
-                    break;
+            let (whole, secret) =
+                if let (Some(extractor), Some(extracted)) = (extractor, &mut extracted) {
+                    let Some(whole) = regex.find_at(text, at) else { break };
+                    let secret = extractor
+                        .captures_read(extracted, whole.as_str())
+                        .and_then(|_| (1..extracted.len()).find_map(|idx| extracted.get(idx)))
+                        .map(|(start, end)| (whole.start() + start, whole.start() + end))
+                        .or_else(|| {
+                            // The extractor is tested to agree with the rule; should it ever
+                            // miss, resolve the groups the slow way.
+                            regex.captures_read_at(&mut locations, text, whole.start())?;
+                            (group..locations.len()).find_map(|idx| locations.get(idx))
+                        });
+                    (whole, secret)
+                } else {
+                    let Some(whole) = regex.captures_read_at(&mut locations, text, at) else {
+                        break;
+                    };
+                    // The first participating group from `group` on (see `Rule::secret_group`).
+                    (whole, (group..locations.len()).find_map(|idx| locations.get(idx)))
                 };
-                // The first participating group from `group` on (see `Rule::secret_group`).
-                (whole, (group..locations.len()).find_map(|idx| locations.get(idx)))
-            };
             // Else the whole match.
             let (start, end) = secret.unwrap_or((whole.start(), whole.end()));
             let accepted = self.accept(rule_idx, compiled, text, start, end, markers, spans);
@@ -547,6 +620,32 @@ struct Pass {
     n_masked: usize,
     glued: bool,
     rerun: RuleSet,
+}
+
+/// `original` with the masks that one pass put into `text` (its folded form, character
+/// for character) at the `merged` spans, giving `masked`.
+fn shadow_masks(text: &str, original: &str, merged: &[Span], masked: &str) -> String {
+    // Byte offsets in `text` of each character boundary, mapped to those in `original`.
+    let mut offsets = vec![0; text.len() + 1];
+    let mut original_chars = original.char_indices();
+    for (at, _) in text.char_indices() {
+        offsets[at] = original_chars.next().map_or(original.len(), |(original_at, _)| original_at);
+    }
+    offsets[text.len()] = original.len();
+    let mut out = String::with_capacity(original.len() + masked.len());
+    let mut copied = 0;
+    let mut masked_at = 0;
+    for span in merged {
+        out.push_str(&original[offsets[copied]..offsets[span.start]]);
+        // The mask itself, as the pass wrote it.
+        masked_at += span.start - copied;
+        let mask_len = masked[masked_at..].find(']').map_or(0, |end| end + 1);
+        out.push_str(&masked[masked_at..masked_at + mask_len]);
+        masked_at += mask_len;
+        copied = span.end;
+    }
+    out.push_str(&original[offsets[copied]..]);
+    out
 }
 
 /// Characters that can continue a token: a mask next to one of them changes what the
@@ -693,29 +792,24 @@ fn compile(
     if rule.entropy.is_some_and(|entropy| entropy.is_nan() || entropy < 0.0) {
         return Err(Error::InvalidEntropy { id: rule.id });
     }
-    let Ok(regex) = Regex::new(&rule.regex) else {
-        return Err(Error::InvalidRegex { id: rule.id });
-    };
-    if let Some(group) = rule.secret_group {
-        let last = regex.captures_len() - 1;
-        if group > last {
-            return Err(Error::SecretGroupOutOfRange { id: rule.id, group, last });
-        }
-    }
-    // The regex compiled, so it parses; an error here would only make the rule look
-    // able to match brackets, which is the safe side.
-    let brackets = regex_syntax::parse(&rule.regex).map_or(true, |hir| can_match_bracket(&hir));
     let (generic, extractor) = builtin.unwrap_or((false, None));
-    let Ok(extractor) = extractor.map(Regex::new).transpose() else {
-        return Err(Error::InvalidRegex { id: rule.id });
-    };
+    let compiled = OnceLock::new();
+    if builtin.is_none() {
+        let user = Compiled::new(&rule, None)?;
+        if let Some(group) = rule.secret_group {
+            let last = user.regex.captures_len() - 1;
+            if group > last {
+                return Err(Error::SecretGroupOutOfRange { id: rule.id, group, last });
+            }
+        }
+        let _ = compiled.set(user);
+    }
     Ok(CompiledRule {
         rule,
-        regex,
         generic,
         builtin: builtin.is_some(),
-        extractor,
-        brackets,
+        extractor: extractor.map(str::to_owned),
+        compiled,
         mask_triggers: Vec::new(),
     })
 }

@@ -116,10 +116,51 @@ fn bracket_analysis() {
     assert!(can(r"(?:x|\])"));
     let redactor = crate::Redactor::builtin();
     let brackets = |id: &str| {
-        redactor.inner.rules.iter().find(|compiled| compiled.rule.id == id).unwrap().brackets
+        redactor
+            .inner
+            .rules
+            .iter()
+            .find(|compiled| compiled.rule.id == id)
+            .unwrap()
+            .compiled()
+            .brackets
     };
     assert!(!brackets("github-pat"));
     assert!(!brackets("url-credentials"));
     assert!(brackets("generic-assignment"));
     assert!(brackets("private-key"));
+}
+
+#[test]
+fn every_builtin_rule_compiles() {
+    // Built-in rules compile lazily; this is what makes `CompiledRule::compiled` safe.
+    let redactor = crate::Redactor::builtin();
+    for compiled in &redactor.inner.rules {
+        assert!(compiled.compiled.get().is_none(), "{} compiled eagerly", compiled.rule.id);
+        let rule = &compiled.rule;
+        let built = crate::Compiled::new(rule, compiled.extractor.as_deref())
+            .unwrap_or_else(|_| panic!("rule {} does not compile", rule.id));
+        if let Some(group) = rule.secret_group {
+            assert!(group < built.regex.captures_len(), "rule {}: no group {group}", rule.id);
+        }
+    }
+}
+
+#[test]
+fn rules_compile_only_when_their_keywords_occur() {
+    let redactor = crate::Redactor::builtin();
+    let n_compiled =
+        || redactor.inner.rules.iter().filter(|rule| rule.compiled.get().is_some()).count();
+    assert_eq!(redactor.redact("cargo test -p redact").1, 0);
+    assert_eq!(n_compiled(), 0);
+    let token = format!("ghp_FAKE{}", "q8w7e6r5t4y3u2i1o9p8a7s6d5f4g3h2");
+    assert_eq!(redactor.redact(&token).1, 1);
+    let compiled: Vec<&str> = redactor
+        .inner
+        .rules
+        .iter()
+        .filter(|rule| rule.compiled.get().is_some())
+        .map(|rule| rule.rule.id.as_str())
+        .collect();
+    assert_eq!(compiled, ["github-pat"]);
 }

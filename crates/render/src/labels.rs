@@ -1,15 +1,7 @@
 //! Every word of the Markdown, in English and Japanese.
 
 use jiff::civil::{Date, Weekday};
-
-/// The language of the Markdown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang {
-    /// English.
-    En,
-    /// Japanese.
-    Ja,
-}
+use report_model::{Lang, MaskedSource};
 
 pub(crate) struct Labels {
     pub(crate) daily_title: &'static str,
@@ -68,8 +60,28 @@ const JA: Labels = Labels {
     unknown_project: "（不明なプロジェクト）",
 };
 
-impl Lang {
-    pub(crate) fn labels(self) -> &'static Labels {
+/// The words of a [`Lang`] (the enum itself lives in `report-model`, shared with
+/// `narrative` and the binary).
+pub(crate) trait LangText: Copy {
+    fn labels(self) -> &'static Labels;
+    fn date(self, date: Date) -> String;
+    fn short_date(self, date: Date) -> String;
+    fn previous_workday(self, date: Date) -> String;
+    fn today(self, date: Date) -> String;
+    fn no_activity(self, dates: &[Date]) -> String;
+    fn count(self, n: u64, noun: Noun) -> String;
+    fn no_commits(self) -> &'static str;
+    fn stats(self, insertions: u64, deletions: u64, files: u64) -> String;
+    fn prompts(self, n: u64) -> String;
+    fn prompts_with_models(self, n: u64, models: &[String]) -> String;
+    fn failed(self, n: u64) -> String;
+    fn agent_label(self) -> &'static str;
+    fn list_separator(self) -> &'static str;
+    fn secrets_masked(self, count: u64, source: MaskedSource) -> String;
+}
+
+impl LangText for Lang {
+    fn labels(self) -> &'static Labels {
         match self {
             Lang::En => &EN,
             Lang::Ja => &JA,
@@ -77,7 +89,7 @@ impl Lang {
     }
 
     /// A date with its weekday: `2026-11-27 (Fri)` or `2026年11月27日（金）`.
-    pub(crate) fn date(self, date: Date) -> String {
+    fn date(self, date: Date) -> String {
         match self {
             Lang::En => format!("{} ({})", date, weekday_en(date.weekday())),
             Lang::Ja => format!(
@@ -91,7 +103,7 @@ impl Lang {
     }
 
     /// A date without the year, with its weekday: `Nov 27 (Fri)` or `11月27日（金）`.
-    pub(crate) fn short_date(self, date: Date) -> String {
+    fn short_date(self, date: Date) -> String {
         match self {
             Lang::En => self.date(date),
             Lang::Ja => {
@@ -100,21 +112,21 @@ impl Lang {
         }
     }
 
-    pub(crate) fn previous_workday(self, date: Date) -> String {
+    fn previous_workday(self, date: Date) -> String {
         match self {
             Lang::En => format!("Previous working day — {}", self.date(date)),
             Lang::Ja => format!("前日（{}）", self.short_date(date)),
         }
     }
 
-    pub(crate) fn today(self, date: Date) -> String {
+    fn today(self, date: Date) -> String {
         match self {
             Lang::En => format!("Today — {}", self.date(date)),
             Lang::Ja => format!("本日（{}）", self.short_date(date)),
         }
     }
 
-    pub(crate) fn no_activity(self, dates: &[Date]) -> String {
+    fn no_activity(self, dates: &[Date]) -> String {
         let dates: Vec<String> = dates.iter().map(|date| self.date(*date)).collect();
         match self {
             Lang::En => format!("No recorded activity for {}.", dates.join(" or ")),
@@ -122,7 +134,7 @@ impl Lang {
         }
     }
 
-    pub(crate) fn count(self, n: u64, noun: Noun) -> String {
+    fn count(self, n: u64, noun: Noun) -> String {
         match self {
             Lang::En => {
                 let (one, many) = match noun {
@@ -132,8 +144,9 @@ impl Lang {
                     Noun::Session => ("AI session", "AI sessions"),
                     Noun::Prompt => ("prompt", "prompts"),
                     Noun::Command => ("command", "commands"),
+                    Noun::AgentCommand => ("AI agent command", "AI agent commands"),
                 };
-                format!("{n} {}", if n == 1 { one } else { many })
+                report_model::plural(n, one, many)
             }
             Lang::Ja => {
                 let (prefix, suffix) = match noun {
@@ -143,13 +156,14 @@ impl Lang {
                     Noun::Session => ("AIセッション", "件"),
                     Noun::Prompt => ("プロンプト", "件"),
                     Noun::Command => ("コマンド", "件"),
+                    Noun::AgentCommand => ("AIエージェントのコマンド", "件"),
                 };
-                format!("{prefix}{n}{suffix}")
+                format!("{prefix}{}{suffix}", report_model::group_thousands(n))
             }
         }
     }
 
-    pub(crate) fn no_commits(self) -> &'static str {
+    fn no_commits(self) -> &'static str {
         match self {
             Lang::En => "no commits",
             Lang::Ja => "コミットなし",
@@ -157,7 +171,7 @@ impl Lang {
     }
 
     /// `(+12 −3, 2 files)` or `（+12 −3、2ファイル）`.
-    pub(crate) fn stats(self, insertions: u64, deletions: u64, files: u64) -> String {
+    fn stats(self, insertions: u64, deletions: u64, files: u64) -> String {
         let files = self.count(files, Noun::File);
         match self {
             Lang::En => format!("(+{insertions} −{deletions}, {files})"),
@@ -165,28 +179,62 @@ impl Lang {
         }
     }
 
-    pub(crate) fn prompts(self, n: u64) -> String {
+    fn prompts(self, n: u64) -> String {
         match self {
             Lang::En => format!("({})", self.count(n, Noun::Prompt)),
             Lang::Ja => format!("（{}）", self.count(n, Noun::Prompt)),
         }
     }
 
-    pub(crate) fn list_separator(self) -> &'static str {
+    /// `(6 prompts, claude-opus-4-5)` or `（プロンプト6件、claude-opus-4-5）`; the models
+    /// are already escaped.
+    fn prompts_with_models(self, n: u64, models: &[String]) -> String {
+        if models.is_empty() {
+            return self.prompts(n);
+        }
+        let inner = format!(
+            "{}{}{}",
+            self.count(n, Noun::Prompt),
+            self.list_separator(),
+            models.join(self.list_separator())
+        );
+        match self {
+            Lang::En => format!("({inner})"),
+            Lang::Ja => format!("（{inner}）"),
+        }
+    }
+
+    /// `3 failed` or `失敗3件`.
+    fn failed(self, n: u64) -> String {
+        match self {
+            Lang::En => format!("{n} failed"),
+            Lang::Ja => format!("失敗{n}件"),
+        }
+    }
+
+    /// What leads a shell group an AI agent ran.
+    fn agent_label(self) -> &'static str {
+        match self {
+            Lang::En => "AI agent: ",
+            Lang::Ja => "AIエージェント: ",
+        }
+    }
+
+    fn list_separator(self) -> &'static str {
         match self {
             Lang::En => ", ",
             Lang::Ja => "、",
         }
     }
 
-    pub(crate) fn secrets_masked(self, count: u64, source: &str) -> String {
+    fn secrets_masked(self, count: u64, source: MaskedSource) -> String {
         match self {
             Lang::En => {
                 let source = match source {
-                    "git" => "commits",
-                    "sessions" => "AI sessions",
-                    "shell" => "shell history",
-                    other => other,
+                    MaskedSource::Git => "commits",
+                    MaskedSource::Sessions => "AI sessions",
+                    MaskedSource::Shell => "shell history",
+                    MaskedSource::Warnings => "warnings",
                 };
                 format!(
                     "{count} {} masked in {source}",
@@ -195,10 +243,10 @@ impl Lang {
             }
             Lang::Ja => {
                 let source = match source {
-                    "git" => "コミット",
-                    "sessions" => "AIセッション",
-                    "shell" => "シェル履歴",
-                    other => other,
+                    MaskedSource::Git => "コミット",
+                    MaskedSource::Sessions => "AIセッション",
+                    MaskedSource::Shell => "シェル履歴",
+                    MaskedSource::Warnings => "警告",
                 };
                 format!("{source}の秘密情報{count}件をマスク")
             }
@@ -214,6 +262,7 @@ pub(crate) enum Noun {
     Session,
     Prompt,
     Command,
+    AgentCommand,
 }
 
 fn weekday_en(weekday: Weekday) -> &'static str {
@@ -237,5 +286,27 @@ fn weekday_ja(weekday: Weekday) -> &'static str {
         Weekday::Friday => "金",
         Weekday::Saturday => "土",
         Weekday::Sunday => "日",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_masked_source_has_words_in_both_languages() {
+        assert_eq!(Lang::Ja.secrets_masked(2, MaskedSource::Warnings), "警告の秘密情報2件をマスク");
+        assert_eq!(
+            Lang::En.secrets_masked(1, MaskedSource::Warnings),
+            "1 secret masked in warnings"
+        );
+        assert_eq!(Lang::En.secrets_masked(3, MaskedSource::Git), "3 secrets masked in commits");
+    }
+
+    #[test]
+    fn counts_group_thousands() {
+        assert_eq!(Lang::En.count(1204, Noun::Commit), "1,204 commits");
+        assert_eq!(Lang::Ja.count(1204, Noun::Commit), "コミット1,204件");
+        assert_eq!(Lang::En.count(1, Noun::File), "1 file");
     }
 }

@@ -17,8 +17,8 @@ mod text;
 mod warnings;
 
 pub use json::json;
-pub use labels::Lang;
 pub use markdown::markdown;
+pub use report_model::Lang;
 
 use jiff::tz::TimeZone;
 use report_model::Report;

@@ -9,10 +9,11 @@ use std::fmt::Write as _;
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
-use report_model::{Bucket, BucketKind, Project, Report, ReportKind, Totals};
+use report_model::{Bucket, BucketKind, Project, Report, ReportKind, ShellGroup, Totals};
 use sanitize::markdown::{code_span, escape_text};
 
-use crate::labels::{Lang, Noun};
+use crate::labels::{LangText as _, Noun};
+use report_model::Lang;
 
 /// The report as Markdown in `lang`, with times shown in `time_zone`.
 pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
@@ -116,16 +117,28 @@ fn body(out: &mut String, bucket: &Bucket, lang: Lang, level: &str) {
         let labels = lang.labels();
         let _ = write!(out, "\n{level} {}\n\n", labels.shell);
         for group in &bucket.shell {
-            let _ = write!(out, "- {} ×{}", code_span(&group.head), group.count);
-            if !group.examples.is_empty() {
-                let examples: Vec<String> =
-                    group.examples.iter().map(|example| code_span(example)).collect();
-                let _ =
-                    write!(out, " — {}{}", labels.example, examples.join(lang.list_separator()));
-            }
-            out.push('\n');
+            shell_group(out, group, lang);
         }
     }
+}
+
+/// `- `cargo test` ×18, 3 failed — e.g. …`; an agent's group is labelled so.
+fn shell_group(out: &mut String, group: &ShellGroup, lang: Lang) {
+    let labels = lang.labels();
+    out.push_str("- ");
+    if group.agent {
+        out.push_str(lang.agent_label());
+    }
+    let _ = write!(out, "{} ×{}", code_span(&group.head), group.count);
+    if group.failed > 0 {
+        let _ = write!(out, "{}{}", lang.list_separator(), lang.failed(group.failed));
+    }
+    if !group.examples.is_empty() {
+        let examples: Vec<String> =
+            group.examples.iter().map(|example| code_span(example)).collect();
+        let _ = write!(out, " — {}{}", labels.example, examples.join(lang.list_separator()));
+    }
+    out.push('\n');
 }
 
 fn project_section(out: &mut String, project: &Project, lang: Lang, level: &str) {
@@ -147,13 +160,17 @@ fn project_section(out: &mut String, project: &Project, lang: Lang, level: &str)
     }
     for session in &project.sessions {
         let separator = if lang == Lang::En { " " } else { "" };
+        let models: Vec<String> = session.models.iter().map(|model| escape_text(model)).collect();
         let _ = writeln!(
             out,
             "- AI: {} {}{separator}{}",
             session.agent.display_name(),
             code_span(&session.title),
-            lang.prompts(session.prompts)
+            lang.prompts_with_models(session.prompts, &models)
         );
+    }
+    for group in &project.shell {
+        shell_group(out, group, lang);
     }
 }
 
@@ -184,6 +201,9 @@ fn totals(totals: &Totals, lang: Lang, with_projects: bool) -> String {
     }
     if totals.commands > 0 {
         parts.push(lang.count(totals.commands, Noun::Command));
+    }
+    if totals.agent_commands > 0 {
+        parts.push(lang.count(totals.agent_commands, Noun::AgentCommand));
     }
     parts.join(" · ")
 }
@@ -222,7 +242,7 @@ fn footer(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
     let _ =
         write!(out, "— standup {} · {} {generated} · {how}", report.meta.version, labels.generated);
     for masked in &report.meta.secrets_masked {
-        let _ = write!(out, " · {}", lang.secrets_masked(masked.count, &masked.source));
+        let _ = write!(out, " · {}", lang.secrets_masked(masked.count, masked.source));
     }
     out.push('\n');
 }

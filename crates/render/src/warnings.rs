@@ -6,7 +6,7 @@
 
 use report_model::{Warning, WarningCode};
 
-use crate::labels::Lang;
+use report_model::Lang;
 
 pub(crate) fn text(warning: &Warning, lang: Lang) -> String {
     match lang {
@@ -34,6 +34,22 @@ fn japanese(warning: &Warning) -> Option<String> {
             "{source}`{}` の読み込みが途中で止まりました: {}。以降のコマンドは含まれていません",
             p("path")?,
             p("error")?
+        ),
+        (WarningCode::SourceUnreadable, Some("not_regular")) => {
+            format!("{source}`{}` は通常のファイルではないため読みません（{}）", p("path")?, p("what")?)
+        }
+        (WarningCode::SourceUnreadable, Some("too_large")) => {
+            format!("{source}`{}` は {} を超えるため読み飛ばしました", p("path")?, p("limit")?)
+        }
+        (WarningCode::SourceUnreadable, Some("not_git_file")) => {
+            format!("{source}`{}` は git dir を指していません（`gitdir: <path>`）", p("path")?)
+        }
+        (WarningCode::MalformedLines, Some("too_long")) => format!(
+            "{source}`{}`: {} を超える行{}件を読み飛ばしました（最初は{}行目）",
+            p("path")?,
+            p("limit")?,
+            p("count")?,
+            p("line")?
         ),
         (WarningCode::SourceUnreadable, None) => {
             format!("{source}`{}` を読めません: {}", p("path")?, p("error")?)

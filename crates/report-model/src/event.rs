@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
+use crate::report::Commit;
+
 /// The project an event belongs to: a repository (worktrees folded into it) or, for a
 /// working directory outside any repository, that directory.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -16,30 +18,16 @@ pub struct ProjectRef {
     pub path: PathBuf,
 }
 
-/// One commit authored by the user.
+/// One commit authored by the user: the report's [`Commit`] plus the repository it was
+/// found in. Aggregation moves `commit` into the report as it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CommitEvent {
     /// The repository the commit was found in.
     pub project: ProjectRef,
-    /// Full object id.
-    pub hash: String,
-    /// The subject line (untrusted text).
-    pub subject: String,
-    /// Whether `subject` was shortened by the length cap.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub truncated: bool,
-    /// Author date: the commit is placed by it, not by its committer date.
-    pub author_time: Timestamp,
-    /// Files changed (a binary file counts as a changed file, not as lines).
-    pub files_changed: u64,
-    /// Lines inserted.
-    pub insertions: u64,
-    /// Lines deleted.
-    pub deletions: u64,
-    /// Whether this is a merge commit.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub merge: bool,
+    /// The commit (its subject is untrusted text; it is placed by its author date).
+    #[serde(flatten)]
+    pub commit: Commit,
 }
 
 /// The AI coding agent a session belongs to.
@@ -88,6 +76,11 @@ pub struct SessionEvent {
     /// The times of every record the session has since the earliest window began, sorted
     /// ascending: a session counts for a window when it has a record in it.
     pub activity: Vec<Timestamp>,
+    /// The models the agent answered with (Claude Code's `message.model`, Codex's
+    /// `turn_context.model`), each once, in the order first used; empty when the log
+    /// names none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<String>,
 }
 
 /// The shell a history entry came from.
@@ -134,6 +127,17 @@ pub struct ShellEvent {
     pub cwd: Option<PathBuf>,
     /// The project the working directory resolved to (set by the join step).
     pub project: Option<ProjectRef>,
+    /// The exit status, when the history records it (atuin does; its `-1`, a command
+    /// whose end was never recorded, is `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<i64>,
+    /// How long the command ran, in nanoseconds, when the history records it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ns: Option<u64>,
+    /// The AI agent that ran the command (atuin's `author`, e.g. `claude-code`), when an
+    /// agent rather than the person ran it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
 }
 
 /// Everything the sources produced for one run.
@@ -154,4 +158,12 @@ pub struct Activity {
 )]
 pub(crate) fn is_false(value: &bool) -> bool {
     !*value
+}
+
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+pub(crate) fn is_zero(value: &u64) -> bool {
+    *value == 0
 }

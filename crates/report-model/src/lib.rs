@@ -2,13 +2,16 @@
 //! aggregation builds from them, warnings, the narrative and generation metadata.
 //!
 //! Owns these plain types and their serde form (the JSON that other tools read).
-//! Never does I/O, never reads a clock and never formats text for people: that is
-//! `collect`'s, the binary's and `render`'s job.
+//! Never does I/O, never reads a clock and never formats text for people (but for the
+//! one English count wording, [`plural`], shared by every warning): that is `collect`'s,
+//! the binary's and `render`'s job.
 
 mod event;
+mod kinds;
 mod report;
 
 pub use event::{Activity, Agent, CommitEvent, ProjectRef, SessionEvent, Shell, ShellEvent};
+pub use kinds::{Lang, MaskedSource, Source, UnknownName, group_thousands, plural};
 pub use report::{
     Bucket, BucketKind, Commit, MaskedCount, Meta, Narrative, Project, Report, ReportKind,
     SCHEMA_VERSION, Session, ShellGroup, Totals, Warning, WarningCode, Window,

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use jiff::{Timestamp, civil::Date};
 use serde::{Deserialize, Serialize};
 
-use crate::event::{Agent, is_false};
+use crate::event::{Agent, is_false, is_zero};
+use crate::kinds::MaskedSource;
 
 /// Version of the JSON form of [`Report`]. Bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -96,6 +97,10 @@ pub struct Project {
     pub commands: u64,
     /// Sums over this project.
     pub totals: Totals,
+    /// The project's shell commands (those whose working directory is inside it),
+    /// grouped by head like the bucket's `shell`, which holds only the others.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shell: Vec<ShellGroup>,
 }
 
 /// One commit in a report.
@@ -141,6 +146,9 @@ pub struct Session {
     pub first: Timestamp,
     /// Last record inside the window.
     pub last: Timestamp,
+    /// The models the session used, in the order first used; empty when unknown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<String>,
 }
 
 /// Shell commands sharing a head (`cargo test`, `git commit`, `make`).
@@ -156,6 +164,13 @@ pub struct ShellGroup {
     /// Whether an example was shortened by the length cap.
     #[serde(default, skip_serializing_if = "is_false")]
     pub truncated: bool,
+    /// How many of them failed (a non-zero exit status, where the history records it).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub failed: u64,
+    /// Whether an AI agent, not the person, ran these commands (they are grouped and
+    /// counted apart from the person's).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub agent: bool,
 }
 
 /// Sums over a project, a bucket or a report.
@@ -178,6 +193,10 @@ pub struct Totals {
     pub prompts: u64,
     /// Shell commands (after the ignore list).
     pub commands: u64,
+    /// Shell commands an AI agent ran (after the ignore list), counted apart from
+    /// `commands`, which holds only the person's.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub agent_commands: u64,
 }
 
 /// The stable machine code of a warning. The human message may change; the code may not.
@@ -272,8 +291,8 @@ pub struct Narrative {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MaskedCount {
-    /// The source: `git`, `sessions` or `shell`.
-    pub source: String,
+    /// The source: `git`, `sessions`, `shell` or `warnings`.
+    pub source: MaskedSource,
     /// Secrets masked.
     pub count: u64,
 }

@@ -19,13 +19,30 @@
 //! | C1 controls | U+0080–U+009F |
 //! | C0 controls and DEL | everything below U+0020 except newline and tab, and U+007F; CR goes, so CRLF becomes LF |
 //! | bidi controls | U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C |
-//! | zero-width and invisible characters | U+200B–U+200D, U+2060, U+FEFF, tags U+E0000–U+E007F |
+//! | every other `Default_Ignorable_Code_Point` | zero-width characters U+200B–U+200D, U+2060–U+206F (invisible operators included), U+FEFF, the soft hyphen U+00AD, U+034F, U+180E, the Hangul fillers, tags U+E0000–U+E007F and the rest of U+E0000–U+E0FFF, … |
+//! | interlinear annotation controls | U+FFF9–U+FFFB |
+//!
+//! `Default_Ignorable_Code_Point` comes from the Unicode data (`DerivedCoreProperties.txt`,
+//! Unicode 16.0.0, see `src/unicode_tables.rs`), not from a hand-made list. Two kinds are
+//! kept where they do visible work:
+//!
+//! - a zero-width joiner (U+200D) inside an emoji sequence: right after a pictograph
+//!   (`Extended_Pictographic`), a skin-tone modifier or U+FE0F, and right before a
+//!   pictograph (`👨‍💻` stays one glyph);
+//! - one variation selector right after a character that takes one: U+FE00–U+FE0F after
+//!   a visible non-ASCII symbol or an ideograph (`❤️`, `∩︀`), U+FE0E and U+FE0F in a keycap
+//!   (`1️⃣`: a digit, `#` or `*`, the selector, U+20E3), U+E0100–U+E01EF after an
+//!   ideograph, the Mongolian free variation selectors after a Mongolian letter. A
+//!   second selector in a row, which is how text is smuggled in selectors, is removed,
+//!   and so is every selector after a letter or digit of any script (ASCII, full-width,
+//!   Cyrillic, …), where it would split a token that secret redaction must see whole.
 //!
 //! A sequence that is still open at the end of the string (an OSC without its
 //! terminator, say) is removed up to the end of the string, never passed through. An
 //! `ESC` inside an OSC or DCS string that does not form `ESC \` ends the string and starts
-//! a new sequence, as in xterm. The output contains none of the characters above, so
-//! `clean` is idempotent.
+//! a new sequence, as in xterm. The output contains none of the characters above (save
+//! the joiners and selectors it keeps, which it would keep again), so `clean` is
+//! idempotent.
 //!
 //! # Order of operations
 //!
@@ -43,6 +60,10 @@
 use std::borrow::Cow;
 
 pub mod markdown;
+#[rustfmt::skip]
+mod unicode_tables;
+
+pub use unicode_tables::UNICODE_VERSION;
 
 /// The default length cap, in characters, for one string from a source.
 pub const DEFAULT_MAX_CHARS: usize = 500;
@@ -57,7 +78,11 @@ const ELLIPSIS: char = '…';
 pub fn clean(text: &str) -> Cow<'_, str> {
     match first_suspect(text) {
         None => Cow::Borrowed(text),
-        Some(start) => Cow::Owned(clean_from(text, start)),
+        Some(start) => {
+            let cleaned = clean_from(text, start);
+            // Only characters are ever removed: the same length means nothing was.
+            if cleaned.len() == text.len() { Cow::Borrowed(text) } else { Cow::Owned(cleaned) }
+        }
     }
 }
 
@@ -90,20 +115,56 @@ pub fn cap(text: &str, max_chars: usize) -> (Cow<'_, str>, bool) {
     (Cow::Owned(capped), true)
 }
 
-/// Whether `c` is removed wherever it appears outside a sequence.
+/// The zero-width joiner, kept inside emoji sequences.
+const ZWJ: char = '\u{200d}';
+
+/// Whether `c` is in `table` (sorted, disjoint, inclusive ranges).
+fn in_table(table: &[(char, char)], c: char) -> bool {
+    table
+        .binary_search_by(|&(start, end)| {
+            if end < c {
+                std::cmp::Ordering::Less
+            } else if start > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
+/// Whether `c` is a variation selector (standardized, ideographic or Mongolian).
+fn is_variation_selector(c: char) -> bool {
+    matches!(c, '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}' | '\u{180b}'..='\u{180d}' | '\u{180f}')
+}
+
+/// Whether `c` is removed wherever it appears outside a sequence, except for the joiner
+/// and the variation selectors (default-ignorable too), which [`clean`] keeps back where
+/// they do visible work.
 fn is_removed(c: char) -> bool {
-    matches!(c,
-        '\u{0}'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
-        | '\u{61c}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
-        | '\u{2060}' | '\u{2066}'..='\u{2069}' | '\u{feff}'
-        | '\u{e0000}'..='\u{e007f}'
-    )
+    if c < '\u{ad}' {
+        return matches!(c, '\u{0}'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}');
+    }
+    matches!(c, '\u{fff9}'..='\u{fffb}')
+        || in_table(unicode_tables::DEFAULT_IGNORABLE_CODE_POINT, c)
+}
+
+/// The first byte of the UTF-8 encoding of `code`.
+const fn utf8_lead(code: u32) -> usize {
+    (if code < 0x80 {
+        code
+    } else if code < 0x800 {
+        0xc0 | (code >> 6)
+    } else if code < 0x1_0000 {
+        0xe0 | (code >> 12)
+    } else {
+        0xf0 | (code >> 18)
+    }) as usize
 }
 
 /// Bytes that may start something [`clean`] removes: C0 controls other than tab and
-/// newline, DEL, and the UTF-8 lead bytes of the blocks that hold the removed non-ASCII
-/// characters (U+0080–U+00BF, U+0600–U+063F, U+2000–U+2FFF, U+F000–U+FFFF,
-/// U+C0000–U+FFFFF).
+/// newline, DEL, and the UTF-8 lead bytes of the removed non-ASCII characters, worked
+/// out from the tables.
 const SUSPECT: [bool; 256] = {
     let mut table = [false; 256];
     let mut byte = 0;
@@ -112,15 +173,23 @@ const SUSPECT: [bool; 256] = {
         byte += 1;
     }
     table[0x7f] = true;
-    table[0xc2] = true;
-    table[0xd8] = true;
-    table[0xe2] = true;
-    table[0xef] = true;
-    table[0xf3] = true;
+    // C1 controls and U+FFF9–U+FFFB.
+    table[utf8_lead(0x80)] = true;
+    table[utf8_lead(0xfff9)] = true;
+    let ignorable = unicode_tables::DEFAULT_IGNORABLE_CODE_POINT;
+    let mut idx = 0;
+    while idx < ignorable.len() {
+        let mut code = ignorable[idx].0 as u32;
+        while code <= ignorable[idx].1 as u32 {
+            table[utf8_lead(code)] = true;
+            code += 1;
+        }
+        idx += 1;
+    }
     table
 };
 
-/// The byte offset of the first character that [`clean`] would remove, if any.
+/// The byte offset of the first character that [`clean`] might remove, if any.
 fn first_suspect(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut idx = 0;
@@ -138,6 +207,45 @@ fn first_suspect(text: &str) -> Option<usize> {
         idx += 1;
     }
     None
+}
+
+/// Whether a joiner between `before` (the last character kept) and `after` (the next
+/// character) joins an emoji sequence.
+fn joins_emoji(before: Option<char>, after: Option<char>) -> bool {
+    let pictograph = |c: char| in_table(unicode_tables::EXTENDED_PICTOGRAPHIC, c);
+    before.is_some_and(|c| {
+        pictograph(c) || c == '\u{fe0f}' || ('\u{1f3fb}'..='\u{1f3ff}').contains(&c)
+    }) && after.is_some_and(pictograph)
+}
+
+/// Whether the variation selector `selector` may follow `before`, the last character
+/// kept, with `after` next.
+///
+/// Never after a letter or digit that a token could be made of (ASCII, full-width forms,
+/// any alphabetic script): a selector there would split a token in two for the secret
+/// rules, which match the full-width and look-alike letters too.
+fn takes_selector(before: Option<char>, selector: char, after: Option<char>) -> bool {
+    let Some(base) = before else { return false };
+    // A removed base here is a selector or joiner kept just before; controls other
+    // than tab and newline never get this far.
+    if is_removed(base) || base.is_whitespace() {
+        return false;
+    }
+    let ideograph = in_table(unicode_tables::IDEOGRAPHIC, base);
+    match selector {
+        // Keycaps: `1`, U+FE0F, U+20E3.
+        '\u{fe0e}' | '\u{fe0f}' if matches!(base, '0'..='9' | '#' | '*') => {
+            after == Some('\u{20e3}')
+        }
+        '\u{fe00}'..='\u{fe0f}' => {
+            ideograph
+                || !(base.is_ascii()
+                    || base.is_alphanumeric()
+                    || ('\u{ff00}'..='\u{ffef}').contains(&base))
+        }
+        '\u{e0100}'..='\u{e01ef}' => ideograph,
+        _ => ('\u{1820}'..='\u{18aa}').contains(&base),
+    }
 }
 
 /// Where the cleaner is inside an escape sequence.
@@ -164,7 +272,8 @@ fn clean_from(text: &str, start: usize) -> String {
     let mut cleaned = String::with_capacity(text.len());
     cleaned.push_str(&text[..start]);
     let mut state = State::Ground;
-    for c in text[start..].chars() {
+    let mut chars = text[start..].chars().peekable();
+    while let Some(c) = chars.next() {
         // A character that ends a malformed sequence is looked at again as the start of
         // what follows (`StrEscape` -> `Escape` -> `Ground`), so this loop runs at most
         // three times.
@@ -176,7 +285,15 @@ fn clean_from(text: &str, start: usize) -> String {
                 break;
             }
             if was_ground {
-                if !is_removed(c) {
+                let before = cleaned.chars().next_back();
+                let keep = if c == ZWJ {
+                    joins_emoji(before, chars.peek().copied())
+                } else if is_variation_selector(c) {
+                    takes_selector(before, c, chars.peek().copied())
+                } else {
+                    !is_removed(c)
+                };
+                if keep {
                     cleaned.push(c);
                 }
                 break;

@@ -69,7 +69,8 @@ pub fn code_span(text: &str) -> String {
 /// attributes, tables, strikethrough, sub- and superscript, math); `_` at a word boundary
 /// (inside a word it cannot emphasize); `&` that starts an entity (`&name;` or `&#`);
 /// and at the start, `#`, `-`, `+`, `=`, `>`, `:` and the `.` or `)` after leading digits
-/// (headings, list items, block quotes, definition lists). Newlines, carriage returns and
+/// when a space or the end follows (headings, list items, block quotes, definition
+/// lists). Newlines, carriage returns and
 /// tabs become a single space each (CRLF counts as one), and leading whitespace is
 /// dropped, because four leading spaces would start an indented code block.
 pub fn escape_text(text: &str) -> String {
@@ -91,7 +92,10 @@ pub fn escape_text(text: &str) -> String {
                 next == Some(&'#') || (name > 0 && chars.get(idx + 1 + name) == Some(&';'))
             }
             '#' | '-' | '+' | '=' | '>' | ':' => idx == 0,
-            '.' | ')' => idx == leading_digits && leading_digits > 0,
+            // `1.` or `1)` starts a list item only before a space or the end: `1.2.3` is text.
+            '.' | ')' => {
+                idx == leading_digits && leading_digits > 0 && next.is_none_or(|&c| c == ' ')
+            }
             _ => false,
         };
         if needs_escape {

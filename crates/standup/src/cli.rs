@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser as _};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use report_model::Lang;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -64,8 +66,8 @@ pub(crate) struct ReportArgs {
     #[arg(long, default_value = "today", value_name = "DATE")]
     pub(crate) date: String,
     /// Language of the Markdown (default: the config's `lang`, else from LANG).
-    #[arg(long, value_enum)]
-    pub(crate) lang: Option<LangArg>,
+    #[arg(long, value_parser = lang_parser())]
+    pub(crate) lang: Option<Lang>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Md)]
     pub(crate) format: FormatArg,
@@ -127,12 +129,6 @@ pub(crate) enum ConfigCommand {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum LangArg {
-    En,
-    Ja,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum FormatArg {
     /// Markdown.
     Md,
@@ -154,4 +150,10 @@ pub(crate) enum ColorArg {
     Always,
     /// Never color.
     Never,
+}
+
+/// `--lang`: the values of [`Lang`], listed in `--help` and in the error for others.
+fn lang_parser() -> impl clap::builder::TypedValueParser<Value = Lang> {
+    PossibleValuesParser::new([Lang::En.as_str(), Lang::Ja.as_str()])
+        .map(|name| if name == Lang::Ja.as_str() { Lang::Ja } else { Lang::En })
 }

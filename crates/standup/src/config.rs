@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use jiff::civil::{Date, Time, Weekday};
 use jiff::tz::TimeZone;
+use report_model::Lang;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -116,12 +117,12 @@ struct RuleFile {
 struct LlmFile {
     enabled: Option<bool>,
     api: Option<Spanned<String>>,
-    endpoint: Option<String>,
+    endpoint: Option<Spanned<String>>,
     model: Option<String>,
-    timeout_secs: Option<u64>,
-    max_input_chars: Option<usize>,
-    max_output_chars: Option<usize>,
-    temperature: Option<f32>,
+    timeout_secs: Option<Spanned<u64>>,
+    max_input_chars: Option<Spanned<usize>>,
+    max_output_chars: Option<Spanned<usize>>,
+    temperature: Option<Spanned<f32>>,
 }
 
 /// Which wire protocol the local LLM server speaks.
@@ -173,13 +174,7 @@ struct GitFile {
     max_depth: Option<usize>,
     exclude: Vec<String>,
     include_merges: bool,
-}
-
-/// The report's language, as configured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Lang {
-    En,
-    Ja,
+    timeout_secs: Option<Spanned<i64>>,
 }
 
 /// The validated configuration.
@@ -228,6 +223,9 @@ impl Default for Config {
     }
 }
 
+/// The longest deadline `[git] timeout_secs` accepts: an hour.
+const GIT_TIMEOUT_MAX_SECS: i64 = 3600;
+
 /// Reads the config at `path`. A missing file at the default place gives the defaults;
 /// a missing file named by `--config` is an error.
 pub(crate) fn load(path: &Path, required: bool) -> Result<Config, ConfigError> {
@@ -247,12 +245,13 @@ type Invalid<'a> = dyn Fn(Range<usize>, &str, String) -> ConfigError + 'a;
 pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
     let file: File = toml::from_str(text).map_err(|error| {
         let span = error.span().unwrap_or(0..0);
-        let message = error.message().trim().to_owned();
+        // toml's message can echo the value (a token, an escape sequence): clean it.
+        let message = sanitize::cap(&clean::message(error.message().trim()), 300).0.into_owned();
         match key_at(text, &span) {
             Some(key) => ConfigError::Invalid {
                 path: path.to_path_buf(),
                 line: line_of(text, span.start),
-                key,
+                key: clean::quote(&key),
                 message,
             },
             None => ConfigError::Syntax {
@@ -271,17 +270,16 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
 
     let mut config = Config::default();
     if let Some(lang) = file.lang {
-        config.lang = Some(match lang.get_ref().as_str() {
-            "en" => Lang::En,
-            "ja" => Lang::Ja,
-            other => {
-                return Err(invalid(
-                    lang.span(),
-                    "lang",
-                    format!("`{other}` is not a language (expected `en` or `ja`)"),
-                ));
-            }
-        });
+        config.lang = Some(lang.get_ref().parse::<Lang>().map_err(|_| {
+            invalid(
+                lang.span(),
+                "lang",
+                format!(
+                    "`{}` is not a language (expected `en` or `ja`)",
+                    clean::quote(lang.get_ref())
+                ),
+            )
+        })?);
     }
     if let Some(zone) = file.timezone {
         let name = zone.get_ref().clone();
@@ -289,7 +287,10 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
             invalid(
                 zone.span(),
                 "timezone",
-                format!("unknown time zone `{name}` (expected an IANA name such as `Asia/Tokyo`)"),
+                format!(
+                    "unknown time zone `{}` (expected an IANA name such as `Asia/Tokyo`)",
+                    clean::quote(&name)
+                ),
             )
         })?;
         config.time_zone = Some((name, time_zone));
@@ -301,7 +302,7 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
                 "day_start",
                 format!(
                     "`{}` is not a time of day (expected `HH:MM`, such as `04:00`)",
-                    day_start.get_ref()
+                    clean::quote(day_start.get_ref())
                 ),
             )
         })?;
@@ -315,6 +316,19 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
     }
     config.git.exclude = file.git.exclude;
     config.git.include_merges = file.git.include_merges;
+    if let Some(timeout) = file.git.timeout_secs {
+        let secs = *timeout.get_ref();
+        if !(1..=GIT_TIMEOUT_MAX_SECS).contains(&secs) {
+            return Err(invalid(
+                timeout.span(),
+                "git.timeout_secs",
+                format!(
+                    "{secs} is out of range: one git process may run from 1 to {GIT_TIMEOUT_MAX_SECS} seconds"
+                ),
+            ));
+        }
+        config.git.timeout = std::time::Duration::from_secs(secs.unsigned_abs());
+    }
     if let Some(max_chars) = file.max_chars {
         if *max_chars.get_ref() < 10 {
             return Err(invalid(max_chars.span(), "max_chars", "must be at least 10".to_owned()));
@@ -326,14 +340,23 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
     parse_shell(&mut config, file.shell, invalid)?;
     parse_redact(&mut config, file.redact, path, invalid)?;
     parse_llm(&mut config, file.llm, invalid)?;
-    config.render.compact = file.render.compact;
-    if let Some(template) = file.render.template {
+    parse_render(&mut config, file.render, invalid)?;
+    Ok(config)
+}
+
+fn parse_render(
+    config: &mut Config,
+    render: RenderFile,
+    invalid: &Invalid<'_>,
+) -> Result<(), ConfigError> {
+    config.render.compact = render.compact;
+    if let Some(template) = render.template {
         if template.get_ref().as_os_str().is_empty() {
             return Err(invalid(template.span(), "render.template", "is empty".to_owned()));
         }
         config.render.template = Some(template.into_inner());
     }
-    Ok(config)
+    Ok(())
 }
 
 fn parse_days(
@@ -349,7 +372,10 @@ fn parse_days(
                 invalid(
                     workdays.span(),
                     "workdays",
-                    format!("`{name}` is not a day of the week (expected `mon` … `sun`)"),
+                    format!(
+                        "`{}` is not a day of the week (expected `mon` … `sun`)",
+                        clean::quote(name)
+                    ),
                 )
             })?;
             if !days.contains(&day) {
@@ -376,7 +402,7 @@ fn parse_days(
                 invalid(
                     holidays.span(),
                     "holidays",
-                    format!("`{text}` is not a date (expected `YYYY-MM-DD`)"),
+                    format!("`{}` is not a date (expected `YYYY-MM-DD`)", clean::quote(&text)),
                 )
             })?;
             config.holidays.insert(date);
@@ -402,7 +428,8 @@ fn parse_sessions(
                         agents.span(),
                         "sessions.agents",
                         format!(
-                            "`{other}` is not an agent (expected `claude`, `codex` or `gemini`)"
+                            "`{}` is not an agent (expected `claude`, `codex` or `gemini`)",
+                            clean::quote(other)
                         ),
                     ));
                 }
@@ -435,7 +462,8 @@ fn parse_shell(
                         shells.span(),
                         "shell.shells",
                         format!(
-                            "`{other}` is not a shell (expected `zsh`, `bash`, `fish` or `atuin`)"
+                            "`{}` is not a shell (expected `zsh`, `bash`, `fish` or `atuin`)",
+                            clean::quote(other)
                         ),
                     ));
                 }
@@ -470,13 +498,37 @@ fn parse_redact(
     for rule in &redact.rules {
         let span = rule.span();
         let rule = rule.get_ref();
+        // The id is written into the report (`[REDACTED:<id>]`), after sanitizing.
+        let id_ok = !rule.id.is_empty()
+            && rule.id.len() <= 64
+            && rule.id.bytes().all(|byte| byte.is_ascii_alphanumeric() || b"-_.".contains(&byte));
+        if !id_ok {
+            return Err(invalid(
+                span,
+                "redact.rules",
+                format!(
+                    "rule id `{}` must be 1 to 64 letters, digits, `-`, `_` or `.`",
+                    clean::quote(&rule.id)
+                ),
+            ));
+        }
         // Check the regex here so the error names the rule and its line.
         if let Err(error) = regex::Regex::new(&rule.regex) {
             let first = error.to_string().lines().last().unwrap_or_default().trim().to_owned();
             return Err(invalid(
                 span,
                 "redact.rules",
-                format!("rule `{}` has an invalid regex: {first}", rule.id),
+                format!("rule `{}` has an invalid regex: {first}", clean::quote(&rule.id)),
+            ));
+        }
+        if rule.entropy.is_some_and(|entropy| !(0.0..=8.0).contains(&entropy)) {
+            return Err(invalid(
+                span,
+                "redact.rules",
+                format!(
+                    "rule `{}` has an entropy outside 0 to 8 (bits per character)",
+                    clean::quote(&rule.id)
+                ),
             ));
         }
         builder = builder.rule(redact::Rule {
@@ -511,23 +563,125 @@ fn parse_llm(config: &mut Config, llm: LlmFile, invalid: &Invalid<'_>) -> Result
                 return Err(invalid(
                     api.span(),
                     "llm.api",
-                    format!("`{other}` is not an API (expected `ollama` or `openai`)"),
+                    format!(
+                        "`{}` is not an API (expected `ollama` or `openai`)",
+                        clean::quote(other)
+                    ),
                 ));
             }
         };
     }
     config.llm.enabled = llm.enabled.unwrap_or(defaults.enabled);
-    config.llm.endpoint = llm.endpoint.unwrap_or(defaults.endpoint);
+    config.llm.endpoint = match llm.endpoint {
+        Some(endpoint) => {
+            validate_endpoint(endpoint.get_ref())
+                .map_err(|message| invalid(endpoint.span(), "llm.endpoint", message))?;
+            endpoint.into_inner()
+        }
+        None => defaults.endpoint,
+    };
     config.llm.model = llm.model.filter(|model| !model.is_empty());
-    config.llm.timeout_secs = llm.timeout_secs.unwrap_or(defaults.timeout_secs);
-    config.llm.max_input_chars = llm.max_input_chars.unwrap_or(defaults.max_input_chars);
-    config.llm.max_output_chars = llm.max_output_chars.unwrap_or(defaults.max_output_chars);
-    config.llm.temperature = llm.temperature.unwrap_or(defaults.temperature);
+    config.llm.timeout_secs =
+        in_range(llm.timeout_secs, TIMEOUT_SECS, "llm.timeout_secs", invalid)?
+            .unwrap_or(defaults.timeout_secs);
+    config.llm.max_input_chars =
+        in_range(llm.max_input_chars, MAX_INPUT_CHARS, "llm.max_input_chars", invalid)?
+            .unwrap_or(defaults.max_input_chars);
+    config.llm.max_output_chars =
+        in_range(llm.max_output_chars, MAX_OUTPUT_CHARS, "llm.max_output_chars", invalid)?
+            .unwrap_or(defaults.max_output_chars);
+    if let Some(temperature) = llm.temperature {
+        let value = *temperature.get_ref();
+        // NaN fails both comparisons: `contains` is false for it.
+        if !TEMPERATURE.contains(&value) {
+            return Err(invalid(
+                temperature.span(),
+                "llm.temperature",
+                format!(
+                    "must be a number from {} to {} (sampling temperature)",
+                    TEMPERATURE.start(),
+                    TEMPERATURE.end()
+                ),
+            ));
+        }
+        config.llm.temperature = value;
+    }
     Ok(())
 }
 
+/// `[llm] timeout_secs`: at least a second, at most an hour (a deadline far in the
+/// future overflows the clock).
+const TIMEOUT_SECS: std::ops::RangeInclusive<u64> = 1..=3600;
+/// `[llm] max_input_chars`: a payload smaller than this cannot hold a report.
+const MAX_INPUT_CHARS: std::ops::RangeInclusive<usize> = 100..=10_000_000;
+/// `[llm] max_output_chars`.
+const MAX_OUTPUT_CHARS: std::ops::RangeInclusive<usize> = 10..=1_000_000;
+/// `[llm] temperature`: what OpenAI-compatible servers and Ollama accept.
+const TEMPERATURE: std::ops::RangeInclusive<f32> = 0.0..=2.0;
+
+/// The value of an integer key, checked against its range; the error names the key,
+/// its line and the range.
+fn in_range<T: PartialOrd + std::fmt::Display + Copy>(
+    value: Option<Spanned<T>>,
+    range: std::ops::RangeInclusive<T>,
+    key: &str,
+    invalid: &Invalid<'_>,
+) -> Result<Option<T>, ConfigError> {
+    let Some(value) = value else { return Ok(None) };
+    if range.contains(value.get_ref()) {
+        return Ok(Some(*value.get_ref()));
+    }
+    Err(invalid(
+        value.span(),
+        key,
+        format!(
+            "{} is out of range (expected {} to {})",
+            value.get_ref(),
+            range.start(),
+            range.end()
+        ),
+    ))
+}
+
+/// Checks what can be checked of `[llm] endpoint` without any lookup: an explicit port
+/// is a number from 1 to 65535 (an out-of-range port once became port 80 silently).
+/// The scheme and the loopback rule are `llm-client`'s.
+pub(crate) fn validate_endpoint(endpoint: &str) -> Result<(), String> {
+    let rest = endpoint.split_once("://").map_or(endpoint, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+    let port = if let Some(bracketed) = host_port.strip_prefix('[') {
+        match bracketed.split_once(']') {
+            Some((_, "")) => None,
+            Some((_, after)) => Some(after.strip_prefix(':').unwrap_or(after)),
+            None => return Err("the `[` of an IPv6 address is not closed".to_owned()),
+        }
+    } else {
+        host_port.rsplit_once(':').map(|(_, port)| port)
+    };
+    match port {
+        None => Ok(()),
+        Some(port)
+            if !port.is_empty()
+                && port.bytes().all(|byte| byte.is_ascii_digit())
+                && port.parse::<u16>().is_ok_and(|port| port > 0) =>
+        {
+            Ok(())
+        }
+        Some(_) => Err(format!(
+            "`{}` has a port that is not a number from 1 to 65535",
+            clean::quote(endpoint)
+        )),
+    }
+}
+
+/// A strict `HH:MM` (two digits each, `00:00` to `23:59`): no sign, no spaces.
 fn parse_time(text: &str) -> Option<Time> {
     let (hour, minute) = text.split_once(':')?;
+    let two_digits = |part: &str| part.len() == 2 && part.bytes().all(|byte| byte.is_ascii_digit());
+    if !two_digits(hour) || !two_digits(minute) {
+        return None;
+    }
     let (hour, minute): (i8, i8) = (hour.parse().ok()?, minute.parse().ok()?);
     Time::new(hour, minute, 0, 0).ok()
 }
@@ -615,6 +769,8 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # exclude = ["~/src/archive/**", "vendor"]
 # Report merge commits too.
 # include_merges = false
+# Seconds one git process may run before it is stopped (1 to 3600).
+# timeout_secs = 10
 
 [sessions]
 # AI coding agents whose local logs are read: "claude", "codex", "gemini".
@@ -694,7 +850,7 @@ mod tests {
 
     #[test]
     fn unknown_key_in_a_table() {
-        insta::assert_snapshot!(error("[git]\nroots = []\ndepth = 2\n"), @"config `/home/me/.config/standup/config.toml` line 3, key `git.depth`: unknown field `depth`, expected one of `roots`, `max_depth`, `exclude`, `include_merges`");
+        insta::assert_snapshot!(error("[git]\nroots = []\ndepth = 2\n"), @"config `/home/me/.config/standup/config.toml` line 3, key `git.depth`: unknown field `depth`, expected one of `roots`, `max_depth`, `exclude`, `include_merges`, `timeout_secs`");
     }
 
     #[test]
@@ -713,6 +869,57 @@ mod tests {
         insta::assert_snapshot!(error("workdays = [\"mon\", \"funday\"]\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `workdays`: `funday` is not a day of the week (expected `mon` … `sun`)");
         insta::assert_snapshot!(error("holidays = [\"2026-13-01\"]\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `holidays`: `2026-13-01` is not a date (expected `YYYY-MM-DD`)");
         insta::assert_snapshot!(error("lang = \"fr\"\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `lang`: `fr` is not a language (expected `en` or `ja`)");
+    }
+
+    #[test]
+    fn out_of_range_values_name_the_key() {
+        insta::assert_snapshot!(error("[llm]\ntimeout_secs = 9223372036854775000\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `llm.timeout_secs`: 9223372036854775000 is out of range (expected 1 to 3600)");
+        insta::assert_snapshot!(error("[llm]\ntemperature = nan\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `llm.temperature`: must be a number from 0 to 2 (sampling temperature)");
+        insta::assert_snapshot!(error("[llm]\nmax_input_chars = 0\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `llm.max_input_chars`: 0 is out of range (expected 100 to 10000000)");
+        insta::assert_snapshot!(error("day_start = \"+4:-0\"\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `day_start`: `+4:-0` is not a time of day (expected `HH:MM`, such as `04:00`)");
+        insta::assert_snapshot!(error("[llm]\nendpoint = \"http://127.0.0.1:99999\"\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `llm.endpoint`: `http://127.0.0.1:99999` has a port that is not a number from 1 to 65535");
+        insta::assert_snapshot!(error("[redact]\nrules = [{ id = \"a b\", regex = \"x\" }]\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `redact.rules`: rule id `a b` must be 1 to 64 letters, digits, `-`, `_` or `.`");
+        assert!(
+            error("[redact]\nrules = [{ id = \"r\", regex = \"x\", entropy = nan }]\n")
+                .contains("key `redact.rules`: rule `r` has an entropy outside 0 to 8")
+        );
+    }
+
+    #[test]
+    fn times_of_day_are_strict() {
+        for good in ["00:00", "04:30", "23:59"] {
+            assert!(parse_time(good).is_some(), "{good}");
+        }
+        for bad in
+            ["+4:-0", "4:00", "04:0", " 4:00", "24:00", "04:60", "04:00:00", "-1:00", "٠٤:٠٠"]
+        {
+            assert!(parse_time(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn endpoint_ports_are_checked() {
+        for good in [
+            "http://127.0.0.1:11434",
+            "http://localhost",
+            "http://[::1]:8080/v1",
+            "http://[::1]",
+            "http://127.0.0.1:1/",
+            "http://u:p@127.0.0.1:65535",
+        ] {
+            assert_eq!(validate_endpoint(good), Ok(()), "{good}");
+        }
+        for bad in [
+            "http://127.0.0.1:99999",
+            "http://127.0.0.1:0",
+            "http://127.0.0.1:",
+            "http://127.0.0.1:+80",
+            "http://[::1]:65536",
+            "http://[::1",
+            "http://127.0.0.1:8o",
+        ] {
+            assert!(validate_endpoint(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

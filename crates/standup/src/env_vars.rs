@@ -19,10 +19,10 @@ pub(crate) const HOME: &str = "HOME";
 /// Where the config file lives (`$XDG_CONFIG_HOME/standup/config.toml`).
 pub(crate) const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 
-/// Variables the sources may read (shell histories, agent log roots); passed to
-/// `collect` through its injected `Env`, never read by the sources themselves.
-pub(crate) const SOURCE_VARS: [&str; 5] =
-    ["HISTFILE", "XDG_DATA_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_DIR"];
+/// Variables the sources read (shell histories, agent log roots, atuin): `collect` owns
+/// the list, and the binary captures exactly it and passes it through the injected
+/// `Env`; the sources never read the process environment themselves.
+pub(crate) const SOURCE_VARS: &[&str] = collect::Env::VARS;
 
 /// Set and not empty: no color in diagnostics (no-color.org), unless `--color always`.
 pub(crate) const NO_COLOR: &str = "NO_COLOR";

@@ -2,7 +2,6 @@
 //! and the wiring of the pipeline (collect → sanitize → redact → aggregate → render).
 //! Everything worth a unit test lives in a library crate.
 
-mod clean;
 mod cli;
 mod clipboard;
 mod config;
@@ -52,10 +51,15 @@ fn main() -> ExitCode {
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => {
-            let code = if error.use_stderr() { exit::USAGE } else { exit::OK };
+        Err(error) if !error.use_stderr() => {
+            // `--help` and `--version`: our own text.
             let _ = error.print();
-            return ExitCode::from(code);
+            return ExitCode::from(exit::OK);
+        }
+        Err(error) => {
+            // clap quotes the offending argument: clean it like any echoed input.
+            print_usage(&error.render().to_string());
+            return ExitCode::from(exit::USAGE);
         }
     };
     let (color, quiet) = match &cli.command {
@@ -124,9 +128,17 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
     })
 }
 
+/// Prints an error line on stderr. The message can quote input (a path, a value), so
+/// it is sanitized and redacted as a whole here, whatever built it.
 #[expect(clippy::print_stderr, reason = "the binary's one place for error lines")]
 fn print_error(error: &anyhow::Error) {
-    eprintln!("{} {error:#}", diag::prefix("error"));
+    eprintln!("{} {}", diag::prefix("error"), clean::message(&format!("{error:#}")));
+}
+
+/// Prints clap's usage error, cleaned like [`print_error`]'s.
+#[expect(clippy::print_stderr, reason = "the binary's one place for usage errors")]
+fn print_usage(text: &str) {
+    eprint!("{}", clean::message(text));
 }
 
 /// Prints progress text (spinner frames, timings) on stderr, as is.
@@ -139,6 +151,6 @@ fn print_progress(text: &str) {
 #[expect(clippy::print_stderr, reason = "the binary's one place for warning lines")]
 fn print_warning(message: &str) {
     if diag::get().warnings {
-        eprintln!("{} {message}", diag::prefix("warning"));
+        eprintln!("{} {}", diag::prefix("warning"), clean::message(message));
     }
 }

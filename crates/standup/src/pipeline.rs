@@ -11,11 +11,11 @@ use anyhow::Context as _;
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use report_model::{Meta, ReportKind};
+use report_model::{Lang, Meta, ReportKind, Source, plural};
 
-use crate::cli::{DoctorArgs, FormatArg, LangArg, ReportArgs};
-use crate::config::{self, Config, Lang, LlmApi, LlmConfig};
-use crate::{Failure, clean, env_vars, print_warning, write_stdout};
+use crate::cli::{DoctorArgs, FormatArg, ReportArgs};
+use crate::config::{self, Config, LlmApi, LlmConfig};
+use crate::{Failure, env_vars, print_warning, write_stdout};
 
 /// The process environment, read once at start-up; nothing below reads `std::env`.
 pub(crate) struct ProcessEnv {
@@ -53,7 +53,7 @@ impl ProcessEnv {
 
     fn collect_env(&self) -> collect::Env {
         let mut env = collect::Env::new(&self.home);
-        for name in env_vars::SOURCE_VARS.iter().chain([&env_vars::XDG_CONFIG_HOME]) {
+        for name in env_vars::SOURCE_VARS {
             if let Some(value) = self.var(name) {
                 env = env.with_var(name, value);
             }
@@ -65,12 +65,26 @@ impl ProcessEnv {
     fn now(&self) -> Result<Timestamp, Failure> {
         match self.var(env_vars::STANDUP_NOW) {
             None => Ok(Timestamp::now()),
-            Some(text) => text.parse().map_err(|error| {
-                usage(format!(
-                    "{} is `{text}`, which is not an RFC 3339 timestamp: {error}",
-                    env_vars::STANDUP_NOW
-                ))
-            }),
+            Some(text) => {
+                let now: Timestamp = text.parse().map_err(|error| {
+                    usage(format!(
+                        "{} is `{}`, which is not an RFC 3339 timestamp: {error}",
+                        env_vars::STANDUP_NOW,
+                        clean::quote(text)
+                    ))
+                })?;
+                let year = now.to_zoned(TimeZone::UTC).year();
+                if !YEARS.contains(&year) {
+                    return Err(usage(format!(
+                        "{} is `{}`, out of range (a report covers the years {} to {})",
+                        env_vars::STANDUP_NOW,
+                        clean::quote(text),
+                        YEARS.start(),
+                        YEARS.end()
+                    )));
+                }
+                Ok(now)
+            }
         }
     }
 
@@ -100,7 +114,7 @@ fn time_zone(config: &Config, env: &ProcessEnv) -> Result<(String, TimeZone), Fa
         let name = tz.strip_prefix(':').unwrap_or(tz);
         let zone = TimeZone::get(name)
             .or_else(|_| TimeZone::posix(name))
-            .map_err(|_| usage(format!("TZ is `{tz}`, which is not a known time zone (expected an IANA name such as `Asia/Tokyo`)")))?;
+            .map_err(|_| usage(format!("TZ is `{}`, which is not a known time zone (expected an IANA name such as `Asia/Tokyo`)", clean::quote(tz))))?;
         return Ok((name.to_owned(), zone));
     }
     let zone = TimeZone::try_system().unwrap_or(TimeZone::UTC);
@@ -108,17 +122,33 @@ fn time_zone(config: &Config, env: &ProcessEnv) -> Result<(String, TimeZone), Fa
     Ok((name, zone))
 }
 
+/// The years a report may be about: git, the agents and the shells record nothing
+/// earlier, and date arithmetic near jiff's limits (year 9999) would overflow.
+const YEARS: std::ops::RangeInclusive<i16> = 1970..=9998;
+
 fn parse_date(text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, Failure> {
     let today = aggregate::today(now, calendar);
-    match text {
-        "today" => Ok(today),
+    let date = match text {
+        "today" => today,
         "yesterday" => {
-            today.yesterday().map_err(|error| usage(format!("--date yesterday: {error}")))
+            today.yesterday().map_err(|error| usage(format!("--date yesterday: {error}")))?
         }
         other => other.parse().map_err(|_| {
-            usage(format!("--date `{other}` is not `today`, `yesterday` or a date `YYYY-MM-DD`"))
-        }),
+            usage(format!(
+                "--date `{}` is not `today`, `yesterday` or a date `YYYY-MM-DD`",
+                clean::quote(other)
+            ))
+        })?,
+    };
+    if !YEARS.contains(&date.year()) {
+        return Err(usage(format!(
+            "--date `{}` is {date}, out of range (a report covers the years {} to {})",
+            clean::quote(text),
+            YEARS.start(),
+            YEARS.end()
+        )));
     }
+    Ok(date)
 }
 
 fn calendar(config: &Config, time_zone: TimeZone) -> Calendar {
@@ -162,22 +192,13 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     let windows = aggregate::report_windows(kind, date, &calendar)
         .map_err(|error| Failure::Usage(error.into()))?;
     let since = windows.iter().map(|(_, window)| window.start).min().unwrap_or(now);
-    let lang = match args.lang {
-        Some(LangArg::En) => Lang::En,
-        Some(LangArg::Ja) => Lang::Ja,
-        None => config.lang.unwrap_or_else(|| env.lang()),
-    };
+    let lang = args.lang.or(config.lang).unwrap_or_else(|| env.lang());
 
     let mut gathered = gather(env, &config, since);
     let mut timings = std::mem::take(&mut gathered.timings);
 
     let start = Instant::now();
-    let secrets_masked = clean::clean(
-        &mut gathered.activity,
-        &mut gathered.warnings,
-        &config.redactor,
-        config.max_chars,
-    );
+    let secrets_masked = clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
     timings.push(("sanitize + redact".to_owned(), start.elapsed()));
 
     let start = Instant::now();
@@ -190,7 +211,7 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     };
     let options = aggregate::Options { shell: config.grouping.clone() };
     let mut report =
-        aggregate::aggregate(kind, &windows, &gathered.activity, gathered.warnings, meta, &options);
+        aggregate::aggregate(kind, &windows, gathered.activity, gathered.warnings, meta, &options);
     timings.push(("aggregate".to_owned(), start.elapsed()));
 
     let limits = narrative::Limits {
@@ -199,33 +220,21 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         temperature: config.llm.temperature,
         ..narrative::Limits::default()
     };
-    let narrative_lang = match lang {
-        Lang::En => narrative::Lang::En,
-        Lang::Ja => narrative::Lang::Ja,
-    };
     if args.show_prompt {
-        let text = show_prompt(&report, &config, &limits, narrative_lang, args.format)?;
+        let text = show_prompt(&report, &config, &limits, lang, args.format)?;
         return write_output(args.output.as_deref(), &text);
     }
     if config.llm.enabled && !args.no_llm && !report.is_empty() {
         let start = Instant::now();
         let backend = backend(&config.llm);
         let spinner = Spinner::start();
-        let warnings = narrative::narrate(
-            backend.as_ref(),
-            &mut report,
-            &config.redactor,
-            &limits,
-            narrative_lang,
-        );
+        let warnings =
+            narrative::narrate(backend.as_ref(), &mut report, &config.redactor, &limits, lang);
         drop(spinner);
         report.warnings.extend(warnings);
         timings.push(("narrative".to_owned(), start.elapsed()));
     }
-    let render_lang = match lang {
-        Lang::En => render::Lang::En,
-        Lang::Ja => render::Lang::Ja,
-    };
+    let render_lang = lang;
     for warning in &report.warnings {
         let text = render::warning_text(warning, render_lang);
         print_warning(&format!("{}: {text}", warning.code.as_str()));
@@ -297,7 +306,7 @@ fn show_prompt(
     report: &report_model::Report,
     config: &Config,
     limits: &narrative::Limits,
-    lang: narrative::Lang,
+    lang: Lang,
     format: FormatArg,
 ) -> Result<String, Failure> {
     if report.is_empty() {
@@ -408,11 +417,13 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
     let calendar = calendar(&config, time_zone);
     let today = aggregate::today(now, &calendar);
     let since = calendar.window(today).map_err(|error| Failure::Usage(error.into()))?.start;
-    let gathered = gather(env, &config, since);
+    let mut gathered = gather(env, &config, since);
+    // Folder names, limits and warnings are untrusted text, as in a report.
+    clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
 
     let mut out = String::new();
     let exists = if config_path.exists() { "" } else { " (not present: defaults in use)" };
-    let _ = writeln!(out, "config: {}{exists}", config_path.display());
+    let _ = writeln!(out, "config: {}{exists}", clean::message(&config_path.to_string_lossy()));
     let _ = writeln!(
         out,
         "time zone: {zone_name} · today: {today} (activity is counted from {})",
@@ -450,24 +461,21 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
 
 /// One line of `standup doctor` for a source: found or not, and how much.
 fn doctor_line(status: &collect::SourceStatus) -> String {
-    let count = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     if !status.found {
         return format!("{}: not found", status.source);
     }
-    let amount = match status.source.as_str() {
-        "git" => format!(
+    let amount = match status.source {
+        Source::Git => format!(
             "{} · {} today",
-            count(status.files, "repository", "repositories"),
-            count(status.entries, "commit", "commits")
+            plural(status.files, "repository", "repositories"),
+            plural(status.entries, "commit", "commits")
         ),
-        "claude" | "codex" | "gemini" => {
-            format!(
-                "{} · {} today",
-                count(status.files, "transcript", "transcripts"),
-                count(status.entries, "session", "sessions")
-            )
-        }
-        _ => count(status.entries, "entry", "entries"),
+        source if source.is_agent() => format!(
+            "{} · {} today",
+            plural(status.files, "transcript", "transcripts"),
+            plural(status.entries, "session", "sessions")
+        ),
+        _ => plural(status.entries, "entry", "entries"),
     };
     format!("{}: found · {amount}", status.source)
 }

@@ -12,7 +12,13 @@
 //! - A user prompt is a `user` record that is not meta, not a compaction summary, not a
 //!   side chain, not a tool result, and whose text does not start with a command
 //!   wrapper (`<command-`, `<local-command-`, `<bash-`, `<task-notification`) or the
-//!   `[Request interrupted by user` marker.
+//!   `[Request interrupted by user` marker. Its text is what the person typed: the
+//!   blocks the IDE extensions and hooks inject (`<ide_opened_file>`, `<ide_selection>`,
+//!   `<ide_diagnostics>`, `<system-reminder>`) are removed first, and a record with
+//!   nothing left is not a prompt.
+//! - Models: the `message.model` of main-chain `assistant` records (found by a byte
+//!   scan of the raw message, never parsed; `<synthetic>` is Claude Code's own stand-in
+//!   and is left out), each once, in the order first used.
 //! - `history.jsonl` outlives the transcripts (deleted after `cleanupPeriodDays`, 30 by
 //!   default): its entries whose session has no transcript become sessions of their own
 //!   (one per `sessionId`, or per project and UTC day for old entries without one), with
@@ -21,8 +27,6 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
 
 use jiff::Timestamp;
 use jiff::civil::Date;
@@ -32,8 +36,9 @@ use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
 use super::lenient::{LBool, LNum, LStr, Text};
-use super::{Ctx, Drafts, SessionsConfig, config_path, dedup_paths, draft, has_extension, plural};
-use crate::{Env, SourceStatus};
+use super::{Ctx, Drafts, SessionsConfig, config_path, dedup_paths, draft, has_extension};
+use crate::{Env, SourceStatus, fsread};
+use report_model::plural;
 
 /// Claude Code's default transcript retention, in days.
 const DEFAULT_CLEANUP_DAYS: i64 = 30;
@@ -196,7 +201,9 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     let mut cleanup_days = None;
     for root in &roots {
         read_history(ctx, &mut state, &root.join("history.jsonl"), &mut history_days);
-        cleanup_days = cleanup_days.or_else(|| read_cleanup_days(&root.join("settings.json")));
+        if cleanup_days.is_none() {
+            cleanup_days = read_cleanup_days(ctx, &root.join("settings.json"));
+        }
     }
     let retention = match cleanup_days {
         Some(days) => format!("transcripts are deleted after {days} days (`cleanupPeriodDays`)"),
@@ -216,7 +223,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
 
     let entries = state.drafts.values().filter(|draft| !draft.activity.is_empty()).count();
     let status = SourceStatus {
-        source: "claude".to_owned(),
+        source: report_model::Source::Claude,
         found: !roots.is_empty(),
         locations: if roots.is_empty() { candidates } else { roots },
         files: state.files,
@@ -254,24 +261,22 @@ fn list_folder(ctx: &mut Ctx, state: &mut State, folder_path: &Path) -> FolderJo
     let mut jobs = Vec::new();
     let mut fresh = Vec::new();
     for (path, kind, modified_since) in ctx.list_dir_fresh(folder_path) {
-        // A symbolic link is followed, as `is_file` would; a plain file needs no `stat`.
-        let is_file = kind.is_file() || (kind.is_symlink() && path.is_file());
+        // A symbolic link is followed, as `is_dir` would; a plain entry needs no `stat`.
+        // Anything that is not a folder is a transcript when its name says so: a FIFO or
+        // a device there is refused when it is opened, with a warning naming it.
         let is_dir = kind.is_dir() || (kind.is_symlink() && path.is_dir());
-        if has_extension(&path, "jsonl") && is_file {
+        if has_extension(&path, "jsonl") && !is_dir {
             let Some(stem) = super::file_stem(&path) else { continue };
             if !stem.starts_with("agent-") {
-                state.transcripts.insert(stem.to_owned());
+                state.transcripts.insert(stem.clone());
             }
-            jobs.push(Job { default_session: stem.to_owned(), path, subagent: false });
+            jobs.push(Job { default_session: stem, path, subagent: false });
             fresh.push(modified_since);
         } else if is_dir {
-            let Some(parent) = path.file_name().and_then(|name| name.to_str()).map(str::to_owned)
-            else {
-                continue;
-            };
+            let Some(parent) = super::file_name(&path) else { continue };
             for (sub, sub_kind, sub_fresh) in ctx.list_dir_fresh(&path.join("subagents")) {
-                let sub_is_file = sub_kind.is_file() || (sub_kind.is_symlink() && sub.is_file());
-                if has_extension(&sub, "jsonl") && sub_is_file {
+                let sub_is_dir = sub_kind.is_dir() || (sub_kind.is_symlink() && sub.is_dir());
+                if has_extension(&sub, "jsonl") && !sub_is_dir {
                     jobs.push(Job { path: sub, default_session: parent.clone(), subagent: true });
                     fresh.push(sub_fresh);
                 }
@@ -292,31 +297,16 @@ fn read_folders(ctx: &mut Ctx, state: &mut State, folders: &[FolderJobs]) {
         .map(|(job, _)| job)
         .collect();
     let since = ctx.since;
-    let next = AtomicUsize::new(0);
-    let parsed: Mutex<Vec<Option<ParsedFile>>> = Mutex::new(fresh.iter().map(|_| None).collect());
-    let workers = std::thread::available_parallelism()
-        .map_or(2, NonZeroUsize::get)
-        .clamp(1, fresh.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = fresh.get(index) else { break };
-                    let file = parse_transcript(job, since);
-                    parsed.lock().unwrap_or_else(PoisonError::into_inner)[index] = Some(file);
-                }
-            });
-        }
-    });
-    let mut parsed = parsed.into_inner().unwrap_or_else(PoisonError::into_inner).into_iter();
+    let workers = std::thread::available_parallelism().map_or(2, NonZeroUsize::get);
+    let mut parsed =
+        crate::pool::map_ordered(&fresh, workers, |job| parse_transcript(job, since)).into_iter();
     for folder_jobs in folders {
         let mut folder = Folder::default();
         for (job, fresh) in folder_jobs.jobs.iter().zip(&folder_jobs.fresh) {
             if !fresh {
                 continue;
             }
-            if let Some(file) = parsed.next().flatten() {
+            if let Some(file) = parsed.next() {
                 apply_transcript(ctx, state, &mut folder, job, file);
             }
         }
@@ -352,6 +342,8 @@ enum Record {
         cwd: Option<usize>,
         /// The prompt's text, when the record is a user prompt.
         prompt: Option<String>,
+        /// The model of a main-chain assistant record (an index into `models`).
+        model: Option<usize>,
     },
 }
 
@@ -359,6 +351,7 @@ enum Record {
 struct ParsedFile {
     sessions: Vec<String>,
     cwds: Vec<String>,
+    models: Vec<String>,
     records: Vec<Record>,
     warnings: Vec<Warning>,
     stats: Stats,
@@ -379,6 +372,7 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
     let mut stats = Stats::default();
     let mut sessions = vec![job.default_session.clone()];
     let mut cwds = Vec::new();
+    let mut models = Vec::new();
     let mut records = Vec::new();
     jsonl::read_lines(&mut ctx, &mut stats, &job.path, |bytes| {
         let line: Line = serde_json::from_slice(bytes)?;
@@ -417,13 +411,18 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
         let mut prompt = None;
         if line.kind.is("user") && !side_chain {
             let message: Text = match line.message {
-                Some(raw) => serde_json::from_str(raw.get())?,
+                Some(raw) => Text::from_json_stripping(raw.get())?,
                 None => Text::default(),
             };
             if is_prompt(&line, &message) {
                 prompt = Some(message.value);
             }
         }
+        let model = if line.kind.is("assistant") && !side_chain {
+            line.message.and_then(|raw| quick_model(raw.get().as_bytes()))
+        } else {
+            None
+        };
         records.push(Record::Event {
             session,
             time,
@@ -431,10 +430,11 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
             uuid: line.uuid.get().and_then(uuid_key),
             cwd: line.cwd.get().map(|cwd| intern(&mut cwds, cwd)),
             prompt,
+            model: model.map(|model| intern(&mut models, model)),
         });
         Ok(())
     });
-    ParsedFile { sessions, cwds, records, warnings: ctx.warnings, stats }
+    ParsedFile { sessions, cwds, models, records, warnings: ctx.warnings, stats }
 }
 
 /// Adds a parsed transcript to what was read so far.
@@ -460,7 +460,7 @@ fn apply_transcript(
                 extra(extras, &file.sessions[session]).ai_title = Some(title);
             }
             Record::Summary { leaf, summary } => folder.summaries.push((leaf, summary)),
-            Record::Event { session, time, side_chain, uuid, cwd, prompt } => {
+            Record::Event { session, time, side_chain, uuid, cwd, prompt, model } => {
                 let session_id = file.sessions[session].as_str();
                 if !job.subagent {
                     if !transcripts.contains(session_id) {
@@ -480,6 +480,9 @@ fn apply_transcript(
                 let session = draft(drafts, Agent::ClaudeCode, session_id);
                 if time >= since {
                     session.activity.push(time);
+                    if let Some(model) = model.map(|index| file.models[index].as_str()) {
+                        session.note_model(model);
+                    }
                 }
                 if let Some(text) = prompt {
                     if time >= since {
@@ -494,9 +497,12 @@ fn apply_transcript(
 
 /// Whether a main-chain `user` record is something the user typed.
 fn is_prompt(line: &Line, message: &Text) -> bool {
+    // Only injected blocks (an IDE's opened file, a hook's reminder): nothing typed.
+    let only_injected = message.stripped && message.value.is_empty();
     !line.is_meta.0
         && !line.is_compact_summary.0
         && !message.tool_result
+        && !only_injected
         && !NOT_PROMPT_PREFIXES.iter().any(|prefix| message.value.starts_with(prefix))
 }
 
@@ -517,9 +523,6 @@ struct Orphan {
 
 /// Reads `history.jsonl`: entries of sessions without a transcript become sessions.
 fn read_history(ctx: &mut Ctx, state: &mut State, path: &Path, days: &mut BTreeSet<Date>) {
-    if !path.is_file() {
-        return;
-    }
     let since = ctx.since;
     // Old entries have no `sessionId`: they are covered when a transcript session of the
     // same working directory has activity on the same UTC day.
@@ -623,10 +626,30 @@ fn quick_session_id(line: &[u8]) -> Option<&str> {
     std::str::from_utf8(&rest[..end]).ok()
 }
 
+/// The first `"model":"…"` of an assistant record's raw message, found without parsing
+/// it: Claude Code writes the API's message as it came, with `model` before `content`
+/// (so a tool call's own `model` input comes later), and a JSON string cannot hold an
+/// unescaped `"`, so the pattern cannot come from inside a text. An id with
+/// escapes, or Claude Code's `<synthetic>` stand-in for messages it made itself, gives
+/// `None`.
+fn quick_model(message: &[u8]) -> Option<&str> {
+    const KEY: &[u8] = b"\"model\":\"";
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(KEY));
+    let start = FINDER.find(message)? + KEY.len();
+    let rest = message.get(start..)?;
+    let end = memchr::memchr2(b'"', b'\\', rest)?;
+    if rest[end] != b'"' || end == 0 || rest.starts_with(b"<synthetic>") {
+        return None;
+    }
+    std::str::from_utf8(&rest[..end]).ok()
+}
+
 /// `cleanupPeriodDays` from a `settings.json`, when it is set.
-fn read_cleanup_days(path: &Path) -> Option<i64> {
-    let file = fs_err::File::open(path).ok()?;
-    let settings: Settings = serde_json::from_reader(std::io::BufReader::new(file)).ok()?;
+fn read_cleanup_days(ctx: &mut Ctx, path: &Path) -> Option<i64> {
+    let bytes =
+        fsread::read_small(path, fsread::CONFIG_FILE_MAX).map_err(|error| ctx.fail(error)).ok()?;
+    let settings: Settings = serde_json::from_slice(&bytes).ok()?;
     settings.cleanup_period_days.as_i64()
 }
 
@@ -680,6 +703,17 @@ mod tests {
         );
         assert_eq!(quick_session_id(br#"{"sessionId": "spaced"}"#), None);
         assert_eq!(quick_session_id(br#"{"sessionId":"esc\u0041"}"#), None);
+    }
+
+    #[test]
+    fn quick_model_reads_the_message_model() {
+        assert_eq!(
+            quick_model(br#"{"model":"claude-opus-4-5-20251101","id":"msg_1","content":[]}"#),
+            Some("claude-opus-4-5-20251101")
+        );
+        assert_eq!(quick_model(br#"{"model":"<synthetic>","content":[]}"#), None);
+        assert_eq!(quick_model(br#"{"content":[{"text":"say \"model\":\"x\""}]}"#), None);
+        assert_eq!(quick_model(br#"{"model":""}"#), None);
     }
 
     #[test]

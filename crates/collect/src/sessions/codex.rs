@@ -11,6 +11,7 @@
 //!   `<environment_context>` or `<user_instructions>` block, are skipped too.
 //! - The working directory is the one in force at the session's latest record: the
 //!   first `session_meta`'s `cwd`, changed by each `turn_context` that names another.
+//! - Models: the `model` of each `turn_context` in the window, each once.
 //! - Title: the session's latest `session_index.jsonl` entry (by `updated_at`, the later
 //!   line on a tie), else the first prompt.
 //! - The dates in folder and file names are local time and are not used: events are
@@ -58,6 +59,9 @@ struct Payload<'a> {
     id: LStr<'a>,
     #[serde(borrow)]
     cwd: LStr<'a>,
+    /// The model of a `turn_context`.
+    #[serde(borrow)]
+    model: LStr<'a>,
     message: Text,
     /// Old versions marked injected user messages with a kind.
     #[serde(rename = "kind", borrow)]
@@ -83,9 +87,8 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         (None, None) => env.home.join(".codex"),
     };
     let mut status = SourceStatus {
-        source: "codex".to_owned(),
         locations: vec![home.clone()],
-        ..SourceStatus::default()
+        ..SourceStatus::new(report_model::Source::Codex)
     };
     let mut drafts = Drafts::new();
     if !home.is_dir() {
@@ -118,23 +121,22 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
 /// line on a tie.
 fn read_index(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> HashMap<String, String> {
     let mut latest: HashMap<String, (Option<Timestamp>, String)> = HashMap::new();
-    if path.is_file() {
-        jsonl::read_lines(ctx, stats, path, |bytes| {
-            let line: IndexLine = serde_json::from_slice(bytes)?;
-            let (Some(id), Some(name)) = (line.id.get(), line.thread_name.get()) else {
-                return Ok(());
-            };
-            let updated = line.updated_at.timestamp();
-            match latest.get_mut(id) {
-                Some(entry) if updated < entry.0 => {}
-                Some(entry) => *entry = (updated, name.to_owned()),
-                None => {
-                    latest.insert(id.to_owned(), (updated, name.to_owned()));
-                }
+    // A FIFO or a device here is refused by the reader, with a warning.
+    jsonl::read_lines(ctx, stats, path, |bytes| {
+        let line: IndexLine = serde_json::from_slice(bytes)?;
+        let (Some(id), Some(name)) = (line.id.get(), line.thread_name.get()) else {
+            return Ok(());
+        };
+        let updated = line.updated_at.timestamp();
+        match latest.get_mut(id) {
+            Some(entry) if updated < entry.0 => {}
+            Some(entry) => *entry = (updated, name.to_owned()),
+            None => {
+                latest.insert(id.to_owned(), (updated, name.to_owned()));
             }
-            Ok(())
-        });
-    }
+        }
+        Ok(())
+    });
     latest.into_iter().map(|(id, (_, name))| (id, name)).collect()
 }
 
@@ -146,12 +148,7 @@ fn collect_rollouts(ctx: &mut Ctx, folder: &Path, depth: usize, files: &mut Vec<
     for path in ctx.list_dir(folder) {
         if path.is_dir() {
             collect_rollouts(ctx, &path, depth - 1, files);
-        } else if has_extension(&path, "jsonl")
-            && path
-                .file_name()
-                .and_then(|name| name.to_str())
-                .is_some_and(|name| name.starts_with("rollout-"))
-        {
+        } else if has_extension(&path, "jsonl") && super::name_starts_with(&path, "rollout-") {
             files.push(path);
         }
     }
@@ -177,6 +174,12 @@ fn read_rollout(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Draft> 
                 if let Some(new) = payload.cwd.get() {
                     if cwd.as_deref() != Some(new) {
                         cwd = Some(new.to_owned());
+                    }
+                }
+                // A turn of the window names the model it ran on.
+                if let Some(model) = payload.model.get() {
+                    if line.timestamp.timestamp().is_some_and(|time| time >= since) {
+                        session.note_model(model);
                     }
                 }
             }

@@ -18,7 +18,7 @@
 //!   there is one: what the user typed, before `@file` expansion).
 
 use std::collections::HashMap;
-use std::io::BufReader;
+use std::io::{BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
@@ -27,8 +27,9 @@ use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
 use super::lenient::{LStr, OStr, Text};
-use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path, has_extension, plural};
-use crate::{Env, SourceStatus};
+use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path, has_extension};
+use crate::{Env, Error, SourceStatus, fsread};
+use report_model::plural;
 
 /// One line of a `.jsonl` chat: metadata, a message, an update or a rewind.
 #[derive(Deserialize, Default)]
@@ -201,9 +202,8 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         (None, None) => env.home.join(".gemini"),
     };
     let mut status = SourceStatus {
-        source: "gemini".to_owned(),
         locations: vec![home.clone()],
-        ..SourceStatus::default()
+        ..SourceStatus::new(report_model::Source::Gemini)
     };
     let mut drafts = Drafts::new();
     let tmp = home.join("tmp");
@@ -211,7 +211,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         return (drafts, status);
     }
     status.found = true;
-    let registry = read_registry(&home.join("projects.json"));
+    let registry = read_registry(ctx, &home.join("projects.json"));
     let mut counts = Stats::default();
     let mut without_cwd = 0_u64;
     for project in ctx.list_dir(&tmp) {
@@ -219,9 +219,9 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         if !chats.is_dir() {
             continue;
         }
-        let cwd = project_root(&project).or_else(|| {
-            let slug = project.file_name().and_then(|name| name.to_str())?;
-            registry.get(slug).cloned()
+        let cwd = project_root(ctx, &project).or_else(|| {
+            let slug = super::file_name(&project)?;
+            registry.get(&slug).cloned()
         });
         let mut sessions = Drafts::new();
         let mut subagent_folders = Vec::new();
@@ -230,10 +230,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
                 subagent_folders.push(path);
                 continue;
             }
-            let is_chat = path
-                .file_name()
-                .and_then(|name| name.to_str())
-                .is_some_and(|name| name.starts_with("session-"));
+            let is_chat = super::name_starts_with(&path, "session-");
             let legacy = has_extension(&path, "json");
             if !is_chat || !(legacy || has_extension(&path, "jsonl")) {
                 continue;
@@ -249,7 +246,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
                 Some(read_chat(ctx, &mut counts, &path))
             };
             if let Some(chat) = chat {
-                add_draft(&mut sessions, chat.into_draft(default_id, ctx.since, cwd.as_ref()));
+                add_draft(&mut sessions, chat.into_draft(&default_id, ctx.since, cwd.as_ref()));
             }
         }
         for folder in subagent_folders {
@@ -322,20 +319,25 @@ fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
 
 /// Reads a legacy `.json` chat, streamed; `None` (with a warning) when it is not valid.
 fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Chat> {
-    let file = match fs_err::File::open(path) {
+    let file = match fsread::open(path) {
         Ok(file) => file,
         Err(error) => {
-            if error.kind() != std::io::ErrorKind::NotFound {
-                ctx.unreadable(path, &error);
-            }
+            ctx.fail(error);
             return None;
         }
     };
     stats.files_read += 1;
-    let legacy: LegacyChat = match serde_json::from_reader(BufReader::new(file)) {
+    // Streamed, but bounded: a document larger than any chat is refused, not parsed.
+    let mut reader = BufReader::new(file).take(fsread::DOCUMENT_MAX + 1);
+    let parsed = serde_json::from_reader::<_, LegacyChat>(&mut reader);
+    if reader.limit() == 0 {
+        ctx.fail(Error::TooLarge { path: path.to_path_buf(), limit: fsread::DOCUMENT_MAX });
+        return None;
+    }
+    let legacy: LegacyChat = match parsed {
         Ok(legacy) => legacy,
         Err(error) if error.is_io() => {
-            ctx.unreadable(path, &std::io::Error::from(error));
+            ctx.unreadable(path, std::io::Error::from(error));
             return None;
         }
         Err(_) => {
@@ -374,13 +376,13 @@ fn read_subagents(
     sessions: &mut Drafts,
     files: &mut u64,
 ) {
-    let Some(parent) = folder.file_name().and_then(|name| name.to_str()) else { return };
+    let Some(parent) = super::file_name(folder) else { return };
     for path in ctx.list_dir(folder) {
-        if !has_extension(&path, "jsonl") || !path.is_file() {
+        if !has_extension(&path, "jsonl") || path.is_dir() {
             continue;
         }
         *files += 1;
-        let Some(session) = sessions.get_mut(parent) else { continue };
+        let Some(session) = sessions.get_mut(&parent) else { continue };
         if !ctx.modified_since(&path) {
             continue;
         }
@@ -394,16 +396,25 @@ fn read_subagents(
 }
 
 /// The project root a chat folder names in its `.project_root` file.
-fn project_root(project: &Path) -> Option<PathBuf> {
-    let text = fs_err::read_to_string(project.join(".project_root")).ok()?;
+fn project_root(ctx: &mut Ctx, project: &Path) -> Option<PathBuf> {
+    let text = fsread::read_small_text(&project.join(".project_root"), fsread::PATH_FILE_MAX)
+        .map_err(|error| ctx.fail(error))
+        .ok()?;
     let root = text.trim();
     (!root.is_empty()).then(|| PathBuf::from(root))
 }
 
 /// Folder name → project root, from `projects.json`.
-fn read_registry(path: &Path) -> HashMap<String, PathBuf> {
-    let Ok(file) = fs_err::File::open(path) else { return HashMap::new() };
-    let Ok(registry) = serde_json::from_reader::<_, Registry>(BufReader::new(file)) else {
+fn read_registry(ctx: &mut Ctx, path: &Path) -> HashMap<String, PathBuf> {
+    let bytes = match fsread::read_small(path, fsread::CONFIG_FILE_MAX) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            ctx.fail(error);
+            return HashMap::new();
+        }
+    };
+    let Ok(registry) = serde_json::from_slice::<Registry>(&bytes) else {
+        ctx.warnings.push(jsonl::malformed_warning(path, 1, 0));
         return HashMap::new();
     };
     registry

@@ -1,11 +1,13 @@
 //! Streaming a JSON Lines file, counting what cannot be parsed.
 
-use std::io::{self, BufRead, BufReader};
+use std::io::BufReader;
 use std::path::Path;
 
 use report_model::{Warning, WarningCode};
 
 use super::Ctx;
+use crate::Error;
+use crate::fsread::{self, Lines};
 
 /// Counts across the files of one agent, for its status.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -23,50 +25,50 @@ pub(crate) struct Stats {
 ///
 /// Blank lines are skipped. A line `parse_line` rejects is counted, and a file with such
 /// lines gives one `malformed_lines` warning; the last line is exempt when it has no
-/// newline (a record still being written). A file that cannot be opened or read gives a
-/// `source_unreadable` warning; the records read before a read error are kept.
+/// newline (a record still being written). A line longer than [`fsread::LOG_LINE_MAX`]
+/// is skipped, and the file gives one warning counting such lines. A file that cannot be
+/// opened or read, or is not a regular file, gives a `source_unreadable` warning; the
+/// records read before a read error are kept.
 pub(crate) fn read_lines(
     ctx: &mut Ctx,
     stats: &mut Stats,
     path: &Path,
     mut parse_line: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
 ) {
-    let file = match fs_err::File::open(path) {
+    let file = match fsread::open(path) {
         Ok(file) => file,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return,
         Err(error) => {
-            ctx.unreadable(path, &error);
+            ctx.fail(error);
             return;
         }
     };
     stats.files_read += 1;
-    let mut reader = BufReader::with_capacity(64 * 1024, file);
-    let mut buffer = Vec::new();
-    let mut line_number = 0_u64;
+    let mut lines = Lines::new(BufReader::with_capacity(64 * 1024, file), fsread::LOG_LINE_MAX);
     let mut malformed = 0_u64;
     let mut first_malformed = 0_u64;
     loop {
-        buffer.clear();
-        match reader.read_until(b'\n', &mut buffer) {
-            Ok(0) => break,
-            Ok(_) => {}
+        let line = match lines.next_line() {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
             Err(error) => {
-                ctx.unreadable(path, &error);
+                ctx.fail(Error::io(path, error));
                 break;
             }
-        }
-        line_number += 1;
-        let complete = buffer.last() == Some(&b'\n');
-        let line = buffer.trim_ascii();
-        if line.is_empty() {
+        };
+        let (line_number, complete) = (line.number, line.complete);
+        let bytes = line.bytes.trim_ascii();
+        if bytes.is_empty() {
             continue;
         }
-        if parse_line(line).is_err() && complete {
+        if parse_line(bytes).is_err() && complete {
             malformed += 1;
             if first_malformed == 0 {
                 first_malformed = line_number;
             }
         }
+    }
+    if let Some(error) = lines.too_long(path) {
+        ctx.fail(error);
     }
     if malformed > 0 {
         stats.malformed_lines += malformed;

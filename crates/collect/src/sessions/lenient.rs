@@ -258,6 +258,7 @@ pub(crate) const TEXT_CAP_CHARS: usize = 200;
 /// characters are kept, so a pasted log costs a scan, not a copy. Also notes whether
 /// the content holds a `tool_result` block (a tool's output sent back as a user record).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[expect(clippy::struct_excessive_bools, reason = "independent facts noted in one pass")]
 pub(crate) struct Text {
     /// The collapsed, capped text.
     pub(crate) value: String,
@@ -265,8 +266,12 @@ pub(crate) struct Text {
     pub(crate) tool_result: bool,
     /// Whether some value was present at all (a string, block, or list).
     pub(crate) present: bool,
+    /// Whether an injected block was removed (see [`Text::from_json_stripping`]).
+    pub(crate) stripped: bool,
     chars: usize,
     pending_space: bool,
+    /// Whether injected blocks are removed from each string before it is kept.
+    strip: bool,
 }
 
 impl Text {
@@ -297,6 +302,67 @@ impl Text {
     fn separate(&mut self) {
         self.pending_space = !self.value.is_empty();
     }
+
+    /// Appends a string value: whole, or without its injected blocks when stripping.
+    fn push_value(&mut self, value: &str) {
+        if !self.strip {
+            self.push_str(value);
+            return;
+        }
+        let mut rest = value;
+        while !rest.is_empty() {
+            let Some((start, tag)) = next_injected(rest) else {
+                self.push_str(rest);
+                return;
+            };
+            self.push_str(&rest[..start]);
+            self.stripped = true;
+            let after_open = &rest[start + tag.len() + 2..];
+            let close = format!("</{tag}>");
+            match after_open.find(&close) {
+                Some(end) => {
+                    // The block's end separates what came before it from what follows.
+                    self.separate();
+                    rest = &after_open[end + close.len()..];
+                }
+                // An unclosed block runs to the end of the string.
+                None => return,
+            }
+        }
+    }
+
+    /// Parses a message's text (any shape [`Text`] takes) with the blocks a client
+    /// injects into a user record removed: `<ide_opened_file>`, `<ide_selection>`,
+    /// `<ide_diagnostics>` (Claude Code's IDE extensions) and `<system-reminder>`
+    /// (hooks and the client itself). What is left is what the person typed.
+    pub(crate) fn from_json_stripping(json: &str) -> Result<Text, serde_json::Error> {
+        let mut text = Text { strip: true, ..Text::default() };
+        let mut deserializer = serde_json::Deserializer::from_str(json);
+        TextSeed(&mut text).deserialize(&mut deserializer)?;
+        deserializer.end()?;
+        Ok(text)
+    }
+}
+
+/// The tags of the blocks [`Text::from_json_stripping`] removes.
+const INJECTED_TAGS: [&str; 4] =
+    ["ide_opened_file", "ide_selection", "ide_diagnostics", "system-reminder"];
+
+/// The byte offset and tag of the first injected block's opening tag in `text`.
+fn next_injected(text: &str) -> Option<(usize, &'static str)> {
+    let mut from = 0;
+    while let Some(offset) = text[from..].find('<') {
+        let start = from + offset;
+        let after = &text[start + 1..];
+        if let Some(tag) = INJECTED_TAGS
+            .iter()
+            .find(|tag| after.starts_with(**tag) && after[tag.len()..].starts_with('>'))
+        {
+            return Some((start, tag));
+        }
+        from = start + 1;
+    }
+    None
 }
 
 struct TextSeed<'t>(&'t mut Text);
@@ -319,7 +385,7 @@ impl<'de> Visitor<'de> for TextSeed<'_> {
     fn visit_str<E>(self, value: &str) -> Result<(), E> {
         self.0.present = true;
         self.0.separate();
-        self.0.push_str(value);
+        self.0.push_value(value);
         Ok(())
     }
 
@@ -443,6 +509,35 @@ mod tests {
             r#"{"message": {"content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}}"#,
         );
         assert!(parsed.message.tool_result);
+    }
+
+    #[test]
+    fn stripping_keeps_what_was_typed() {
+        let text = Text::from_json_stripping(
+            r#"{"role": "user", "content": [{"type": "text", "text": "<ide_opened_file>The user opened the file /p/src/main.rs in the IDE. This may or may not be related to the current task.</ide_opened_file>"}, {"type": "text", "text": "<ide_selection>The user selected the lines 3 to 9 from /p/a.rs:\nfn a() {}\n</ide_selection>"}, {"type": "text", "text": "fix the <b>parser</b>\n<system-reminder>\nhook said hi\n</system-reminder>\nplease"}]}"#,
+        )
+        .expect("parses");
+        assert_eq!(text.value, "fix the <b>parser</b> please");
+        assert!(text.stripped);
+        let only_blocks = Text::from_json_stripping(
+            r#"[{"type": "text", "text": "<ide_diagnostics>2 errors</ide_diagnostics>"}, {"type": "text", "text": "<system-reminder>unclosed"}]"#,
+        )
+        .expect("parses");
+        assert_eq!(only_blocks.value, "");
+        assert!(only_blocks.stripped);
+        let plain =
+            Text::from_json_stripping(r#""a <ide_selection without a close""#).expect("parses");
+        assert_eq!(plain.value, "a <ide_selection without a close");
+        assert!(!plain.stripped);
+    }
+
+    #[test]
+    fn blocks_before_a_long_prompt_do_not_use_up_the_cap() {
+        let selection = "code ".repeat(400);
+        let json = format!(
+            r#"[{{"type": "text", "text": "<ide_selection>{selection}</ide_selection>"}}, {{"type": "text", "text": "explain this"}}]"#
+        );
+        assert_eq!(Text::from_json_stripping(&json).expect("parses").value, "explain this");
     }
 
     #[test]

@@ -34,9 +34,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
-use report_model::{Agent, SessionEvent, Warning, WarningCode};
+use report_model::{Agent, SessionEvent, Warning, plural};
 
-use crate::{Env, SourceOutput};
+use crate::{Env, Error, SourceOutput};
 
 /// Where the agents' logs are and which agents to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,16 +100,16 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
+    /// Records the warning for an error; a missing file is silent.
+    fn fail(&mut self, error: Error) {
+        if !error.is_not_found() {
+            self.warnings.push(Warning::from(error));
+        }
+    }
+
     /// Records a `source_unreadable` warning for `path`.
-    fn unreadable(&mut self, path: &Path, error: &io::Error) {
-        self.warnings.push(
-            Warning::new(
-                WarningCode::SourceUnreadable,
-                format!("cannot read `{}` ({})", path.display(), error.kind()),
-            )
-            .with("path", path.display())
-            .with("error", error.kind()),
-        );
+    fn unreadable(&mut self, path: &Path, error: io::Error) {
+        self.fail(Error::io(path, error));
     }
 
     /// The sorted entries of a folder; empty when it does not exist, and a warning when
@@ -141,7 +141,7 @@ impl Ctx {
                 Vec::new()
             }
             Err(error) => {
-                self.unreadable(path, &error);
+                self.unreadable(path, error);
                 Vec::new()
             }
         }
@@ -163,7 +163,7 @@ impl Ctx {
                 return Vec::new();
             }
             Err(error) => {
-                self.unreadable(path, &error);
+                self.unreadable(path, error);
                 return Vec::new();
             }
         };
@@ -197,7 +197,7 @@ impl Ctx {
             }
             Err(error) if error.kind() == io::ErrorKind::NotFound => false,
             Err(error) => {
-                self.unreadable(path, &error);
+                self.unreadable(path, error);
                 false
             }
         }
@@ -229,6 +229,8 @@ pub(crate) struct Draft {
     first_prompt: Option<(Timestamp, String)>,
     prompts: Vec<Timestamp>,
     activity: Vec<Timestamp>,
+    /// The models the session used, each once, in the order first seen.
+    models: Vec<String>,
 }
 
 impl Draft {
@@ -241,6 +243,16 @@ impl Draft {
             first_prompt: None,
             prompts: Vec::new(),
             activity: Vec::new(),
+            models: Vec::new(),
+        }
+    }
+
+    /// Notes a model the session used (kept once, in the order first seen). Model ids
+    /// are short plain names (`claude-opus-4-5-20251101`, `gpt-5-codex`); anything else
+    /// in that field is not kept, so it needs no cleaning downstream.
+    fn note_model(&mut self, model: &str) {
+        if crate::plain_name(model) && !self.models.iter().any(|known| known == model) {
+            self.models.push(model.to_owned());
         }
     }
 
@@ -267,6 +279,9 @@ impl Draft {
         }
         self.prompts.extend(other.prompts);
         self.activity.extend(other.activity);
+        for model in &other.models {
+            self.note_model(model);
+        }
     }
 
     /// The event, or `None` when the session has no record in the window.
@@ -298,6 +313,7 @@ impl Draft {
             project: None,
             prompts: self.prompts,
             activity: self.activity,
+            models: self.models,
         })
     }
 }
@@ -374,9 +390,21 @@ fn has_extension(path: &Path, extension: &str) -> bool {
     path.extension().is_some_and(|found| found == extension)
 }
 
-/// The file name without its extension, when it is UTF-8.
-fn file_stem(path: &Path) -> Option<&str> {
-    path.file_stem().and_then(|stem| stem.to_str())
+/// The file name without its extension; bytes that are not UTF-8 are replaced, so a
+/// file with such a name is still read (its records usually name their session).
+fn file_stem(path: &Path) -> Option<String> {
+    path.file_stem().map(|stem| stem.to_string_lossy().into_owned())
+}
+
+/// The file name, bytes that are not UTF-8 replaced.
+fn file_name(path: &Path) -> Option<String> {
+    path.file_name().map(|name| name.to_string_lossy().into_owned())
+}
+
+/// Whether the file name starts with `prefix` (compared as bytes, so a name that is not
+/// UTF-8 still matches).
+fn name_starts_with(path: &Path, prefix: &str) -> bool {
+    path.file_name().is_some_and(|name| name.as_encoded_bytes().starts_with(prefix.as_bytes()))
 }
 
 /// A status sentence about malformed lines, when there were any.
@@ -386,11 +414,6 @@ fn malformed_limit(stats: &jsonl::Stats) -> Option<String> {
         let files = plural(stats.malformed_files, "file", "files");
         format!("{lines} skipped in {files}")
     })
-}
-
-/// `1 file`, `2 files`.
-fn plural(count: u64, one: &str, many: &str) -> String {
-    if count == 1 { format!("1 {one}") } else { format!("{count} {many}") }
 }
 
 #[cfg(test)]

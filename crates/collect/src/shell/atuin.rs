@@ -1,10 +1,23 @@
 //! atuin's SQLite database.
 //!
-//! Where it is: `$ATUIN_DB_PATH`, else `db_path` in atuin's `config.toml` (in
-//! `$ATUIN_CONFIG_DIR`, else `$XDG_CONFIG_HOME/atuin`), else `history.db` in atuin's data
-//! directory (`$ATUIN_DATA_DIR`, else `data_dir` in the config, else
-//! `$XDG_DATA_HOME/atuin`). Only those two top-level keys are read, by a small parser of
-//! TOML strings; `~` and `$VAR` in them are expanded as atuin does.
+//! Where it is, as atuin 18.24 resolves it (`atuin_common::dirs` and
+//! `atuin_client::settings`):
+//!
+//! - atuin's home is `$ATUIN_HOME` (an absolute path; empty or relative is ignored), else
+//!   `~/.atuin`.
+//! - Its `config.toml` is `$ATUIN_CONFIG_DIR/config.toml`; else `$ATUIN_HOME/config.toml`
+//!   when `ATUIN_HOME` is set; else `~/.atuin/config.toml` when it exists; else the legacy
+//!   `$XDG_CONFIG_HOME/atuin/config.toml` (or `~/.config/atuin/config.toml`) when it
+//!   exists.
+//! - The database is `$ATUIN_DB_PATH`, else `db_path` in the config, else `history.db`
+//!   in the data directory: `$ATUIN_DATA_DIR`, else `data_dir` in the config, else
+//!   `$ATUIN_HOME/data`; with `ATUIN_HOME` unset, `~/.atuin/data`, unless that folder does
+//!   not exist and a legacy one does (`$XDG_DATA_HOME/atuin` or `~/.local/share/atuin`),
+//!   which is then used. A relative path in the config or those variables is relative
+//!   to the config file's folder.
+//!
+//! Only those two top-level keys are read, by a small parser of TOML strings; `~` and
+//! `$VAR` in them are expanded as atuin does.
 //!
 //! The database is opened read-only, with `query_only` on as well, so nothing is ever
 //! written to it. atuin keeps it in WAL mode, and a read-only reader of a WAL database
@@ -17,12 +30,17 @@
 //!
 //! The `history` table's columns are probed first (`PRAGMA table_info`), since atuin adds
 //! columns over time: `timestamp` (nanoseconds since the epoch) and `command` are
-//! required, `cwd` and `deleted_at` are used when present, and rows with a `deleted_at`
-//! are skipped. Only rows with `timestamp >= since` are fetched.
+//! required; `cwd`, `exit`, `duration` (nanoseconds), `deleted_at`, and the newer
+//! `author`, `author_kind`, `shell` (with `hostname`, `host:user`) are used when present.
+//! Rows with a `deleted_at` are skipped, an `exit` or `duration` of `-1` (a command whose
+//! end atuin never saw) is unknown, and a command is an AI agent's as atuin's own
+//! `History::is_agent` decides: `author_kind` 2 (1 is the person); without a kind, an
+//! `author` that is a known agent name and not merely the user name atuin defaulted it
+//! to. `intent` (an agent's free-text reason) is not read. Only rows with
+//! `timestamp >= since` are fetched.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -32,39 +50,86 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 
 use super::scan::{Scan, decode};
-use crate::Env;
+use crate::{Env, Error, fsread};
+
+/// The agent names atuin recognizes in `author` (`atuin_client::history::KNOWN_AGENTS`).
+const KNOWN_AGENTS: [&str; 6] = ["claude-code", "codex", "copilot", "omp", "opencode", "pi"];
+
+/// The user half atuin writes in `hostname` when it knows no user name.
+const UNKNOWN_USER: &str = "unknown-user";
+
+/// A variable that must hold an absolute path, as atuin's `var_abspath` reads it.
+fn abs_var(env: &Env, name: &str) -> Option<PathBuf> {
+    env.var(name).map(PathBuf::from).filter(|path| path.is_absolute())
+}
+
+/// atuin's home, and whether `ATUIN_HOME` set it.
+fn atuin_home(env: &Env) -> (PathBuf, bool) {
+    match abs_var(env, "ATUIN_HOME") {
+        Some(home) => (home, true),
+        None => (env.home.join(".atuin"), false),
+    }
+}
+
+/// atuin's `config.toml`, as `atuin_common::dirs::config_path("config.toml")` finds it.
+fn config_file(env: &Env) -> PathBuf {
+    if let Some(dir) = env.var("ATUIN_CONFIG_DIR") {
+        return PathBuf::from(dir).join("config.toml");
+    }
+    let (home, set) = atuin_home(env);
+    let file = home.join("config.toml");
+    if set || file.exists() {
+        return file;
+    }
+    let legacy_dir = |xdg: Option<PathBuf>| {
+        xdg.unwrap_or_else(|| env.home.join(".config")).join("atuin").join("config.toml")
+    };
+    let legacy = legacy_dir(abs_var(env, "XDG_CONFIG_HOME"));
+    if legacy.exists() { legacy } else { file }
+}
+
+/// The data directory atuin uses when nothing configures one
+/// (`atuin_common::dirs::unconfigured_data_dir`).
+fn unconfigured_data_dir(env: &Env) -> PathBuf {
+    let (home, set) = atuin_home(env);
+    let data = home.join("data");
+    if set || data.exists() {
+        return data;
+    }
+    let default_legacy = env.home.join(".local/share/atuin");
+    let legacy = abs_var(env, "XDG_DATA_HOME")
+        .map_or_else(|| default_legacy.clone(), |xdg| xdg.join("atuin"));
+    if legacy.exists() || default_legacy.exists() { legacy } else { data }
+}
 
 /// The database path atuin itself would use, and a problem met on the way (an
 /// unreadable config file), for a warning.
 pub(super) fn db_path(env: &Env) -> (PathBuf, Option<String>) {
+    let config_file = config_file(env);
+    let config_dir = config_file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let resolve = |raw: &str| config_dir.join(expand(env, raw));
     if let Some(path) = env.var("ATUIN_DB_PATH") {
-        return (expand(env, path), None);
+        return (resolve(path), None);
     }
-    let config_dir =
-        env.var("ATUIN_CONFIG_DIR").map_or_else(|| env.config_home().join("atuin"), PathBuf::from);
-    let config_file = config_dir.join("config.toml");
     let (mut db_path, mut data_dir, mut problem) = (None, None, None);
-    match fs_err::read_to_string(&config_file) {
+    match fsread::read_small_text(&config_file, fsread::CONFIG_FILE_MAX) {
         Ok(text) => {
             db_path = toml_string(&text, "db_path");
             data_dir = toml_string(&text, "data_dir");
         }
-        Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+        Err(error) if error.is_not_found() => {}
         Err(error) => {
-            problem = Some(format!(
-                "atuin: cannot read `{}` ({}); looking for the database in the default place",
-                config_file.display(),
-                super::cause(&error)
-            ));
+            problem =
+                Some(format!("atuin: {error}; looking for the database in the default place"));
         }
     }
-    if let Some(path) = db_path {
-        return (expand(env, &path), problem);
+    if let Some(path) = db_path.filter(|path| !path.is_empty()) {
+        return (resolve(&path), problem);
     }
-    let data_dir = match (env.var("ATUIN_DATA_DIR"), data_dir) {
-        (Some(dir), _) => expand(env, dir),
-        (None, Some(dir)) => expand(env, &dir),
-        (None, None) => env.data_home().join("atuin"),
+    let data_dir = match (env.var("ATUIN_DATA_DIR"), data_dir.filter(|dir| !dir.is_empty())) {
+        (Some(dir), _) => resolve(dir),
+        (None, Some(dir)) => resolve(&dir),
+        (None, None) => unconfigured_data_dir(env),
     };
     (data_dir.join("history.db"), problem)
 }
@@ -73,8 +138,9 @@ pub(super) fn db_path(env: &Env) -> (PathBuf, Option<String>) {
 pub(super) enum Outcome {
     /// No file there.
     Missing,
-    /// The file is there but could not be read: the reason.
-    Unreadable(String),
+    /// The file is there but could not be read. Anything but a regular file (a FIFO, a
+    /// device, a folder) is refused before SQLite sees it: SQLite would block on a FIFO.
+    Unreadable(Error),
     /// The rows at or after `since`, and the counts (rows that could not be read are
     /// malformed; they have no line numbers).
     Read(Scan),
@@ -82,12 +148,9 @@ pub(super) enum Outcome {
 
 /// Reads the commands run at or after `since` from the database at `path`.
 pub(super) fn read(path: &Path, since: Timestamp) -> Outcome {
-    match fs_err::metadata(path) {
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Outcome::Missing,
-        Err(error) => return Outcome::Unreadable(super::cause(&error)),
-        Ok(metadata) if metadata.is_dir() => {
-            return Outcome::Unreadable("it is a directory".to_owned());
-        }
+    match fsread::regular_metadata(path) {
+        Err(error) if error.is_not_found() => return Outcome::Missing,
+        Err(error) => return Outcome::Unreadable(error),
         Ok(_) => {}
     }
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -98,6 +161,15 @@ pub(super) fn read(path: &Path, since: Timestamp) -> Outcome {
     };
     let mut wal = path.as_os_str().to_owned();
     wal.push("-wal");
+    let mut shm = path.as_os_str().to_owned();
+    shm.push("-shm");
+    // SQLite opens these beside the database itself: a FIFO there would block it.
+    for side in [Path::new(&wal), Path::new(&shm)] {
+        match fsread::regular_metadata(side) {
+            Err(error) if !error.is_not_found() => return Outcome::Unreadable(error),
+            _ => {}
+        }
+    }
     let result = if Path::new(&wal).exists() {
         // atuin is running (or stopped uncleanly): its latest commands may still be in
         // the write-ahead log, which only a normal reader sees, through the `-shm`
@@ -125,10 +197,14 @@ pub(super) fn read(path: &Path, since: Timestamp) -> Outcome {
     };
     match result {
         Ok(scan) => Outcome::Read(scan),
-        Err(Failure::Sqlite(error)) => Outcome::Unreadable(error.to_string()),
-        Err(Failure::Schema) => Outcome::Unreadable(
-            "it has no `history` table with `timestamp` and `command` columns".to_owned(),
-        ),
+        Err(Failure::Sqlite(error)) => Outcome::Unreadable(Error::Database {
+            path: path.to_path_buf(),
+            reason: error.to_string(),
+        }),
+        Err(Failure::Schema) => Outcome::Unreadable(Error::Database {
+            path: path.to_path_buf(),
+            reason: "it has no `history` table with `timestamp` and `command` columns".to_owned(),
+        }),
     }
 }
 
@@ -155,7 +231,11 @@ fn query(conn: &Connection, since: Timestamp) -> Result<Scan, Failure> {
         return Err(Failure::Schema);
     }
     let live = if columns.contains("deleted_at") { "deleted_at IS NULL" } else { "1" };
-    let cwd = if columns.contains("cwd") { "cwd" } else { "NULL" };
+    // Each optional column, or NULL where this version of atuin has none.
+    let column = |name: &'static str| if columns.contains(name) { name } else { "NULL" };
+    let selected = ["cwd", "exit", "duration", "author", "author_kind", "hostname", "shell"]
+        .map(column)
+        .join(", ");
 
     let mut scan = Scan::default();
     let entries: i64 =
@@ -168,20 +248,14 @@ fn query(conn: &Connection, since: Timestamp) -> Result<Scan, Failure> {
     let since_ns = i64::try_from(since.as_nanosecond())
         .unwrap_or(if since < Timestamp::UNIX_EPOCH { i64::MIN } else { i64::MAX });
     let mut statement = conn.prepare(&format!(
-        "SELECT timestamp, command, {cwd} FROM history WHERE timestamp >= ?1 AND {live}"
+        "SELECT timestamp, command, {selected} FROM history WHERE timestamp >= ?1 AND {live}"
     ))?;
     let mut rows = statement.query([since_ns])?;
     let mut row_idx = 0;
     while let Some(row) = rows.next()? {
         row_idx += 1;
-        let time = match row.get_ref(0)? {
-            ValueRef::Integer(ns) => Timestamp::from_nanosecond(i128::from(ns)).ok(),
-            ValueRef::Text(text) => std::str::from_utf8(text)
-                .ok()
-                .and_then(|text| text.trim().parse::<i64>().ok())
-                .and_then(|ns| Timestamp::from_nanosecond(i128::from(ns)).ok()),
-            _ => None,
-        };
+        let time =
+            integer(row.get_ref(0)?).and_then(|ns| Timestamp::from_nanosecond(i128::from(ns)).ok());
         let command = match row.get_ref(1)? {
             ValueRef::Text(bytes) | ValueRef::Blob(bytes) => Some(decode(bytes.to_vec())),
             _ => None,
@@ -193,12 +267,20 @@ fn query(conn: &Connection, since: Timestamp) -> Result<Scan, Failure> {
         if time < since || command.trim().is_empty() {
             continue;
         }
-        let cwd = match row.get_ref(2)? {
-            ValueRef::Text(bytes) => Some(PathBuf::from(decode(bytes.to_vec()))),
-            _ => None,
-        }
-        // Imported entries say `unknown`: only an absolute path is a directory.
-        .filter(|cwd| cwd.is_absolute());
+        let cwd = text(row.get_ref(2)?)
+            .map(PathBuf::from)
+            // Imported entries say `unknown`: only an absolute path is a directory.
+            .filter(|cwd| cwd.is_absolute());
+        // atuin writes -1 for a command whose end it never saw.
+        let exit = integer(row.get_ref(3)?).filter(|exit| *exit != -1);
+        let duration_ns =
+            integer(row.get_ref(4)?).and_then(|duration| u64::try_from(duration).ok());
+        let agent = agent(
+            text(row.get_ref(5)?).as_deref(),
+            integer(row.get_ref(6)?),
+            text(row.get_ref(7)?).as_deref(),
+        );
+        scan.origins.push(text(row.get_ref(8)?).as_deref().and_then(shell_named));
         scan.events.push(ShellEvent {
             shell: Shell::Atuin,
             time,
@@ -206,9 +288,64 @@ fn query(conn: &Connection, since: Timestamp) -> Result<Scan, Failure> {
             truncated: false,
             cwd,
             project: None,
+            exit,
+            duration_ns,
+            agent,
         });
     }
     Ok(scan)
+}
+
+/// An integer cell (atuin's columns are integers; a number stored as text is read too).
+fn integer(value: ValueRef<'_>) -> Option<i64> {
+    match value {
+        ValueRef::Integer(number) => Some(number),
+        ValueRef::Text(text) => std::str::from_utf8(text).ok()?.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// A text cell, decoded.
+fn text(value: ValueRef<'_>) -> Option<String> {
+    match value {
+        ValueRef::Text(bytes) => Some(decode(bytes.to_vec())),
+        _ => None,
+    }
+}
+
+/// One of our shells, by the name atuin records in `shell`.
+fn shell_named(name: &str) -> Option<Shell> {
+    match name.trim() {
+        "zsh" => Some(Shell::Zsh),
+        "bash" => Some(Shell::Bash),
+        "fish" => Some(Shell::Fish),
+        _ => None,
+    }
+}
+
+/// The agent that ran a command, as atuin's `History::is_agent` decides: a recorded
+/// `author_kind` wins (2 an agent, 1 the person); without one (or one this version does
+/// not know), an `author` that is a known agent's name, unless it is only the user name
+/// atuin fell back to (the user half of `hostname`, `host:user`).
+fn agent(author: Option<&str>, author_kind: Option<i64>, hostname: Option<&str>) -> Option<String> {
+    let author = author.map(str::trim).filter(|author| !author.is_empty());
+    match author_kind {
+        // The name is shown: an unusual one (not a plain name) is only "agent".
+        Some(2) => {
+            return Some(
+                author.filter(|author| crate::plain_name(author)).unwrap_or("agent").to_owned(),
+            );
+        }
+        Some(1) => return None,
+        _ => {}
+    }
+    let author = author?;
+    let defaulted = hostname.map(|hostname| match hostname.split_once(':') {
+        None => hostname,
+        Some((host, UNKNOWN_USER)) => host,
+        Some((_, user)) => user,
+    });
+    (KNOWN_AGENTS.contains(&author) && defaulted != Some(author)).then(|| author.to_owned())
 }
 
 /// A `file:` URI for `path` with `immutable=1`, every byte outside the unreserved set and
@@ -287,11 +424,12 @@ fn toml_string_value(value: &str) -> Option<String> {
 
 /// Expands a leading `~` and `$NAME` / `${NAME}` from the injected environment (with
 /// `HOME` the injected home), as atuin's `shellexpand::full` does. Unknown variables are
-/// left as written.
+/// left as written, and so are variables not on [`Env::VARS`]: the binary passes only
+/// those to `collect`.
 fn expand(env: &Env, raw: &str) -> PathBuf {
     let home = env.home.to_string_lossy();
     let lookup = |name: &str| -> Option<String> {
-        match env.var(name) {
+        match env.listed_var(name) {
             Some(value) => Some(value.to_owned()),
             None if name == "HOME" => Some(home.clone().into_owned()),
             None => None,
@@ -346,6 +484,23 @@ mod tests {
         assert_eq!(expand(&env, "${HOME}/h.db"), PathBuf::from("/home/u/h.db"));
         assert_eq!(expand(&env, "/$UNSET/${ALSO}/$/x"), PathBuf::from("/$UNSET/${ALSO}/$/x"));
         assert_eq!(expand(&env, "~user/x"), PathBuf::from("~user/x"));
+    }
+
+    #[test]
+    fn agents_as_atuin_decides() {
+        assert_eq!(
+            agent(Some("claude-code"), Some(2), Some("h:dev")).as_deref(),
+            Some("claude-code")
+        );
+        assert_eq!(agent(None, Some(2), None).as_deref(), Some("agent"));
+        assert_eq!(agent(Some("codex"), Some(1), Some("h:dev")), None);
+        assert_eq!(agent(Some("codex"), None, Some("h:dev")).as_deref(), Some("codex"));
+        assert_eq!(agent(Some("codex"), Some(9), Some("h:dev")).as_deref(), Some("codex"));
+        // A user named like an agent: the author is only the default.
+        assert_eq!(agent(Some("pi"), None, Some("h:pi")), None);
+        assert_eq!(agent(Some("pi"), None, Some("pi:unknown-user")), None);
+        assert_eq!(agent(Some("dev"), None, Some("h:dev")), None);
+        assert_eq!(agent(Some("  "), None, Some("h:dev")), None);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::io::BufRead;
 use jiff::Timestamp;
 use report_model::Shell;
 
-use super::scan::{Lines, Scan, decode, parse_epoch};
+use super::scan::{ENTRY_MAX, Lines, Scan, append, decode, parse_epoch};
 
 /// The entry the lines being read belong to.
 enum Open {
@@ -36,6 +36,7 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
     let mut lines = Lines::new(reader);
     let mut scan = Scan::default();
     let mut entry: Vec<u8> = Vec::new();
+    let mut truncated = false;
     let mut open = Open::None;
     loop {
         let (line_no, line) = match lines.next_line() {
@@ -51,7 +52,7 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
             continue;
         }
         if line.len() > 1 && line[0] == b'#' && line[1].is_ascii_digit() {
-            finish(&mut scan, &mut entry, &open);
+            finish(&mut scan, &mut entry, &open, truncated);
             open = if let Some(Ok(time)) = parse_epoch(&line[1..]).map(Timestamp::from_second) {
                 Open::Dated { time, keep: time >= since, has_text: false }
             } else {
@@ -72,22 +73,28 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
                     scan.entries += 1;
                     if *keep {
                         entry.clear();
-                        entry.extend_from_slice(line);
+                        truncated = false;
+                        append(&mut entry, line, &mut truncated);
                     }
                 } else if *keep {
-                    entry.push(b'\n');
-                    entry.extend_from_slice(line);
+                    if entry.len() + 1 + line.len() > ENTRY_MAX {
+                        truncated = true;
+                    } else {
+                        entry.push(b'\n');
+                        entry.extend_from_slice(line);
+                    }
                 }
             }
         }
     }
-    finish(&mut scan, &mut entry, &open);
+    finish(&mut scan, &mut entry, &open, truncated);
+    lines.finish(&mut scan);
     scan
 }
 
-fn finish(scan: &mut Scan, entry: &mut Vec<u8>, open: &Open) {
+fn finish(scan: &mut Scan, entry: &mut Vec<u8>, open: &Open, truncated: bool) {
     if let Open::Dated { time, keep: true, has_text: true } = *open {
-        scan.push(Shell::Bash, time, decode(std::mem::take(entry)));
+        scan.push_entry(Shell::Bash, time, decode(std::mem::take(entry)), truncated);
     }
 }
 

@@ -76,6 +76,7 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
         }
     }
     finish(&mut scan, &command, block, since);
+    lines.finish(&mut scan);
     scan
 }
 

@@ -41,7 +41,9 @@
 //! atuin records the commands of the shell it is hooked into, which still writes its
 //! own history. A zsh, bash or fish command with the same text as an atuin command
 //! started within a second of it is dropped, and atuin's copy (which knows the working
-//! directory) is kept; the shell's status says how many were dropped.
+//! directory, the exit status and who ran it) is kept; the shell's status says how many
+//! were dropped. Where atuin records the shell a command ran in (its `shell` column), it
+//! only stands for that shell's copy.
 //!
 //! # Speed
 //!
@@ -62,14 +64,14 @@ mod zsh;
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::io::{self, BufReader, Read as _};
+use std::io::{BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
-use report_model::{Shell, ShellEvent, Warning, WarningCode};
+use report_model::{Shell, ShellEvent, Warning, WarningCode, plural};
 
 use self::scan::Scan;
-use crate::{Env, SourceOutput, SourceStatus};
+use crate::{Env, Error, SourceOutput, SourceStatus, fsread};
 
 /// Which shell histories to read, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,8 +114,8 @@ pub fn read_shell(env: &Env, config: &ShellConfig, since: Timestamp) -> SourceOu
         })
         .collect();
     if config.shells.contains(&Shell::Atuin) {
-        let atuin = read_atuin(env, config, since);
-        drop_atuin_duplicates(&mut reads, &atuin.events);
+        let (atuin, origins) = read_atuin(env, config, since);
+        drop_atuin_duplicates(&mut reads, &atuin.events, &origins);
         reads.push(atuin);
     }
 
@@ -138,11 +140,7 @@ impl ShellRead {
         ShellRead {
             events: Vec::new(),
             warnings: Vec::new(),
-            status: SourceStatus {
-                source: shell.display_name().to_owned(),
-                locations,
-                ..SourceStatus::default()
-            },
+            status: SourceStatus { locations, ..SourceStatus::new(shell.into()) },
         }
     }
 
@@ -155,6 +153,12 @@ impl ShellRead {
     fn warn_with(&mut self, warning: Warning) {
         self.status.limits.push(warning.message.clone());
         self.warnings.push(warning);
+    }
+
+    /// The warning for an error, named after the shell; also a limit in the status.
+    fn fail(&mut self, error: &Error) {
+        let warning = error.warning_in(self.status.source.as_str());
+        self.warn(warning.code, warning.message);
     }
 }
 
@@ -207,7 +211,7 @@ fn histfile(env: &Env, login: Option<Shell>) -> Option<(Shell, PathBuf)> {
 /// The shell whose timestamp format the first lines of a history file show, if any.
 fn sniff(path: &Path) -> Option<Shell> {
     let mut head = Vec::new();
-    fs_err::File::open(path).ok()?.take(4096).read_to_end(&mut head).ok()?;
+    fsread::open(path).ok()?.take(4096).read_to_end(&mut head).ok()?;
     head.split(|&byte| byte == b'\n').take(32).find_map(|line| {
         if zsh::is_extended(line) {
             Some(Shell::Zsh)
@@ -250,48 +254,28 @@ fn read_text_shell(
     since: Timestamp,
     login: Option<Shell>,
 ) -> ShellRead {
-    type Parse = fn(BufReader<fs_err::File>, Timestamp) -> Scan;
+    type Parse = fn(BufReader<std::fs::File>, Timestamp) -> Scan;
     let parse: Parse = match shell {
         Shell::Zsh => zsh::parse,
         Shell::Bash => bash::parse,
         Shell::Fish | Shell::Atuin => fish::parse,
     };
-    let name = shell.display_name();
     let mut read = ShellRead::new(shell, paths.to_vec());
     // The most recently written file, to tell whether the history is stale.
     let mut newest: Option<(Timestamp, &Path)> = None;
     for path in paths {
-        let file = match fs_err::File::open(path) {
+        // Only a regular file is opened: a FIFO or a device there is named in a warning.
+        let file = match fsread::open(path) {
             Ok(file) => file,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => continue,
+            Err(error) if error.is_not_found() => continue,
             Err(error) => {
                 read.status.found = true;
-                read.warn_with(
-                    Warning::new(
-                        WarningCode::SourceUnreadable,
-                        format!("{name}: cannot read `{}`: {}", path.display(), cause(&error)),
-                    )
-                    .with("source", name)
-                    .with("path", path.display())
-                    .with("error", cause(&error)),
-                );
+                read.fail(&error);
                 continue;
             }
         };
         read.status.found = true;
         let metadata = file.metadata().ok();
-        if metadata.as_ref().is_some_and(std::fs::Metadata::is_dir) {
-            read.warn_with(
-                Warning::new(
-                    WarningCode::SourceUnreadable,
-                    format!("{name}: cannot read `{}`: it is a directory", path.display()),
-                )
-                .with("kind", "directory")
-                .with("source", name)
-                .with("path", path.display()),
-            );
-            continue;
-        }
         let modified = metadata.and_then(|metadata| metadata.modified().ok());
         if let Some(modified) = modified.and_then(|modified| Timestamp::try_from(modified).ok()) {
             if newest.is_none_or(|(newest, _)| modified > newest) {
@@ -359,6 +343,14 @@ fn note_scan(read: &mut ShellRead, shell: Shell, path: &Path, scan: &Scan) {
         }
         read.warn_with(warning);
     }
+    if scan.too_long > 0 {
+        read.fail(&Error::LinesTooLong {
+            path: path.to_path_buf(),
+            count: scan.too_long,
+            line: scan.first_too_long,
+            limit: scan.line_limit as u64,
+        });
+    }
     if let Some(error) = &scan.error {
         read.warn_with(
             Warning::new(
@@ -393,28 +385,26 @@ fn stale_message(shell: Shell, path: &Path) -> String {
     )
 }
 
-fn read_atuin(env: &Env, config: &ShellConfig, since: Timestamp) -> ShellRead {
+/// atuin's commands, with the shell each ran in where atuin recorded it.
+fn read_atuin(
+    env: &Env,
+    config: &ShellConfig,
+    since: Timestamp,
+) -> (ShellRead, Vec<Option<Shell>>) {
     let (path, problem) = match &config.atuin {
         Some(path) => (env.expand_tilde(path), None),
         None => atuin::db_path(env),
     };
     let mut read = ShellRead::new(Shell::Atuin, vec![path.clone()]);
+    let mut origins = Vec::new();
     if let Some(problem) = problem {
         read.warn(WarningCode::SourceUnreadable, problem);
     }
     match atuin::read(&path, since) {
         atuin::Outcome::Missing => {}
-        atuin::Outcome::Unreadable(reason) => {
+        atuin::Outcome::Unreadable(error) => {
             read.status.found = true;
-            read.warn_with(
-                Warning::new(
-                    WarningCode::SourceUnreadable,
-                    format!("atuin: cannot read `{}`: {reason}", path.display()),
-                )
-                .with("source", "atuin")
-                .with("path", path.display())
-                .with("error", &reason),
-            );
+            read.fail(&error);
         }
         atuin::Outcome::Read(scan) => {
             read.status.found = true;
@@ -431,20 +421,34 @@ fn read_atuin(env: &Env, config: &ShellConfig, since: Timestamp) -> ShellRead {
                 );
             }
             read.events = scan.events;
+            origins = scan.origins;
         }
     }
-    read
+    (read, origins)
 }
 
 /// Drops the commands of the other histories that atuin recorded too (see the module
-/// doc).
-fn drop_atuin_duplicates(reads: &mut [ShellRead], atuin: &[ShellEvent]) {
+/// doc). A command atuin says ran in one of our shells only stands for that shell's
+/// copy; one without a recorded shell stands for any.
+fn drop_atuin_duplicates(reads: &mut [ShellRead], atuin: &[ShellEvent], origins: &[Option<Shell>]) {
     if atuin.is_empty() {
         return;
     }
-    let recorded: HashSet<(&str, i64)> =
-        atuin.iter().map(|event| (event.command.trim(), event.time.as_second())).collect();
     for read in reads {
+        let shell = match read.status.source.as_str() {
+            "zsh" => Some(Shell::Zsh),
+            "bash" => Some(Shell::Bash),
+            "fish" => Some(Shell::Fish),
+            _ => None,
+        };
+        let recorded: HashSet<(&str, i64)> = atuin
+            .iter()
+            .enumerate()
+            .filter(|(index, _)| {
+                origins.get(*index).copied().flatten().is_none_or(|origin| Some(origin) == shell)
+            })
+            .map(|(_, event)| (event.command.trim(), event.time.as_second()))
+            .collect();
         let before = read.events.len();
         read.events.retain(|event| {
             let (command, second) = (event.command.trim(), event.time.as_second());
@@ -461,37 +465,4 @@ fn drop_atuin_duplicates(reads: &mut [ShellRead], atuin: &[ShellEvent]) {
     }
 }
 
-/// The message of an I/O error without the path `fs_err` adds (our messages name the
-/// file themselves).
-fn cause(error: &io::Error) -> String {
-    error
-        .get_ref()
-        .and_then(|inner| inner.source())
-        .map_or_else(|| error.to_string(), ToString::to_string)
-}
-
-/// `1 thing` / `1,204 things`.
-fn plural(count: u64, one: &str, many: &str) -> String {
-    let digits = count.to_string();
-    let mut grouped = String::new();
-    for (idx, digit) in digits.chars().enumerate() {
-        if idx > 0 && (digits.len() - idx) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    format!("{grouped} {}", if count == 1 { one } else { many })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn plural_groups_thousands() {
-        assert_eq!(plural(1, "entry", "entries"), "1 entry");
-        assert_eq!(plural(999, "entry", "entries"), "999 entries");
-        assert_eq!(plural(1204, "entry", "entries"), "1,204 entries");
-        assert_eq!(plural(1_234_567, "entry", "entries"), "1,234,567 entries");
-    }
-}
+use crate::error::cause;

@@ -6,28 +6,49 @@ use std::io::{self, BufRead};
 use jiff::Timestamp;
 use report_model::{Shell, ShellEvent};
 
+use crate::fsread;
+
 /// Lines of a history file as raw bytes, without their `\n`, read into one reused buffer
-/// so that a line costs no allocation.
+/// so that a line costs no allocation. A line longer than
+/// [`fsread::HISTORY_LINE_MAX`] is skipped and counted ([`Lines::finish`]).
 pub(super) struct Lines<R> {
-    reader: R,
-    buf: Vec<u8>,
-    line_no: u64,
+    inner: fsread::Lines<R>,
 }
 
 impl<R: BufRead> Lines<R> {
     pub(super) fn new(reader: R) -> Lines<R> {
-        Lines { reader, buf: Vec::with_capacity(256), line_no: 0 }
+        Lines::with_limit(reader, fsread::HISTORY_LINE_MAX)
+    }
+
+    pub(super) fn with_limit(reader: R, limit: usize) -> Lines<R> {
+        Lines { inner: fsread::Lines::new(reader, limit) }
     }
 
     /// The next line with its 1-based number, or `None` at the end of the file.
     pub(super) fn next_line(&mut self) -> io::Result<Option<(u64, &[u8])>> {
-        self.buf.clear();
-        if self.reader.read_until(b'\n', &mut self.buf)? == 0 {
-            return Ok(None);
-        }
-        self.line_no += 1;
-        let line = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
-        Ok(Some((self.line_no, line)))
+        Ok(self.inner.next_line()?.map(|line| (line.number, line.bytes)))
+    }
+
+    /// Notes in the scan how many lines were too long to read.
+    pub(super) fn finish(&self, scan: &mut Scan) {
+        (scan.too_long, scan.first_too_long) = self.inner.skipped();
+        scan.line_limit = self.inner.limit();
+    }
+}
+
+/// The longest command kept from a history: the lines of a multi-line command beyond
+/// it are dropped and the command is marked truncated.
+pub(super) const ENTRY_MAX: usize = 4 * fsread::HISTORY_LINE_MAX;
+
+/// Appends `bytes` to a command being assembled, unless that would pass [`ENTRY_MAX`],
+/// in which case the command is marked truncated. Whether the bytes were appended.
+pub(super) fn append(entry: &mut Vec<u8>, bytes: &[u8], truncated: &mut bool) -> bool {
+    if entry.len() + bytes.len() > ENTRY_MAX {
+        *truncated = true;
+        false
+    } else {
+        entry.extend_from_slice(bytes);
+        true
     }
 }
 
@@ -36,6 +57,9 @@ impl<R: BufRead> Lines<R> {
 pub(super) struct Scan {
     /// Commands with a time at or after `since`.
     pub(super) events: Vec<ShellEvent>,
+    /// For atuin, the shell each event ran in, when its `shell` column names one of
+    /// ours (parallel to `events`; empty for the text histories).
+    pub(super) origins: Vec<Option<Shell>>,
     /// Entries read, dated or not (malformed ones excluded).
     pub(super) entries: u64,
     /// Entries without a time.
@@ -46,6 +70,10 @@ pub(super) struct Scan {
     pub(super) first_malformed_line: Option<u64>,
     /// The read error that ended the scan early, if any.
     pub(super) error: Option<io::Error>,
+    /// Lines longer than `line_limit`, skipped, and the number of the first one.
+    pub(super) too_long: u64,
+    pub(super) first_too_long: u64,
+    pub(super) line_limit: usize,
 }
 
 impl Scan {
@@ -57,6 +85,17 @@ impl Scan {
     /// Records a dated command already known to be inside the range. Empty commands
     /// count as entries but make no event.
     pub(super) fn push(&mut self, shell: Shell, time: Timestamp, command: String) {
+        self.push_entry(shell, time, command, false);
+    }
+
+    /// [`Scan::push`] for a command that may have been cut at [`ENTRY_MAX`].
+    pub(super) fn push_entry(
+        &mut self,
+        shell: Shell,
+        time: Timestamp,
+        command: String,
+        truncated: bool,
+    ) {
         if command.trim().is_empty() {
             return;
         }
@@ -64,9 +103,12 @@ impl Scan {
             shell,
             time,
             command,
-            truncated: false,
+            truncated,
             cwd: None,
             project: None,
+            exit: None,
+            duration_ns: None,
+            agent: None,
         });
     }
 }

@@ -19,7 +19,7 @@ use std::io::BufRead;
 use jiff::Timestamp;
 use report_model::Shell;
 
-use super::scan::{Lines, Scan, decode, digits_len, parse_epoch};
+use super::scan::{Lines, Scan, append, decode, digits_len, parse_epoch};
 
 /// zsh's `Meta` byte.
 const META: u8 = 0x83;
@@ -70,6 +70,9 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
     let mut lines = Lines::new(reader);
     let mut scan = Scan::default();
     let mut entry: Vec<u8> = Vec::new();
+    // Whether the open command passed `ENTRY_MAX`, and whether its last line was kept.
+    let mut truncated = false;
+    let mut kept_line = false;
     let mut open: Option<Open> = None;
     loop {
         let (line_no, line) = match lines.next_line() {
@@ -83,7 +86,7 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
         let state = match open.take() {
             Some(state) => {
                 if let Open::Keep(_) = state {
-                    entry.extend_from_slice(line);
+                    kept_line = append(&mut entry, line, &mut truncated);
                 }
                 state
             }
@@ -108,7 +111,8 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
                         scan.entries += 1;
                         if time >= since {
                             entry.clear();
-                            entry.extend_from_slice(command);
+                            truncated = false;
+                            kept_line = append(&mut entry, command, &mut truncated);
                             Open::Keep(time)
                         } else {
                             Open::Skip
@@ -119,23 +123,26 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
         };
         if line.last() == Some(&b'\\') {
             if let Open::Keep(_) = state {
-                // The backslash stands for the newline.
-                entry.pop();
-                entry.push(b'\n');
+                if kept_line {
+                    // The backslash stands for the newline.
+                    entry.pop();
+                    entry.push(b'\n');
+                }
             }
             open = Some(state);
         } else if let Open::Keep(time) = state {
-            finish(&mut scan, &mut entry, time);
+            finish(&mut scan, &mut entry, time, truncated);
         }
     }
     // A continuation at the end of the file ends the entry, as in zsh.
     if let Some(Open::Keep(time)) = open {
-        finish(&mut scan, &mut entry, time);
+        finish(&mut scan, &mut entry, time, truncated);
     }
+    lines.finish(&mut scan);
     scan
 }
 
-fn finish(scan: &mut Scan, entry: &mut Vec<u8>, time: Timestamp) {
+fn finish(scan: &mut Scan, entry: &mut Vec<u8>, time: Timestamp, truncated: bool) {
     // zsh writes a space after a command ending in backslashes (and spaces) so that it
     // does not read as continued, and drops it again on reading.
     if entry.last() == Some(&b' ') {
@@ -145,7 +152,7 @@ fn finish(scan: &mut Scan, entry: &mut Vec<u8>, time: Timestamp) {
         }
     }
     let command = decode(unmetafy(entry));
-    scan.push(Shell::Zsh, time, command);
+    scan.push_entry(Shell::Zsh, time, command, truncated);
 }
 
 /// Undoes zsh's metafication: `0x83` is dropped and the byte after it XORed with

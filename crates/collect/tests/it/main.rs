@@ -1,4 +1,5 @@
 //! Integration tests of the collect crate.
 
+mod env_vars;
 mod sessions;
 mod shell;

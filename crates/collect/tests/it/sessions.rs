@@ -15,6 +15,8 @@ const APP_FOLDER: &str = ".claude/projects/-home-dev-work-my-app-v2-0";
 const CLAUDE_1: &str = "aaaaaaaa-0000-4000-8000-000000000001";
 const CLAUDE_2: &str = "aaaaaaaa-0000-4000-8000-000000000002";
 const CLAUDE_3: &str = "aaaaaaaa-0000-4000-8000-000000000003";
+/// A session from the VS Code extension (`-home-dev-work-ledger`).
+const CLAUDE_IDE: &str = "ffffffff-0000-4000-8000-000000000006";
 const CODEX_1: &str = "11111111-1111-4111-8111-111111111111";
 const CODEX_2: &str = "22222222-2222-4222-8222-222222222222";
 const CODEX_3: &str = "33333333-3333-4333-8333-333333333333";
@@ -155,6 +157,7 @@ fn fixture_home_gives_the_expected_sessions_in_order() {
         (Agent::ClaudeCode, CLAUDE_3),
         (Agent::ClaudeCode, "cccccccc-0000-4000-8000-000000000001"),
         (Agent::ClaudeCode, "dddddddd-0000-4000-8000-000000000004"),
+        (Agent::ClaudeCode, CLAUDE_IDE),
         (Agent::ClaudeCode, "history:2026-03-02:/home/dev/notes"),
         (Agent::Codex, CODEX_1),
         (Agent::Codex, CODEX_2),
@@ -170,6 +173,40 @@ fn fixture_home_gives_the_expected_sessions_in_order() {
     // The same files give the same output.
     let home = Home::fixture();
     assert_eq!(to_value(&home.read(), home.path()), to_value(&home.read(), home.path()));
+}
+
+#[test]
+fn claude_ide_session_is_titled_and_counted_by_what_was_typed() {
+    let output = Home::fixture().read();
+    let session = event(&output, Agent::ClaudeCode, CLAUDE_IDE);
+    // The first record's first block is `<ide_opened_file>`: the title is the typed text.
+    assert_eq!(session.title, "Why does the CSV parser drop the last row?");
+    // Typed text after `<ide_opened_file>`, after `<ide_selection>` (with a hook's
+    // `<system-reminder>` after it), after `<ide_diagnostics>`. A record holding only a
+    // `<system-reminder>`, an interruption, a `<task-notification>`, an `isMeta` caveat
+    // and a `/model` command with its output are not prompts.
+    assert_eq!(
+        session.prompts,
+        times(&["2026-03-02T05:00:00Z", "2026-03-02T05:01:00Z", "2026-03-02T05:04:00Z"])
+    );
+    assert_eq!(session.activity.len(), 13);
+}
+
+#[test]
+fn claude_and_codex_sessions_keep_their_models() {
+    let output = Home::fixture().read();
+    // Two models in the order first used; Claude Code's `<synthetic>` stand-in is not one.
+    assert_eq!(
+        event(&output, Agent::ClaudeCode, CLAUDE_IDE).models,
+        ["claude-opus-4-5-20251101", "claude-sonnet-4-5-20250929"]
+    );
+    assert_eq!(event(&output, Agent::ClaudeCode, CLAUDE_1).models, ["claude-sonnet-4-5"]);
+    // Codex: `turn_context.model`.
+    assert_eq!(event(&output, Agent::Codex, CODEX_1).models, ["gpt-5-codex"]);
+    // History-only sessions have no replies, so no model.
+    assert!(
+        event(&output, Agent::ClaudeCode, "history:2026-03-02:/home/dev/notes").models.is_empty()
+    );
 }
 
 #[test]
@@ -541,7 +578,7 @@ fn statuses_say_what_was_found_and_what_limits_it() {
         .iter()
         .map(|status| (status.source.as_str(), status.found, status.files, status.entries))
         .collect();
-    assert_eq!(summary, [("claude", true, 5, 6), ("codex", true, 3, 3), ("gemini", true, 4, 3)]);
+    assert_eq!(summary, [("claude", true, 6, 7), ("codex", true, 3, 3), ("gemini", true, 4, 3)]);
     assert_eq!(output.statuses[0].limits[1], "1 malformed line skipped in 1 file");
     assert_eq!(
         output.statuses[2].limits,

@@ -29,6 +29,9 @@ fn event(shell: Shell, second: i64, command: &str) -> ShellEvent {
         truncated: false,
         cwd: None,
         project: None,
+        exit: None,
+        duration_ns: None,
+        agent: None,
     }
 }
 
@@ -405,6 +408,10 @@ fn atuin_event(second: i64, command: &str, cwd: Option<&str>) -> ShellEvent {
         truncated: false,
         cwd: cwd.map(PathBuf::from),
         project: None,
+        // The rows of `atuin_db` all exited 0 after 1.5 ms.
+        exit: Some(0),
+        duration_ns: Some(1_500_000),
+        agent: None,
     }
 }
 
@@ -697,10 +704,8 @@ fn missing_sources_are_silent() {
         sources,
         [("zsh", false, 0), ("bash", false, 0), ("fish", false, 0), ("atuin", false, 0)]
     );
-    assert_eq!(
-        status(&output, "atuin").locations,
-        [home.path().join(".local/share/atuin/history.db")]
-    );
+    // atuin 18.24's default when neither its new nor its legacy folder exists.
+    assert_eq!(status(&output, "atuin").locations, [home.path().join(".atuin/data/history.db")]);
 }
 
 #[test]
@@ -727,7 +732,7 @@ fn unreadable_history_is_a_warning_naming_the_file() {
         warnings(&output, &home),
         [(
             WarningCode::SourceUnreadable,
-            "zsh: cannot read `~/.zsh_history`: it is a directory".to_owned()
+            "zsh: cannot read `~/.zsh_history`: it is a directory, not a regular file".to_owned()
         )]
     );
     assert!(status(&output, "zsh").found);
@@ -788,4 +793,173 @@ fn arbitrary_bytes_never_panic() {
         let output = read_shell(&home.env(), &only(&[shell]), Timestamp::UNIX_EPOCH);
         assert_eq!(output.statuses.len(), 1);
     }
+}
+
+// atuin 18.24: where its database is, and its newer columns.
+
+/// The location atuin's status names, with the home written `~`.
+fn atuin_location(env: &Env, home: &Home) -> String {
+    let output = read(env, &only(&[Shell::Atuin]));
+    let location = status(&output, "atuin").locations[0].display().to_string();
+    location.replace(&home.path().display().to_string(), "~")
+}
+
+#[test]
+fn atuin_18_default_folder_is_preferred_and_the_legacy_one_is_a_fallback() {
+    let home = Home::new();
+    // Nothing anywhere: the new default.
+    assert_eq!(atuin_location(&home.env(), &home), "~/.atuin/data/history.db");
+    // Only a legacy folder: atuin keeps using it.
+    fs_err::create_dir_all(home.path().join(".local/share/atuin")).unwrap();
+    assert_eq!(atuin_location(&home.env(), &home), "~/.local/share/atuin/history.db");
+    // A legacy folder under XDG_DATA_HOME.
+    let xdg = home.path().join("xdg-data");
+    fs_err::create_dir_all(xdg.join("atuin")).unwrap();
+    let env = home.env().with_var("XDG_DATA_HOME", xdg.to_str().unwrap());
+    assert_eq!(atuin_location(&env, &home), "~/xdg-data/atuin/history.db");
+    // A relative XDG_DATA_HOME is ignored, as atuin ignores it.
+    let relative = home.env().with_var("XDG_DATA_HOME", "xdg-data");
+    assert_eq!(atuin_location(&relative, &home), "~/.local/share/atuin/history.db");
+    // Once the new folder exists it wins, legacy folders or not.
+    fs_err::create_dir_all(home.path().join(".atuin/data")).unwrap();
+    assert_eq!(atuin_location(&env, &home), "~/.atuin/data/history.db");
+}
+
+#[test]
+fn atuin_home_holds_the_data_and_the_config() {
+    let home = Home::new();
+    let atuin_home = home.path().join("profiles/work");
+    let env = home.env().with_var("ATUIN_HOME", atuin_home.to_str().unwrap());
+    // ATUIN_HOME set: its `data`, even when it does not exist and a legacy folder does.
+    fs_err::create_dir_all(home.path().join(".local/share/atuin")).unwrap();
+    assert_eq!(atuin_location(&env, &home), "~/profiles/work/data/history.db");
+    // Its config.toml is the one read, and a relative `db_path` is relative to it.
+    home.write("profiles/work/config.toml", b"db_path = \"db/h.db\"\n");
+    assert_eq!(atuin_location(&env, &home), "~/profiles/work/db/h.db");
+    // A relative ATUIN_HOME is ignored.
+    let relative = home.env().with_var("ATUIN_HOME", "profiles/work");
+    assert_eq!(atuin_location(&relative, &home), "~/.local/share/atuin/history.db");
+}
+
+#[test]
+fn atuin_config_is_found_in_the_new_place_then_the_legacy_one() {
+    let home = Home::new();
+    home.write(".config/atuin/config.toml", b"data_dir = \"~/legacy-config-data\"\n");
+    assert_eq!(atuin_location(&home.env(), &home), "~/legacy-config-data/history.db");
+    // `~/.atuin/config.toml` hides the legacy one.
+    home.write(".atuin/config.toml", b"data_dir = \"atuin-data\"\n");
+    assert_eq!(atuin_location(&home.env(), &home), "~/.atuin/atuin-data/history.db");
+    // ATUIN_CONFIG_DIR names the folder of config.toml.
+    home.write("conf/config.toml", b"db_path = \"/srv/history.db\"\n");
+    let env = home.env().with_var("ATUIN_CONFIG_DIR", home.path().join("conf").to_str().unwrap());
+    assert_eq!(atuin_location(&env, &home), "/srv/history.db");
+    // The variables win over the file.
+    let env = env.with_var("ATUIN_DATA_DIR", "/var/atuin");
+    assert_eq!(atuin_location(&env, &home), "/srv/history.db");
+    let env = home.env().with_var("ATUIN_DATA_DIR", "/var/atuin");
+    assert_eq!(atuin_location(&env, &home), "/var/atuin/history.db");
+}
+
+/// atuin's `history` table after every migration up to 18.24.
+const ATUIN_18_SCHEMA: &str = "
+    CREATE TABLE history (
+        id text PRIMARY KEY, timestamp integer NOT NULL, duration integer NOT NULL,
+        exit integer NOT NULL, command text NOT NULL, cwd text NOT NULL,
+        session text NOT NULL, hostname text NOT NULL, unique(timestamp, cwd, command)
+    );
+    ALTER TABLE history ADD COLUMN deleted_at integer;
+    ALTER TABLE history ADD COLUMN author text;
+    ALTER TABLE history ADD COLUMN intent text;
+    ALTER TABLE history ADD COLUMN shell text;
+    ALTER TABLE history ADD COLUMN author_kind integer;
+";
+
+/// (command, exit, duration ns, second, author, author kind, hostname).
+type NewRow<'a> = (&'a str, i64, i64, i64, Option<&'a str>, Option<i64>, &'a str);
+
+/// (command, exit, duration ns, agent).
+type Outcome<'a> = (&'a str, Option<i64>, Option<u64>, Option<&'a str>);
+
+#[test]
+fn atuin_exit_duration_and_agents_come_from_the_newer_columns() {
+    let home = Home::new();
+    let db = home.path().join(".atuin/data/history.db");
+    fs_err::create_dir_all(db.parent().unwrap()).unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(ATUIN_18_SCHEMA).unwrap();
+    let rows: [NewRow<'_>; 6] = [
+        ("cargo test", 101, 4_000_000_000, 1, Some("dev"), None, "laptop:dev"),
+        ("cargo test -p x", 0, 2_000_000_000, 2, Some("claude-code"), Some(2), "laptop:dev"),
+        ("git status", 0, 1_000_000, 3, Some("codex"), None, "laptop:dev"),
+        // A user named `pi`: the author is only what atuin defaulted it to.
+        ("make", 0, 1_000_000, 4, Some("pi"), None, "laptop:pi"),
+        ("cargo run", -1, -1, 5, None, None, "laptop:dev"),
+        ("npm test", 1, 5, 6, Some("codex"), Some(1), "laptop:dev"),
+    ];
+    for (command, exit, duration, second, author, kind, hostname) in rows {
+        conn.execute(
+            "INSERT INTO history (id, timestamp, duration, exit, command, cwd, session, hostname, author, author_kind, shell)
+             VALUES (?1, ?2, ?3, ?4, ?5, '/w', 's', ?6, ?7, ?8, 'zsh')",
+            rusqlite::params![
+                format!("id{second}"),
+                (1_795_770_900 + second) * 1_000_000_000,
+                duration,
+                exit,
+                command,
+                hostname,
+                author,
+                kind
+            ],
+        )
+        .unwrap();
+    }
+    drop(conn);
+
+    let output = read(&home.env(), &only(&[Shell::Atuin]));
+
+    let mut events = output.events.clone();
+    events.sort_by_key(|event| event.time);
+    let seen: Vec<Outcome<'_>> = events
+        .iter()
+        .map(|event| {
+            (event.command.as_str(), event.exit, event.duration_ns, event.agent.as_deref())
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("cargo test", Some(101), Some(4_000_000_000), None),
+            ("cargo test -p x", Some(0), Some(2_000_000_000), Some("claude-code")),
+            ("git status", Some(0), Some(1_000_000), Some("codex")),
+            ("make", Some(0), Some(1_000_000), None),
+            ("cargo run", None, None, None),
+            ("npm test", Some(1), Some(5), None),
+        ]
+    );
+}
+
+#[test]
+fn atuin_shell_column_limits_which_history_copy_is_dropped() {
+    let home = Home::new();
+    let db = home.path().join(".atuin/data/history.db");
+    fs_err::create_dir_all(db.parent().unwrap()).unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(ATUIN_18_SCHEMA).unwrap();
+    conn.execute(
+        "INSERT INTO history (id, timestamp, duration, exit, command, cwd, session, hostname, shell)
+         VALUES ('a', ?1, 1, 0, 'make', '/w', 's', 'h:u', 'fish')",
+        [1_795_770_900_i64 * 1_000_000_000],
+    )
+    .unwrap();
+    drop(conn);
+    // The same command at the same second in zsh's history: atuin says it ran in fish,
+    // so zsh's copy is another run and is kept; fish's copy is dropped.
+    home.write(".zsh_history", b": 1795770900:0;make\n");
+    home.write(".local/share/fish/fish_history", b"- cmd: make\n  when: 1795770900\n");
+
+    let output = read(&home.env(), &only(&[Shell::Zsh, Shell::Fish, Shell::Atuin]));
+
+    let mut shells: Vec<Shell> = output.events.iter().map(|event| event.shell).collect();
+    shells.sort();
+    assert_eq!(shells, [Shell::Zsh, Shell::Atuin]);
 }

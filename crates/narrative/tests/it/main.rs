@@ -64,6 +64,7 @@ pub(crate) fn session(title: &str, prompts: u64) -> Session {
         prompts,
         first: at(30_000),
         last: at(31_000),
+        models: Vec::new(),
     }
 }
 
@@ -74,6 +75,8 @@ pub(crate) fn group(head: &str, count: u64, examples: &[&str]) -> ShellGroup {
         count,
         examples: examples.iter().map(|example| (*example).to_owned()).collect(),
         truncated: false,
+        failed: 0,
+        agent: false,
     }
 }
 
@@ -88,6 +91,7 @@ pub(crate) fn project(name: &str, commits: Vec<Commit>, sessions: Vec<Session>) 
         sessions: sessions.len() as u64,
         prompts: sessions.iter().map(|session| session.prompts).sum(),
         commands: 0,
+        agent_commands: 0,
     };
     Project {
         name: name.to_owned(),
@@ -97,6 +101,7 @@ pub(crate) fn project(name: &str, commits: Vec<Commit>, sessions: Vec<Session>) 
         sessions,
         commands: 0,
         totals,
+        shell: Vec::new(),
     }
 }
 

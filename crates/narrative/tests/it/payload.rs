@@ -122,3 +122,21 @@ fn secrets_are_masked_even_when_the_report_was_not_redacted() {
     assert_eq!(prompt.user.matches("[REDACTED:github-pat]").count(), 2);
     assert_eq!(prompt.secrets_masked, 2);
 }
+
+#[test]
+fn failures_and_a_project_s_own_commands_are_in_the_payload() {
+    let mut failing = group("cargo test", 18, &["cargo test -p ledger"]);
+    failing.failed = 3;
+    let mut ledger = project("ledger", Vec::new(), Vec::new());
+    ledger.shell = vec![failing];
+    let report = daily(vec![ledger], vec![group("make", 1, &["make docs"])]);
+
+    let payload = prompt_json(&report);
+
+    let project_group = &payload["projects"]["items"][0]["shell"]["groups"][0];
+    assert_eq!(project_group["head"], "cargo test");
+    assert_eq!(project_group["failed"], 3);
+    // A group without failures carries no `failed`.
+    assert_eq!(payload["shell"]["groups"][0]["head"], "make");
+    assert!(payload["shell"]["groups"][0].get("failed").is_none());
+}

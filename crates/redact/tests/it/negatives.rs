@@ -142,3 +142,37 @@ fn ordinary_shell_history_and_commit_subjects() {
         "ratio 16:9 at 12:30",
     ]);
 }
+
+#[test]
+fn stand_ins_are_not_secrets() {
+    check_untouched(&[
+        // Positional parameters.
+        "curl -u \"$1:$2\" https://ci.example.com",
+        "git clone https://$1:$2@git.example.com/r.git",
+        "curl -u \"${1}:${2}\" https://ci.example.com",
+        "mysql -u root -p\"$1\" shop",
+        "export DB_PASSWORD=$1",
+        "sshpass -p \"$@\" ssh host",
+        // Bracketed stand-ins.
+        "https://<user:password>@git.example.com/r.git",
+        "curl -u <user:password> https://ci.example.com",
+        "curl -u '<user>:<password>' https://ci.example.com",
+        "--password [PASSWORD]",
+        "password=[PASSWORD]",
+        "https://user:[PASSWORD]@host.example",
+        "docker login -u me -p [TOKEN] r.example",
+        // Words and filler.
+        "curl -u user:pass https://ci.example.com",
+        "https://user:pass@host.example/db",
+        "curl -u xxx:yyy https://ci.example.com",
+        "https://xxx:yyy@host.example",
+        "postgres://user:password@localhost/db",
+        "sshpass -p password ssh host",
+        "app --password pass",
+        // Documented example keys.
+        "AKIAIOSFODNN7EXAMPLE",
+        "export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "AKIAI44QH8DHBEXAMPLE",
+    ]);
+}

@@ -2,7 +2,9 @@
 
 use proptest::prelude::*;
 
-use crate::builtin;
+use std::sync::LazyLock;
+
+use crate::{ALNUM, builtin, random};
 
 /// Pieces of text that start, end or imitate secrets, masks and assignments.
 fn pieces() -> impl Strategy<Value = String> {
@@ -69,5 +71,59 @@ proptest! {
         prop_assert_eq!(&twice, &once);
         prop_assert_eq!(n_twice, 0);
         prop_assert_eq!(n_once == 0, once == text);
+    }
+}
+
+/// Every `Default_Ignorable_Code_Point`, from the regex crate's Unicode data.
+static IGNORABLE: LazyLock<Vec<char>> = LazyLock::new(|| {
+    let property = regex::Regex::new(r"^\p{Default_Ignorable_Code_Point}$").unwrap();
+    (0..=u32::from(char::MAX))
+        .filter_map(char::from_u32)
+        .filter(|c| property.is_match(c.encode_utf8(&mut [0; 4])))
+        .collect()
+});
+
+/// Tokens of several rules, each with its rule id.
+fn token() -> impl Strategy<Value = (String, &'static str)> {
+    (0u64..1000, 0usize..3).prop_map(|(seed, kind)| match kind {
+        0 => (format!("ghp_{}", random(ALNUM, 36, seed)), "github-pat"),
+        1 => (
+            format!("AKIA{}", random("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 16, seed)),
+            "aws-access-key-id",
+        ),
+        _ => (format!("sk-ant-api03-{}AA", random(ALNUM, 93, seed)), "anthropic-api-key"),
+    })
+}
+
+proptest! {
+    #[test]
+    fn a_token_with_invisible_characters_inside_is_masked(
+        (token, id) in token(),
+        inserts in prop::collection::vec(
+            (any::<prop::sample::Index>(), prop::collection::vec(prop::sample::select(IGNORABLE.clone()), 1..4)),
+            1..4,
+        ),
+        context in prop::sample::select(vec!["export T={}", "{}", "token {} pasted", "\"{}\""]),
+        wide in any::<bool>(),
+    ) {
+        // Optionally in full-width letters, which the rules fold back.
+        let shown: String = if wide {
+            token.chars().map(|c| char::from_u32(u32::from(c) + 0xfee0).unwrap()).collect()
+        } else {
+            token.clone()
+        };
+        let mut chars: Vec<char> = shown.chars().collect();
+        for (at, run) in inserts {
+            let at = at.index(chars.len() + 1);
+            chars.splice(at..at, run);
+        }
+        let hidden: String = chars.into_iter().collect();
+        let text = context.replace("{}", &hidden);
+        let cleaned = sanitize::clean(&text);
+        let (masked, n_masked) = builtin().redact(&cleaned);
+        prop_assert!(!masked.contains(&token) && !masked.contains(&shown), "{:?} became {:?}", text, masked);
+        let marker = format!("[REDACTED:{id}]");
+        prop_assert!(masked.contains(&marker), "{:?} became {:?}", text, masked);
+        prop_assert_eq!(n_masked, 1);
     }
 }

@@ -52,12 +52,266 @@ const JWT_HEADER: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9";
 const JWT_PAYLOAD: &str =
     "eyJzdWIiOiJmYWtlLXVzZXIiLCJuYW1lIjoiRmFrZSBVc2VyIiwiaWF0IjoxNzAwMDAwMDAwfQ";
 
+const UPPER_ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+const LOWER_ALNUM: &str = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+fn uuid(seed: u64) -> String {
+    format!(
+        "{}-{}-{}-{}-{}",
+        random(HEX, 8, seed),
+        random(HEX, 4, seed + 1),
+        random(HEX, 4, seed + 2),
+        random(HEX, 4, seed + 3),
+        random(HEX, 12, seed + 4)
+    )
+}
+
+/// A value next to a service's name: the positive assigns it to `name`; the near miss
+/// assigns a 7-character value (shorter than any of these formats) to `<service>_ID`.
+fn named(id: &'static str, name: &str, value: &str, seed: u64) -> Case {
+    let service = name.split(['_', '.']).next().unwrap_or(name);
+    Case {
+        id,
+        positive: format!("export {name}={value} && ./deploy"),
+        secret: value.to_owned(),
+        bare: false,
+        negative: format!("export {service}_ID={} && ./deploy", random(ALNUM, 7, seed)),
+    }
+}
+
+/// The rows of the formats taken from gitleaks' default rules.
+#[expect(clippy::too_many_lines, reason = "one row per rule")]
+fn gitleaks_cases() -> Vec<Case> {
+    let teams = format!(
+        "{}@{}/IncomingWebhook/{}/{}",
+        uuid(200),
+        uuid(205),
+        fake("", ALNUM, 32, 210),
+        uuid(211)
+    );
+    vec![
+        token(
+            "1password-secret-key",
+            &format!(
+                "A3-{}-{}-{}-{}-{}",
+                random(UPPER_ALNUM, 6, 101),
+                random(UPPER_ALNUM, 11, 102),
+                random(UPPER_ALNUM, 5, 103),
+                random(UPPER_ALNUM, 5, 104),
+                random(UPPER_ALNUM, 5, 105)
+            ),
+            "A3-ABCDEF-SHORT",
+        ),
+        token("adobe-client-secret", &fake("p8e-", ALNUM, 32, 106), &fake("p8e-", ALNUM, 20, 106)),
+        token(
+            "alibaba-access-key-id",
+            &fake("LTAI", ALNUM, 20, 107),
+            &fake("LTAI", ALNUM, 10, 107),
+        ),
+        token("artifactory-token", &fake("AKCp", ALNUM, 69, 108), &fake("AKCp", ALNUM, 40, 108)),
+        token(
+            "authress-access-key",
+            &format!(
+                "sc_{}.{}.acc_{}.{}",
+                random(ALNUM, 10, 109),
+                random(ALNUM, 5, 110),
+                random(ALNUM, 12, 111),
+                fake("", URLSAFE, 40, 112)
+            ),
+            "sc_abc.def.acc_x.y",
+        ),
+        token(
+            "clickhouse-cloud-api-secret",
+            &fake("4b1d", ALNUM, 38, 113),
+            &fake("4b1d", ALNUM, 20, 113),
+        ),
+        token("clojars-api-token", &fake("CLOJARS_", ALNUM, 60, 114), "CLOJARS_FAKE"),
+        token(
+            "defined-networking-api-token",
+            &format!("dnkey-{}-{}", fake("", ALNUM, 26, 115), random(ALNUM, 52, 115)),
+            "dnkey-FAKE-short",
+        ),
+        token("duffel-api-token", &fake("duffel_test_", URLSAFE, 43, 116), "duffel_test_FAKE"),
+        token(
+            "dynatrace-api-token",
+            &format!("dt0c01.{}.{}", fake("", ALNUM, 24, 117), random(ALNUM, 64, 117)),
+            "dt0c01.FAKE.short",
+        ),
+        token("easypost-api-token", &fake("EZAK", ALNUM, 54, 118), &fake("EZAK", ALNUM, 30, 118)),
+        token(
+            "facebook-page-access-token",
+            &fake("EAAM", ALNUM, 120, 119),
+            &fake("EAAM", ALNUM, 50, 119),
+        ),
+        token(
+            "flutterwave-secret-key",
+            &format!("FLWSECK_TEST-{}-X", hex(32, 120)),
+            "FLWSECK_TEST-deadbeef-X",
+        ),
+        token("frameio-api-token", &fake("fio-u-", URLSAFE, 64, 121), "fio-u-FAKE"),
+        token(
+            "gitlab-runner-registration-token",
+            &fake("GR1348941", URLSAFE, 20, 122),
+            "GR1348941FAKE",
+        ),
+        token(
+            "harness-api-key",
+            &format!(
+                "pat.{}.{}.{}",
+                fake("", URLSAFE, 22, 123),
+                random(ALNUM, 24, 123),
+                random(ALNUM, 20, 124)
+            ),
+            "pat.FAKE.short.x",
+        ),
+        token("infracost-api-token", &fake("ico-", ALNUM, 32, 125), &fake("ico-", ALNUM, 10, 125)),
+        token(
+            "intra42-client-secret",
+            &format!("s-s4t2ud-{}", hex(64, 126)),
+            &format!("s-s4t2ud-{}", hex(20, 126)),
+        ),
+        token("jwt-base64", &format!("ZXlK{}", fake("", ALNUM, 60, 127)), "ZXlKshort"),
+        token(
+            "maxmind-license-key",
+            &format!("{}_{}_mmk", random(ALNUM, 6, 128), random(ALNUM, 29, 128)),
+            "abc_def_mmk",
+        ),
+        token(
+            "octopus-deploy-api-key",
+            &format!("API-{}", random(UPPER_ALNUM, 26, 129)),
+            "API-SHORT1",
+        ),
+        token("openshift-user-token", &fake("sha256~", URLSAFE, 43, 130), "sha256~FAKE"),
+        token("planetscale-token", &fake("pscale_tkn_", URLSAFE, 43, 131), "pscale_tkn_FAKE"),
+        token("prefect-api-token", &fake("pnu_", ALNUM, 36, 132), "pnu_FAKE"),
+        token("readme-api-token", &format!("rdme_{}", random(LOWER_ALNUM, 70, 133)), "rdme_short"),
+        token("scalingo-api-token", &fake("tk-us-", URLSAFE, 48, 134), "tk-us-FAKE"),
+        token(
+            "sendinblue-api-token",
+            &format!("xkeysib-{}-{}", hex(64, 135), random(ALNUM, 16, 135)),
+            &format!("xkeysib-{}", hex(64, 135)),
+        ),
+        token("settlemint-token", &fake("sm_pat_", ALNUM, 16, 136), "sm_pat_FAKE"),
+        token(
+            "shippo-api-token",
+            &format!("shippo_live_{}", hex(40, 137)),
+            &format!("shippo_live_{}", hex(20, 137)),
+        ),
+        token("sourcegraph-access-token", &format!("sgp_{}", hex(40, 138)), "sgp_deadbeef"),
+        token("typeform-api-token", &fake("tfp_", URLSAFE, 59, 139), "tfp_FAKE"),
+        case(
+            "gitlab-session-cookie",
+            "curl -b '_gitlab_session={}' https://gitlab.example.com/api/v4/user",
+            &random(LOWER_ALNUM, 32, 140),
+            "curl -b '_gitlab_session=short' https://gitlab.example.com/api/v4/user",
+        ),
+        case(
+            "microsoft-teams-webhook",
+            "curl -X POST https://acme.webhook.office.com/webhookb2/{} -d @msg.json",
+            &teams,
+            "see https://acme.webhook.office.com/webhookb2/ for the setup",
+        ),
+        named("adafruit-api-key", "ADAFRUIT_IO_KEY", &fake("", URLSAFE, 32, 141), 141),
+        named("airtable-api-key", "AIRTABLE_KEY", &fake("", ALNUM, 17, 142), 142),
+        named("algolia-api-key", "ALGOLIA_ADMIN_KEY", &fake("", ALNUM, 32, 143), 143),
+        named("alibaba-secret-key", "ALIBABA_CLOUD_SECRET", &fake("", ALNUM, 30, 144), 144),
+        named("asana-client-secret", "ASANA_SECRET", &fake("", ALNUM, 32, 145), 145),
+        named(
+            "atlassian-context-token",
+            "JIRA_API",
+            &format!("{}{}", fake("", ALNUM, 20, 146), random(HEX, 4, 146)),
+            146,
+        ),
+        named("beamer-api-token", "BEAMER_KEY", &format!("b_{}", fake("", URLSAFE, 44, 147)), 147),
+        named("bitbucket-client-secret", "BITBUCKET_SECRET", &fake("", URLSAFE, 64, 148), 148),
+        named("bittrex-key", "BITTREX_KEY", &fake("", ALNUM, 32, 149), 149),
+        named("cisco-meraki-api-key", "MERAKI_DASHBOARD_KEY", &hex(40, 150), 150),
+        named("codecov-access-token", "CODECOV_UPLOAD", &fake("", ALNUM, 32, 151), 151),
+        named("cohere-api-token", "COHERE_KEY", &fake("", ALNUM, 40, 152), 152),
+        named("coinbase-access-token", "COINBASE_KEY", &fake("", URLSAFE, 64, 153), 153),
+        named("confluent-key", "CONFLUENT_CLOUD_KEY", &fake("", ALNUM, 16, 154), 154),
+        named(
+            "contentful-delivery-api-token",
+            "CONTENTFUL_DELIVERY",
+            &fake("", URLSAFE, 43, 155),
+            155,
+        ),
+        named("discord-secret", "DISCORD_CLIENT_SECRET", &hex(64, 156), 156),
+        named("droneci-access-token", "DRONE_SERVER_KEY", &fake("", ALNUM, 32, 157), 157),
+        named("dropbox-api-token", "DROPBOX_APP_KEY", &fake("", ALNUM, 15, 158), 158),
+        named("etsy-access-token", "ETSY_KEYSTRING", &fake("", ALNUM, 24, 159), 159),
+        named("facebook-secret", "FACEBOOK_APP_SECRET", &hex(32, 160), 160),
+        named("fastly-api-token", "FASTLY_KEY", &fake("", URLSAFE, 32, 161), 161),
+        named("finicity-key", "FINICITY_APP_KEY", &hex(32, 162), 162),
+        named("finnhub-access-token", "FINNHUB_KEY", &fake("", ALNUM, 20, 163), 163),
+        named("flickr-access-token", "FLICKR_KEY", &fake("", ALNUM, 32, 164), 164),
+        named("freshbooks-access-token", "FRESHBOOKS_KEY", &fake("", ALNUM, 64, 165), 165),
+        named("gitter-access-token", "GITTER_KEY", &fake("", URLSAFE, 40, 166), 166),
+        named(
+            "gocardless-api-token",
+            "GOCARDLESS_ACCESS",
+            &format!("live_{}", fake("", URLSAFE, 40, 167)),
+            167,
+        ),
+        named("hubspot-api-key", "HUBSPOT_KEY", &uuid(168).to_uppercase(), 168),
+        named("intercom-api-key", "INTERCOM_ACCESS", &fake("", URLSAFE, 60, 169), 169),
+        named("jfrog-api-key", "ARTIFACTORY_KEY", &fake("", ALNUM, 73, 170), 170),
+        named(
+            "kraken-access-token",
+            "KRAKEN_PRIVATE_KEY",
+            &format!("FAKE{}==", random(BASE64, 82, 171)),
+            171,
+        ),
+        named("kucoin-key", "KUCOIN_KEY", &hex(24, 172), 172),
+        named("launchdarkly-access-token", "LAUNCHDARKLY_ACCESS", &fake("", URLSAFE, 40, 173), 173),
+        named("linear-client-secret", "LINEAR_CLIENT", &hex(32, 174), 174),
+        named("linkedin-client-secret", "LINKEDIN_CLIENT_KEY", &fake("", ALNUM, 16, 175), 175),
+        named("lob-api-key", "LOB_KEY", &format!("live_{}", hex(35, 176)), 176),
+        named("mattermost-access-token", "MATTERMOST_ACCESS", &fake("", ALNUM, 26, 177), 177),
+        named("messagebird-api-token", "MESSAGEBIRD_KEY", &fake("", ALNUM, 25, 178), 178),
+        named("new-relic-user-api-id", "NEWRELIC_USER_ID", &fake("", ALNUM, 64, 179), 179),
+        named("nytimes-access-token", "NYTIMES_KEY", &fake("", URLSAFE, 32, 180), 180),
+        named("okta-access-token", "OKTA_API", &format!("00{}", fake("", URLSAFE, 40, 181)), 181),
+        named("plaid-token", "PLAID_SECRET", &fake("", ALNUM, 30, 182), 182),
+        named("privateai-api-token", "PRIVATE_AI_KEY", &fake("", ALNUM, 32, 183), 183),
+        named("rapidapi-access-token", "RAPIDAPI_KEY", &fake("", URLSAFE, 50, 184), 184),
+        named("sendbird-access-token", "SENDBIRD_API", &hex(40, 185), 185),
+        named("sentry-access-token", "SENTRY_AUTH", &hex(64, 186), 186),
+        named(
+            "sidekiq-secret",
+            "BUNDLE_GEMS__CONTRIBSYS__COM",
+            &format!("{}:{}", random(HEX, 8, 187), random(HEX, 8, 188)),
+            187,
+        ),
+        named("snyk-api-token", "SNYK_TOKEN", &uuid(189), 189),
+        named("sonar-api-token", "SONAR_TOKEN", &fake("", ALNUM, 40, 190), 190),
+        named("squarespace-access-token", "SQUARESPACE_KEY", &uuid(191), 191),
+        named("sumologic-access-token", "SUMO_ACCESS_KEY", &fake("", ALNUM, 64, 192), 192),
+        named("travisci-access-token", "TRAVIS_API", &fake("", ALNUM, 22, 193), 193),
+        named("twitch-api-token", "TWITCH_CLIENT_KEY", &fake("", ALNUM, 30, 194), 194),
+        named("twitter-token", "TWITTER_CONSUMER_KEY", &fake("", ALNUM, 25, 195), 195),
+        named(
+            "yandex-token",
+            "YANDEX_API_KEY",
+            &format!("AQVN{}", fake("", URLSAFE, 36, 196)),
+            196,
+        ),
+        named("zendesk-secret-key", "ZENDESK_API", &fake("", ALNUM, 40, 197), 197),
+    ]
+}
+
 fn pem_body(seed: u64) -> String {
     (0..6).map(|line| random(BASE64, 64, seed + line)).collect::<Vec<_>>().join("\n")
 }
 
-#[expect(clippy::too_many_lines, reason = "one row per rule")]
 fn cases() -> Vec<Case> {
+    let mut cases = builtin_cases();
+    cases.extend(gitleaks_cases());
+    cases
+}
+
+#[expect(clippy::too_many_lines, reason = "one row per rule")]
+fn builtin_cases() -> Vec<Case> {
     let azure = format!(
         "FAK8Q~{}",
         random("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_~.-", 34, 16)
@@ -351,6 +605,24 @@ fn cases() -> Vec<Case> {
             &format!("Sup3r-{}", random(ALNUM, 6, 78)),
             "mysql -u root -p shop",
         ),
+        case(
+            "sshpass-password",
+            "sshpass -p '{}' ssh deploy@host",
+            &format!("Sup3r {}", random(ALNUM, 6, 79)),
+            "sshpass -e ssh deploy@host",
+        ),
+        case(
+            "registry-login-password",
+            "docker login -u me -p {} registry.example.com",
+            &format!("hunter{}", random(ALNUM, 8, 80)),
+            "docker login -u me --password-stdin registry.example.com",
+        ),
+        case(
+            "password-flag",
+            "app login --user me --password {}",
+            "correcthorse",
+            "feat: add the --password flag to login",
+        ),
     ]
 }
 
@@ -612,6 +884,141 @@ fn specific_rules_win_over_generic_ones() {
     assert_eq!(
         redactor.redact(&format!("ANTHROPIC_API_KEY={key}")).0,
         "ANTHROPIC_API_KEY=[REDACTED:anthropic-api-key]"
+    );
+}
+
+#[test]
+fn aws_key_ids_with_any_digit() {
+    let redactor = builtin();
+    for id in ["AKIA0189ABCD0189EFGH", "ASIA01890189XYZW0189", "AKIAFAKE01890189AB12"] {
+        assert_eq!(redactor.redact(id).0, "[REDACTED:aws-access-key-id]", "{id}");
+    }
+    // Lower case, or too short, is not a key id.
+    for text in ["akia0189abcd0189efgh", "AKIA0189ABCD0189EFG"] {
+        assert_eq!(redactor.redact(text).1, 0, "{text}");
+    }
+}
+
+#[test]
+fn look_alike_letters_are_matched_and_the_original_is_masked() {
+    let redactor = builtin();
+    let check = |text: &str, expected: &str| {
+        assert_eq!(redactor.redact(text).0, expected, "{text:?}");
+        let (again, n_again) = redactor.redact(expected);
+        assert_eq!((again.as_ref(), n_again), (expected, 0), "{expected:?} is not stable");
+    };
+    // Cyrillic а (U+0430) in the name; the name keeps its look-alike letter.
+    check(
+        "export p\u{430}ssword=Hunter2-fake9",
+        "export p\u{430}ssword=[REDACTED:generic-assignment]",
+    );
+    check(
+        "P\u{410}SSWORD=Hunter2-fake9 ./run",
+        "P\u{410}SSWORD=[REDACTED:generic-assignment] ./run",
+    );
+    // A full-width token, and a token after full-width text.
+    let token = fake("ghp_", ALNUM, 36, 98);
+    let wide: String =
+        token.chars().map(|c| char::from_u32(u32::from(c) + 0xfee0).unwrap()).collect();
+    check(&format!("トークン：{wide} です"), "トークン：[REDACTED:github-pat] です");
+    check(&format!("（{token}）"), "（[REDACTED:github-pat]）");
+    // Greek omicron in `token`, mathematical bold in `password`.
+    check("t\u{3bf}ken: \"Fake-t0ken-v4lue\"", "t\u{3bf}ken: \"[REDACTED:generic-key-value]\"");
+    check(
+        "\u{1d429}\u{1d41a}\u{1d42c}\u{1d42c}\u{1d430}\u{1d428}\u{1d42b}\u{1d41d}=Hunter2-fake9",
+        "\u{1d429}\u{1d41a}\u{1d42c}\u{1d42c}\u{1d430}\u{1d428}\u{1d42b}\u{1d41d}=[REDACTED:generic-assignment]",
+    );
+    // Several masks in one folded text, with look-alikes between and after them, and a
+    // token glued to a generic value (a second pass).
+    check(
+        &format!(
+            "日本 p\u{430}ss=Hunter2-fake9 \u{ff08}x\u{ff09} t\u{3bf}ken={token} \u{430}\u{ff01}"
+        ),
+        "日本 p\u{430}ss=[REDACTED:generic-assignment] \u{ff08}x\u{ff09} t\u{3bf}ken=[REDACTED:github-pat] \u{430}\u{ff01}",
+    );
+    let twice = format!("\u{ff41} {wide} \u{ff41} {wide}");
+    let (masked, n_masked) = redactor.redact(&twice);
+    assert_eq!(masked, "\u{ff41} [REDACTED:github-pat] \u{ff41} [REDACTED:github-pat]");
+    assert_eq!(n_masked, 2);
+    // Text with look-alikes and nothing secret is returned as it was.
+    let plain = "p\u{430}ssword reset flow for \u{ff21}\u{ff22}\u{ff23}";
+    assert!(matches!(redactor.redact(plain).0, std::borrow::Cow::Borrowed(_)));
+}
+
+#[test]
+fn escaped_json_inside_a_command() {
+    let redactor = builtin();
+    let check = |text: &str, expected: &str| {
+        assert_eq!(redactor.redact(text).0, expected, "{text:?}");
+    };
+    check(
+        r#"curl -d "{\"user\":\"me\",\"password\":\"Hunter2-fake9\"}" https://api.example.com"#,
+        r#"curl -d "{\"user\":\"me\",\"password\":\"[REDACTED:generic-key-value]\"}" https://api.example.com"#,
+    );
+    check(
+        r#"echo "{\"api_key\": \"Fake-K3y-value\"}" > cfg.json"#,
+        r#"echo "{\"api_key\": \"[REDACTED:generic-key-value]\"}" > cfg.json"#,
+    );
+    check(
+        r#"run "{\"token\"=\"Fake-t0ken-v4lue\"}""#,
+        r#"run "{\"token\"=\"[REDACTED:generic-assignment]\"}""#,
+    );
+}
+
+#[test]
+fn password_flags_and_login_commands() {
+    let redactor = builtin();
+    let check = |text: &str, expected: &str| {
+        assert_eq!(redactor.redact(text).0, expected, "{text:?}");
+    };
+    check("sshpass -p hunterfake ssh host", "sshpass -p [REDACTED:sshpass-password] ssh host");
+    check("sshpass -pHunter2fake ssh host", "sshpass -p[REDACTED:sshpass-password] ssh host");
+    check("sshpass -p \"Hunter 2\" scp a b", "sshpass -p \"[REDACTED:sshpass-password]\" scp a b");
+    check(
+        "docker login --username me --password hunterpass ghcr.io",
+        "docker login --username me --password [REDACTED:registry-login-password] ghcr.io",
+    );
+    check(
+        "podman login -u me --password=Hunter2fake quay.io",
+        "podman login -u me --password=[REDACTED:generic-assignment] quay.io",
+    );
+    check(
+        "helm registry login -u me -p Hunter2fake r.example",
+        "helm registry login -u me -p [REDACTED:registry-login-password] r.example",
+    );
+    check("app --password hunterpass", "app --password [REDACTED:password-flag]");
+    check("app --db-password hunterpass -v", "app --db-password [REDACTED:password-flag] -v");
+    check("app --password=hunterpass", "app --password=[REDACTED:generic-assignment]");
+    check("app --password 'hunter pass'", "app --password '[REDACTED:generic-cli-flag]'");
+    check("app --passwd=Hunter2", "app --passwd=[REDACTED:generic-assignment]");
+    for text in [
+        "sshpass -f ~/.pw ssh host",
+        "sshpass -p \"$SSHPASS\" ssh host",
+        "docker login -u me -p \"$(cat token)\" r",
+        "docker login --password-stdin",
+        "echo $PW | docker login -u me --password-stdin r",
+        "add a --password option",
+        "the --password flag is gone",
+        "app --password",
+    ] {
+        assert_eq!(redactor.redact(text).1, 0, "{text:?}");
+    }
+}
+
+#[test]
+fn percent_encoded_credentials_in_urls() {
+    let redactor = builtin();
+    let check = |text: &str, expected: &str| {
+        assert_eq!(redactor.redact(text).0, expected, "{text:?}");
+    };
+    check("postgres://u:p%40ss-fake@db/x", "postgres://u:[REDACTED:url-credentials]@db/x");
+    check(
+        "psql postgresql://app%40corp:Fake%3Apa55%2F@db.internal:5432/app",
+        "psql postgresql://app%40corp:[REDACTED:url-credentials]@db.internal:5432/app",
+    );
+    check(
+        "mongodb+srv://u:%21Fake%23pw@c.example/x",
+        "mongodb+srv://u:[REDACTED:url-credentials]@c.example/x",
     );
 }
 

@@ -37,6 +37,14 @@ fn csi_sequences() {
         ("a\u{1b}[31", "a"),                    // unterminated
         ("a\u{9b}", "a"),                       // unterminated 8-bit
         ("a\u{1b}[31\u{e9}b", "a\u{e9}b"),      // malformed: ends at a non-CSI character
+        ("\u{1b}[1 !px", "x"),                  // two intermediate bytes (DECSTR-like)
+        ("\u{1b}[ !q", ""),                     // intermediates without parameters
+        ("a\u{1b}[ 1mb", "a1mb"),               // a parameter after an intermediate aborts
+        ("a\u{1b}[ \u{e9}b", "a\u{e9}b"),       // so does any other character
+        ("\u{1b}[ ", ""),                       // unterminated after an intermediate
+        ("\u{1b}[1;2 ~x", "x"),                 // the final byte `~` (0x7E)
+        ("\u{1b}[@x", "x"),                     // the final byte `@` (0x40)
+        ("a\u{1b}[1\u{7f}b", "ab"),             // DEL is no final byte
     ];
     for (input, expected) in cases {
         check(input, expected);
@@ -88,16 +96,20 @@ fn dcs_apc_pm_sos_strings() {
 #[test]
 fn other_escape_sequences() {
     let cases = [
-        ("\u{1b}(Bx", "x"),         // designate G0 charset (intermediate + final)
-        ("\u{1b}7x\u{1b}8", "x"),   // save / restore cursor
-        ("\u{1b}cx", "x"),          // full reset
-        ("\u{1b}=x\u{1b}>", "x"),   // keypad modes
-        ("\u{1b}Mx", "x"),          // reverse index
-        ("x\u{1b}", "x"),           // ESC at the end
-        ("\u{1b}\u{e9}", "\u{e9}"), // ESC before a non-ASCII character: only ESC goes
-        ("\u{1b}\nx", "\nx"),       // ESC before newline
-        ("\u{1b}\u{1b}[31mx", "x"), // ESC ESC
-        ("\u{1b}(", ""),            // unterminated
+        ("\u{1b}(Bx", "x"),            // designate G0 charset (intermediate + final)
+        ("\u{1b}7x\u{1b}8", "x"),      // save / restore cursor
+        ("\u{1b}cx", "x"),             // full reset
+        ("\u{1b}=x\u{1b}>", "x"),      // keypad modes
+        ("\u{1b}Mx", "x"),             // reverse index
+        ("x\u{1b}", "x"),              // ESC at the end
+        ("\u{1b}\u{e9}", "\u{e9}"),    // ESC before a non-ASCII character: only ESC goes
+        ("\u{1b}\nx", "\nx"),          // ESC before newline
+        ("\u{1b}\u{1b}[31mx", "x"),    // ESC ESC
+        ("\u{1b}(", ""),               // unterminated
+        ("\u{1b}  (Bx", "x"),          // two intermediate bytes, then the final
+        ("\u{1b}(\u{e9}x", "\u{e9}x"), // an intermediate, then no final: only ESC ( goes
+        ("\u{1b}( \nx", "\nx"),        // intermediates, then a newline
+        ("a\u{1b}(\u{7f}b", "ab"),     // DEL is no final byte, and is removed itself
     ];
     for (input, expected) in cases {
         check(input, expected);
@@ -156,8 +168,95 @@ fn invisible_characters() {
     }
     // ASCII smuggled in tag characters ("hi" as U+E0068 U+E0069).
     check("ok\u{e0068}\u{e0069}", "ok");
-    // A ZWJ emoji sequence loses its joiners (by design: U+200D is removed).
-    check("👨\u{200d}💻", "👨💻");
+}
+
+#[test]
+fn every_default_ignorable_code_point_goes() {
+    // The ones the sanitizer used to keep, then every one of them between two letters.
+    for code in [
+        0xad, 0x34f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180e, 0x2061, 0x2062, 0x2063, 0x2064,
+        0x206a, 0x206f, 0x3164, 0xffa0, 0xfff0, 0xfff8, 0x1bca0, 0x1d173, 0xe0080, 0xe0fff,
+    ] {
+        let c = char::from_u32(code).unwrap();
+        check(&format!("a{c}b"), "ab");
+        check(&format!("日{c}本"), "日本");
+    }
+    for c in
+        (0..=u32::from(char::MAX)).filter_map(char::from_u32).filter(|&c| crate::is_ignorable(c))
+    {
+        check(&format!("ab{c}cd"), "abcd");
+    }
+    // Interlinear annotation controls hide the annotated text in some renderers.
+    check("a\u{fff9}b\u{fffa}c\u{fffb}d", "abcd");
+}
+
+#[test]
+fn joiners_stay_inside_emoji_sequences_only() {
+    let kept = [
+        "👨\u{200d}💻",
+        "👩\u{1f3fd}\u{200d}🚀",
+        "❤\u{fe0f}\u{200d}🔥",
+        "👨\u{200d}👩\u{200d}👧\u{200d}👦",
+        "🏳\u{fe0f}\u{200d}🌈",
+    ];
+    for text in kept {
+        assert!(matches!(clean(text), Cow::Borrowed(t) if t == text), "{text:?}");
+    }
+    check("a\u{200d}b", "ab");
+    check("👨\u{200d}", "👨");
+    check("\u{200d}💻", "💻");
+    check("👨\u{200d}x", "👨x");
+    check("x\u{200d}💻", "x💻");
+    check("👨\u{200d}\u{200d}💻", "👨\u{200d}💻");
+    check("👨\u{200d}\u{200b}💻", "👨💻");
+    check("日\u{200d}本", "日本");
+}
+
+#[test]
+fn one_variation_selector_after_a_character_that_takes_one() {
+    let kept = [
+        "❤\u{fe0f}",
+        "☺\u{fe0e}",
+        "1\u{fe0f}\u{20e3}",
+        "#\u{fe0f}\u{20e3}",
+        "\u{845b}\u{e0100}",
+        "\u{2229}\u{fe00}",
+        "\u{1820}\u{180b}",
+    ];
+    for text in kept {
+        assert!(matches!(clean(text), Cow::Borrowed(t) if t == text), "{text:?}");
+    }
+    // Runs of selectors (ten of them carry hidden bytes) shrink to one, and none stays
+    // after ASCII letters, spaces or another invisible character.
+    let smuggled: String = std::iter::once('❤')
+        .chain((0..10).map(|idx| char::from_u32(0xe0100 + idx).unwrap()))
+        .collect();
+    check(&smuggled, "❤");
+    let smuggled: String = std::iter::once('❤')
+        .chain((0..10).map(|idx| char::from_u32(0xfe00 + idx).unwrap()))
+        .collect();
+    check(&smuggled, "❤\u{fe00}");
+    check("fix\u{fe0f}\u{fe0f}\u{fe0f} login", "fix login");
+    check("a\u{fe00}b", "ab");
+    check(" \u{fe0f}", " ");
+    check("\u{fe0f}start", "start");
+    check("a\u{e0100}", "a");
+    check("❤\u{fe0f}\u{fe0f}", "❤\u{fe0f}");
+    check("❤\u{200b}\u{fe0f}", "❤\u{fe0f}");
+    check("a\u{180b}", "a");
+    check("\u{845b}\u{e0100}\u{e0101}", "\u{845b}\u{e0100}");
+    // Never inside a token: after a digit outside a keycap, after a full-width form or a
+    // letter of another script (the secret rules fold those to ASCII).
+    check("ghp_ab4\u{fe0f}z", "ghp_ab4z");
+    check("1\u{fe0f}", "1");
+    check("\u{ff47}\u{fe0f}\u{ff48}", "\u{ff47}\u{ff48}");
+    check("\u{ff3f}\u{fe0f}x", "\u{ff3f}x");
+    check("p\u{430}\u{fe00}ss", "p\u{430}ss");
+    check("\u{e9}\u{fe0f}", "\u{e9}");
+    // Nor after a space of any kind, a tab or a newline.
+    check("\u{3000}\u{fe0f}x", "\u{3000}x");
+    check("\u{2003}\u{fe00}", "\u{2003}");
+    check("\t\u{fe0f}\n\u{fe0f}", "\t\n");
 }
 
 #[test]

@@ -207,3 +207,40 @@ fn escape_text_escapes_only_what_can_act() {
     assert_eq!(escape_text("plain words 日本語"), "plain words 日本語");
     assert_eq!(escape_text("  lead\nnext"), "lead next");
 }
+
+#[test]
+fn escape_text_is_minimal() {
+    // Nothing here can act, so nothing gets a backslash.
+    for text in [
+        "&;",
+        "&",
+        "a & b",
+        "&&",
+        ".gitignore",
+        "1.2.3",
+        "1.2.3 released",
+        "2)x",
+        "10.0.0.1",
+        "v1.2.3",
+        "a_b_c",
+        "x#y",
+        "a-b",
+        "a+b=c",
+        "a>b",
+        "a:b",
+        "(1)",
+        "!",
+        "1",
+    ] {
+        assert_eq!(escape_text(text), text, "{text:?}");
+        check_escape_text(text);
+    }
+    // What can act does get one.
+    assert_eq!(escape_text("1."), r"1\.");
+    assert_eq!(escape_text("1) x"), r"1\) x");
+    assert_eq!(escape_text("&a;"), r"\&a;");
+    assert_eq!(escape_text("&#"), r"\&#");
+    assert_eq!(escape_text("_a"), r"\_a");
+    assert_eq!(escape_text("a_"), r"a\_");
+    assert_eq!(escape_text(":x"), r"\:x");
+}

@@ -4,8 +4,8 @@ use proptest::char;
 use proptest::prelude::*;
 use sanitize::{cap, clean};
 
-use crate::is_forbidden;
 use crate::markdown::{check_code_span, check_escape_text};
+use crate::{is_ignorable, leftover};
 
 /// Strings made mostly of the characters that start, end or hide sequences.
 fn hostile() -> impl Strategy<Value = String> {
@@ -37,28 +37,73 @@ fn hostile() -> impl Strategy<Value = String> {
     prop::collection::vec(piece, 0..80).prop_map(|chars| chars.into_iter().collect())
 }
 
-/// Text nothing should touch: ASCII, accents, CJK, kana, emoji (without ZWJ), tabs and
-/// newlines.
+/// Text nothing should touch: ASCII, accents, CJK, kana, emoji (with a skin tone or a
+/// presentation selector, and joined by ZWJ), tabs and newlines.
 fn ordinary() -> impl Strategy<Value = String> {
-    let piece = prop_oneof![
-        char::range(' ', '~'),
-        Just('\n'),
-        Just('\t'),
-        char::range('\u{c0}', '\u{ff}'),
-        char::range('\u{4e00}', '\u{9fff}'),
-        char::range('\u{3040}', '\u{30ff}'),
+    let emoji = (
         char::range('\u{1f300}', '\u{1f64f}'),
-        Just('\u{fe0f}'),
-        Just('\u{1f3fd}'),
+        prop_oneof![Just(""), Just("\u{fe0f}"), Just("\u{1f3fd}")],
+    )
+        .prop_map(|(c, after)| format!("{c}{after}"));
+    let piece = prop_oneof![
+        char::range(' ', '~').prop_map(String::from),
+        Just("\n".to_owned()),
+        Just("\t".to_owned()),
+        char::range('\u{c0}', '\u{ff}').prop_map(String::from),
+        char::range('\u{4e00}', '\u{9fff}').prop_map(String::from),
+        char::range('\u{3040}', '\u{30ff}').prop_map(String::from),
+        emoji,
+        // Emoticons are all pictographs, so a joiner between two of them joins.
+        (char::range('\u{1f600}', '\u{1f64f}'), char::range('\u{1f600}', '\u{1f64f}'))
+            .prop_map(|(a, b)| format!("{a}\u{200d}{b}")),
+        Just("1\u{fe0f}\u{20e3}".to_owned()),
+        Just("\u{845b}\u{e0100}".to_owned()),
+        Just("\u{2229}\u{fe00}".to_owned()),
     ];
-    prop::collection::vec(piece, 0..80).prop_map(|chars| chars.into_iter().collect())
+    prop::collection::vec(piece, 0..80).prop_map(|pieces| pieces.concat())
+}
+
+/// Ordinary text with invisible characters (or runs of them) put in between.
+fn with_ignorables() -> impl Strategy<Value = String> {
+    let invisible = prop_oneof![
+        Just('\u{ad}'),
+        Just('\u{34f}'),
+        Just('\u{180e}'),
+        Just('\u{200b}'),
+        Just('\u{200d}'),
+        Just('\u{2061}'),
+        Just('\u{206a}'),
+        Just('\u{3164}'),
+        Just('\u{fe0f}'),
+        Just('\u{ffa0}'),
+        Just('\u{fff9}'),
+        char::range('\u{fe00}', '\u{fe0f}'),
+        char::range('\u{e0100}', '\u{e01ef}'),
+        char::range('\u{e0000}', '\u{e0fff}'),
+        any::<char>().prop_filter("ignorable", |&c| is_ignorable(c)),
+    ];
+    (
+        ordinary(),
+        prop::collection::vec(
+            (any::<prop::sample::Index>(), prop::collection::vec(invisible, 1..12)),
+            0..6,
+        ),
+    )
+        .prop_map(|(text, inserts)| {
+            let mut chars: Vec<char> = text.chars().collect();
+            for (at, run) in inserts {
+                let at = if chars.is_empty() { 0 } else { at.index(chars.len() + 1) };
+                chars.splice(at..at, run);
+            }
+            chars.into_iter().collect()
+        })
 }
 
 proptest! {
     #[test]
-    fn clean_is_idempotent_and_complete(text in prop_oneof![hostile(), any::<String>()]) {
+    fn clean_is_idempotent_and_complete(text in prop_oneof![hostile(), any::<String>(), with_ignorables()]) {
         let once = clean(&text);
-        prop_assert!(!once.chars().any(is_forbidden), "{:?} left {:?}", text, once);
+        prop_assert_eq!(leftover(&once), None, "{:?} left {:?}", text, once);
         let twice = clean(&once);
         prop_assert_eq!(&twice, &once);
         prop_assert!(matches!(twice, Cow::Borrowed(_)));
@@ -69,6 +114,16 @@ proptest! {
         let cleaned = clean(&text);
         prop_assert!(matches!(cleaned, Cow::Borrowed(_)));
         prop_assert_eq!(cleaned.as_bytes(), text.as_bytes());
+    }
+
+    #[test]
+    fn selectors_never_come_in_runs(text in with_ignorables()) {
+        let cleaned = clean(&text);
+        let chars: Vec<char> = cleaned.chars().collect();
+        for pair in chars.windows(2) {
+            let selector = |c: char| matches!(u32::from(c), 0xfe00..=0xfe0f | 0xe0100..=0xe01ef);
+            prop_assert!(!(selector(pair[0]) && selector(pair[1])), "{:?} became {:?}", text, cleaned);
+        }
     }
 
     #[test]

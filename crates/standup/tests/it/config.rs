@@ -17,7 +17,7 @@ fn check(config: &str) -> String {
 
 #[test]
 fn unknown_key() {
-    insta::assert_snapshot!(check("lang = \"en\"\n\n[git]\nroot = [\"~/src\"]\n"), @"standup: error: config `[HOME]/.config/standup/config.toml` line 4, key `git.root`: unknown field `root`, expected one of `roots`, `max_depth`, `exclude`, `include_merges`");
+    insta::assert_snapshot!(check("lang = \"en\"\n\n[git]\nroot = [\"~/src\"]\n"), @"standup: error: config `[HOME]/.config/standup/config.toml` line 4, key `git.root`: unknown field `root`, expected one of `roots`, `max_depth`, `exclude`, `include_merges`, `timeout_secs`");
 }
 
 #[test]

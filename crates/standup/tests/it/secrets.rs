@@ -137,3 +137,57 @@ fn a_long_subject_is_capped_after_redaction() {
     assert!(subject.ends_with('…') && !subject.contains("ghp_"), "{subject}");
     assert_eq!(commit["truncated"], true);
 }
+
+#[test]
+fn invisible_characters_and_look_alike_letters_do_not_hide_a_secret() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let app = home.repo("app");
+    // A soft hyphen and a run of variation selectors inside a token.
+    let (head, tail) = GITHUB_PAT.split_at(16);
+    let hidden = format!("{head}\u{ad}{}\u{fe0f}\u{fe0f}{}", &tail[..8], &tail[8..]);
+    app.commit("a", &format!("ci: rotate token {hidden}"), "2026-11-27T10:00:00+09:00");
+    // A Cyrillic `а` in the keyword, and a full-width token.
+    let wide: String =
+        AWS_KEY_ID.chars().map(|c| char::from_u32(u32::from(c) + 0xfee0).unwrap()).collect();
+    let history = format!(
+        ": {}:0;export DB_P\u{410}SSWORD='{DB_PASSWORD}'\n: {}:0;aws configure set aws_access_key_id {wide}\n",
+        epoch("13:00:00"),
+        epoch("13:05:00")
+    );
+    home.write(".zsh_history", &history);
+    let check = |output: &str| {
+        for leaked in [head, &tail[8..], DB_PASSWORD, AWS_KEY_ID, &wide[..wide.len() / 2]] {
+            assert!(!output.contains(leaked), "{leaked:?} leaked into:\n{output}");
+        }
+        assert!(!output.contains('\u{ad}') && !output.contains('\u{fe0f}'), "{output}");
+    };
+    let markdown = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
+    check(markdown.success());
+    // Subjects are escaped text now: the mask's brackets are backslash-escaped.
+    assert!(markdown.stdout.contains("\\[REDACTED:github-pat\\]"), "{}", markdown.stdout);
+    assert!(
+        markdown.stdout.contains("DB_P\u{410}SSWORD='[REDACTED:generic-assignment]'"),
+        "{}",
+        markdown.stdout
+    );
+    assert!(
+        markdown.stdout.contains("aws_access_key_id [REDACTED:aws-access-key-id]"),
+        "{}",
+        markdown.stdout
+    );
+    let json = home.run(NOW, TOKYO, &["daily", "--no-llm", "--format", "json"]);
+    check(json.success());
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let masked: Vec<(String, u64)> = report["meta"]["secrets_masked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (entry["source"].as_str().unwrap().to_owned(), entry["count"].as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(masked, [("git".to_owned(), 1), ("shell".to_owned(), 2)]);
+    let subject = report["buckets"][0]["projects"][0]["commits"][0]["subject"].as_str().unwrap();
+    assert_eq!(subject, "ci: rotate token [REDACTED:github-pat]");
+}

@@ -1,0 +1,239 @@
+//! The clean step of `standup`: every string gathered from the sources is sanitized,
+//! then redacted, then capped (DESIGN §2), before anything shows it — the report and
+//! `standup doctor` alike. Nothing after this sees a control character, an escape
+//! sequence or an unmasked secret.
+//!
+//! Owns the order of the three steps and the count of what was masked. Each distinct
+//! string is cleaned once ([`Cleaner`] keeps a memo keyed by the raw string), and its
+//! secrets are counted once, in the first place the report shows it: a token in a
+//! folder name with three commits is one secret, not six. Never does I/O.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use collect::SourceStatus;
+use collect::gather::Gathered;
+use redact::Redactor;
+use report_model::{Activity, MaskedCount, MaskedSource, ProjectRef, Warning};
+
+/// What one raw string became.
+struct Cleaned {
+    /// Sanitized and redacted (not capped: the cap depends on the use); `None` when that
+    /// left the string as it was.
+    text: Option<String>,
+    /// Secrets masked in it.
+    masked: u64,
+    /// Whether `masked` was already added to a source's count.
+    counted: bool,
+}
+
+/// Cleans strings with one redactor, remembering each distinct raw string, and counts
+/// what was masked per [`MaskedSource`].
+pub struct Cleaner<'r> {
+    redactor: &'r Redactor,
+    max_chars: usize,
+    memo: HashMap<String, Cleaned>,
+    masked: [u64; 4],
+}
+
+const SOURCES: [MaskedSource; 4] =
+    [MaskedSource::Git, MaskedSource::Sessions, MaskedSource::Shell, MaskedSource::Warnings];
+
+fn slot(source: MaskedSource) -> usize {
+    match source {
+        MaskedSource::Git => 0,
+        MaskedSource::Sessions => 1,
+        MaskedSource::Shell => 2,
+        MaskedSource::Warnings => 3,
+    }
+}
+
+impl<'r> Cleaner<'r> {
+    /// A cleaner masking with `redactor` and capping subjects, titles and commands at
+    /// `max_chars` characters.
+    pub fn new(redactor: &'r Redactor, max_chars: usize) -> Cleaner<'r> {
+        Cleaner { redactor, max_chars, memo: HashMap::new(), masked: [0; 4] }
+    }
+
+    /// Sanitizes and redacts `raw` (once per distinct string). `count` names the source
+    /// whose count its secrets go to, the first time they are counted; `None` counts
+    /// nothing (text the report does not show, such as a `doctor` status).
+    fn lookup(&mut self, raw: &str, count: Option<MaskedSource>) -> Option<&str> {
+        if !self.memo.contains_key(raw) {
+            let sanitized = sanitize::clean(raw);
+            let (redacted, masked) = self.redactor.redact(&sanitized);
+            let text = (redacted != raw).then(|| redacted.into_owned());
+            self.memo
+                .insert(raw.to_owned(), Cleaned { text, masked: masked as u64, counted: false });
+        }
+        let cleaned = self.memo.get_mut(raw)?;
+        if let Some(source) = count {
+            if !cleaned.counted {
+                cleaned.counted = true;
+                self.masked[slot(source)] += cleaned.masked;
+            }
+        }
+        cleaned.text.as_deref()
+    }
+
+    /// Cleans `text` in place and caps it at `max_chars`; returns whether it was shortened.
+    pub fn text(
+        &mut self,
+        text: &mut String,
+        max_chars: usize,
+        count: Option<MaskedSource>,
+    ) -> bool {
+        let cleaned = self.lookup(text, count).map(str::to_owned);
+        if let Some(cleaned) = cleaned {
+            *text = cleaned;
+        }
+        let (capped, shortened) = sanitize::cap(text, max_chars);
+        if let Cow::Owned(capped) = capped {
+            *text = capped;
+        }
+        shortened
+    }
+
+    /// Cleans the text of a path (a folder name is untrusted too); no cap.
+    pub fn path(&mut self, path: &mut PathBuf, count: Option<MaskedSource>) {
+        // A name that is not UTF-8 becomes its lossy text: JSON can only hold text.
+        let lossy = path.to_str().is_none();
+        let raw = path.to_string_lossy().into_owned();
+        match self.lookup(&raw, count) {
+            Some(cleaned) => *path = PathBuf::from(cleaned),
+            None if lossy => *path = PathBuf::from(raw),
+            None => {}
+        }
+    }
+
+    /// Cleans a project's name and path. The name is the path's last folder, so a
+    /// secret in it is one secret: the project adds the larger of the two counts, once.
+    pub fn project(&mut self, project: &mut ProjectRef, count: Option<MaskedSource>) {
+        let before = self.masked;
+        self.text(&mut project.name, usize::MAX, count);
+        let after_name = self.masked;
+        self.path(&mut project.path, count);
+        for index in 0..self.masked.len() {
+            let name = after_name[index] - before[index];
+            let path = self.masked[index] - after_name[index];
+            self.masked[index] = before[index] + name.max(path);
+        }
+    }
+
+    /// Cleans every string of `activity`: subjects, titles, ids, commands, working
+    /// directories and projects. Session titles are then collapsed and shortened.
+    pub fn activity(&mut self, activity: &mut Activity) {
+        let max_chars = self.max_chars;
+        let git = Some(MaskedSource::Git);
+        for event in &mut activity.commits {
+            event.commit.truncated |= self.text(&mut event.commit.subject, max_chars, git);
+            self.project(&mut event.project, git);
+        }
+        let sessions = Some(MaskedSource::Sessions);
+        for session in &mut activity.sessions {
+            session.truncated |= self.text(&mut session.title, max_chars, sessions);
+            let (title, shortened) = collect::sessions::shorten_title(&session.title);
+            session.title = title;
+            session.truncated |= shortened;
+            self.text(&mut session.session_id, max_chars, sessions);
+            if let Some(cwd) = &mut session.cwd {
+                self.path(cwd, sessions);
+            }
+            if let Some(project) = &mut session.project {
+                self.project(project, sessions);
+            }
+        }
+        let shell = Some(MaskedSource::Shell);
+        for command in &mut activity.shell {
+            command.truncated |= self.text(&mut command.command, max_chars, shell);
+            if let Some(cwd) = &mut command.cwd {
+                self.path(cwd, shell);
+            }
+            if let Some(project) = &mut command.project {
+                self.project(project, shell);
+            }
+        }
+    }
+
+    /// Cleans warning messages (they name files and folders); not capped.
+    pub fn warnings(&mut self, warnings: &mut [Warning]) {
+        for warning in warnings {
+            self.text(&mut warning.message, usize::MAX, Some(MaskedSource::Warnings));
+            for value in warning.params.values_mut() {
+                // The same text as in the message: masked, but not counted twice.
+                self.text(value, usize::MAX, None);
+            }
+        }
+    }
+
+    /// Cleans what `doctor` shows of each source: its locations and its limits.
+    /// Counts nothing (the report does not show statuses).
+    pub fn statuses(&mut self, statuses: &mut [SourceStatus]) {
+        for status in statuses {
+            for location in &mut status.locations {
+                self.path(location, None);
+            }
+            for limit in &mut status.limits {
+                self.text(limit, usize::MAX, None);
+            }
+        }
+    }
+
+    /// Cleans any other text shown to the user (an identity, a config value); counts
+    /// nothing and caps at `max_chars`.
+    pub fn other(&mut self, text: &mut String, max_chars: usize) -> bool {
+        self.text(text, max_chars, None)
+    }
+
+    /// Secrets masked so far, per source, leaving out sources with none.
+    pub fn masked(&self) -> Vec<MaskedCount> {
+        SOURCES
+            .into_iter()
+            .zip(self.masked)
+            .filter(|(_, count)| *count > 0)
+            .map(|(source, count)| MaskedCount { source, count })
+            .collect()
+    }
+}
+
+/// Cleans everything `collect` gathered: events, project names, paths, warnings, source
+/// statuses and the identity. Returns the secrets masked per source in what the report
+/// shows (events and warnings).
+pub fn clean_gathered(
+    gathered: &mut Gathered,
+    redactor: &Redactor,
+    max_chars: usize,
+) -> Vec<MaskedCount> {
+    let mut cleaner = Cleaner::new(redactor, max_chars);
+    cleaner.activity(&mut gathered.activity);
+    cleaner.warnings(&mut gathered.warnings);
+    cleaner.statuses(&mut gathered.statuses);
+    for text in gathered.identity.emails.iter_mut().chain(&mut gathered.identity.names) {
+        cleaner.other(text, usize::MAX);
+    }
+    cleaner.masked()
+}
+
+/// The longest piece of user input a message quotes, in characters.
+pub const QUOTE_MAX_CHARS: usize = 80;
+
+/// User input (an argument, an environment variable, a config value) made fit to quote
+/// in a message: sanitized, redacted with the built-in rules, then capped at
+/// [`QUOTE_MAX_CHARS`], on one line (newlines and tabs become spaces). Every message
+/// that echoes input goes through it.
+pub fn quote(input: &str) -> String {
+    // A quoted value stays on its message's one line.
+    let cleaned = message(input).replace(['\n', '\t'], " ");
+    let (text, _) = sanitize::cap(&cleaned, QUOTE_MAX_CHARS);
+    text.into_owned()
+}
+
+/// A whole message line (an error, a warning) made safe to print: sanitized and redacted
+/// with the built-in rules, not capped. The last guard before the terminal.
+pub fn message(text: &str) -> String {
+    static BUILTIN: std::sync::OnceLock<Redactor> = std::sync::OnceLock::new();
+    let sanitized = sanitize::clean(text);
+    let (redacted, _) = BUILTIN.get_or_init(Redactor::builtin).redact(&sanitized);
+    redacted.into_owned()
+}

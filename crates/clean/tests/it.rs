@@ -1,0 +1,155 @@
+//! The clean step on plain data: what comes out, and what is counted.
+
+use std::path::PathBuf;
+
+use collect::SourceStatus;
+use collect::gather::Gathered;
+use redact::Redactor;
+use report_model::{
+    Commit, CommitEvent, MaskedCount, MaskedSource, ProjectRef, SessionEvent, Shell, ShellEvent,
+    Source, Warning, WarningCode,
+};
+
+const TOKEN: &str = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+
+fn project(name: &str) -> ProjectRef {
+    ProjectRef { name: name.to_owned(), path: PathBuf::from(format!("/home/me/src/{name}")) }
+}
+
+fn commit(project: &ProjectRef, hash: &str, subject: &str) -> CommitEvent {
+    CommitEvent {
+        project: project.clone(),
+        commit: Commit {
+            hash: hash.to_owned(),
+            subject: subject.to_owned(),
+            truncated: false,
+            author_time: "2026-11-27T01:00:00Z".parse().unwrap(),
+            files_changed: 1,
+            insertions: 1,
+            deletions: 0,
+            merge: false,
+        },
+    }
+}
+
+fn masked(gathered: &mut Gathered) -> Vec<(MaskedSource, u64)> {
+    clean::clean_gathered(gathered, &Redactor::builtin(), 500)
+        .into_iter()
+        .map(|MaskedCount { source, count }| (source, count))
+        .collect()
+}
+
+#[test]
+fn a_token_in_a_folder_name_is_one_secret_however_many_commits() {
+    let repo = project(TOKEN);
+    let mut gathered = Gathered::default();
+    gathered.activity.commits =
+        vec![commit(&repo, "a", "one"), commit(&repo, "b", "two"), commit(&repo, "c", "three")];
+    assert_eq!(masked(&mut gathered), [(MaskedSource::Git, 1)]);
+    for event in &gathered.activity.commits {
+        assert_eq!(event.project.name, "[REDACTED:github-pat]");
+        assert_eq!(event.project.path, PathBuf::from("/home/me/src/[REDACTED:github-pat]"));
+    }
+}
+
+#[test]
+fn distinct_secrets_are_each_counted_in_the_first_source_showing_them() {
+    let repo = project("app");
+    let mut gathered = Gathered::default();
+    gathered.activity.commits = vec![
+        commit(&repo, "a", &format!("rotate {TOKEN}")),
+        commit(&repo, "b", "password=Fake-pa55w0rd"),
+    ];
+    gathered.activity.shell = vec![ShellEvent {
+        shell: Shell::Zsh,
+        time: "2026-11-27T01:00:00Z".parse().unwrap(),
+        command: format!("export GITHUB_TOKEN={TOKEN}"),
+        truncated: false,
+        cwd: None,
+        project: None,
+        exit: None,
+        duration_ns: None,
+        agent: None,
+    }];
+    gathered.warnings =
+        vec![Warning::new(WarningCode::GitFailed, format!("git: cannot read `/x/{TOKEN}`"))];
+    assert_eq!(
+        masked(&mut gathered),
+        [(MaskedSource::Git, 2), (MaskedSource::Shell, 1), (MaskedSource::Warnings, 1)]
+    );
+    assert_eq!(gathered.warnings[0].message, "git: cannot read `/x/[REDACTED:github-pat]`");
+}
+
+#[test]
+fn escapes_leave_paths_statuses_warnings_and_the_identity() {
+    let evil = "a\u{1b}]52;c;aGVsbG8=\u{7}b\u{1b}]0;title\u{7}c\u{1b}[31md";
+    let mut gathered = Gathered::default();
+    let repo = project(evil);
+    gathered.activity.commits = vec![commit(&repo, "a", evil)];
+    gathered.activity.sessions = vec![SessionEvent {
+        agent: report_model::Agent::Codex,
+        session_id: evil.to_owned(),
+        title: evil.to_owned(),
+        truncated: false,
+        cwd: Some(PathBuf::from(evil)),
+        project: Some(repo.clone()),
+        prompts: Vec::new(),
+        activity: Vec::new(),
+        models: Vec::new(),
+    }];
+    let mut status = SourceStatus::new(Source::Git);
+    status.locations = vec![PathBuf::from(format!("/home/{evil}/{TOKEN}"))];
+    status.limits = vec![format!("cannot read `{evil}`")];
+    gathered.statuses = vec![status];
+    gathered.warnings = vec![Warning::new(WarningCode::SourceUnreadable, evil)];
+    gathered.identity.names = vec![evil.to_owned()];
+    assert_eq!(masked(&mut gathered), []);
+    let text = format!("{gathered:?}");
+    assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{text}");
+    assert!(!text.contains(TOKEN), "{text}");
+    assert_eq!(gathered.activity.commits[0].project.name, "abcd");
+    assert_eq!(
+        gathered.statuses[0].locations[0],
+        PathBuf::from("/home/abcd/[REDACTED:github-pat]")
+    );
+    assert_eq!(gathered.statuses[0].limits[0], "cannot read `abcd`");
+    assert_eq!(gathered.identity.names[0], "abcd");
+}
+
+#[test]
+fn subjects_are_capped_after_redaction_and_marked() {
+    let repo = project("app");
+    let mut gathered = Gathered::default();
+    gathered.activity.commits =
+        vec![commit(&repo, "a", &format!("{} {TOKEN} tail", "x".repeat(30)))];
+    clean::clean_gathered(&mut gathered, &Redactor::builtin(), 40);
+    let commit = &gathered.activity.commits[0].commit;
+    assert_eq!(commit.subject.chars().count(), 40, "{}", commit.subject);
+    assert!(commit.subject.ends_with('…') && !commit.subject.contains("ghp_"));
+    assert!(commit.truncated);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_path_that_is_not_utf8_becomes_its_lossy_text() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let raw = std::ffi::OsStr::from_bytes(b"/home/me/src/caf\xe9\x9b[31m");
+    let mut gathered = Gathered::default();
+    let mut status = SourceStatus::new(Source::Git);
+    status.locations = vec![PathBuf::from(raw)];
+    gathered.statuses = vec![status];
+    masked(&mut gathered);
+    let location = gathered.statuses[0].locations[0].to_str().expect("UTF-8 now");
+    assert_eq!(location, "/home/me/src/caf\u{fffd}[31m");
+}
+
+#[test]
+fn quoted_input_is_clean_masked_and_short() {
+    assert_eq!(clean::quote("\u{1b}]52;c;aGk=\u{7}en"), "en");
+    assert_eq!(clean::quote(TOKEN), "[REDACTED:github-pat]");
+    assert_eq!(clean::quote("a\nb\tc"), "a b c");
+    let long = clean::quote(&"x".repeat(500));
+    assert_eq!(long.chars().count(), clean::QUOTE_MAX_CHARS);
+    assert!(long.ends_with('…'));
+    assert_eq!(clean::message(&format!("a\u{1b}[2Jb {TOKEN}")), "ab [REDACTED:github-pat]");
+}

@@ -1,0 +1,263 @@
+//! The one way `collect` opens and reads a source file: regular files only, every read
+//! bounded.
+//!
+//! A FIFO where a history or a log is expected would block `open` (no writer) or `read`
+//! (no data) forever; `/dev/zero` would be read until memory runs out. So:
+//!
+//! - [`open`] looks at the path with `stat` first, and refuses anything that is not a
+//!   regular file without opening it. It then opens with `O_NONBLOCK` (so that a FIFO
+//!   swapped in after the `stat` cannot block the `open`) and `O_NOCTTY`, and checks the
+//!   opened handle with `fstat`, so the check cannot race with a rename. `O_NONBLOCK` is
+//!   left set: it has no effect on reads of a regular file.
+//! - [`read_small`] reads a small metadata file whole, up to a size cap.
+//! - [`Lines`] streams a file line by line with a cap on the length of a line: a longer
+//!   line is skipped (without being held in memory) and counted, and [`Lines::too_long`]
+//!   gives the error that names the file.
+//!
+//! A path that does not exist is [`Error::Io`] with `NotFound`, which callers treat as a
+//! missing source (silent). Everything else refused is an [`Error`] that names the path.
+
+use std::fs::{File, Metadata, OpenOptions};
+use std::io::{self, BufRead, Read as _};
+use std::os::unix::fs::OpenOptionsExt as _;
+use std::path::Path;
+
+use crate::error::{Error, FileKind};
+
+/// The cap on files that hold one path or a few lines (`.git`, `commondir`,
+/// `.project_root`).
+pub(crate) const PATH_FILE_MAX: u64 = 64 << 10;
+
+/// The cap on small JSON and TOML configuration files (`projects.json`,
+/// `settings.json`, atuin's `config.toml`).
+pub(crate) const CONFIG_FILE_MAX: u64 = 16 << 20;
+
+/// The cap on a whole-file JSON document (a legacy Gemini `session-*.json`).
+pub(crate) const DOCUMENT_MAX: u64 = 512 << 20;
+
+/// The longest line of a JSON Lines log (transcripts, rollouts, chats, indexes). A
+/// record holding a pasted screenshot (base64, a few MB) still fits.
+pub(crate) const LOG_LINE_MAX: usize = 16 << 20;
+
+/// The longest line of a shell history (one physical line of a command).
+pub(crate) const HISTORY_LINE_MAX: usize = 256 << 10;
+
+/// `stat` of `path` (links followed), refusing anything but a regular file. Never opens
+/// the path, so a FIFO cannot block it; for readers that hand the path to a library
+/// (SQLite) rather than reading it through [`open`].
+pub(crate) fn regular_metadata(path: &Path) -> Result<Metadata, Error> {
+    let metadata = fs_err::metadata(path).map_err(|error| Error::io(path, error))?;
+    if !metadata.file_type().is_file() {
+        return Err(Error::NotRegular {
+            path: path.to_path_buf(),
+            kind: FileKind::of(metadata.file_type()),
+        });
+    }
+    Ok(metadata)
+}
+
+/// Opens `path` for reading when it is a regular file (see the module doc).
+pub(crate) fn open(path: &Path) -> Result<File, Error> {
+    regular_metadata(path)?;
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(|error| Error::io(path, error))?;
+    let metadata = file.metadata().map_err(|error| Error::io(path, error))?;
+    if !metadata.file_type().is_file() {
+        return Err(Error::NotRegular {
+            path: path.to_path_buf(),
+            kind: FileKind::of(metadata.file_type()),
+        });
+    }
+    Ok(file)
+}
+
+/// Reads a regular file of at most `limit` bytes whole.
+pub(crate) fn read_small(path: &Path, limit: u64) -> Result<Vec<u8>, Error> {
+    let file = open(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(|error| Error::io(path, error))?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::TooLarge { path: path.to_path_buf(), limit });
+    }
+    Ok(bytes)
+}
+
+/// [`read_small`] as text, invalid UTF-8 replaced.
+pub(crate) fn read_small_text(path: &Path, limit: u64) -> Result<String, Error> {
+    let bytes = read_small(path, limit)?;
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned()))
+}
+
+/// One line read by [`Lines`].
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Line<'a> {
+    /// The 1-based line number (skipped over-long lines are counted).
+    pub(crate) number: u64,
+    /// The line without its `\n`.
+    pub(crate) bytes: &'a [u8],
+    /// Whether the line ended with `\n` (the last line of a file may not).
+    pub(crate) complete: bool,
+}
+
+/// Lines of a file as raw bytes, read into one reused buffer, each at most `limit`
+/// bytes; longer lines are skipped and counted.
+pub(crate) struct Lines<R> {
+    reader: R,
+    buf: Vec<u8>,
+    limit: usize,
+    line_no: u64,
+    too_long: u64,
+    first_too_long: u64,
+}
+
+impl<R: BufRead> Lines<R> {
+    /// Lines of `reader`, at most `limit` bytes each.
+    pub(crate) fn new(reader: R, limit: usize) -> Lines<R> {
+        Lines {
+            reader,
+            buf: Vec::with_capacity(256),
+            limit,
+            line_no: 0,
+            too_long: 0,
+            first_too_long: 0,
+        }
+    }
+
+    /// The next line no longer than the limit, or `None` at the end of the input.
+    pub(crate) fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+        loop {
+            self.buf.clear();
+            let mut over = false;
+            let mut seen = false;
+            let complete = loop {
+                let available = match self.reader.fill_buf() {
+                    Ok(available) => available,
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(error) => return Err(error),
+                };
+                if available.is_empty() {
+                    break false;
+                }
+                seen = true;
+                let (take, found) = match memchr::memchr(b'\n', available) {
+                    Some(index) => (index, true),
+                    None => (available.len(), false),
+                };
+                if !over {
+                    if self.buf.len() + take > self.limit {
+                        over = true;
+                        self.buf = Vec::with_capacity(256);
+                    } else {
+                        self.buf.extend_from_slice(&available[..take]);
+                    }
+                }
+                self.reader.consume(if found { take + 1 } else { take });
+                if found {
+                    break true;
+                }
+            };
+            if !seen {
+                return Ok(None);
+            }
+            self.line_no += 1;
+            if over {
+                self.too_long += 1;
+                if self.first_too_long == 0 {
+                    self.first_too_long = self.line_no;
+                }
+                continue;
+            }
+            return Ok(Some(Line { number: self.line_no, bytes: &self.buf, complete }));
+        }
+    }
+
+    /// How many lines were skipped for being too long, and the number of the first.
+    pub(crate) fn skipped(&self) -> (u64, u64) {
+        (self.too_long, self.first_too_long)
+    }
+
+    /// The longest line read.
+    pub(crate) fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// The lines skipped for being too long, as an error naming `path`, if there were any.
+    pub(crate) fn too_long(&self, path: &Path) -> Option<Error> {
+        (self.too_long > 0).then(|| Error::LinesTooLong {
+            path: path.to_path_buf(),
+            count: self.too_long,
+            line: self.first_too_long,
+            limit: self.limit as u64,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8], limit: usize) -> (Vec<(u64, String, bool)>, u64, u64) {
+        // A tiny buffer, so lines span several `fill_buf` calls.
+        let mut lines = Lines::new(io::BufReader::with_capacity(3, input), limit);
+        let mut seen = Vec::new();
+        while let Some(line) = lines.next_line().unwrap() {
+            seen.push((
+                line.number,
+                String::from_utf8_lossy(line.bytes).into_owned(),
+                line.complete,
+            ));
+        }
+        (seen, lines.too_long, lines.first_too_long)
+    }
+
+    #[test]
+    fn long_lines_are_skipped_and_counted() {
+        let (seen, too_long, first) = lines(b"short\nmuch too long\nok\nalso too long", 6);
+        assert_eq!(seen, [(1, "short".to_owned(), true), (3, "ok".to_owned(), true)]);
+        assert_eq!((too_long, first), (2, 2));
+    }
+
+    #[test]
+    fn blank_lines_and_a_cut_last_line() {
+        let (seen, too_long, _) = lines(b"a\n\nlast", 10);
+        assert_eq!(
+            seen,
+            [(1, "a".to_owned(), true), (2, String::new(), true), (3, "last".to_owned(), false)]
+        );
+        assert_eq!(too_long, 0);
+        assert_eq!(lines(b"", 10).0, []);
+        assert_eq!(lines(b"exactly6\n", 8).0, [(1, "exactly6".to_owned(), true)]);
+    }
+
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO with coreutils")]
+        let status = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(status.success());
+        // No writer: a blocking open would never return.
+        let error = open(&fifo).unwrap_err();
+        assert!(matches!(error, Error::NotRegular { kind: FileKind::Fifo, .. }), "{error}");
+        assert!(matches!(read_small(&fifo, 10), Err(Error::NotRegular { .. })));
+        assert!(matches!(regular_metadata(&fifo), Err(Error::NotRegular { .. })));
+    }
+
+    #[test]
+    fn only_regular_files_are_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = open(dir.path()).unwrap_err();
+        assert!(matches!(error, Error::NotRegular { kind: FileKind::Directory, .. }), "{error}");
+        let error = open(Path::new("/dev/zero")).unwrap_err();
+        assert!(matches!(error, Error::NotRegular { kind: FileKind::CharDevice, .. }), "{error}");
+        assert!(open(&dir.path().join("missing")).unwrap_err().is_not_found());
+        let file = dir.path().join("f");
+        fs_err::write(&file, "0123456789").unwrap();
+        assert_eq!(read_small(&file, 10).unwrap(), b"0123456789");
+        assert!(matches!(read_small(&file, 9), Err(Error::TooLarge { limit: 9, .. })));
+    }
+}

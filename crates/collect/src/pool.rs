@@ -1,0 +1,76 @@
+//! The one worker pool: a function mapped over items on a few scoped threads, the
+//! results in item order whichever thread finished first.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Applies `f` to every item on up to `threads` threads (at least one, at most one per
+/// item) and returns the results in the order of `items`. Items are handed out one at
+/// a time, so a slow item does not hold back a whole share. A panic in `f` is passed on
+/// to the caller once every thread has stopped.
+pub fn map_ordered<T, R, F>(items: &[T], threads: usize, f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T) -> R + Sync,
+{
+    let threads = threads.clamp(1, items.len().max(1));
+    if threads == 1 {
+        return items.iter().map(f).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let done: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(index) else { break };
+                        done.push((index, f(item)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    });
+    let mut slots: Vec<Option<R>> = items.iter().map(|_| None).collect();
+    for (index, result) in done.into_iter().flatten() {
+        slots[index] = Some(result);
+    }
+    slots.into_iter().flatten().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::map_ordered;
+
+    #[test]
+    fn results_come_in_item_order() {
+        let items: Vec<u64> = (0..200).collect();
+        for threads in [0, 1, 2, 7, 500] {
+            // Later items finish first: the order must still be the items'.
+            let results = map_ordered(&items, threads, |&item| {
+                std::thread::sleep(std::time::Duration::from_micros((200 - item) * 5));
+                item * 2
+            });
+            assert_eq!(results, items.iter().map(|item| item * 2).collect::<Vec<_>>());
+        }
+        assert!(map_ordered(&[] as &[u8], 4, |&item| item).is_empty());
+    }
+
+    #[test]
+    fn work_is_spread_over_threads() {
+        let items: Vec<u32> = (0..64).collect();
+        let threads = map_ordered(&items, 4, |_| {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            std::thread::current().id()
+        });
+        let distinct: std::collections::BTreeSet<String> =
+            threads.iter().map(|id| format!("{id:?}")).collect();
+        assert!(distinct.len() > 1, "{distinct:?}");
+    }
+}

@@ -13,8 +13,12 @@ use crate::doc::{Block, Inline};
 pub(crate) fn write(blocks: &[Block]) -> String {
     let mut out = String::new();
     for (index, block) in blocks.iter().enumerate() {
-        let after_title = index > 0 && matches!(blocks[index - 1], Block::Heading(1, _));
-        if index > 0 && !after_title {
+        // A heading is followed by its paragraph (a Window line) directly; other blocks
+        // are separated by a blank line.
+        let under_heading = index > 0
+            && matches!(block, Block::Paragraph(_))
+            && matches!(blocks[index - 1], Block::Heading(..));
+        if index > 0 && !under_heading {
             out.push('\n');
         }
         match block {

@@ -49,6 +49,8 @@ pub(crate) fn build(report: &Report, redactor: &Redactor) -> (Value, usize) {
             let kind = match kind {
                 ReportKind::Daily => "daily",
                 ReportKind::Standup => "standup",
+                ReportKind::Week => "week",
+                ReportKind::Range => "range",
             };
             json!({"kind": kind, "buckets": buckets, "totals": totals(&report.totals, true)})
         }
@@ -117,10 +119,15 @@ fn project_object(project: &Project, redact: &mut impl FnMut(&str) -> Value) -> 
             .collect();
         object.insert("sessions".into(), json!({"items": items}));
     }
-    // The project's own shell commands (the bucket's `shell` holds only the others).
+    // The project's own shell commands (the bucket's `shell` holds only the others), as
+    // many groups as the `shell_groups` tier keeps, so no tier needs to trim them.
     if !project.shell.is_empty() {
-        let groups: Vec<Value> =
-            project.shell.iter().map(|group| shell_group(group, redact)).collect();
+        let groups: Vec<Value> = project
+            .shell
+            .iter()
+            .take(KEEP_SHELL_GROUPS)
+            .map(|group| shell_group(group, redact))
+            .collect();
         object.insert("shell".into(), json!({"groups": groups}));
     }
     object.insert("totals".into(), totals(&project.totals, false));
@@ -135,9 +142,13 @@ fn shell_group(group: &ShellGroup, redact: &mut impl FnMut(&str) -> Value) -> Va
         let examples: Vec<Value> = group.examples.iter().map(|example| redact(example)).collect();
         object.insert("examples".into(), Value::Array(examples));
     }
-    // Failures (a command failing again and again is a blocker hint).
+    // Failures (a command failing again and again is a blocker hint), and commands an
+    // AI agent ran rather than the person.
     if group.failed > 0 {
         object.insert("failed".into(), json!(group.failed));
+    }
+    if group.agent {
+        object.insert("agent".into(), json!(true));
     }
     Value::Object(object)
 }

@@ -9,10 +9,12 @@ use std::fmt::Write as _;
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
-use report_model::{Bucket, BucketKind, Project, Report, ReportKind, ShellGroup, Totals};
+use report_model::{
+    Bucket, BucketKind, Project, Report, ReportKind, ShellGroup, TimeSpent, Totals,
+};
 use sanitize::markdown::{code_span, escape_text};
 
-use crate::labels::{LangText as _, Noun};
+use crate::labels::{LangText as _, Noun, RangeText as _};
 use report_model::Lang;
 
 /// The report as Markdown in `lang`, with times shown in `time_zone`.
@@ -27,7 +29,12 @@ pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compac
     let labels = lang.labels();
     if report.is_empty() {
         let dates: Vec<_> = report.buckets.iter().map(|bucket| bucket.window.date).collect();
-        out.push_str(&lang.no_activity(&dates));
+        match (report.kind, dates.as_slice()) {
+            (ReportKind::Week | ReportKind::Range, [first, .., last]) => {
+                out.push_str(&lang.no_activity_range(*first, *last));
+            }
+            _ => out.push_str(&lang.no_activity(&dates)),
+        }
         out.push('\n');
         if !report.warnings.is_empty() && !compact {
             out.push('\n');
@@ -39,9 +46,15 @@ pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compac
     let title = match report.kind {
         ReportKind::Daily => labels.daily_title,
         ReportKind::Standup => labels.standup_title,
+        ReportKind::Week => lang.week_title(),
+        ReportKind::Range => lang.range_title(),
     };
-    let date =
-        report.buckets.last().map(|bucket| lang.date(bucket.window.date)).unwrap_or_default();
+    let date = match (report.kind, report.buckets.first(), report.buckets.last()) {
+        (ReportKind::Week | ReportKind::Range, Some(first), Some(last)) => {
+            lang.date_range(first.window.date, last.window.date)
+        }
+        _ => report.buckets.last().map(|bucket| lang.date(bucket.window.date)).unwrap_or_default(),
+    };
     let _ = writeln!(out, "# {title} — {date}");
     if let (false, [bucket]) = (compact, report.buckets.as_slice()) {
         let _ = writeln!(
@@ -59,14 +72,20 @@ pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compac
     match report.kind {
         ReportKind::Daily => {
             for bucket in &report.buckets {
-                body(&mut out, bucket, lang, "##");
+                body(&mut out, bucket, lang, "##", time_zone);
             }
         }
+        ReportKind::Week | ReportKind::Range => days(&mut out, report, lang, time_zone),
         ReportKind::Standup => {
             for bucket in &report.buckets {
-                let heading = match bucket.kind {
-                    BucketKind::PreviousWorkday => lang.previous_workday(bucket.window.date),
-                    BucketKind::Today | BucketKind::Day => lang.today(bucket.window.date),
+                let heading = match (bucket.kind, bucket.through) {
+                    (BucketKind::PreviousWorkday, Some(through)) => {
+                        lang.since_previous(bucket.window.date, through)
+                    }
+                    (BucketKind::PreviousWorkday, None) => {
+                        lang.previous_workday(bucket.window.date)
+                    }
+                    (BucketKind::Today | BucketKind::Day, _) => lang.today(bucket.window.date),
                 };
                 let _ = write!(out, "\n## {heading}\n");
                 if !compact {
@@ -80,7 +99,7 @@ pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compac
                 if bucket.is_empty() {
                     let _ = write!(out, "\n{}\n", labels.no_activity_bucket);
                 }
-                body(&mut out, bucket, lang, "###");
+                body(&mut out, bucket, lang, "###", time_zone);
             }
             if let Some(narrative) =
                 report.narrative.as_ref().filter(|narrative| !narrative.blockers.is_empty())
@@ -96,11 +115,33 @@ pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compac
     if compact {
         return out;
     }
-    let _ = write!(out, "\n{}: {}\n\n", labels.totals, totals(&report.totals, lang, true));
+    let mut totals_line = totals(&report.totals, lang, true);
+    if let Some(spent) = time_spent(&report.time_spent, lang, time_zone) {
+        let _ = write!(totals_line, " · {spent}");
+    }
+    let _ = write!(out, "\n{}: {totals_line}\n\n", labels.totals);
     warnings(&mut out, report, lang);
     out.push('\n');
     footer(&mut out, report, lang, time_zone);
     out
+}
+
+/// The days of a week or a range: a heading and a body per day.
+fn days(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
+    let labels = lang.labels();
+    for bucket in &report.buckets {
+        let _ = write!(
+            out,
+            "\n## {}\n{}: {}\n",
+            lang.day_heading(bucket.window.date),
+            labels.window,
+            window(bucket, &report.meta.time_zone, time_zone)
+        );
+        if bucket.is_empty() {
+            let _ = write!(out, "\n{}\n", labels.no_activity_bucket);
+        }
+        body(out, bucket, lang, "###", time_zone);
+    }
 }
 
 fn window(bucket: &Bucket, zone_name: &str, time_zone: &TimeZone) -> String {
@@ -109,9 +150,16 @@ fn window(bucket: &Bucket, zone_name: &str, time_zone: &TimeZone) -> String {
     format!("{} – {} ({zone_name})", format(bucket.window.start), format(bucket.window.end))
 }
 
-fn body(out: &mut String, bucket: &Bucket, lang: Lang, level: &str) {
+/// `≈ 2 h 40 min, 09:12–18:05`, or nothing when there was no activity.
+fn time_spent(spent: &TimeSpent, lang: Lang, time_zone: &TimeZone) -> Option<String> {
+    let first = spent.spans.first()?.start.to_zoned(time_zone.clone());
+    let last = spent.spans.iter().map(|span| span.end).max()?.to_zoned(time_zone.clone());
+    Some(lang.time_spent(spent.minutes, &first, &last))
+}
+
+fn body(out: &mut String, bucket: &Bucket, lang: Lang, level: &str, time_zone: &TimeZone) {
     for project in &bucket.projects {
-        project_section(out, project, lang, level);
+        project_section(out, project, lang, level, time_zone);
     }
     if !bucket.shell.is_empty() {
         let labels = lang.labels();
@@ -141,16 +189,25 @@ fn shell_group(out: &mut String, group: &ShellGroup, lang: Lang) {
     out.push('\n');
 }
 
-fn project_section(out: &mut String, project: &Project, lang: Lang, level: &str) {
+fn project_section(
+    out: &mut String,
+    project: &Project,
+    lang: Lang,
+    level: &str,
+    time_zone: &TimeZone,
+) {
+    let mut heading = totals(&project.totals, lang, false);
+    if let Some(spent) = time_spent(&project.time_spent, lang, time_zone) {
+        let _ = write!(heading, " · {spent}");
+    }
     let _ = write!(
         out,
-        "\n{level} {} · {}\n\n",
+        "\n{level} {} · {heading}\n\n",
         if project.path.as_os_str().is_empty() {
             lang.labels().unknown_project.to_owned()
         } else {
             escape_text(&project.name)
-        },
-        totals(&project.totals, lang, false)
+        }
     );
     for commit in &project.commits {
         let stats = lang.stats(commit.insertions, commit.deletions, commit.files_changed);

@@ -80,6 +80,11 @@ fn japanese(warning: &Warning) -> Option<String> {
                 p("path")?
             )
         }
+        (WarningCode::DateInFuture, _) => format!(
+            "{} は未来の日付です（現在 {}）。現在より後のことは含まれません",
+            p("date")?,
+            p("now")?
+        ),
         _ => return None,
     })
 }
@@ -97,6 +102,7 @@ fn label_ja(code: WarningCode) -> &'static str {
         }
         WarningCode::LlmUnavailable => "LLM サーバーを使えません",
         WarningCode::LlmFailed => "LLM から使える応答がありません",
+        WarningCode::DateInFuture => "未来の日付",
     }
 }
 

@@ -14,5 +14,5 @@ pub use event::{Activity, Agent, CommitEvent, ProjectRef, SessionEvent, Shell, S
 pub use kinds::{Lang, MaskedSource, Source, UnknownName, group_thousands, plural};
 pub use report::{
     Bucket, BucketKind, Commit, MaskedCount, Meta, Narrative, Project, Report, ReportKind,
-    SCHEMA_VERSION, Session, ShellGroup, Totals, Warning, WarningCode, Window,
+    SCHEMA_VERSION, Session, ShellGroup, Span, TimeSpent, Totals, Warning, WarningCode, Window,
 };

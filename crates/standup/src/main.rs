@@ -63,7 +63,9 @@ fn main() -> ExitCode {
         }
     };
     let (color, quiet) = match &cli.command {
-        Some(Command::Daily(args) | Command::Standup(args)) => (args.color, args.quiet),
+        Some(Command::Daily(args) | Command::Standup(args) | Command::Week(args)) => {
+            (args.color, args.quiet)
+        }
         _ => (cli.report.color, cli.report.quiet),
     };
     diag::init(color, quiet);
@@ -97,6 +99,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Some(Command::Standup(args)) => {
             pipeline::report(&env, report_model::ReportKind::Standup, &args)
         }
+        Some(Command::Week(args)) => pipeline::report(&env, report_model::ReportKind::Week, &args),
         Some(Command::Doctor(args)) => pipeline::doctor(&env, &args),
         Some(Command::Config(ConfigCommand::Path { config })) => {
             let path = config.unwrap_or_else(|| env.default_config_path());

@@ -555,10 +555,11 @@ fn read_history(ctx: &mut Ctx, state: &mut State, path: &Path, days: &mut BTreeS
             other => other,
         };
         let display: Text = match line.display {
-            Some(raw) => serde_json::from_str(raw.get())?,
+            Some(raw) => Text::from_json_stripping(raw.get())?,
             None => Text::default(),
         };
-        if is_command(&display.value) {
+        // A slash command, or only injected blocks: nothing the person asked.
+        if is_command(&display.value) || (display.stripped && display.value.is_empty()) {
             return Ok(());
         }
         let project = line.project.get().map(PathBuf::from);

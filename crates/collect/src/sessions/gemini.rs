@@ -11,6 +11,7 @@
 //! - A legacy `.json` chat is one object with `messages[]`.
 //! - Prompts are the `user` messages; activity is every message kept. A sub-agent
 //!   chat's messages are activity of its parent session, never prompts.
+//! - Models: the `model` of the messages kept (Gemini's replies carry one).
 //! - The working directory is the project root named by the folder's `.project_root`
 //!   file, else the folder's entry in `<home>/projects.json`; older folders named by a
 //!   hash have neither.
@@ -47,6 +48,9 @@ struct Record<'a> {
     kind: LStr<'a>,
     content: Text,
     display_content: Text,
+    /// The model of a `gemini` message.
+    #[serde(borrow)]
+    model: LStr<'a>,
     #[serde(rename = "$set", borrow)]
     set: Option<Update<'a>>,
     #[serde(rename = "$rewindTo", borrow)]
@@ -77,6 +81,8 @@ struct Message<'a> {
     kind: LStr<'a>,
     content: Text,
     display_content: Text,
+    #[serde(borrow)]
+    model: LStr<'a>,
 }
 
 /// A legacy `.json` chat (read with owned strings: it is parsed from a stream).
@@ -98,6 +104,7 @@ struct LegacyMessage {
     kind: OStr,
     content: Text,
     display_content: Text,
+    model: OStr,
 }
 
 /// `<home>/projects.json`.
@@ -112,6 +119,8 @@ struct Kept {
     id: String,
     time: Option<Timestamp>,
     user: bool,
+    /// The model that wrote it (a reply's `model`).
+    model: Option<String>,
 }
 
 /// A chat being replayed.
@@ -143,11 +152,18 @@ impl Chat {
             kept.user = user;
         } else {
             self.index.insert(id.to_owned(), self.messages.len());
-            self.messages.push(Kept { id: id.to_owned(), time, user });
+            self.messages.push(Kept { id: id.to_owned(), time, user, model: None });
         }
         if user && self.first_prompt.is_none() {
             let text = if display.present { &display.value } else { &content.value };
             self.first_prompt = Some((id.to_owned(), text.clone()));
+        }
+    }
+
+    /// Notes the model of the message `id` (a message rewritten keeps the last one).
+    fn set_model(&mut self, id: &str, model: &LStr) {
+        if let (Some(model), Some(&position)) = (model.get(), self.index.get(id)) {
+            self.messages[position].model = Some(model.to_owned());
         }
     }
 
@@ -181,6 +197,9 @@ impl Chat {
                 session.activity.push(time);
                 if kept.user {
                     session.prompts.push(time);
+                }
+                if let Some(model) = &kept.model {
+                    session.note_model(model);
                 }
             }
         }
@@ -285,6 +304,7 @@ fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
                 &record.content,
                 &record.display_content,
             );
+            chat.set_model(id, &record.model);
         } else if let Some(update) = record.set {
             if let Some(summary) = update.summary.into_owned() {
                 chat.summary = Some(summary);
@@ -303,6 +323,7 @@ fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
                             &message.content,
                             &message.display_content,
                         );
+                        chat.set_model(id, &message.model);
                     }
                 }
             }
@@ -361,6 +382,7 @@ fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Chat> {
                 &message.content,
                 &message.display_content,
             );
+            chat.set_model(id, &message.model.0);
         }
     }
     Some(chat)

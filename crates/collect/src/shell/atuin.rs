@@ -102,6 +102,21 @@ fn unconfigured_data_dir(env: &Env) -> PathBuf {
     if legacy.exists() || default_legacy.exists() { legacy } else { data }
 }
 
+/// A legacy data folder that atuin no longer reads because its new default exists
+/// (`atuin_common::dirs::shadowed_legacy_data_dir`): only when `ATUIN_HOME` is unset and
+/// the database is the default one, `~/.atuin/data/history.db`.
+pub(super) fn shadowed_legacy_data_dir(env: &Env, db: &Path) -> Option<PathBuf> {
+    let (home, set) = atuin_home(env);
+    let default = home.join("data");
+    if set || db != default.join("history.db") || !default.is_dir() {
+        return None;
+    }
+    let xdg = abs_var(env, "XDG_DATA_HOME").map(|xdg| xdg.join("atuin"));
+    xdg.into_iter()
+        .chain([env.home.join(".local/share/atuin")])
+        .find(|legacy| legacy.is_dir() && *legacy != default)
+}
+
 /// The database path atuin itself would use, and a problem met on the way (an
 /// unreadable config file), for a warning.
 pub(super) fn db_path(env: &Env) -> (PathBuf, Option<String>) {

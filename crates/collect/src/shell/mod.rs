@@ -400,6 +400,15 @@ fn read_atuin(
     if let Some(problem) = problem {
         read.warn(WarningCode::SourceUnreadable, problem);
     }
+    if config.atuin.is_none() {
+        if let Some(legacy) = atuin::shadowed_legacy_data_dir(env, &path) {
+            read.status.limits.push(format!(
+                "atuin: `{}` is not read: atuin itself uses `{}` since that folder exists",
+                legacy.display(),
+                path.parent().unwrap_or(&path).display()
+            ));
+        }
+    }
     match atuin::read(&path, since) {
         atuin::Outcome::Missing => {}
         atuin::Outcome::Unreadable(error) => {

@@ -201,8 +201,12 @@ fn claude_and_codex_sessions_keep_their_models() {
         ["claude-opus-4-5-20251101", "claude-sonnet-4-5-20250929"]
     );
     assert_eq!(event(&output, Agent::ClaudeCode, CLAUDE_1).models, ["claude-sonnet-4-5"]);
-    // Codex: `turn_context.model`.
+    // Codex: `turn_context.model`; Gemini: its replies' `model`.
     assert_eq!(event(&output, Agent::Codex, CODEX_1).models, ["gpt-5-codex"]);
+    assert_eq!(
+        event(&output, Agent::Gemini, "aaaa1111-0000-4000-8000-000000000001").models,
+        ["gemini-2.5-pro"]
+    );
     // History-only sessions have no replies, so no model.
     assert!(
         event(&output, Agent::ClaudeCode, "history:2026-03-02:/home/dev/notes").models.is_empty()
@@ -639,4 +643,33 @@ fn sessions_with_no_record_since_the_window_are_not_returned() {
         ts("2026-03-03T00:00:00Z"),
     );
     assert!(output.events.is_empty(), "{:#?}", ids(&output));
+}
+
+#[test]
+fn claude_history_entries_are_prompts_as_typed_too() {
+    let home = Home::empty();
+    let entry = |display: &str, millis: i64| {
+        format!(
+            "{}\n",
+            serde_json::json!({
+                "display": display, "pastedContents": {}, "timestamp": millis,
+                "project": "/home/dev/ledger", "sessionId": "99999999-0000-4000-8000-000000000009"
+            })
+        )
+    };
+    let text = [
+        entry("<system-reminder>\nA hook ran.\n</system-reminder>", 1_772_427_600_000),
+        entry(
+            "<ide_opened_file>The user opened the file /home/dev/ledger/a.rs in the IDE.</ide_opened_file> rename this type",
+            1_772_427_660_000,
+        ),
+    ]
+    .concat();
+    home.write(".claude/history.jsonl", text.as_bytes());
+
+    let output = home.read();
+
+    let session = event(&output, Agent::ClaudeCode, "99999999-0000-4000-8000-000000000009");
+    assert_eq!(session.title, "rename this type");
+    assert_eq!(session.prompts, times(&["2026-03-02T05:01:00Z"]));
 }

@@ -820,9 +820,23 @@ fn atuin_18_default_folder_is_preferred_and_the_legacy_one_is_a_fallback() {
     // A relative XDG_DATA_HOME is ignored, as atuin ignores it.
     let relative = home.env().with_var("XDG_DATA_HOME", "xdg-data");
     assert_eq!(atuin_location(&relative, &home), "~/.local/share/atuin/history.db");
-    // Once the new folder exists it wins, legacy folders or not.
+    // Once the new folder exists it wins, legacy folders or not, and the status says
+    // that the legacy one is no longer read.
     fs_err::create_dir_all(home.path().join(".atuin/data")).unwrap();
     assert_eq!(atuin_location(&env, &home), "~/.atuin/data/history.db");
+    let output = read(&env, &only(&[Shell::Atuin]));
+    let limits: Vec<String> = status(&output, "atuin")
+        .limits
+        .iter()
+        .map(|limit| limit.replace(&home.path().display().to_string(), "~"))
+        .collect();
+    assert_eq!(
+        limits,
+        [
+            "atuin: `~/xdg-data/atuin` is not read: atuin itself uses `~/.atuin/data` since that folder exists"
+        ]
+    );
+    assert!(output.warnings.is_empty());
 }
 
 #[test]

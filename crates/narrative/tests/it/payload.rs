@@ -127,8 +127,10 @@ fn secrets_are_masked_even_when_the_report_was_not_redacted() {
 fn failures_and_a_project_s_own_commands_are_in_the_payload() {
     let mut failing = group("cargo test", 18, &["cargo test -p ledger"]);
     failing.failed = 3;
+    let mut agents = group("cargo test", 2, &["cargo test -p ledger"]);
+    agents.agent = true;
     let mut ledger = project("ledger", Vec::new(), Vec::new());
-    ledger.shell = vec![failing];
+    ledger.shell = vec![failing, agents];
     let report = daily(vec![ledger], vec![group("make", 1, &["make docs"])]);
 
     let payload = prompt_json(&report);
@@ -136,7 +138,23 @@ fn failures_and_a_project_s_own_commands_are_in_the_payload() {
     let project_group = &payload["projects"]["items"][0]["shell"]["groups"][0];
     assert_eq!(project_group["head"], "cargo test");
     assert_eq!(project_group["failed"], 3);
+    assert!(project_group.get("agent").is_none());
+    // An agent's group says so.
+    assert_eq!(payload["projects"]["items"][0]["shell"]["groups"][1]["agent"], true);
     // A group without failures carries no `failed`.
     assert_eq!(payload["shell"]["groups"][0]["head"], "make");
     assert!(payload["shell"]["groups"][0].get("failed").is_none());
+}
+
+#[test]
+fn a_project_s_shell_groups_are_capped_in_the_payload() {
+    let heads: Vec<String> = (0..12).map(|n| format!("tool{n:02}")).collect();
+    let mut busy = project("busy", Vec::new(), Vec::new());
+    busy.shell = heads.iter().map(|head| group(head, 1, &[])).collect();
+
+    let payload = prompt_json(&daily(vec![busy], Vec::new()));
+
+    let groups = payload["projects"]["items"][0]["shell"]["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 10);
+    assert_eq!(groups[9]["head"], "tool09");
 }

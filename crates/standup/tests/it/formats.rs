@@ -108,7 +108,13 @@ fn markdown_subjects_are_text_and_open_nothing() {
     // Subjects are prose now; commands stay in code spans.
     assert!(!code_in_item.iter().any(|code| code.contains("feat(api)")), "{code_in_item:?}");
     assert!(code_in_item.contains(&"echo '<b>&amp;</b>' `date`".to_owned()), "{code_in_item:?}");
-    assert_eq!(headings[1], format!("{PROJECT} · {} commits (+16 −0, 16 files)", SUBJECTS.len()));
+    assert_eq!(
+        headings[1],
+        format!(
+            "{PROJECT} · {} commits (+16 −0, 16 files) · ≈ 15 min, 10:00–10:15",
+            SUBJECTS.len()
+        )
+    );
     assert!(markdown.contains("- feat(api): fix \\`parse()\\` for #123 (+1"), "{markdown}");
 }
 
@@ -134,7 +140,10 @@ fn slack_escapes_its_control_characters_and_has_no_headings() {
     }
     let lines: Vec<&str> = slack.lines().collect();
     assert_eq!(lines[0], "*Daily report — 2026-11-27 (Fri)*");
-    assert_eq!(slack_decode(lines[3]), format!("*{PROJECT} · 16 commits (+16 −0, 16 files)*"));
+    assert_eq!(
+        slack_decode(lines[3]),
+        format!("*{PROJECT} · 16 commits (+16 −0, 16 files) · ≈ 15 min, 10:00–10:15*")
+    );
     let bullets: Vec<String> =
         lines.iter().filter_map(|line| line.strip_prefix("• ")).map(slack_decode).collect();
     for subject in SUBJECTS {
@@ -203,8 +212,11 @@ fn text_has_no_markup_and_every_subject_verbatim() {
     let text = run(&home, &["--format", "text"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "Daily report — 2026-11-27 (Fri)");
-    assert_eq!(lines[1], "Window: 2026-11-27 00:00 – 2026-11-28 00:00 (Asia/Tokyo)");
-    assert_eq!(lines[3], format!("{PROJECT} · 16 commits (+16 −0, 16 files)"));
+    assert_eq!(lines[1], "Window: 2026-11-27 00:00 – 2026-11-27 18:00 (Asia/Tokyo)");
+    assert_eq!(
+        lines[3],
+        format!("{PROJECT} · 16 commits (+16 −0, 16 files) · ≈ 15 min, 10:00–10:15")
+    );
     for subject in SUBJECTS {
         assert!(
             lines.contains(&format!("- {}", item(subject)).as_str()),
@@ -241,7 +253,7 @@ fn compact_is_the_body_only_and_warnings_still_reach_stderr() {
     insta::assert_snapshot!(run.success(), @r"
     # Daily report — 2026-11-27 (Fri)
 
-    ## app · 1 commit (+1 −0, 1 file)
+    ## app · 1 commit (+1 −0, 1 file) · ≈ 10 min, 10:00
 
     - work (+1 −0, 1 file)
     ");

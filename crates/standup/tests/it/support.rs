@@ -81,6 +81,11 @@ impl Home {
     pub(crate) fn run_in(&self, cwd: &Path, now: &str, tz: &str, args: &[&str]) -> Run {
         Run::from(&self.command(cwd, now, tz, args).output().unwrap(), &self.home)
     }
+
+    /// Runs a command made by [`Home::command`] (with more variables set, say).
+    pub(crate) fn run_command(&self, command: &mut Command) -> Run {
+        Run::from(&command.output().unwrap(), &self.home)
+    }
 }
 
 /// The result of one run of the binary.

@@ -1,8 +1,8 @@
 //! Project tasks beyond `cargo build` and `cargo test`, run as `cargo xtask <task>`.
 //!
 //! - `ci`: exactly what `.ci/run` runs after installing tools: fmt check, clippy, the
-//!   tests, `cargo deny check licenses bans sources` (when cargo-deny is installed) and
-//!   the docs with warnings denied.
+//!   tests, `cargo deny check licenses bans sources` (when cargo-deny is installed),
+//!   `cargo package` of the publishable leaf crates and the docs with warnings denied.
 //! - `demo`: builds a sample home under `target/demo-home` from `fixtures/demo/home.sh`
 //!   and prints `standup daily` and `standup standup` for it.
 //! - `bench-home`: generates a synthetic home (`bench_home`) and prints its manifest.
@@ -70,6 +70,10 @@ pub(crate) fn run(
     Ok(())
 }
 
+/// The publishable crates that depend on no other crate of the workspace.
+const PUBLISHABLE_LEAVES: [&str; 4] =
+    ["standup-sanitize", "standup-redact", "standup-prompt-budget", "standup-llm-client"];
+
 fn ci(root: &Path) -> anyhow::Result<()> {
     run(root, "cargo", &["fmt", "--all", "--check"], &[])?;
     run(root, "cargo", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[])?;
@@ -89,6 +93,17 @@ fn ci(root: &Path) -> anyhow::Result<()> {
         eprintln!(
             "xtask: cargo-deny is not installed; skipping `cargo deny check` (.ci/run installs it)"
         );
+    }
+    // The crates other tools may depend on package (and build from the package) on their
+    // own. `standup-narrative` needs report-model, which is not published, so only the
+    // leaves are packaged. Offline: everything they need is in the lockfile's cache.
+    for package in PUBLISHABLE_LEAVES {
+        run(
+            root,
+            "cargo",
+            &["package", "--quiet", "--offline", "--allow-dirty", "-p", package],
+            &[],
+        )?;
     }
     run(
         root,

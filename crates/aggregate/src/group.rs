@@ -153,9 +153,10 @@ impl ProjectParts {
     }
 }
 
-/// The key of sessions whose working directory is unknown.
+/// The key of sessions whose working directory is unknown: an empty name and path,
+/// which render words in the report's language.
 fn unknown_project() -> ProjectRef {
-    ProjectRef { name: "(unknown project)".to_owned(), path: PathBuf::new() }
+    ProjectRef { name: String::new(), path: PathBuf::new() }
 }
 
 fn entry<'a>(

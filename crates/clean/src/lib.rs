@@ -183,6 +183,10 @@ impl<'r> Cleaner<'r> {
     pub fn warnings(&mut self, warnings: &mut [Warning]) {
         for warning in warnings {
             self.text(&mut warning.message, usize::MAX, Some(MaskedSource::Warnings));
+            for value in warning.params.values_mut() {
+                // The same text as in the message: masked, but not counted twice.
+                self.text(value, usize::MAX, None);
+            }
         }
     }
 

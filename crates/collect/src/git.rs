@@ -345,10 +345,15 @@ fn build_excludes(env: &Env, globs: &[String], warnings: &mut Vec<Warning>) -> E
             Ok(glob) => {
                 by_name.add(glob);
             }
-            Err(error) => warnings.push(Warning::new(
-                WarningCode::SourceUnreadable,
-                format!("git: exclude glob `{pattern}` is not valid and was ignored: {error}"),
-            )),
+            Err(error) => warnings.push(
+                Warning::new(
+                    WarningCode::SourceUnreadable,
+                    format!("git: exclude glob `{pattern}` is not valid and was ignored: {error}"),
+                )
+                .with("kind", "exclude_glob")
+                .with("pattern", pattern)
+                .with("error", &error),
+            ),
         }
     }
     let empty = || GlobSet::empty();

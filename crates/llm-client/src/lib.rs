@@ -1,3 +1,5 @@
+#![doc = include_str!("../README.md")]
+#![doc = ""]
 //! Talks to a local LLM server — Ollama's native `/api/chat` or an OpenAI-compatible
 //! `/v1/chat/completions` (llama.cpp server, LM Studio, vLLM) — on loopback only.
 //!

@@ -1,3 +1,5 @@
+#![doc = include_str!("../README.md")]
+#![doc = ""]
 //! The optional narrative of a report: builds the prompt from a `Report`, asks a local
 //! model through an `llm_client::Backend`, cleans the reply and maps every failure to a
 //! warning (DESIGN §8).
@@ -369,6 +371,9 @@ fn client_warning(error: &llm_client::Error) -> Warning {
 fn clean_warning(mut warning: Warning, redactor: &Redactor) -> Warning {
     let cleaned = sanitize::clean(&warning.message).into_owned();
     warning.message = redactor.redact(&cleaned).0.into_owned();
+    for value in warning.params.values_mut() {
+        *value = redactor.redact(&sanitize::clean(value)).0.into_owned();
+    }
     warning
 }
 

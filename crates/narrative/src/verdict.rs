@@ -110,6 +110,10 @@ pub(crate) fn check(
             );
         }
         Warning::new(WarningCode::LlmSentencesDropped, message)
+            .with("dropped", dropped_sentences.len())
+            .with("total", sentences.len())
+            .with("blockers_dropped", dropped_blockers.len())
+            .with("blockers", checked_blockers.len())
     });
     Checked {
         text: Some(text),
@@ -226,6 +230,7 @@ fn rejected(
                     rejection.describe()
                 ),
             )
+            .with("reason", rejection.as_str())
         }),
     }
 }

@@ -21,6 +21,7 @@ pub(crate) struct Labels {
     pub(crate) narrative_by: &'static str,
     pub(crate) example: &'static str,
     pub(crate) no_activity_bucket: &'static str,
+    pub(crate) unknown_project: &'static str,
 }
 
 const EN: Labels = Labels {
@@ -39,6 +40,7 @@ const EN: Labels = Labels {
     narrative_by: "narrative",
     example: "e.g. ",
     no_activity_bucket: "No recorded activity.",
+    unknown_project: "(unknown project)",
 };
 
 const JA: Labels = Labels {
@@ -57,6 +59,7 @@ const JA: Labels = Labels {
     narrative_by: "要約モデル",
     example: "例: ",
     no_activity_bucket: "記録された活動はありません。",
+    unknown_project: "（不明なプロジェクト）",
 };
 
 /// The words of a [`Lang`] (the enum itself lives in `report-model`, shared with

@@ -1,8 +1,9 @@
 //! The Markdown form.
 //!
-//! Every string that came from a source goes through `sanitize::markdown`: commit
-//! subjects, titles, commands and shell heads as code spans, folder names and warning
-//! messages escaped, so none of them can open a block, a link, an image or raw HTML.
+//! Every string that came from a source goes through `sanitize::markdown`: titles,
+//! commands and shell heads as code spans; commit subjects, folder names and warning
+//! messages escaped as text, so none of them can open a block, a link, an image or raw
+//! HTML.
 
 use std::fmt::Write as _;
 
@@ -24,6 +25,12 @@ const WIP_FILES_SHOWN: usize = 5;
 
 /// The report as Markdown in `lang`, with times shown in `time_zone`.
 pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
+    document(report, lang, time_zone, false)
+}
+
+/// The Markdown; `compact` leaves out the Window lines, Totals, the warnings and the
+/// footer (the body only, for a chat message).
+pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compact: bool) -> String {
     let mut out = String::new();
     let labels = lang.labels();
     if report.is_empty() {
@@ -35,7 +42,7 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
             _ => out.push_str(&lang.no_activity(&dates)),
         }
         out.push('\n');
-        if !report.warnings.is_empty() {
+        if !report.warnings.is_empty() && !compact {
             out.push('\n');
             warnings(&mut out, report, lang);
         }
@@ -55,7 +62,7 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
         _ => report.buckets.last().map(|bucket| lang.date(bucket.window.date)).unwrap_or_default(),
     };
     let _ = writeln!(out, "# {title} — {date}");
-    if let [bucket] = report.buckets.as_slice() {
+    if let (false, [bucket]) = (compact, report.buckets.as_slice()) {
         let _ = writeln!(
             out,
             "{}: {}",
@@ -89,12 +96,15 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
                     }
                     (BucketKind::Today | BucketKind::Day, _) => lang.today(bucket.window.date),
                 };
-                let _ = write!(
-                    out,
-                    "\n## {heading}\n{}: {}\n",
-                    labels.window,
-                    window(bucket, &report.meta.time_zone, time_zone)
-                );
+                let _ = write!(out, "\n## {heading}\n");
+                if !compact {
+                    let _ = writeln!(
+                        out,
+                        "{}: {}",
+                        labels.window,
+                        window(bucket, &report.meta.time_zone, time_zone)
+                    );
+                }
                 if bucket.is_empty() {
                     let _ = write!(out, "\n{}\n", labels.no_activity_bucket);
                 }
@@ -111,6 +121,9 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
         }
     }
 
+    if compact {
+        return out;
+    }
     let mut totals_line = totals(&report.totals, lang, true);
     if let Some(spent) = time_spent(&report.time_spent, lang, time_zone) {
         let _ = write!(totals_line, " · {spent}");
@@ -196,7 +209,15 @@ fn project_section(
     if let Some(spent) = time_spent(&project.time_spent, lang, time_zone) {
         let _ = write!(heading, " · {spent}");
     }
-    let _ = write!(out, "\n{level} {} · {heading}\n\n", escape_text(&project.name));
+    let _ = write!(
+        out,
+        "\n{level} {} · {heading}\n\n",
+        if project.path.as_os_str().is_empty() {
+            lang.labels().unknown_project.to_owned()
+        } else {
+            escape_text(&project.name)
+        }
+    );
     // Commits are labelled with their branches only when they are on more than one.
     let labels: Vec<Vec<String>> = narrowest_branches(&project.commits);
     let labelled = labels.iter().flatten().collect::<std::collections::BTreeSet<_>>().len() > 1;
@@ -215,7 +236,8 @@ fn project_section(
         let stats = lang.stats(commit.insertions, commit.deletions, commit.files_changed);
         let separator = if lang == Lang::En { " " } else { "" };
         let branches = on(label);
-        let _ = writeln!(out, "- {}{separator}{stats}{branches}", code_span(&commit.subject));
+        // A subject is prose (`feat(api): …`, `#123`): escaped text, not a code span.
+        let _ = writeln!(out, "- {}{separator}{stats}{branches}", escape_text(&commit.subject));
     }
     for session in &project.sessions {
         let separator = if lang == Lang::En { " " } else { "" };
@@ -318,7 +340,7 @@ fn warnings(out: &mut String, report: &Report, lang: Lang) {
             "- {}: {} {}",
             labels.warning,
             code_span(warning.code.as_str()),
-            escape_text(&warning.message)
+            escape_text(&crate::warnings::text(warning, lang))
         );
     }
 }

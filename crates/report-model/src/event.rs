@@ -10,6 +10,7 @@ use crate::report::Commit;
 /// The project an event belongs to: a repository (worktrees folded into it) or, for a
 /// working directory outside any repository, that directory.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ProjectRef {
     /// Display name: the folder name of the repository's main work tree.
     pub name: String,
@@ -20,6 +21,7 @@ pub struct ProjectRef {
 /// One commit authored by the user: the report's [`Commit`] plus the repository it was
 /// found in. Aggregation moves `commit` into the report as it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CommitEvent {
     /// The repository the commit was found in.
     pub project: ProjectRef,
@@ -30,6 +32,7 @@ pub struct CommitEvent {
 
 /// The AI coding agent a session belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Agent {
     /// Anthropic's Claude Code.
@@ -53,6 +56,7 @@ impl Agent {
 
 /// One AI coding-agent session, with the times of its user prompts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SessionEvent {
     /// Which agent wrote the session.
     pub agent: Agent,
@@ -85,6 +89,7 @@ pub struct SessionEvent {
 
 /// The shell a history entry came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Shell {
     /// zsh's history file.
@@ -111,6 +116,7 @@ impl Shell {
 
 /// One command from a shell history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShellEvent {
     /// Which history it came from.
     pub shell: Shell,
@@ -140,6 +146,7 @@ pub struct ShellEvent {
 
 /// Everything the sources produced for one run.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Activity {
     /// Commits by the user.
     pub commits: Vec<CommitEvent>,
@@ -155,6 +162,7 @@ pub struct Activity {
 /// Work in progress in one repository at report time: what is not committed yet.
 /// Unpushed commits are marked on the commits themselves ([`CommitEvent::unpushed`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WipEvent {
     /// The repository.
     pub project: ProjectRef,
@@ -167,6 +175,7 @@ pub struct WipEvent {
 
 /// One file with uncommitted changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WipFile {
     /// Path relative to the work tree, as git prints it (untrusted text). An untracked
     /// folder is one entry ending in `/`.
@@ -177,6 +186,7 @@ pub struct WipFile {
 
 /// One stash entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WipStash {
     /// When the stash was made.
     pub time: Timestamp,

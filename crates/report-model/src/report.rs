@@ -1,5 +1,6 @@
 //! The `Report`: what aggregation builds and what render prints.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use jiff::{Timestamp, civil::Date};
@@ -13,6 +14,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 /// Which report this is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReportKind {
     /// One calendar day.
@@ -28,6 +30,7 @@ pub enum ReportKind {
 /// A half-open time range `[start, end)` covering one local day (a standup's previous
 /// bucket: from its working day up to today; a bucket of today: up to now).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Window {
     /// The local calendar date the window covers.
     pub date: Date,
@@ -46,6 +49,7 @@ impl Window {
 
 /// Which part of a report a bucket is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BucketKind {
     /// The single day of a daily report.
@@ -58,6 +62,7 @@ pub enum BucketKind {
 
 /// The activity of one window.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Bucket {
     /// Which part of the report this is.
     pub kind: BucketKind,
@@ -87,8 +92,10 @@ impl Bucket {
 
 /// One project: a repository (worktrees folded in) or a working folder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Project {
-    /// Folder name of the repository's main work tree.
+    /// Folder name of the repository's main work tree; empty (with an empty `path`) for
+    /// sessions whose working directory is unknown.
     pub name: String,
     /// Absolute path of the project.
     pub path: PathBuf,
@@ -119,6 +126,7 @@ pub struct Project {
 /// An estimate of active time: the spans of activity that events less than an idle gap
 /// apart form, each counted at least a minimum length.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TimeSpent {
     /// The estimate, in minutes: the spans' lengths added up.
     pub minutes: u64,
@@ -128,6 +136,7 @@ pub struct TimeSpent {
 
 /// One span of activity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Span {
     /// The first event of the span.
     pub start: Timestamp,
@@ -142,6 +151,7 @@ pub struct Span {
 /// Work in progress of a project in a window: uncommitted files modified in the window,
 /// stashes made in it, and the window's commits that no remote-tracking branch contains.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Wip {
     /// Files not committed that were modified in the window, sorted by path.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -163,6 +173,7 @@ impl Wip {
 
 /// One commit in a report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Commit {
     /// Full object id.
     pub hash: String,
@@ -195,6 +206,7 @@ pub struct Commit {
 
 /// One agent session in a report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Session {
     /// Which agent.
     pub agent: Agent,
@@ -221,6 +233,7 @@ pub struct Session {
 
 /// Shell commands sharing a head (`cargo test`, `git commit`, `make`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShellGroup {
     /// The program, plus the sub-command for tools such as git and cargo.
     pub head: String,
@@ -242,6 +255,7 @@ pub struct ShellGroup {
 
 /// Sums over a project, a bucket or a report.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Totals {
     /// Projects with activity.
     pub projects: u64,
@@ -267,6 +281,7 @@ pub struct Totals {
 
 /// The stable machine code of a warning. The human message may change; the code may not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum WarningCode {
     /// No identity is configured and git has none: commits by every author are shown.
@@ -319,22 +334,40 @@ impl WarningCode {
 
 /// Something that could not be read or done; the rest of the report is still there.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Warning {
     /// Stable code.
     pub code: WarningCode,
-    /// Human message (never holds a secret).
+    /// Human message in English (never holds a secret).
     pub message: String,
+    /// The message's parts as data (`path`, `count`, `line`, `error`, `source`, and `kind`
+    /// where one code has several messages), so render can word it in another language.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, String>,
 }
 
 impl Warning {
     /// A warning with a code and a message.
     pub fn new(code: WarningCode, message: impl Into<String>) -> Warning {
-        Warning { code, message: message.into() }
+        Warning { code, message: message.into(), params: BTreeMap::new() }
+    }
+
+    /// The warning with one more parameter.
+    #[must_use]
+    pub fn with(mut self, key: &str, value: impl std::fmt::Display) -> Warning {
+        self.params.insert(key.to_owned(), value.to_string());
+        self
+    }
+
+    /// A parameter, when present.
+    pub fn param(&self, key: &str) -> Option<&str> {
+        self.params.get(key).map(String::as_str)
     }
 }
 
 /// The optional narrative a local LLM wrote.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Narrative {
     /// The narrative text (cleaned and capped).
     pub text: String,
@@ -347,6 +380,7 @@ pub struct Narrative {
 
 /// How many secrets were masked in one kind of source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MaskedCount {
     /// The source: `git`, `sessions`, `shell` or `warnings`.
     pub source: MaskedSource,
@@ -356,6 +390,7 @@ pub struct MaskedCount {
 
 /// How and when the report was made.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Meta {
     /// The version of standup that made it.
     pub version: String,
@@ -372,6 +407,7 @@ pub struct Meta {
 
 /// A daily report or a standup update.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Report {
     /// Version of this JSON form.
     pub schema_version: u32,
@@ -398,6 +434,7 @@ pub struct Report {
 
 /// What the grounding checks (DESIGN §8.7a) did with a model's reply.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct NarrativeCheck {
     /// Whether a narrative came out of the reply.
     pub accepted: bool,
@@ -419,6 +456,7 @@ pub struct NarrativeCheck {
 
 /// One sentence of a model's summary and what the checks found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CheckedSentence {
     /// The sentence (cleaned and redacted).
     pub text: String,
@@ -431,6 +469,7 @@ pub struct CheckedSentence {
 
 /// One possible blocker of a model's reply and what the checks found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CheckedBlocker {
     /// The blocker (cleaned and redacted).
     pub text: String,

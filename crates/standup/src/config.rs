@@ -13,8 +13,9 @@ use toml::Spanned;
 
 /// Where the config file is read from when `--config` is not given.
 pub(crate) fn default_path(home: &Path, xdg_config_home: Option<&str>) -> PathBuf {
+    // The XDG spec: a relative path in $XDG_CONFIG_HOME is invalid and is ignored.
     let base = xdg_config_home
-        .filter(|value| !value.is_empty())
+        .filter(|value| Path::new(value).is_absolute())
         .map_or_else(|| home.join(".config"), PathBuf::from);
     base.join("standup").join("config.toml")
 }
@@ -53,6 +54,23 @@ struct File {
     // Time spent (issue 11 item 7).
     idle_minutes: Option<Spanned<u64>>,
     min_span_minutes: Option<Spanned<u64>>,
+    render: RenderFile,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct RenderFile {
+    compact: bool,
+    template: Option<Spanned<PathBuf>>,
+}
+
+/// The `[render]` section.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct RenderConfig {
+    /// The body only (as `--compact`).
+    pub(crate) compact: bool,
+    /// A MiniJinja template the report is rendered through (`~` not yet expanded).
+    pub(crate) template: Option<PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -207,6 +225,7 @@ pub(crate) struct Config {
     pub(crate) grouping: aggregate::ShellGrouping,
     pub(crate) redactor: std::sync::Arc<redact::Redactor>,
     pub(crate) llm: LlmConfig,
+    pub(crate) render: RenderConfig,
     /// How time spent is estimated (`idle_minutes`, `min_span_minutes`).
     pub(crate) time_rules: aggregate::TimeRules,
 }
@@ -233,6 +252,7 @@ impl Default for Config {
             grouping: aggregate::ShellGrouping::default(),
             redactor: std::sync::Arc::new(redact::Redactor::builtin()),
             llm: LlmConfig::default(),
+            render: RenderConfig::default(),
             time_rules: aggregate::TimeRules::default(),
         }
     }
@@ -355,8 +375,24 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
     parse_shell(&mut config, file.shell, invalid)?;
     parse_redact(&mut config, file.redact, path, invalid)?;
     parse_llm(&mut config, file.llm, invalid)?;
+    parse_render(&mut config, file.render, invalid)?;
     parse_time_rules(&mut config, file.idle_minutes, file.min_span_minutes, invalid)?;
     Ok(config)
+}
+
+fn parse_render(
+    config: &mut Config,
+    render: RenderFile,
+    invalid: &Invalid<'_>,
+) -> Result<(), ConfigError> {
+    config.render.compact = render.compact;
+    if let Some(template) = render.template {
+        if template.get_ref().as_os_str().is_empty() {
+            return Err(invalid(template.span(), "render.template", "is empty".to_owned()));
+        }
+        config.render.template = Some(template.into_inner());
+    }
+    Ok(())
 }
 
 fn parse_days(
@@ -798,8 +834,9 @@ fn key_at(text: &str, span: &Range<usize>) -> Option<String> {
 }
 
 /// The commented default config that `standup config init` writes.
-pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is optional: what is shown is the default.
-# Reference: README.md, section "Configuration".
+pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is optional. A commented key shows its default
+# ("Default: ...") or, where it says "Example", a value to adapt: examples are not
+# defaults. Reference: README.md, section "Configuration".
 
 # Longest subject, title or command kept, in characters (a longer one ends with "…").
 # max_chars = 500
@@ -808,6 +845,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # lang = "en"
 
 # IANA time zone day boundaries are local to. Default: $TZ, else the system's.
+# Example:
 # timezone = "Asia/Tokyo"
 
 # When a day starts, for night owls ("04:00" puts 01:30 on the previous day).
@@ -817,6 +855,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # workdays = ["mon", "tue", "wed", "thu", "fri"]
 
 # Dates that are not working days; "jp" adds Japan's national holidays (2020–2099).
+# Default: none. Example:
 # holidays = ["jp", "2026-12-29", "2026-12-30", "2026-12-31"]
 
 # Time spent (an estimate): events of a project less than idle_minutes apart join one
@@ -826,17 +865,19 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 
 [identity]
 # Your commit e-mails (compared without regard to case) and author names.
-# Default: git's global user.email and user.name.
+# Default: git's global user.email and user.name. Example:
 # emails = ["me@example.com", "me@work.example"]
 # names = ["My Name"]
 
 [git]
 # Folders searched for repositories. Default: those of ~/src ~/code ~/projects ~/dev
 # ~/work ~/repos ~/git that exist. The repository you run standup from is always read.
+# Example:
 # roots = ["~/src"]
 # How many folder levels below a root are searched.
 # max_depth = 3
 # Folders to skip: a glob with a "/" matches the path, one without matches the name.
+# Default: none. Example:
 # exclude = ["~/src/archive/**", "vendor"]
 # Report merge commits too.
 # include_merges = false
@@ -859,6 +900,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # shells = ["zsh", "bash", "fish", "atuin"]
 # History files, when not where the shell keeps them by default ($HISTFILE, ~/.zsh_history,
 # ~/.bash_history, $XDG_DATA_HOME/fish/fish_history, ~/.local/share/atuin/history.db).
+# Example:
 # zsh = "~/.zsh_history"
 # Commands whose head is one of these are left out.
 # ignore = ["ls", "cd", "pwd", "clear", "exit", "history", "ll", "la", "z", "j"]
@@ -869,7 +911,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 
 [redact]
 # Extra secret patterns: each masks its matches as [REDACTED:<id>]. Keywords (literal,
-# case-insensitive) let text without them skip the regex.
+# case-insensitive) let text without them skip the regex. Default: none. Example:
 # rules = [{ id = "acme-key", regex = "acme_[0-9a-f]{32}", keywords = ["acme_"] }]
 # Literals never masked (a test token that is not a secret).
 # allow = []
@@ -897,6 +939,13 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # max_input_chars = 12000
 # max_output_chars = 1200
 # temperature = 0.2
+
+[render]
+# The body only: no Window line, Totals, warnings or footer (as --compact).
+# compact = false
+# A MiniJinja template the report is rendered through instead of the built-in
+# Markdown; its context is the JSON Report. Default: none. Example:
+# template = "~/.config/standup/nippo.md.j2"
 "#;
 
 #[cfg(test)]
@@ -919,7 +968,7 @@ mod tests {
 
     #[test]
     fn unknown_key_names_key_and_line() {
-        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `max_chars`, `identity`, `git`, `sessions`, `shell`, `redact`, `llm`, `idle_minutes`, `min_span_minutes`");
+        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `max_chars`, `identity`, `git`, `sessions`, `shell`, `redact`, `llm`, `idle_minutes`, `min_span_minutes`, `render`");
     }
 
     #[test]

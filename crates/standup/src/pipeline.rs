@@ -246,37 +246,118 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         backend_kind: backend_kind(&config.llm),
     };
     if args.show_prompt {
-        let prompt =
-            narrative::build_prompt_with(&report, &config.redactor, &limits, lang, &settings)
-                .context("building the narrative prompt")
-                .map_err(Failure::Runtime)?;
-        let text =
-            format!("----- system -----\n{}\n----- user -----\n{}\n", prompt.system, prompt.user);
-        return write_stdout(text.as_bytes());
+        let text = show_prompt(&report, &config, &limits, lang, args.format, &settings)?;
+        return write_output(args.output.as_deref(), &text);
     }
     let start = Instant::now();
     if narrate(&config, args, &mut report, &limits, lang, &settings) {
         timings.push(("narrative".to_owned(), start.elapsed()));
     }
+    let render_lang = lang;
     for warning in &report.warnings {
-        print_warning(&format!("{}: {}", warning.code.as_str(), warning.message));
+        let text = render::warning_text(warning, render_lang);
+        print_warning(&format!("{}: {text}", warning.code.as_str()));
     }
 
     let start = Instant::now();
-    let text = match args.format {
-        FormatArg::Md => render::markdown(&report, lang, &time_zone),
-        FormatArg::Json => render::json(&report),
+    let options =
+        render::Options { lang: render_lang, compact: args.compact || config.render.compact };
+    let text = match (&config.render.template, args.format) {
+        // A template replaces the built-in Markdown; `--format` still picks another form.
+        (Some(template), FormatArg::Md) => {
+            let path = template_path(env, args.config.as_deref(), template);
+            crate::template::render(&path, &report).map_err(|error| Failure::Usage(error.into()))?
+        }
+        (_, format) => render::render(&report, render_format(format), options, &time_zone),
     };
     timings.push(("render".to_owned(), start.elapsed()));
     if args.timings {
         print_timings(&timings, started.elapsed());
     }
-    match &args.output {
-        Some(path) => {
+    if args.copy {
+        let html = (args.format == FormatArg::Html).then_some(text.as_str());
+        let plain = if html.is_some() {
+            render::render(&report, render::Format::Text, options, &time_zone)
+        } else {
+            text.clone()
+        };
+        if let Err(reason) = crate::clipboard::copy(&plain, html) {
+            print_warning(&format!("clipboard_unavailable: not copied ({reason})"));
+        }
+    }
+    write_output(args.output.as_deref(), &text)
+}
+
+fn render_format(format: FormatArg) -> render::Format {
+    match format {
+        FormatArg::Md => render::Format::Markdown,
+        FormatArg::Json => render::Format::Json,
+        FormatArg::Slack => render::Format::Slack,
+        FormatArg::Text => render::Format::Text,
+        FormatArg::Html => render::Format::Html,
+    }
+}
+
+/// `-o FILE`, or stdout for no `-o` and for `-o -`.
+fn write_output(output: Option<&Path>, text: &str) -> Result<(), Failure> {
+    match output {
+        Some(path) if path != Path::new("-") => {
             fs_err::write(path, text).context("writing the report").map_err(Failure::Runtime)
         }
-        None => write_stdout(text.as_bytes()),
+        _ => write_stdout(text.as_bytes()),
     }
+}
+
+/// `[render] template` with `~` expanded; a relative path is relative to the config
+/// file's folder.
+fn template_path(env: &ProcessEnv, explicit_config: Option<&Path>, template: &Path) -> PathBuf {
+    let expanded = env.collect_env().expand_tilde(template);
+    if expanded.is_absolute() {
+        return expanded;
+    }
+    let config = explicit_config.map_or_else(|| env.default_config_path(), Path::to_path_buf);
+    config.parent().map_or(expanded.clone(), |folder| folder.join(&expanded))
+}
+
+/// `--show-prompt`: the messages a narrative request would send (as text, or with
+/// `--format json` as the request's messages in JSON), or why none would be sent.
+fn show_prompt(
+    report: &report_model::Report,
+    config: &Config,
+    limits: &narrative::Limits,
+    lang: Lang,
+    format: FormatArg,
+    settings: &narrative::Settings,
+) -> Result<String, Failure> {
+    if report.is_empty() {
+        let note = "no activity in the window, so no narrative request would be sent";
+        return Ok(if format == FormatArg::Json {
+            let mut text =
+                serde_json::to_string_pretty(&serde_json::json!({ "request": null, "note": note }))
+                    .unwrap_or_default();
+            text.push('\n');
+            text
+        } else {
+            format!("{note}\n")
+        });
+    }
+    let prompt = narrative::build_prompt_with(report, &config.redactor, limits, lang, settings)
+        .context("building the narrative prompt")
+        .map_err(Failure::Runtime)?;
+    if format == FormatArg::Json {
+        let body = serde_json::json!({
+            "model": config.llm.model,
+            "messages": [
+                { "role": "system", "content": prompt.system },
+                { "role": "user", "content": prompt.user },
+            ],
+            "temperature": config.llm.temperature,
+        });
+        let mut text = serde_json::to_string_pretty(&body).unwrap_or_default();
+        text.push('\n');
+        return Ok(text);
+    }
+    Ok(format!("----- system -----\n{}\n----- user -----\n{}\n", prompt.system, prompt.user))
 }
 
 type Windows = Vec<(BucketKind, Window)>;
@@ -327,6 +408,8 @@ fn future_warning(last_date: Date, now: Timestamp, calendar: &Calendar) -> Optio
             WarningCode::DateInFuture,
             format!("{last_date} is in the future (now is {clock}): nothing after now is reported"),
         )
+        .with("date", last_date)
+        .with("now", &clock)
     })
 }
 
@@ -426,10 +509,11 @@ struct Spinner {
 
 impl Spinner {
     fn start() -> Spinner {
-        use std::io::IsTerminal as _;
-        if !std::io::stderr().is_terminal() {
+        // Only on a terminal that can redraw a line (not a pipe, not TERM=dumb).
+        if !crate::diag::get().spinner {
             return Spinner { stop: None };
         }
+        crate::diag::clear_line_on_interrupt();
         let (sender, receiver) = std::sync::mpsc::channel::<()>();
         let handle = std::thread::spawn(move || {
             let frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];

@@ -3,7 +3,9 @@
 
 mod bench_home;
 mod cli;
+mod cli_native;
 mod config;
+mod formats;
 mod full_home;
 mod git;
 mod hostile_home;
@@ -15,5 +17,7 @@ mod snapshots;
 mod sources;
 mod special_files;
 mod support;
+mod templates;
+mod warnings_ja;
 mod windows;
 mod wip;

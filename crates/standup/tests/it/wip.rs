@@ -188,14 +188,14 @@ fn commits_on_more_than_one_branch_are_labelled_by_branch() {
     solo.commit("a", "solo work", "2026-11-27T12:00:00+09:00");
 
     let en = markdown(&home, "en");
-    assert!(en.contains("- `fix rounding` (+1 −0, 1 file) · on `main`\n"), "{en}");
+    assert!(en.contains("- fix rounding (+1 −0, 1 file) · on `main`\n"), "{en}");
     assert!(
-        en.contains("- `postal codes: parse` (+1 −0, 1 file) · on `feature/postal-codes`\n"),
+        en.contains("- postal codes: parse (+1 −0, 1 file) · on `feature/postal-codes`\n"),
         "{en}"
     );
     // In both branches, shown on the narrower one (main holds 2 of the 4, the feature 3).
-    assert!(en.contains("- `base` (+1 −0, 1 file) · on `main`\n"), "{en}");
-    assert!(en.contains("- `solo work` (+1 −0, 1 file)\n"), "{en}");
+    assert!(en.contains("- base (+1 −0, 1 file) · on `main`\n"), "{en}");
+    assert!(en.contains("- solo work (+1 −0, 1 file)\n"), "{en}");
     assert!(
         en.contains(
             "- AI: Claude Code `Add postal code parsing` (1 prompt) · on `feature/postal-codes`\n"
@@ -204,9 +204,7 @@ fn commits_on_more_than_one_branch_are_labelled_by_branch() {
     );
     let ja = markdown(&home, "ja");
     assert!(
-        ja.contains(
-            "- `postal codes: parse`（+1 −0、1ファイル）・ブランチ `feature/postal-codes`\n"
-        ),
+        ja.contains("- postal codes: parse（+1 −0、1ファイル）・ブランチ `feature/postal-codes`\n"),
         "{ja}"
     );
     let report = run_json(&home, &["daily"]);

@@ -49,6 +49,8 @@ pub(crate) fn build(report: &Report, redactor: &Redactor) -> (Value, usize) {
             let kind = match kind {
                 ReportKind::Daily => "daily",
                 ReportKind::Standup => "standup",
+                ReportKind::Week => "week",
+                ReportKind::Range => "range",
             };
             json!({"kind": kind, "buckets": buckets, "totals": totals(&report.totals, true)})
         }

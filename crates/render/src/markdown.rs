@@ -8,10 +8,12 @@ use std::fmt::Write as _;
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
-use report_model::{Bucket, BucketKind, Commit, Project, Report, ReportKind, ShellGroup, Totals};
+use report_model::{
+    Bucket, BucketKind, Commit, Project, Report, ReportKind, ShellGroup, TimeSpent, Totals,
+};
 use sanitize::markdown::{code_span, escape_text};
 
-use crate::labels::{LangText as _, Noun};
+use crate::labels::{LangText as _, Noun, TimeText as _};
 use report_model::Lang;
 
 /// At most this many branches are named on a commit line, then `+N`.
@@ -26,7 +28,12 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
     let labels = lang.labels();
     if report.is_empty() {
         let dates: Vec<_> = report.buckets.iter().map(|bucket| bucket.window.date).collect();
-        out.push_str(&lang.no_activity(&dates));
+        match (report.kind, dates.as_slice()) {
+            (ReportKind::Week | ReportKind::Range, [first, .., last]) => {
+                out.push_str(&lang.no_activity_range(*first, *last));
+            }
+            _ => out.push_str(&lang.no_activity(&dates)),
+        }
         out.push('\n');
         if !report.warnings.is_empty() {
             out.push('\n');
@@ -38,9 +45,15 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
     let title = match report.kind {
         ReportKind::Daily => labels.daily_title,
         ReportKind::Standup => labels.standup_title,
+        ReportKind::Week => lang.week_title(),
+        ReportKind::Range => lang.range_title(),
     };
-    let date =
-        report.buckets.last().map(|bucket| lang.date(bucket.window.date)).unwrap_or_default();
+    let date = match (report.kind, report.buckets.first(), report.buckets.last()) {
+        (ReportKind::Week | ReportKind::Range, Some(first), Some(last)) => {
+            lang.date_range(first.window.date, last.window.date)
+        }
+        _ => report.buckets.last().map(|bucket| lang.date(bucket.window.date)).unwrap_or_default(),
+    };
     let _ = writeln!(out, "# {title} — {date}");
     if let [bucket] = report.buckets.as_slice() {
         let _ = writeln!(
@@ -58,14 +71,20 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
     match report.kind {
         ReportKind::Daily => {
             for bucket in &report.buckets {
-                body(&mut out, bucket, lang, "##");
+                body(&mut out, bucket, lang, "##", time_zone);
             }
         }
+        ReportKind::Week | ReportKind::Range => days(&mut out, report, lang, time_zone),
         ReportKind::Standup => {
             for bucket in &report.buckets {
-                let heading = match bucket.kind {
-                    BucketKind::PreviousWorkday => lang.previous_workday(bucket.window.date),
-                    BucketKind::Today | BucketKind::Day => lang.today(bucket.window.date),
+                let heading = match (bucket.kind, bucket.through) {
+                    (BucketKind::PreviousWorkday, Some(through)) => {
+                        lang.since_previous(bucket.window.date, through)
+                    }
+                    (BucketKind::PreviousWorkday, None) => {
+                        lang.previous_workday(bucket.window.date)
+                    }
+                    (BucketKind::Today | BucketKind::Day, _) => lang.today(bucket.window.date),
                 };
                 let _ = write!(
                     out,
@@ -76,7 +95,7 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
                 if bucket.is_empty() {
                     let _ = write!(out, "\n{}\n", labels.no_activity_bucket);
                 }
-                body(&mut out, bucket, lang, "###");
+                body(&mut out, bucket, lang, "###", time_zone);
             }
             if let Some(narrative) =
                 report.narrative.as_ref().filter(|narrative| !narrative.blockers.is_empty())
@@ -89,11 +108,33 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
         }
     }
 
-    let _ = write!(out, "\n{}: {}\n\n", labels.totals, totals(&report.totals, lang, true));
+    let mut totals_line = totals(&report.totals, lang, true);
+    if let Some(spent) = time_spent(&report.time_spent, lang, time_zone) {
+        let _ = write!(totals_line, " · {spent}");
+    }
+    let _ = write!(out, "\n{}: {totals_line}\n\n", labels.totals);
     warnings(&mut out, report, lang);
     out.push('\n');
     footer(&mut out, report, lang, time_zone);
     out
+}
+
+/// The days of a week or a range: a heading and a body per day.
+fn days(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
+    let labels = lang.labels();
+    for bucket in &report.buckets {
+        let _ = write!(
+            out,
+            "\n## {}\n{}: {}\n",
+            lang.day_heading(bucket.window.date),
+            labels.window,
+            window(bucket, &report.meta.time_zone, time_zone)
+        );
+        if bucket.is_empty() {
+            let _ = write!(out, "\n{}\n", labels.no_activity_bucket);
+        }
+        body(out, bucket, lang, "###", time_zone);
+    }
 }
 
 fn window(bucket: &Bucket, zone_name: &str, time_zone: &TimeZone) -> String {
@@ -102,9 +143,16 @@ fn window(bucket: &Bucket, zone_name: &str, time_zone: &TimeZone) -> String {
     format!("{} – {} ({zone_name})", format(bucket.window.start), format(bucket.window.end))
 }
 
-fn body(out: &mut String, bucket: &Bucket, lang: Lang, level: &str) {
+/// `≈ 2 h 40 min, 09:12–18:05`, or nothing when there was no activity.
+fn time_spent(spent: &TimeSpent, lang: Lang, time_zone: &TimeZone) -> Option<String> {
+    let first = spent.spans.first()?.start.to_zoned(time_zone.clone());
+    let last = spent.spans.iter().map(|span| span.end).max()?.to_zoned(time_zone.clone());
+    Some(lang.time_spent(spent.minutes, &first, &last))
+}
+
+fn body(out: &mut String, bucket: &Bucket, lang: Lang, level: &str, time_zone: &TimeZone) {
     for project in &bucket.projects {
-        project_section(out, project, lang, level);
+        project_section(out, project, lang, level, time_zone);
     }
     if !bucket.shell.is_empty() {
         let labels = lang.labels();
@@ -134,13 +182,18 @@ fn shell_group(out: &mut String, group: &ShellGroup, lang: Lang) {
     out.push('\n');
 }
 
-fn project_section(out: &mut String, project: &Project, lang: Lang, level: &str) {
-    let _ = write!(
-        out,
-        "\n{level} {} · {}\n\n",
-        escape_text(&project.name),
-        totals(&project.totals, lang, false)
-    );
+fn project_section(
+    out: &mut String,
+    project: &Project,
+    lang: Lang,
+    level: &str,
+    time_zone: &TimeZone,
+) {
+    let mut heading = totals(&project.totals, lang, false);
+    if let Some(spent) = time_spent(&project.time_spent, lang, time_zone) {
+        let _ = write!(heading, " · {spent}");
+    }
+    let _ = write!(out, "\n{level} {} · {heading}\n\n", escape_text(&project.name));
     // Commits are labelled with their branches only when they are on more than one.
     let labels: Vec<Vec<String>> = narrowest_branches(&project.commits);
     let labelled = labels.iter().flatten().collect::<std::collections::BTreeSet<_>>().len() > 1;

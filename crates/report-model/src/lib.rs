@@ -17,5 +17,6 @@ pub use event::{
 pub use kinds::{Lang, MaskedSource, Source, UnknownName, group_thousands, plural};
 pub use report::{
     Bucket, BucketKind, Commit, MaskedCount, Meta, Narrative, Project, Report, ReportKind,
-    SCHEMA_VERSION, Session, ShellGroup, Totals, Warning, WarningCode, Window, Wip,
+    SCHEMA_VERSION, Session, ShellGroup, Span, TimeSpent, Totals, Warning, WarningCode, Window,
+    Wip,
 };

@@ -19,9 +19,14 @@ pub enum ReportKind {
     Daily,
     /// The previous working day and today.
     Standup,
+    /// The days of one week (`standup week`), one bucket per day.
+    Week,
+    /// The days from `--since` to `--until` (`standup daily --since`), one bucket per day.
+    Range,
 }
 
-/// A half-open time range `[start, end)` covering one local day.
+/// A half-open time range `[start, end)` covering one local day (a standup's previous
+/// bucket: from its working day up to today; a bucket of today: up to now).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Window {
     /// The local calendar date the window covers.
@@ -64,6 +69,13 @@ pub struct Bucket {
     pub shell: Vec<ShellGroup>,
     /// Sums over the bucket.
     pub totals: Totals,
+    /// The last local date the window covers, when it spans more than one day (a
+    /// standup's previous working day followed by a weekend or holidays).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub through: Option<Date>,
+    /// Estimated active time over every project of the bucket taken together.
+    #[serde(default)]
+    pub time_spent: TimeSpent,
 }
 
 impl Bucket {
@@ -94,6 +106,9 @@ pub struct Project {
     /// grouped by head like the bucket's `shell`, which holds only the others.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shell: Vec<ShellGroup>,
+    /// Estimated active time from the times of the project's events.
+    #[serde(default)]
+    pub time_spent: TimeSpent,
     /// Work in progress at report time, when the project's repository has any that
     /// belongs to this window.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -120,6 +135,29 @@ impl Wip {
     pub fn is_empty(&self) -> bool {
         self.files.is_empty() && self.stashes.is_empty() && self.unpushed_commits == 0
     }
+}
+
+/// An estimate of active time: the spans of activity that events less than an idle gap
+/// apart form, each counted at least a minimum length.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeSpent {
+    /// The estimate, in minutes: the spans' lengths added up.
+    pub minutes: u64,
+    /// The spans, in time order.
+    pub spans: Vec<Span>,
+}
+
+/// One span of activity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    /// The first event of the span.
+    pub start: Timestamp,
+    /// The last event of the span.
+    pub end: Timestamp,
+    /// How many events it joins.
+    pub events: u64,
+    /// What it counts for, in minutes: its length, or the minimum span when shorter.
+    pub minutes: u64,
 }
 
 /// One commit in a report.
@@ -248,6 +286,8 @@ pub enum WarningCode {
     LlmUnavailable,
     /// The LLM answered with nothing usable.
     LlmFailed,
+    /// The report's date lies after now: nothing can have been recorded yet.
+    DateInFuture,
 }
 
 impl WarningCode {
@@ -263,6 +303,7 @@ impl WarningCode {
             WarningCode::LlmBlockedNonloopback => "llm_blocked_nonloopback",
             WarningCode::LlmUnavailable => "llm_unavailable",
             WarningCode::LlmFailed => "llm_failed",
+            WarningCode::DateInFuture => "date_in_future",
         }
     }
 }
@@ -327,7 +368,8 @@ pub struct Report {
     pub schema_version: u32,
     /// Daily or standup.
     pub kind: ReportKind,
-    /// One bucket for a daily report; previous working day then today for a standup.
+    /// One bucket for a daily report; previous working day then today for a standup; one
+    /// per day, in date order, for a week or a range.
     pub buckets: Vec<Bucket>,
     /// Sums over all buckets.
     pub totals: Totals,
@@ -337,6 +379,9 @@ pub struct Report {
     pub warnings: Vec<Warning>,
     /// Generation metadata.
     pub meta: Meta,
+    /// Estimated active time over the whole report: the buckets' estimates added up.
+    #[serde(default)]
+    pub time_spent: TimeSpent,
 }
 
 impl Report {

@@ -11,7 +11,9 @@ use anyhow::Context as _;
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use report_model::{Lang, Meta, ReportKind, Source, plural};
+use report_model::{
+    BucketKind, Lang, Meta, ReportKind, Source, Warning, WarningCode, Window, plural,
+};
 
 use crate::cli::{DoctorArgs, FormatArg, ReportArgs};
 use crate::config::{self, Config, LlmApi, LlmConfig};
@@ -189,13 +191,16 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     let (zone_name, time_zone) = time_zone(&config, env)?;
     let calendar = calendar(&config, time_zone.clone());
     let date = parse_date(&args.date, now, &calendar)?;
-    let windows = aggregate::report_windows(kind, date, &calendar)
-        .map_err(|error| Failure::Usage(error.into()))?;
+    let (kind, mut windows, last_date) = windows(kind, date, args, now, &calendar)?;
+    aggregate::end_at(&mut windows, kind, now);
     let since = windows.iter().map(|(_, window)| window.start).min().unwrap_or(now);
     let lang = args.lang.or(config.lang).unwrap_or_else(|| env.lang());
 
     let mut gathered = gather(env, &config, since);
     let mut timings = std::mem::take(&mut gathered.timings);
+    if let Some(warning) = future_warning(last_date, now, &calendar) {
+        gathered.warnings.push(warning);
+    }
 
     let start = Instant::now();
     let secrets_masked = clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
@@ -209,9 +214,10 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         llm_model: None,
         secrets_masked,
     };
-    let options = aggregate::Options { shell: config.grouping.clone() };
+    let options = aggregate::Options { shell: config.grouping.clone(), time: config.time_rules };
     let mut report =
         aggregate::aggregate(kind, &windows, gathered.activity, gathered.warnings, meta, &options);
+    aggregate::settle(&mut report, &calendar);
     timings.push(("aggregate".to_owned(), start.elapsed()));
 
     let limits = narrative::Limits {
@@ -257,6 +263,57 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         }
         None => write_stdout(text.as_bytes()),
     }
+}
+
+type Windows = Vec<(BucketKind, Window)>;
+
+/// The report's kind and windows, and the last date asked for: `daily --since A --until
+/// B` is a range; the other reports take `--date`.
+fn windows(
+    kind: ReportKind,
+    date: Date,
+    args: &ReportArgs,
+    now: Timestamp,
+    calendar: &Calendar,
+) -> Result<(ReportKind, Windows, Date), Failure> {
+    let Some(since) = &args.since else {
+        let windows = aggregate::report_windows(kind, date, calendar)
+            .map_err(|error| Failure::Usage(error.into()))?;
+        return Ok((kind, windows, date));
+    };
+    if kind != ReportKind::Daily {
+        return Err(usage("--since and --until are options of `standup daily`".to_owned()));
+    }
+    let since = parse_day("--since", since, now, calendar)?;
+    let until = match &args.until {
+        Some(until) => parse_day("--until", until, now, calendar)?,
+        None => aggregate::today(now, calendar).max(since),
+    };
+    let windows = aggregate::range_windows(since, until, calendar)
+        .map_err(|error| usage(format!("--since {since} --until {until}: {error}")))?;
+    Ok((ReportKind::Range, windows, until))
+}
+
+/// A date option: `today`, `yesterday` or `YYYY-MM-DD`.
+fn parse_day(flag: &str, text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, Failure> {
+    match text {
+        "today" | "yesterday" => parse_date(text, now, calendar),
+        other => other.parse().map_err(|_| {
+            usage(format!("{flag} `{other}` is not `today`, `yesterday` or a date `YYYY-MM-DD`"))
+        }),
+    }
+}
+
+/// One line saying the date asked for is after today: nothing after now is reported.
+fn future_warning(last_date: Date, now: Timestamp, calendar: &Calendar) -> Option<Warning> {
+    let today = aggregate::today(now, calendar);
+    (last_date > today).then(|| {
+        let clock = now.to_zoned(calendar.time_zone.clone()).strftime("%Y-%m-%d %H:%M");
+        Warning::new(
+            WarningCode::DateInFuture,
+            format!("{last_date} is in the future (now is {clock}): nothing after now is reported"),
+        )
+    })
 }
 
 /// The configured LLM backend. Building it does no I/O.

@@ -107,6 +107,7 @@ pub(crate) fn project(name: &str, commits: Vec<Commit>, sessions: Vec<Session>) 
         totals,
         wip: None,
         shell: Vec::new(),
+        time_spent: report_model::TimeSpent::default(),
     }
 }
 
@@ -134,7 +135,15 @@ pub(crate) fn bucket(
     let start = day.to_zoned(jiff::tz::TimeZone::UTC).unwrap().timestamp();
     let end = day.tomorrow().unwrap().to_zoned(jiff::tz::TimeZone::UTC).unwrap().timestamp();
     let totals = sum(&projects, &shell);
-    Bucket { kind, window: Window { date: day, start, end }, projects, shell, totals }
+    Bucket {
+        kind,
+        window: Window { date: day, start, end },
+        projects,
+        shell,
+        totals,
+        through: None,
+        time_spent: report_model::TimeSpent::default(),
+    }
 }
 
 fn report(kind: ReportKind, buckets: Vec<Bucket>) -> Report {
@@ -163,6 +172,7 @@ fn report(kind: ReportKind, buckets: Vec<Bucket>) -> Report {
             llm_model: None,
             secrets_masked: Vec::new(),
         },
+        time_spent: report_model::TimeSpent::default(),
     }
 }
 

@@ -14,4 +14,5 @@ mod snapshots;
 mod sources;
 mod special_files;
 mod support;
+mod windows;
 mod wip;

@@ -3,8 +3,8 @@
 //! (from the stash reflog). Unpushed commits come from [`super::branches`].
 //!
 //! Only repositories that are active are asked: ones with commits of the window, ones a
-//! session or command of the window ran in, and ones whose index changed since the
-//! window began (a `stat`, no process).
+//! session or command of the window ran in, and ones whose index, stash or a linked
+//! worktree's index or HEAD changed since the window began (a `stat`, no process).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -16,7 +16,7 @@ use super::{Repo, command, output};
 use crate::error::GitFailure;
 use crate::{Env, fsread};
 
-/// The most bytes of a stash reflog read; older entries beyond it are not shown.
+/// The largest stash reflog read (about 5,000 stashes); a larger one shows no stash.
 const MAX_STASH_LOG_BYTES: u64 = 1 << 20;
 
 /// Whether the repository's index changed at or after `since` (git rewrites it on
@@ -24,7 +24,8 @@ const MAX_STASH_LOG_BYTES: u64 = 1 << 20;
 /// did, or a linked worktree's index or HEAD: a cheap sign that a working tree was
 /// worked on.
 pub(crate) fn touched_since(repo: &Repo, since: Timestamp) -> bool {
-    let bound = SystemTime::from(since - SignedDuration::from_secs(2));
+    let bound =
+        SystemTime::from(since.checked_sub(SignedDuration::from_secs(2)).unwrap_or(Timestamp::MIN));
     let newer = |path: &Path| {
         fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= bound)
     };
@@ -37,7 +38,8 @@ pub(crate) fn touched_since(repo: &Repo, since: Timestamp) -> bool {
 /// reflog changed at or after `since`, by their folder: `worktrees/<name>/gitdir` names
 /// the worktree's `.git` file. Stat-based, no process.
 fn linked_worktrees(repo: &Repo, since: Timestamp) -> Vec<PathBuf> {
-    let bound = SystemTime::from(since - SignedDuration::from_secs(2));
+    let bound =
+        SystemTime::from(since.checked_sub(SignedDuration::from_secs(2)).unwrap_or(Timestamp::MIN));
     let newer = |path: &Path| {
         fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= bound)
     };

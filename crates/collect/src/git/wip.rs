@@ -79,7 +79,7 @@ pub(crate) fn read_wip(
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     let stashes: Vec<WipStash> =
-        read_stashes(&repo.git_dir).into_iter().filter(|stash| stash.time >= since).collect();
+        read_stashes(env, repo, timeout)?.into_iter().filter(|stash| stash.time >= since).collect();
     if files.is_empty() && stashes.is_empty() {
         return Ok(None);
     }
@@ -158,13 +158,16 @@ fn parse_status(stdout: &[u8]) -> Vec<(String, bool)> {
     paths
 }
 
-/// The stash entries from `logs/refs/stash` (each line `old new ident <time> <tz>\tmsg`),
-/// newest first. Repositories whose refs are in a reftable have no such file and show
-/// no stashes.
-fn read_stashes(git_dir: &Path) -> Vec<WipStash> {
-    let path = git_dir.join("logs/refs/stash");
+/// The stash entries, newest first: from `logs/refs/stash` (each line
+/// `old new ident <time> <tz>\tmsg`, no process), or, in a repository whose refs are in
+/// a reftable, from one `git reflog` (`stash@{<time>}\0msg` per line).
+fn read_stashes(env: &Env, repo: &Repo, timeout: Duration) -> Result<Vec<WipStash>, GitFailure> {
+    if repo.git_dir.join("reftable").is_dir() {
+        return reftable_stashes(env, repo, timeout);
+    }
+    let path = repo.git_dir.join("logs/refs/stash");
     // Regular files only, bounded: a FIFO or a device there is no stash.
-    let Ok(bytes) = fsread::read_small(&path, MAX_STASH_LOG_BYTES) else { return Vec::new() };
+    let Ok(bytes) = fsread::read_small(&path, MAX_STASH_LOG_BYTES) else { return Ok(Vec::new()) };
     let text = String::from_utf8_lossy(&bytes);
     let mut stashes: Vec<WipStash> = text
         .lines()
@@ -179,7 +182,33 @@ fn read_stashes(git_dir: &Path) -> Vec<WipStash> {
         })
         .collect();
     stashes.reverse();
-    stashes
+    Ok(stashes)
+}
+
+/// The stash entries of a reftable repository, from `git reflog`, newest first. No
+/// stash is no entry (git prints nothing).
+fn reftable_stashes(
+    env: &Env,
+    repo: &Repo,
+    timeout: Duration,
+) -> Result<Vec<WipStash>, GitFailure> {
+    let mut git = command(env);
+    git.current_dir(super::work_dir(repo)).arg("--git-dir").arg(&repo.git_dir);
+    git.args(["reflog", "show", "--format=%gd%x00%gs", "--date=unix", "refs/stash", "--"]);
+    let done = output(git, timeout)?;
+    if !done.status.success() {
+        return Ok(Vec::new());
+    }
+    let text = String::from_utf8_lossy(&done.stdout);
+    Ok(text
+        .lines()
+        .filter_map(|line| {
+            let (selector, message) = line.split_once('\0')?;
+            let seconds = selector.rsplit_once("@{")?.1.strip_suffix('}')?.parse().ok()?;
+            let time = Timestamp::from_second(seconds).ok()?;
+            Some(WipStash { time, message: message.to_owned() })
+        })
+        .collect())
 }
 
 #[cfg(test)]

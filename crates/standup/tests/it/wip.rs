@@ -266,3 +266,28 @@ fn uncommitted_files_of_a_linked_worktree_are_in_progress_of_its_repository() {
         "{report:#}"
     );
 }
+
+#[test]
+fn a_stash_of_a_reftable_repository_is_in_progress() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let path = home.path().join("src/tables");
+    fs_err::create_dir_all(&path).unwrap();
+    let repo = home.repo_handle(&path);
+    repo.git(&["init", "-q", "--ref-format=reftable", "-b", "main"]);
+    repo.commit("a", "work", "2026-11-27T10:00:00+09:00");
+    fs_err::write(repo.path.join("a"), "uncommitted\n").unwrap();
+    let output = repo
+        .git_command(&["stash", "push", "-q", "-m", "in a reftable"])
+        .env("GIT_COMMITTER_DATE", "2026-11-27T11:00:00+09:00")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(!repo.path.join(".git/logs/refs/stash").exists());
+    let report = run_json(&home, &["daily"]);
+    assert_eq!(
+        project(&report, "tables")["wip"]["stashes"],
+        serde_json::json!(["On main: in a reftable"]),
+        "{report:#}"
+    );
+}

@@ -166,34 +166,6 @@ fn entry<'a>(
     entry
 }
 
-/// Work in progress of the window: files modified and stashes made in it, each put on
-/// its repository's project (which it makes active when nothing else did).
-fn add_work_in_progress(
-    parts: &mut BTreeMap<PathBuf, ProjectParts>,
-    window: Window,
-    wip_events: &[WipEvent],
-) {
-    for wip in wip_events {
-        let files: Vec<&report_model::WipFile> =
-            wip.files.iter().filter(|file| window.contains(file.modified)).collect();
-        let stashes: Vec<&report_model::WipStash> =
-            wip.stashes.iter().filter(|stash| window.contains(stash.time)).collect();
-        if files.is_empty() && stashes.is_empty() {
-            continue;
-        }
-        let project_parts = entry(parts, &wip.project);
-        // Placed by the latest of them; not a moment of the time spent, which counts
-        // commits, prompts and commands only.
-        let latest = files.iter().map(|file| file.modified).chain(stashes.iter().map(|s| s.time));
-        if let Some(latest) = latest.max() {
-            project_parts.last_activity =
-                Some(project_parts.last_activity.map_or(latest, |last| last.max(latest)));
-        }
-        project_parts.wip.files.extend(files.iter().map(|file| file.path.clone()));
-        project_parts.wip.stashes.extend(stashes.iter().map(|stash| stash.message.clone()));
-    }
-}
-
 /// Each session with a record in the window, under its project; every record of it is
 /// a moment of work on the project.
 fn add_sessions(
@@ -228,9 +200,37 @@ fn add_sessions(
             prompts,
             first,
             last,
-            models: session.models.clone(),
             branch: session.branch.clone(),
+            models: session.models.clone(),
         });
+    }
+}
+
+/// Work in progress of the window: files modified and stashes made in it, each put on
+/// its repository's project (which it makes active when nothing else did).
+fn add_work_in_progress(
+    parts: &mut BTreeMap<PathBuf, ProjectParts>,
+    window: Window,
+    wip_events: &[WipEvent],
+) {
+    for wip in wip_events {
+        let files: Vec<&report_model::WipFile> =
+            wip.files.iter().filter(|file| window.contains(file.modified)).collect();
+        let stashes: Vec<&report_model::WipStash> =
+            wip.stashes.iter().filter(|stash| window.contains(stash.time)).collect();
+        if files.is_empty() && stashes.is_empty() {
+            continue;
+        }
+        let project_parts = entry(parts, &wip.project);
+        // Placed by the latest of them; not a moment of the time spent, which counts
+        // commits, prompts and commands only.
+        let latest = files.iter().map(|file| file.modified).chain(stashes.iter().map(|s| s.time));
+        if let Some(latest) = latest.max() {
+            project_parts.last_activity =
+                Some(project_parts.last_activity.map_or(latest, |last| last.max(latest)));
+        }
+        project_parts.wip.files.extend(files.iter().map(|file| file.path.clone()));
+        project_parts.wip.stashes.extend(stashes.iter().map(|stash| stash.message.clone()));
     }
 }
 

@@ -121,8 +121,9 @@ impl<'r> Cleaner<'r> {
         }
     }
 
-    /// Cleans every string of `activity`: subjects, titles, ids, commands, working
-    /// directories and projects. Session titles are then collapsed and shortened.
+    /// Cleans every string of `activity`: subjects, titles, ids, models, commands, the
+    /// agents that ran them, working directories and projects. Session titles are then
+    /// collapsed and shortened.
     pub fn activity(&mut self, activity: &mut Activity) {
         let max_chars = self.max_chars;
         let git = Some(MaskedSource::Git);
@@ -150,6 +151,9 @@ impl<'r> Cleaner<'r> {
             session.title = title;
             session.truncated |= shortened;
             self.text(&mut session.session_id, max_chars, sessions);
+            for model in &mut session.models {
+                self.text(model, max_chars, sessions);
+            }
             if let Some(branch) = &mut session.branch {
                 self.text(branch, max_chars, sessions);
             }
@@ -163,6 +167,9 @@ impl<'r> Cleaner<'r> {
         let shell = Some(MaskedSource::Shell);
         for command in &mut activity.shell {
             command.truncated |= self.text(&mut command.command, max_chars, shell);
+            if let Some(agent) = &mut command.agent {
+                self.text(agent, max_chars, shell);
+            }
             if let Some(cwd) = &mut command.cwd {
                 self.path(cwd, shell);
             }

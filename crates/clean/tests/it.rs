@@ -10,6 +10,7 @@ use report_model::{
     Source, Warning, WarningCode,
 };
 
+const OSC: &str = "\u{1b}]0;title\u{7}";
 const TOKEN: &str = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
 
 fn project(name: &str) -> ProjectRef {
@@ -72,7 +73,7 @@ fn distinct_secrets_are_each_counted_in_the_first_source_showing_them() {
         project: None,
         exit: None,
         duration_ns: None,
-        agent: None,
+        agent: Some(format!("{OSC}claude-code")),
     }];
     gathered.warnings =
         vec![Warning::new(WarningCode::GitFailed, format!("git: cannot read `/x/{TOKEN}`"))];
@@ -81,6 +82,7 @@ fn distinct_secrets_are_each_counted_in_the_first_source_showing_them() {
         [(MaskedSource::Git, 2), (MaskedSource::Shell, 1), (MaskedSource::Warnings, 1)]
     );
     assert_eq!(gathered.warnings[0].message, "git: cannot read `/x/[REDACTED:github-pat]`");
+    assert_eq!(gathered.activity.shell[0].agent.as_deref(), Some("claude-code"));
 }
 
 #[test]
@@ -98,7 +100,7 @@ fn escapes_leave_paths_statuses_warnings_and_the_identity() {
         project: Some(repo.clone()),
         prompts: Vec::new(),
         activity: Vec::new(),
-        models: Vec::new(),
+        models: vec![evil.to_owned()],
         branch: Some(evil.to_owned()),
     }];
     gathered.activity.commits[0].commit.branches = vec![evil.to_owned()];
@@ -139,6 +141,7 @@ fn escapes_leave_paths_statuses_warnings_and_the_identity() {
     );
     assert_eq!(gathered.statuses[0].limits[0], "cannot read `abcd`");
     assert_eq!(gathered.identity.names[0], "abcd");
+    assert_eq!(gathered.activity.sessions[0].models, ["abcd"]);
     // The branches, uncommitted paths and stash messages of the report, and what doctor
     // shows of each repository, are cleaned too; the report's ones are counted.
     assert_eq!(masked, [(MaskedSource::Git, 2)]);

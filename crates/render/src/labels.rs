@@ -323,8 +323,8 @@ impl LangText for Lang {
     }
 }
 
-/// The words of multi-day reports and of time spent, in each language.
-pub(crate) trait TimeText: Copy {
+/// Headings of multi-day reports and time spent.
+pub(crate) trait RangeText: Copy {
     fn week_title(self) -> &'static str;
     fn range_title(self) -> &'static str;
     fn date_range(self, first: Date, last: Date) -> String;
@@ -335,8 +335,7 @@ pub(crate) trait TimeText: Copy {
     fn time_spent(self, minutes: u64, first: &jiff::Zoned, last: &jiff::Zoned) -> String;
 }
 
-/// Headings of multi-day reports and time spent.
-impl TimeText for Lang {
+impl RangeText for Lang {
     /// The title of a week report: `Weekly report` or `週報`.
     fn week_title(self) -> &'static str {
         match self {

@@ -13,7 +13,7 @@ use report_model::{
 };
 use sanitize::markdown::{code_span, escape_text};
 
-use crate::labels::{LangText as _, Noun, TimeText as _};
+use crate::labels::{LangText as _, Noun, RangeText as _};
 use report_model::Lang;
 
 /// At most this many branches are named on a commit line, then `+N`.

@@ -98,7 +98,8 @@ pub struct Project {
     pub commits: Vec<Commit>,
     /// Agent sessions, most recent activity first.
     pub sessions: Vec<Session>,
-    /// Shell commands run in the project (from histories that record a directory).
+    /// Shell commands the person ran in the project (from histories that record a
+    /// directory); an AI agent's are counted in `totals.agent_commands`.
     pub commands: u64,
     /// Sums over this project.
     pub totals: Totals,
@@ -113,28 +114,6 @@ pub struct Project {
     /// belongs to this window.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wip: Option<Wip>,
-}
-
-/// Work in progress of a project in a window: uncommitted files modified in the window,
-/// stashes made in it, and the window's commits that no remote-tracking branch contains.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Wip {
-    /// Files not committed that were modified in the window, sorted by path.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub files: Vec<String>,
-    /// Messages of the stashes made in the window, newest first.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub stashes: Vec<String>,
-    /// The window's commits (the ones listed) that are not pushed.
-    #[serde(default)]
-    pub unpushed_commits: u64,
-}
-
-impl Wip {
-    /// Whether there is nothing in progress.
-    pub fn is_empty(&self) -> bool {
-        self.files.is_empty() && self.stashes.is_empty() && self.unpushed_commits == 0
-    }
 }
 
 /// An estimate of active time: the spans of activity that events less than an idle gap
@@ -158,6 +137,28 @@ pub struct Span {
     pub events: u64,
     /// What it counts for, in minutes: its length, or the minimum span when shorter.
     pub minutes: u64,
+}
+
+/// Work in progress of a project in a window: uncommitted files modified in the window,
+/// stashes made in it, and the window's commits that no remote-tracking branch contains.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wip {
+    /// Files not committed that were modified in the window, sorted by path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    /// Messages of the stashes made in the window, newest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stashes: Vec<String>,
+    /// The window's commits (the ones listed) that are not pushed.
+    #[serde(default)]
+    pub unpushed_commits: u64,
+}
+
+impl Wip {
+    /// Whether there is nothing in progress.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.stashes.is_empty() && self.unpushed_commits == 0
+    }
 }
 
 /// One commit in a report.

@@ -156,7 +156,7 @@ struct IdentityFile {
 #[serde(default, deny_unknown_fields)]
 struct GitFile {
     roots: Option<Vec<PathBuf>>,
-    max_depth: Option<usize>,
+    max_depth: Option<Spanned<usize>>,
     exclude: Vec<String>,
     include_merges: bool,
     timeout_secs: Option<Spanned<i64>>,
@@ -297,7 +297,7 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
     config.identity =
         collect::git::Identity { emails: file.identity.emails, names: file.identity.names };
     config.git.roots = file.git.roots;
-    if let Some(depth) = file.git.max_depth {
+    if let Some(depth) = in_range(file.git.max_depth, MAX_DEPTH, "git.max_depth", invalid)? {
         config.git.max_depth = depth;
     }
     config.git.exclude = file.git.exclude;
@@ -624,6 +624,8 @@ fn parse_llm(config: &mut Config, llm: LlmFile, invalid: &Invalid<'_>) -> Result
     Ok(())
 }
 
+/// `[git] max_depth`: the folder walk recurses once per level.
+const MAX_DEPTH: std::ops::RangeInclusive<usize> = 0..=32;
 /// `[llm] timeout_secs`: at least a second, at most an hour (a deadline far in the
 /// future overflows the clock).
 const TIMEOUT_SECS: std::ops::RangeInclusive<u64> = 1..=3600;
@@ -880,6 +882,25 @@ mod tests {
     }
 
     #[test]
+    fn jp_holidays_and_time_rules() {
+        let config = parse(
+            Path::new("c.toml"),
+            "holidays = [\"jp\", \"2026-12-29\"]\nidle_minutes = 45\nmin_span_minutes = 5\n",
+        )
+        .unwrap();
+        for day in ["2026-01-12", "2026-05-06", "2026-09-22", "2026-12-29", "2099-01-01"] {
+            assert!(config.holidays.contains(&day.parse().unwrap()), "{day}");
+        }
+        assert!(!config.holidays.contains(&"2026-12-28".parse().unwrap()));
+        assert_eq!(
+            config.time_rules,
+            aggregate::TimeRules { idle_minutes: 45, min_span_minutes: 5 }
+        );
+        insta::assert_snapshot!(error("idle_minutes = 0\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `idle_minutes`: 0 is out of range (expected 1 to 1440 minutes)");
+        insta::assert_snapshot!(error("\nmin_span_minutes = 2000\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `min_span_minutes`: 2000 is out of range (expected 0 to 1440 minutes)");
+    }
+
+    #[test]
     fn out_of_range_values_name_the_key() {
         insta::assert_snapshot!(error("[llm]\ntimeout_secs = 9223372036854775000\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `llm.timeout_secs`: 9223372036854775000 is out of range (expected 1 to 3600)");
         insta::assert_snapshot!(error("[llm]\ntemperature = nan\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `llm.temperature`: must be a number from 0 to 2 (sampling temperature)");
@@ -928,25 +949,6 @@ mod tests {
         ] {
             assert!(validate_endpoint(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn jp_holidays_and_time_rules() {
-        let config = parse(
-            Path::new("c.toml"),
-            "holidays = [\"jp\", \"2026-12-29\"]\nidle_minutes = 45\nmin_span_minutes = 5\n",
-        )
-        .unwrap();
-        for day in ["2026-01-12", "2026-05-06", "2026-09-22", "2026-12-29", "2099-01-01"] {
-            assert!(config.holidays.contains(&day.parse().unwrap()), "{day}");
-        }
-        assert!(!config.holidays.contains(&"2026-12-28".parse().unwrap()));
-        assert_eq!(
-            config.time_rules,
-            aggregate::TimeRules { idle_minutes: 45, min_span_minutes: 5 }
-        );
-        insta::assert_snapshot!(error("idle_minutes = 0\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `idle_minutes`: 0 is out of range (expected 1 to 1440 minutes)");
-        insta::assert_snapshot!(error("\nmin_span_minutes = 2000\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `min_span_minutes`: 2000 is out of range (expected 0 to 1440 minutes)");
     }
 
     #[test]

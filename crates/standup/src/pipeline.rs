@@ -241,6 +241,9 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         let warnings =
             narrative::narrate(backend.as_ref(), &mut report, &config.redactor, &limits, lang);
         drop(spinner);
+        // Their messages can quote what the server said: cleaned like every warning.
+        let mut warnings = warnings;
+        clean::Cleaner::new(&config.redactor, config.max_chars).warnings(&mut warnings);
         report.warnings.extend(warnings);
         timings.push(("narrative".to_owned(), start.elapsed()));
     }
@@ -551,5 +554,5 @@ pub(crate) fn config_init(path: &Path, force: bool) -> Result<(), Failure> {
     fs_err::write(path, config::DEFAULT_CONFIG)
         .context("writing the config")
         .map_err(Failure::Runtime)?;
-    write_stdout(format!("wrote {}\n", path.display()).as_bytes())
+    write_stdout(format!("wrote {}\n", clean::message(&path.to_string_lossy())).as_bytes())
 }

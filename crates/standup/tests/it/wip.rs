@@ -291,3 +291,20 @@ fn a_stash_of_a_reftable_repository_is_in_progress() {
         "{report:#}"
     );
 }
+
+#[test]
+fn work_in_progress_is_not_counted_in_the_time_spent() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("a.txt", "one commit", "2026-11-27T10:00:00+09:00");
+    write_at(&repo, "a.txt", "edited later\n", "2026-11-27T15:00:00+09:00");
+    let report = run_json(&home, &["daily"]);
+    let app = project(&report, "app");
+    assert_eq!(app["wip"]["files"], serde_json::json!(["a.txt"]));
+    // One lone commit: one span of the minimum length; the edit is no moment of its own.
+    assert_eq!(app["time_spent"]["spans"].as_array().unwrap().len(), 1, "{app:#}");
+    assert_eq!(app["time_spent"]["minutes"], 10);
+    // It still places the project: its latest activity is the edit.
+    assert_eq!(app["last_activity"], "2026-11-27T06:00:00Z");
+}

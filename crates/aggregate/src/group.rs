@@ -75,6 +75,7 @@ pub fn aggregate(
         warnings,
         meta,
         time_spent,
+        narrative_check: None,
     }
 }
 

@@ -65,7 +65,10 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
     }
 
     if let Some(narrative) = &report.narrative {
-        let _ = write!(out, "\n## {}\n\n{}\n", labels.summary, narrative.text.trim_end());
+        // Untrusted text: one escaped paragraph, so no reply can open a block (a fence, a
+        // heading, a list, a quote, raw HTML) that swallows the sections after it.
+        let _ =
+            write!(out, "\n## {}\n\n{}\n", labels.summary, escape_text(narrative.text.trim_end()));
     }
 
     match report.kind {
@@ -329,7 +332,11 @@ fn footer(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
         .strftime("%Y-%m-%d %H:%M %:z")
         .to_string();
     let how = match &report.meta.llm_model {
-        Some(model) => format!("{}: {}", labels.narrative_by, escape_text(model)),
+        Some(model) => {
+            let cached = report.narrative_check.as_ref().is_some_and(|check| check.cached);
+            let cached = if cached { " (cached)" } else { "" };
+            format!("{}: {}{cached}", labels.narrative_by, escape_text(model))
+        }
         None => labels.deterministic.to_owned(),
     };
     let _ =

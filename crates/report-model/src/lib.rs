@@ -20,3 +20,4 @@ pub use report::{
     SCHEMA_VERSION, Session, ShellGroup, Span, TimeSpent, Totals, Warning, WarningCode, Window,
     Wip,
 };
+pub use report::{CheckedBlocker, CheckedSentence, NarrativeCheck};

@@ -289,6 +289,12 @@ pub enum WarningCode {
     LlmFailed,
     /// The report's date lies after now: nothing can have been recorded yet.
     DateInFuture,
+    /// The model's reply failed a whole-reply check (the message starts with the reason code);
+    /// the report has no narrative.
+    LlmRejected,
+    /// Sentences (or blockers) of the model's reply failed the grounding checks and were
+    /// left out (the message starts with how many).
+    LlmSentencesDropped,
 }
 
 impl WarningCode {
@@ -305,6 +311,8 @@ impl WarningCode {
             WarningCode::LlmUnavailable => "llm_unavailable",
             WarningCode::LlmFailed => "llm_failed",
             WarningCode::DateInFuture => "date_in_future",
+            WarningCode::LlmRejected => "llm_rejected",
+            WarningCode::LlmSentencesDropped => "llm_sentences_dropped",
         }
     }
 }
@@ -383,6 +391,57 @@ pub struct Report {
     /// Estimated active time over the whole report: the buckets' estimates added up.
     #[serde(default)]
     pub time_spent: TimeSpent,
+    /// What the grounding checks did with the model's reply, when a model answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub narrative_check: Option<NarrativeCheck>,
+}
+
+/// What the grounding checks (DESIGN §8.7a) did with a model's reply.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NarrativeCheck {
+    /// Whether a narrative came out of the reply.
+    pub accepted: bool,
+    /// Why the whole reply was rejected (`wrong_language`, `code`, `markup`, `json_dump`,
+    /// `repetition`, `instruction_echo`, `nothing_supported`, `most_dropped`, `empty`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Whether the reply was JSON of the fixed schema (else it went down the plain-text path).
+    pub structured: bool,
+    /// Whether the reply came from the narrative cache.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
+    /// Every sentence of the summary, in order, kept or dropped.
+    pub sentences: Vec<CheckedSentence>,
+    /// Every possible blocker the model offered, kept or dropped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blockers: Vec<CheckedBlocker>,
+}
+
+/// One sentence of a model's summary and what the checks found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckedSentence {
+    /// The sentence (cleaned and redacted).
+    pub text: String,
+    /// Whether it is in the narrative.
+    pub kept: bool,
+    /// Why it was dropped: `number`, `identifier`, `url`, `quote`, `unsupported`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+}
+
+/// One possible blocker of a model's reply and what the checks found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckedBlocker {
+    /// The blocker (cleaned and redacted).
+    pub text: String,
+    /// The evidence ids it cited.
+    pub evidence: Vec<String>,
+    /// Whether it is shown.
+    pub kept: bool,
+    /// Why it was dropped: `no_evidence`, `unknown_evidence`, `number`, `identifier`, `url`,
+    /// `quote`, `too_many`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
 }
 
 impl Report {

@@ -9,6 +9,7 @@ mod git;
 mod hostile_home;
 mod identities;
 mod narrative;
+mod narrative_eval;
 mod secrets;
 mod snapshots;
 mod sources;

@@ -224,8 +224,12 @@ fn add_work_in_progress(
             continue;
         }
         let project_parts = entry(parts, &wip.project);
-        for time in files.iter().map(|file| file.modified).chain(stashes.iter().map(|s| s.time)) {
-            project_parts.touch(time);
+        // Placed by the latest of them; not a moment of the time spent, which counts
+        // commits, prompts and commands only.
+        let latest = files.iter().map(|file| file.modified).chain(stashes.iter().map(|s| s.time));
+        if let Some(latest) = latest.max() {
+            project_parts.last_activity =
+                Some(project_parts.last_activity.map_or(latest, |last| last.max(latest)));
         }
         project_parts.wip.files.extend(files.iter().map(|file| file.path.clone()));
         project_parts.wip.stashes.extend(stashes.iter().map(|stash| stash.message.clone()));

@@ -4,9 +4,10 @@
 //! file, or a site not yet converted) keeps its English message after a Japanese label,
 //! so nothing is lost.
 
-use report_model::{Warning, WarningCode};
+use std::fmt::Write as _;
 
 use report_model::Lang;
+use report_model::{Warning, WarningCode};
 
 pub(crate) fn text(warning: &Warning, lang: Lang) -> String {
     match lang {
@@ -92,11 +93,12 @@ fn japanese(warning: &Warning) -> Option<String> {
                 p("dropped")?
             );
             if p("blockers_dropped").is_some_and(|count| count != "0") {
-                text.push_str(&format!(
+                let _ = write!(
+                    text,
                     "。課題候補{}件のうち{}件を省きました",
                     p("blockers")?,
                     p("blockers_dropped")?
-                ));
+                );
             }
             text
         }

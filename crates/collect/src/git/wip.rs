@@ -3,8 +3,8 @@
 //! (from the stash reflog). Unpushed commits come from [`super::branches`].
 //!
 //! Only repositories that are active are asked: ones with commits of the window, ones a
-//! session or command of the window ran in, and ones whose index changed since the
-//! window began (a `stat`, no process).
+//! session or command of the window ran in, and ones whose index, stash or a linked
+//! worktree's index or HEAD changed since the window began (a `stat`, no process).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -16,7 +16,7 @@ use super::{Repo, command, output};
 use crate::error::GitFailure;
 use crate::{Env, fsread};
 
-/// The most bytes of a stash reflog read; older entries beyond it are not shown.
+/// The largest stash reflog read (about 5,000 stashes); a larger one shows no stash.
 const MAX_STASH_LOG_BYTES: u64 = 1 << 20;
 
 /// Whether the repository's index changed at or after `since` (git rewrites it on
@@ -24,7 +24,8 @@ const MAX_STASH_LOG_BYTES: u64 = 1 << 20;
 /// did, or a linked worktree's index or HEAD: a cheap sign that a working tree was
 /// worked on.
 pub(crate) fn touched_since(repo: &Repo, since: Timestamp) -> bool {
-    let bound = SystemTime::from(since - SignedDuration::from_secs(2));
+    let bound =
+        SystemTime::from(since.checked_sub(SignedDuration::from_secs(2)).unwrap_or(Timestamp::MIN));
     let newer = |path: &Path| {
         fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= bound)
     };
@@ -37,7 +38,8 @@ pub(crate) fn touched_since(repo: &Repo, since: Timestamp) -> bool {
 /// reflog changed at or after `since`, by their folder: `worktrees/<name>/gitdir` names
 /// the worktree's `.git` file. Stat-based, no process.
 fn linked_worktrees(repo: &Repo, since: Timestamp) -> Vec<PathBuf> {
-    let bound = SystemTime::from(since - SignedDuration::from_secs(2));
+    let bound =
+        SystemTime::from(since.checked_sub(SignedDuration::from_secs(2)).unwrap_or(Timestamp::MIN));
     let newer = |path: &Path| {
         fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= bound)
     };
@@ -77,7 +79,7 @@ pub(crate) fn read_wip(
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     let stashes: Vec<WipStash> =
-        read_stashes(&repo.git_dir).into_iter().filter(|stash| stash.time >= since).collect();
+        read_stashes(env, repo, timeout)?.into_iter().filter(|stash| stash.time >= since).collect();
     if files.is_empty() && stashes.is_empty() {
         return Ok(None);
     }
@@ -156,13 +158,16 @@ fn parse_status(stdout: &[u8]) -> Vec<(String, bool)> {
     paths
 }
 
-/// The stash entries from `logs/refs/stash` (each line `old new ident <time> <tz>\tmsg`),
-/// newest first. Repositories whose refs are in a reftable have no such file and show
-/// no stashes.
-fn read_stashes(git_dir: &Path) -> Vec<WipStash> {
-    let path = git_dir.join("logs/refs/stash");
+/// The stash entries, newest first: from `logs/refs/stash` (each line
+/// `old new ident <time> <tz>\tmsg`, no process), or, in a repository whose refs are in
+/// a reftable, from one `git reflog` (`stash@{<time>}\0msg` per line).
+fn read_stashes(env: &Env, repo: &Repo, timeout: Duration) -> Result<Vec<WipStash>, GitFailure> {
+    if repo.git_dir.join("reftable").is_dir() {
+        return reftable_stashes(env, repo, timeout);
+    }
+    let path = repo.git_dir.join("logs/refs/stash");
     // Regular files only, bounded: a FIFO or a device there is no stash.
-    let Ok(bytes) = fsread::read_small(&path, MAX_STASH_LOG_BYTES) else { return Vec::new() };
+    let Ok(bytes) = fsread::read_small(&path, MAX_STASH_LOG_BYTES) else { return Ok(Vec::new()) };
     let text = String::from_utf8_lossy(&bytes);
     let mut stashes: Vec<WipStash> = text
         .lines()
@@ -177,7 +182,33 @@ fn read_stashes(git_dir: &Path) -> Vec<WipStash> {
         })
         .collect();
     stashes.reverse();
-    stashes
+    Ok(stashes)
+}
+
+/// The stash entries of a reftable repository, from `git reflog`, newest first. No
+/// stash is no entry (git prints nothing).
+fn reftable_stashes(
+    env: &Env,
+    repo: &Repo,
+    timeout: Duration,
+) -> Result<Vec<WipStash>, GitFailure> {
+    let mut git = command(env);
+    git.current_dir(super::work_dir(repo)).arg("--git-dir").arg(&repo.git_dir);
+    git.args(["reflog", "show", "--format=%gd%x00%gs", "--date=unix", "refs/stash", "--"]);
+    let done = output(git, timeout)?;
+    if !done.status.success() {
+        return Ok(Vec::new());
+    }
+    let text = String::from_utf8_lossy(&done.stdout);
+    Ok(text
+        .lines()
+        .filter_map(|line| {
+            let (selector, message) = line.split_once('\0')?;
+            let seconds = selector.rsplit_once("@{")?.1.strip_suffix('}')?.parse().ok()?;
+            let time = Timestamp::from_second(seconds).ok()?;
+            Some(WipStash { time, message: message.to_owned() })
+        })
+        .collect())
 }
 
 #[cfg(test)]

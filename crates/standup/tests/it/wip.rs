@@ -264,3 +264,45 @@ fn uncommitted_files_of_a_linked_worktree_are_in_progress_of_its_repository() {
         "{report:#}"
     );
 }
+
+#[test]
+fn a_stash_of_a_reftable_repository_is_in_progress() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let path = home.path().join("src/tables");
+    fs_err::create_dir_all(&path).unwrap();
+    let repo = home.repo_handle(&path);
+    repo.git(&["init", "-q", "--ref-format=reftable", "-b", "main"]);
+    repo.commit("a", "work", "2026-11-27T10:00:00+09:00");
+    fs_err::write(repo.path.join("a"), "uncommitted\n").unwrap();
+    let output = repo
+        .git_command(&["stash", "push", "-q", "-m", "in a reftable"])
+        .env("GIT_COMMITTER_DATE", "2026-11-27T11:00:00+09:00")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(!repo.path.join(".git/logs/refs/stash").exists());
+    let report = run_json(&home, &["daily"]);
+    assert_eq!(
+        project(&report, "tables")["wip"]["stashes"],
+        serde_json::json!(["On main: in a reftable"]),
+        "{report:#}"
+    );
+}
+
+#[test]
+fn work_in_progress_is_not_counted_in_the_time_spent() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("a.txt", "one commit", "2026-11-27T10:00:00+09:00");
+    write_at(&repo, "a.txt", "edited later\n", "2026-11-27T15:00:00+09:00");
+    let report = run_json(&home, &["daily"]);
+    let app = project(&report, "app");
+    assert_eq!(app["wip"]["files"], serde_json::json!(["a.txt"]));
+    // One lone commit: one span of the minimum length; the edit is no moment of its own.
+    assert_eq!(app["time_spent"]["spans"].as_array().unwrap().len(), 1, "{app:#}");
+    assert_eq!(app["time_spent"]["minutes"], 10);
+    // It still places the project: its latest activity is the edit.
+    assert_eq!(app["last_activity"], "2026-11-27T06:00:00Z");
+}

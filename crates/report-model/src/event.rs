@@ -153,7 +153,7 @@ pub struct Activity {
 }
 
 /// Work in progress in one repository at report time: what is not committed yet.
-/// Unpushed commits are marked on the commits themselves ([`CommitEvent::unpushed`]).
+/// Unpushed commits are marked on the commits themselves ([`Commit::unpushed`](crate::Commit::unpushed)).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WipEvent {
     /// The repository.

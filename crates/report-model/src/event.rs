@@ -160,7 +160,7 @@ pub struct Activity {
 }
 
 /// Work in progress in one repository at report time: what is not committed yet.
-/// Unpushed commits are marked on the commits themselves ([`CommitEvent::unpushed`]).
+/// Unpushed commits are marked on the commits themselves ([`Commit::unpushed`](crate::Commit::unpushed)).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WipEvent {

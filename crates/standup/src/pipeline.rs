@@ -141,22 +141,28 @@ fn time_zone(config: &Config, env: &ProcessEnv) -> Result<(String, TimeZone), Fa
 const YEARS: std::ops::RangeInclusive<i16> = 1970..=9998;
 
 fn parse_date(text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, Failure> {
+    parse_day("--date", text, now, calendar)
+}
+
+/// A date option (`--date`, `--since`, `--until`): `today`, `yesterday` or `YYYY-MM-DD`,
+/// in [`YEARS`].
+fn parse_day(flag: &str, text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, Failure> {
     let today = aggregate::today(now, calendar);
     let date = match text {
         "today" => today,
         "yesterday" => {
-            today.yesterday().map_err(|error| usage(format!("--date yesterday: {error}")))?
+            today.yesterday().map_err(|error| usage(format!("{flag} yesterday: {error}")))?
         }
         other => other.parse().map_err(|_| {
             usage(format!(
-                "--date `{}` is not `today`, `yesterday` or a date `YYYY-MM-DD`",
+                "{flag} `{}` is not `today`, `yesterday` or a date `YYYY-MM-DD`",
                 clean::quote(other)
             ))
         })?,
     };
     if !YEARS.contains(&date.year()) {
         return Err(usage(format!(
-            "--date `{}` is {date}, out of range (a report covers the years {} to {})",
+            "{flag} `{}` is {date}, out of range (a report covers the years {} to {})",
             clean::quote(text),
             YEARS.start(),
             YEARS.end()
@@ -387,16 +393,6 @@ fn windows(
     let windows = aggregate::range_windows(since, until, calendar)
         .map_err(|error| usage(format!("--since {since} --until {until}: {error}")))?;
     Ok((ReportKind::Range, windows, until))
-}
-
-/// A date option: `today`, `yesterday` or `YYYY-MM-DD`.
-fn parse_day(flag: &str, text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, Failure> {
-    match text {
-        "today" | "yesterday" => parse_date(text, now, calendar),
-        other => other.parse().map_err(|_| {
-            usage(format!("{flag} `{other}` is not `today`, `yesterday` or a date `YYYY-MM-DD`"))
-        }),
-    }
 }
 
 /// One line saying the date asked for is after today: nothing after now is reported.

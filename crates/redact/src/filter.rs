@@ -146,7 +146,6 @@ fn is_reference(value: &str) -> bool {
             is_ident(rest)
                 || positional(rest)
                 || matches!(rest, "@" | "*" | "#")
-                || rest.strip_prefix('{').and_then(|s| s.strip_suffix('}')).is_some_and(positional)
                 || (rest.starts_with('{') && rest.ends_with('}'))
                 || (rest.starts_with('(') && rest.ends_with(')'))
         }
@@ -349,6 +348,52 @@ mod tests {
             assert!(is_structural_placeholder(value), "{value:?}");
         }
         for value in ["hunter2", "$2b$10$abcdefgh", "ghp_xxxxxxxxxxxx", "{abc", "x%y%"] {
+            assert!(!is_structural_placeholder(value), "{value:?}");
+        }
+        // The stand-ins of issue 10: positional parameters, bracketed words, filler,
+        // documented examples.
+        for value in [
+            "$1",
+            "$12",
+            "${1}",
+            "$@",
+            "$*",
+            "$#",
+            "<password>",
+            "password>",
+            "user-name>",
+            "[PASSWORD]",
+            "[api key]",
+            "[x.y-z_1]",
+            "yyy",
+            "0000",
+            "AKIAIOSFODNN7EXAMPLE",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        ] {
+            assert!(is_structural_placeholder(value), "{value:?}");
+        }
+        // Near misses: each fails exactly one condition of a stand-in shape.
+        for value in [
+            "$1abc",
+            "$ecr3t-Pass!",
+            "${unclosed",
+            "$unopened}x",
+            "$(unclosed",
+            "$x)",
+            "{{unclosed",
+            "{unopened}}",
+            "[]",
+            "[unclosed",
+            "[p@ss!]",
+            "%ab",
+            "%a-b%",
+            "@abcd",
+            "@ab",
+            "@a-b@",
+            "pa$$>",
+            "xy",
+            "EXAMPLEKEY2",
+        ] {
             assert!(!is_structural_placeholder(value), "{value:?}");
         }
     }

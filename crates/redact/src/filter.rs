@@ -417,9 +417,21 @@ mod tests {
         ] {
             assert!(is_generic_placeholder(value, &PlaceholderParts::new()), "{value:?}");
         }
-        for value in ["hunter2", "S3cr3t!", "correct horse battery staple", "a1b2c3d4", "v1.2.3-x"]
-        {
+        for value in [
+            "hunter2",
+            "S3cr3t!",
+            "correct horse battery staple",
+            "a1b2c3d4",
+            "v1.2.3-x",
+            // Not identifiers joined by dots: a part starts with a digit, or holds a symbol.
+            "9lives.cat",
+            "cat.9lives",
+            "ab-c.de",
+            "ab.c-d",
+            ".ab",
+        ] {
             assert!(!is_generic_placeholder(value, &PlaceholderParts::new()), "{value:?}");
         }
+        assert!(is_generic_placeholder("_private.key_2", &PlaceholderParts::new()));
     }
 }

@@ -91,7 +91,9 @@ fn start_server(root: &Path, model: &Path, port: u16) -> anyhow::Result<Server> 
     let log = fs_err::File::create(log_dir.join("server.log"))?.into_parts().0;
     let port_text = port.to_string();
     let model_text = model.to_str().context("the GGUF path is not UTF-8")?;
-    eprintln!("$ python3 -m llama_cpp.server --model {model_text} --host 127.0.0.1 --port {port}");
+    eprintln!(
+        "$ python3 -m llama_cpp.server --model {model_text} --host 127.0.0.1 --port {port} --n_ctx 8192"
+    );
     let child = Command::new("python3")
         .args([
             "-m",

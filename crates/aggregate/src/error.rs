@@ -14,6 +14,24 @@ pub enum Error {
         /// The report's date.
         date: Date,
     },
+    /// A range whose end lies before its start.
+    #[error("the range ends ({until}) before it starts ({since})")]
+    EmptyRange {
+        /// First day.
+        since: Date,
+        /// Last day.
+        until: Date,
+    },
+    /// A range longer than the limit.
+    #[error("the range {since} to {until} is longer than {max} days")]
+    RangeTooLong {
+        /// First day.
+        since: Date,
+        /// Last day.
+        until: Date,
+        /// The limit.
+        max: i32,
+    },
     /// The date is outside the range the time zone arithmetic supports.
     #[error("date {date} is out of range")]
     OutOfRange {

@@ -7,16 +7,19 @@ use jiff::Timestamp;
 use report_model::{
     Activity, Bucket, BucketKind, Commit, CommitEvent, Meta, Project, ProjectRef, Report,
     ReportKind, SCHEMA_VERSION, Session, SessionEvent, ShellEvent, ShellGroup, Totals, Warning,
-    Window,
+    Window, Wip, WipEvent,
 };
 
 use crate::shell::{ShellGrouping, head};
+use crate::time::{TimeRules, sum, time_spent};
 
 /// How events are grouped.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Shell grouping rules.
     pub shell: ShellGrouping,
+    /// How active time is estimated.
+    pub time: TimeRules,
 }
 
 /// Builds the report: each event goes into the window its own timestamp falls in (a
@@ -32,7 +35,7 @@ pub fn aggregate(
 ) -> Report {
     // Each commit moves into the window holding its author date (windows do not overlap;
     // if they did, the earlier ones would get a copy).
-    let Activity { commits, sessions, shell } = activity;
+    let Activity { commits, sessions, shell, wip } = activity;
     let mut commits_per_window: Vec<Vec<CommitEvent>> =
         windows.iter().map(|_| Vec::new()).collect();
     for commit in commits {
@@ -50,7 +53,7 @@ pub fn aggregate(
         .iter()
         .zip(commits_per_window)
         .map(|((bucket_kind, window), commits)| {
-            bucket(*bucket_kind, *window, commits, &sessions, &shell, options)
+            bucket(*bucket_kind, *window, commits, &sessions, &shell, &wip, options)
         })
         .collect();
     let mut totals = Totals::default();
@@ -62,6 +65,7 @@ pub fn aggregate(
     totals.projects = projects.len() as u64;
     warnings.sort();
     warnings.dedup();
+    let time_spent = sum(buckets.iter().map(|bucket| &bucket.time_spent));
     Report {
         schema_version: SCHEMA_VERSION,
         kind,
@@ -70,6 +74,7 @@ pub fn aggregate(
         narrative: None,
         warnings,
         meta,
+        time_spent,
         narrative_check: None,
     }
 }
@@ -94,6 +99,9 @@ struct ProjectParts {
     commits: BTreeMap<String, Commit>,
     sessions: Vec<Session>,
     commands: u64,
+    /// The times of every event, for the time spent.
+    times: Vec<Timestamp>,
+    wip: Wip,
     agent_commands: u64,
     /// The project's own shell commands, grouped like the bucket's.
     groups: Groups,
@@ -102,10 +110,11 @@ struct ProjectParts {
 impl ProjectParts {
     fn touch(&mut self, time: Timestamp) {
         self.last_activity = Some(self.last_activity.map_or(time, |last| last.max(time)));
+        self.times.push(time);
     }
 
     /// The finished project, or nothing when it had no activity.
-    fn finish(self, path: PathBuf, max_examples: usize) -> Option<Project> {
+    fn finish(self, path: PathBuf, max_examples: usize, rules: TimeRules) -> Option<Project> {
         let last_activity = self.last_activity?;
         let mut commits: Vec<Commit> = self.commits.into_values().collect();
         commits.sort_by(|a, b| b.author_time.cmp(&a.author_time).then_with(|| a.hash.cmp(&b.hash)));
@@ -116,6 +125,8 @@ impl ProjectParts {
                 .then_with(|| a.agent.cmp(&b.agent))
                 .then_with(|| a.session_id.cmp(&b.session_id))
         });
+        let mut wip = self.wip;
+        wip.unpushed_commits = commits.iter().filter(|commit| commit.unpushed).count() as u64;
         let totals = Totals {
             projects: 1,
             commits: commits.len() as u64,
@@ -135,6 +146,8 @@ impl ProjectParts {
             sessions,
             commands: self.commands,
             totals,
+            time_spent: time_spent(&self.times, rules),
+            wip: (!wip.is_empty()).then_some(wip),
             shell: finish_groups(self.groups, max_examples),
         })
     }
@@ -154,12 +167,77 @@ fn entry<'a>(
     entry
 }
 
+/// Each session with a record in the window, under its project; every record of it is
+/// a moment of work on the project.
+fn add_sessions(
+    parts: &mut BTreeMap<PathBuf, ProjectParts>,
+    window: Window,
+    sessions: &[SessionEvent],
+) {
+    for session in sessions {
+        let mut times: Vec<Timestamp> = session
+            .activity
+            .iter()
+            .chain(&session.prompts)
+            .copied()
+            .filter(|time| window.contains(*time))
+            .collect();
+        // A prompt is also a record of the session: each moment counts once.
+        times.sort_unstable();
+        times.dedup();
+        let (Some(&first), Some(&last)) = (times.first(), times.last()) else { continue };
+        let prompts = session.prompts.iter().filter(|time| window.contains(**time)).count() as u64;
+        let project = session.project.clone().unwrap_or_else(unknown_project);
+        let project_parts = entry(parts, &project);
+        // Every record of the session is a moment of work on the project.
+        for time in times {
+            project_parts.touch(time);
+        }
+        project_parts.sessions.push(Session {
+            agent: session.agent,
+            session_id: session.session_id.clone(),
+            title: session.title.clone(),
+            truncated: session.truncated,
+            prompts,
+            first,
+            last,
+            branch: session.branch.clone(),
+            models: session.models.clone(),
+        });
+    }
+}
+
+/// Work in progress of the window: files modified and stashes made in it, each put on
+/// its repository's project (which it makes active when nothing else did).
+fn add_work_in_progress(
+    parts: &mut BTreeMap<PathBuf, ProjectParts>,
+    window: Window,
+    wip_events: &[WipEvent],
+) {
+    for wip in wip_events {
+        let files: Vec<&report_model::WipFile> =
+            wip.files.iter().filter(|file| window.contains(file.modified)).collect();
+        let stashes: Vec<&report_model::WipStash> =
+            wip.stashes.iter().filter(|stash| window.contains(stash.time)).collect();
+        if files.is_empty() && stashes.is_empty() {
+            continue;
+        }
+        let project_parts = entry(parts, &wip.project);
+        for time in files.iter().map(|file| file.modified).chain(stashes.iter().map(|s| s.time)) {
+            project_parts.touch(time);
+        }
+        project_parts.wip.files.extend(files.iter().map(|file| file.path.clone()));
+        project_parts.wip.stashes.extend(stashes.iter().map(|stash| stash.message.clone()));
+    }
+}
+
 fn bucket(
     kind: BucketKind,
     window: Window,
     commits: Vec<CommitEvent>,
     sessions: &[SessionEvent],
     shell_events: &[ShellEvent],
+    wip_events: &[WipEvent],
     options: &Options,
 ) -> Bucket {
     let mut parts: BTreeMap<PathBuf, ProjectParts> = BTreeMap::new();
@@ -170,28 +248,8 @@ fn bucket(
         project_parts.commits.entry(commit.hash.clone()).or_insert(commit);
     }
 
-    for session in sessions {
-        let mut inside =
-            session.activity.iter().chain(&session.prompts).filter(|time| window.contains(**time));
-        let Some(&first_time) = inside.next() else { continue };
-        let (first, last) = inside.fold((first_time, first_time), |(first, last), &time| {
-            (first.min(time), last.max(time))
-        });
-        let prompts = session.prompts.iter().filter(|time| window.contains(**time)).count() as u64;
-        let project = session.project.clone().unwrap_or_else(unknown_project);
-        let project_parts = entry(&mut parts, &project);
-        project_parts.touch(last);
-        project_parts.sessions.push(Session {
-            agent: session.agent,
-            session_id: session.session_id.clone(),
-            title: session.title.clone(),
-            truncated: session.truncated,
-            prompts,
-            first,
-            last,
-            models: session.models.clone(),
-        });
-    }
+    add_work_in_progress(&mut parts, window, wip_events);
+    add_sessions(&mut parts, window, sessions);
 
     let mut groups = Groups::new();
     let mut commands_total = 0;
@@ -234,9 +292,12 @@ fn bucket(
         }
     }
 
+    let all_times: Vec<Timestamp> =
+        parts.values().flat_map(|parts| parts.times.iter().copied()).collect();
+    let bucket_time = time_spent(&all_times, options.time);
     let mut projects: Vec<Project> = parts
         .into_iter()
-        .filter_map(|(path, parts)| parts.finish(path, options.shell.examples))
+        .filter_map(|(path, parts)| parts.finish(path, options.shell.examples, options.time))
         .collect();
     projects.sort_by(|a, b| {
         b.last_activity
@@ -254,7 +315,7 @@ fn bucket(
     // Commands without a project are counted too.
     totals.commands = commands_total;
     totals.agent_commands = agent_commands_total;
-    Bucket { kind, window, projects, shell, totals }
+    Bucket { kind, window, projects, shell, totals, through: None, time_spent: bucket_time }
 }
 
 /// Shell groups being gathered, by head and whether an agent ran them.

@@ -7,10 +7,15 @@
 
 mod error;
 mod group;
+pub mod holidays;
 mod shell;
+mod time;
 mod windows;
 
 pub use error::Error;
 pub use group::{Options, aggregate};
 pub use shell::{DEFAULT_IGNORE, DEFAULT_TWO_WORD, ShellGrouping, head};
-pub use windows::{Calendar, report_windows, today};
+pub use time::{TimeRules, time_spent};
+pub use windows::{
+    Calendar, MAX_RANGE_DAYS, end_at, range_windows, report_windows, settle, through, today,
+};

@@ -25,6 +25,7 @@ fn at(seconds: i64) -> Timestamp {
     Timestamp::from_second(1_795_737_600 + seconds).unwrap()
 }
 
+#[expect(clippy::too_many_lines, reason = "one literal report, field by field")]
 fn busy_day() -> Report {
     let subjects = [
         "parser: accept trailing commas",
@@ -53,6 +54,9 @@ fn busy_day() -> Report {
                     insertions: 10 * c + p,
                     deletions: c,
                     merge: false,
+                    branches: Vec::new(),
+                    remote_branches: Vec::new(),
+                    unpushed: false,
                 })
                 .collect();
             let sessions = vec![Session {
@@ -64,6 +68,7 @@ fn busy_day() -> Report {
                 first: at(30_000),
                 last: at(31_000),
                 models: Vec::new(),
+                branch: None,
             }];
             Project {
                 name: format!("service-{p}"),
@@ -74,6 +79,8 @@ fn busy_day() -> Report {
                 sessions,
                 commands: 0,
                 shell: Vec::new(),
+                time_spent: report_model::TimeSpent::default(),
+                wip: None,
             }
         })
         .collect();
@@ -106,6 +113,8 @@ fn busy_day() -> Report {
                 commands: 90,
                 ..Totals::default()
             },
+            through: None,
+            time_spent: report_model::TimeSpent::default(),
         }],
         totals: Totals { projects: 8, commits: 48, sessions: 8, commands: 90, ..Totals::default() },
         narrative: None,
@@ -118,6 +127,7 @@ fn busy_day() -> Report {
             secrets_masked: Vec::new(),
         },
         narrative_check: None,
+        time_spent: report_model::TimeSpent::default(),
     }
 }
 

@@ -59,6 +59,8 @@ pub(crate) fn build(report: &Report, redactor: &Redactor) -> (Value, usize) {
             let kind = match kind {
                 ReportKind::Daily => "daily",
                 ReportKind::Standup => "standup",
+                ReportKind::Week => "week",
+                ReportKind::Range => "range",
             };
             json!({"kind": kind, "buckets": buckets, "totals": totals(&report.totals, true)})
         }
@@ -129,10 +131,15 @@ fn project_object(project: &Project, redact: &mut impl FnMut(&str) -> Value) -> 
             .collect();
         object.insert("sessions".into(), json!({"items": items}));
     }
-    // The project's own shell commands (the bucket's `shell` holds only the others).
+    // The project's own shell commands (the bucket's `shell` holds only the others), as
+    // many groups as the `shell_groups` tier keeps, so no tier needs to trim them.
     if !project.shell.is_empty() {
-        let groups: Vec<Value> =
-            project.shell.iter().map(|group| shell_group(group, redact)).collect();
+        let groups: Vec<Value> = project
+            .shell
+            .iter()
+            .take(KEEP_SHELL_GROUPS)
+            .map(|group| shell_group(group, redact))
+            .collect();
         object.insert("shell".into(), json!({"groups": groups}));
     }
     object.insert("totals".into(), totals(&project.totals, false));

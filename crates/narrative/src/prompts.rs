@@ -94,8 +94,8 @@ JSON で答えるよう求められたら、文章を \"summary\" に、考え�
 /// The system prompt for a report of `kind` in `lang`.
 pub fn system_prompt(kind: ReportKind, lang: Lang) -> &'static str {
     match (kind, lang) {
-        (ReportKind::Daily, Lang::En) => DAILY_EN,
-        (ReportKind::Daily, Lang::Ja) => DAILY_JA,
+        (ReportKind::Daily | ReportKind::Week | ReportKind::Range, Lang::En) => DAILY_EN,
+        (ReportKind::Daily | ReportKind::Week | ReportKind::Range, Lang::Ja) => DAILY_JA,
         (ReportKind::Standup, Lang::En) => STANDUP_EN,
         (ReportKind::Standup, Lang::Ja) => STANDUP_JA,
     }

@@ -1,5 +1,7 @@
 //! Every word of the Markdown, in English and Japanese.
 
+use std::fmt::Write as _;
+
 use jiff::civil::{Date, Weekday};
 use report_model::{Lang, MaskedSource};
 
@@ -75,6 +77,14 @@ pub(crate) trait LangText: Copy {
     fn agent_label(self) -> &'static str;
     fn list_separator(self) -> &'static str;
     fn secrets_masked(self, count: u64, source: MaskedSource) -> String;
+    fn in_progress(
+        self,
+        file_count: usize,
+        files: &[String],
+        stashes: usize,
+        unpushed: u64,
+    ) -> String;
+    fn on_branches(self, branches: &[String]) -> String;
 }
 
 impl LangText for Lang {
@@ -183,6 +193,68 @@ impl LangText for Lang {
         }
     }
 
+    /// `In progress: 2 files not committed (a.md, b.rs) · 1 stash · 3 commits not pushed`
+    /// or `作業中: 未コミット2ファイル（a.md、b.rs）・スタッシュ1件・未プッシュ3コミット`;
+    /// `files` are already escaped, and at most a few are given of `file_count`.
+    fn in_progress(
+        self,
+        file_count: usize,
+        files: &[String],
+        stashes: usize,
+        unpushed: u64,
+    ) -> String {
+        let more = file_count.saturating_sub(files.len());
+        let mut parts = Vec::new();
+        match self {
+            Lang::En => {
+                if file_count > 0 {
+                    let noun = if file_count == 1 { "file" } else { "files" };
+                    let mut list = files.join(", ");
+                    if more > 0 {
+                        let _ = write!(list, ", {more} more");
+                    }
+                    parts.push(format!("{file_count} {noun} not committed ({list})"));
+                }
+                if stashes > 0 {
+                    parts.push(format!(
+                        "{stashes} {}",
+                        if stashes == 1 { "stash" } else { "stashes" }
+                    ));
+                }
+                if unpushed > 0 {
+                    let noun = if unpushed == 1 { "commit" } else { "commits" };
+                    parts.push(format!("{unpushed} {noun} not pushed"));
+                }
+                format!("In progress: {}", parts.join(" · "))
+            }
+            Lang::Ja => {
+                if file_count > 0 {
+                    let mut list = files.join("、");
+                    if more > 0 {
+                        let _ = write!(list, "、ほか{more}件");
+                    }
+                    parts.push(format!("未コミット{file_count}ファイル（{list}）"));
+                }
+                if stashes > 0 {
+                    parts.push(format!("スタッシュ{stashes}件"));
+                }
+                if unpushed > 0 {
+                    parts.push(format!("未プッシュ{unpushed}コミット"));
+                }
+                format!("作業中: {}", parts.join("・"))
+            }
+        }
+    }
+
+    /// ` · on `main`` or `・ブランチ `main``, for a commit or session line; `branches`
+    /// are already code spans.
+    fn on_branches(self, branches: &[String]) -> String {
+        match self {
+            Lang::En => format!(" · on {}", branches.join(", ")),
+            Lang::Ja => format!("・ブランチ {}", branches.join("、")),
+        }
+    }
+
     /// `(6 prompts, claude-opus-4-5)` or `（プロンプト6件、claude-opus-4-5）`; the models
     /// are already escaped.
     fn prompts_with_models(self, n: u64, models: &[String]) -> String {
@@ -251,6 +323,161 @@ impl LangText for Lang {
     }
 }
 
+/// Headings of multi-day reports and time spent.
+pub(crate) trait RangeText: Copy {
+    fn week_title(self) -> &'static str;
+    fn range_title(self) -> &'static str;
+    fn date_range(self, first: Date, last: Date) -> String;
+    fn no_activity_range(self, first: Date, last: Date) -> String;
+    fn day_heading(self, date: Date) -> String;
+    fn since_previous(self, first: Date, last: Date) -> String;
+    fn duration(self, minutes: u64) -> String;
+    fn time_spent(self, minutes: u64, first: &jiff::Zoned, last: &jiff::Zoned) -> String;
+}
+
+impl RangeText for Lang {
+    /// The title of a week report: `Weekly report` or `週報`.
+    fn week_title(self) -> &'static str {
+        match self {
+            Lang::En => "Weekly report",
+            Lang::Ja => "週報",
+        }
+    }
+
+    /// The title of a range of days: `Daily reports` or `日報`.
+    fn range_title(self) -> &'static str {
+        match self {
+            Lang::En => "Daily reports",
+            Lang::Ja => "日報",
+        }
+    }
+
+    /// The dates of a multi-day title: `2026-11-23 (Mon) – 2026-11-27 (Fri)` or
+    /// `2026年11月23日（月）〜11月27日（金）`.
+    fn date_range(self, first: Date, last: Date) -> String {
+        if first == last {
+            return self.date(first);
+        }
+        match self {
+            Lang::En => format!("{} – {}", self.date(first), self.date(last)),
+            Lang::Ja if first.year() == last.year() => {
+                format!("{}〜{}", self.date(first), self.short_date(last))
+            }
+            Lang::Ja => format!("{}〜{}", self.date(first), self.date(last)),
+        }
+    }
+
+    /// `No recorded activity from 2026-11-23 (Mon) to 2026-11-27 (Fri).`
+    fn no_activity_range(self, first: Date, last: Date) -> String {
+        match self {
+            Lang::En => {
+                format!("No recorded activity from {} to {}.", self.date(first), self.date(last))
+            }
+            Lang::Ja => format!("{}の記録された活動はありません。", self.date_range(first, last)),
+        }
+    }
+
+    /// The heading of one day of a week or a range: `2026-11-23 (Mon)` or
+    /// `11月23日（月）`.
+    fn day_heading(self, date: Date) -> String {
+        self.short_date(date)
+    }
+
+    /// The heading of a standup's previous bucket that spans more than one day:
+    /// `Since Friday (Fri 27 – Sun 29)` or `金曜日以降（11月27日〜29日）`.
+    fn since_previous(self, first: Date, last: Date) -> String {
+        let same_month = first.year() == last.year() && first.month() == last.month();
+        match self {
+            Lang::En => {
+                let day = |date: Date| {
+                    if same_month {
+                        format!("{} {}", weekday_en(date.weekday()), date.day())
+                    } else {
+                        format!("{} {}", weekday_en(date.weekday()), date.strftime("%b %-d"))
+                    }
+                };
+                format!(
+                    "Since {} ({} – {})",
+                    weekday_en_long(first.weekday()),
+                    day(first),
+                    day(last)
+                )
+            }
+            Lang::Ja => {
+                let last_text = if same_month {
+                    format!("{}日", last.day())
+                } else {
+                    format!("{}月{}日", last.month(), last.day())
+                };
+                format!(
+                    "{}曜日以降（{}月{}日〜{last_text}）",
+                    weekday_ja(first.weekday()),
+                    first.month(),
+                    first.day()
+                )
+            }
+        }
+    }
+
+    /// An estimate of minutes: `≈ 2 h 40 min` or `約2時間40分`.
+    fn duration(self, minutes: u64) -> String {
+        let (hours, minutes) = (minutes / 60, minutes % 60);
+        match (self, hours, minutes) {
+            (Lang::En, 0, m) => format!("≈ {m} min"),
+            (Lang::En, h, 0) => format!("≈ {h} h"),
+            (Lang::En, h, m) => format!("≈ {h} h {m} min"),
+            (Lang::Ja, 0, m) => format!("約{m}分"),
+            (Lang::Ja, h, 0) => format!("約{h}時間"),
+            (Lang::Ja, h, m) => format!("約{h}時間{m}分"),
+        }
+    }
+
+    /// Time spent with the clock times of its first and last event:
+    /// `≈ 2 h 40 min, 09:12–18:05` or `約2時間40分（9:12〜18:05）`; across days each end
+    /// carries its weekday (`Fri 09:12–Sun 18:05`, `金9:12〜日18:05`); a single moment is
+    /// one clock time (`≈ 10 min, 11:00`).
+    fn time_spent(self, minutes: u64, first: &jiff::Zoned, last: &jiff::Zoned) -> String {
+        let same_day = first.date() == last.date();
+        let clock = |time: &jiff::Zoned| {
+            let text = match self {
+                Lang::En => time.strftime("%H:%M").to_string(),
+                Lang::Ja => time.strftime("%-H:%M").to_string(),
+            };
+            if same_day {
+                text
+            } else {
+                match self {
+                    Lang::En => format!("{} {text}", weekday_en(time.weekday())),
+                    Lang::Ja => format!("{}{text}", weekday_ja(time.weekday())),
+                }
+            }
+        };
+        let duration = self.duration(minutes);
+        if first == last {
+            return match self {
+                Lang::En => format!("{duration}, {}", clock(first)),
+                Lang::Ja => format!("{duration}（{}）", clock(first)),
+            };
+        }
+        match self {
+            Lang::En => format!("{duration}, {}–{}", clock(first), clock(last)),
+            Lang::Ja => format!("{duration}（{}〜{}）", clock(first), clock(last)),
+        }
+    }
+}
+
+fn weekday_en_long(weekday: Weekday) -> &'static str {
+    match weekday {
+        Weekday::Monday => "Monday",
+        Weekday::Tuesday => "Tuesday",
+        Weekday::Wednesday => "Wednesday",
+        Weekday::Thursday => "Thursday",
+        Weekday::Friday => "Friday",
+        Weekday::Saturday => "Saturday",
+        Weekday::Sunday => "Sunday",
+    }
+}
+
 #[derive(Clone, Copy)]
 pub(crate) enum Noun {
     Project,
@@ -305,5 +532,43 @@ mod tests {
         assert_eq!(Lang::En.count(1204, Noun::Commit), "1,204 commits");
         assert_eq!(Lang::Ja.count(1204, Noun::Commit), "コミット1,204件");
         assert_eq!(Lang::En.count(1, Noun::File), "1 file");
+    }
+}
+
+#[cfg(test)]
+mod time_tests {
+    use super::*;
+    use jiff::civil::date;
+
+    #[test]
+    fn previous_bucket_headings() {
+        let (friday, sunday) = (date(2026, 11, 27), date(2026, 11, 29));
+        assert_eq!(Lang::En.since_previous(friday, sunday), "Since Friday (Fri 27 – Sun 29)");
+        assert_eq!(Lang::Ja.since_previous(friday, sunday), "金曜日以降（11月27日〜29日）");
+        let (friday, sunday) = (date(2026, 10, 30), date(2026, 11, 1));
+        assert_eq!(
+            Lang::En.since_previous(friday, sunday),
+            "Since Friday (Fri Oct 30 – Sun Nov 1)"
+        );
+        assert_eq!(Lang::Ja.since_previous(friday, sunday), "金曜日以降（10月30日〜11月1日）");
+    }
+
+    #[test]
+    fn durations_and_clock_ranges() {
+        assert_eq!(Lang::En.duration(160), "≈ 2 h 40 min");
+        assert_eq!(Lang::En.duration(120), "≈ 2 h");
+        assert_eq!(Lang::En.duration(40), "≈ 40 min");
+        assert_eq!(Lang::Ja.duration(160), "約2時間40分");
+        assert_eq!(Lang::Ja.duration(60), "約1時間");
+        assert_eq!(Lang::Ja.duration(5), "約5分");
+        let zone = jiff::tz::TimeZone::get("Asia/Tokyo").unwrap();
+        let zoned = |text: &str| text.parse::<jiff::Timestamp>().unwrap().to_zoned(zone.clone());
+        let (first, last) = (zoned("2026-11-27T00:12:00Z"), zoned("2026-11-27T09:05:00Z"));
+        assert_eq!(Lang::En.time_spent(160, &first, &last), "≈ 2 h 40 min, 09:12–18:05");
+        assert_eq!(Lang::Ja.time_spent(160, &first, &last), "約2時間40分（9:12〜18:05）");
+        let monday = zoned("2026-11-30T00:15:00Z");
+        assert_eq!(Lang::En.time_spent(30, &first, &monday), "≈ 30 min, Fri 09:12–Mon 09:15");
+        assert_eq!(Lang::Ja.time_spent(30, &first, &monday), "約30分（金9:12〜月9:15）");
+        assert_eq!(Lang::En.time_spent(10, &first, &first), "≈ 10 min, 09:12");
     }
 }

@@ -8,11 +8,19 @@ use std::fmt::Write as _;
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
-use report_model::{Bucket, BucketKind, Project, Report, ReportKind, ShellGroup, Totals};
+use report_model::{
+    Bucket, BucketKind, Commit, Project, Report, ReportKind, ShellGroup, TimeSpent, Totals,
+};
 use sanitize::markdown::{code_span, escape_text};
 
-use crate::labels::{LangText as _, Noun};
+use crate::labels::{LangText as _, Noun, RangeText as _};
 use report_model::Lang;
+
+/// At most this many branches are named on a commit line, then `+N`.
+const BRANCHES_SHOWN: usize = 3;
+
+/// At most this many uncommitted files are named on a project, then `N more`.
+const WIP_FILES_SHOWN: usize = 5;
 
 /// The report as Markdown in `lang`, with times shown in `time_zone`.
 pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
@@ -20,7 +28,12 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
     let labels = lang.labels();
     if report.is_empty() {
         let dates: Vec<_> = report.buckets.iter().map(|bucket| bucket.window.date).collect();
-        out.push_str(&lang.no_activity(&dates));
+        match (report.kind, dates.as_slice()) {
+            (ReportKind::Week | ReportKind::Range, [first, .., last]) => {
+                out.push_str(&lang.no_activity_range(*first, *last));
+            }
+            _ => out.push_str(&lang.no_activity(&dates)),
+        }
         out.push('\n');
         if !report.warnings.is_empty() {
             out.push('\n');
@@ -32,9 +45,15 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
     let title = match report.kind {
         ReportKind::Daily => labels.daily_title,
         ReportKind::Standup => labels.standup_title,
+        ReportKind::Week => lang.week_title(),
+        ReportKind::Range => lang.range_title(),
     };
-    let date =
-        report.buckets.last().map(|bucket| lang.date(bucket.window.date)).unwrap_or_default();
+    let date = match (report.kind, report.buckets.first(), report.buckets.last()) {
+        (ReportKind::Week | ReportKind::Range, Some(first), Some(last)) => {
+            lang.date_range(first.window.date, last.window.date)
+        }
+        _ => report.buckets.last().map(|bucket| lang.date(bucket.window.date)).unwrap_or_default(),
+    };
     let _ = writeln!(out, "# {title} — {date}");
     if let [bucket] = report.buckets.as_slice() {
         let _ = writeln!(
@@ -55,14 +74,20 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
     match report.kind {
         ReportKind::Daily => {
             for bucket in &report.buckets {
-                body(&mut out, bucket, lang, "##");
+                body(&mut out, bucket, lang, "##", time_zone);
             }
         }
+        ReportKind::Week | ReportKind::Range => days(&mut out, report, lang, time_zone),
         ReportKind::Standup => {
             for bucket in &report.buckets {
-                let heading = match bucket.kind {
-                    BucketKind::PreviousWorkday => lang.previous_workday(bucket.window.date),
-                    BucketKind::Today | BucketKind::Day => lang.today(bucket.window.date),
+                let heading = match (bucket.kind, bucket.through) {
+                    (BucketKind::PreviousWorkday, Some(through)) => {
+                        lang.since_previous(bucket.window.date, through)
+                    }
+                    (BucketKind::PreviousWorkday, None) => {
+                        lang.previous_workday(bucket.window.date)
+                    }
+                    (BucketKind::Today | BucketKind::Day, _) => lang.today(bucket.window.date),
                 };
                 let _ = write!(
                     out,
@@ -73,7 +98,7 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
                 if bucket.is_empty() {
                     let _ = write!(out, "\n{}\n", labels.no_activity_bucket);
                 }
-                body(&mut out, bucket, lang, "###");
+                body(&mut out, bucket, lang, "###", time_zone);
             }
             if let Some(narrative) =
                 report.narrative.as_ref().filter(|narrative| !narrative.blockers.is_empty())
@@ -86,11 +111,33 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
         }
     }
 
-    let _ = write!(out, "\n{}: {}\n\n", labels.totals, totals(&report.totals, lang, true));
+    let mut totals_line = totals(&report.totals, lang, true);
+    if let Some(spent) = time_spent(&report.time_spent, lang, time_zone) {
+        let _ = write!(totals_line, " · {spent}");
+    }
+    let _ = write!(out, "\n{}: {totals_line}\n\n", labels.totals);
     warnings(&mut out, report, lang);
     out.push('\n');
     footer(&mut out, report, lang, time_zone);
     out
+}
+
+/// The days of a week or a range: a heading and a body per day.
+fn days(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
+    let labels = lang.labels();
+    for bucket in &report.buckets {
+        let _ = write!(
+            out,
+            "\n## {}\n{}: {}\n",
+            lang.day_heading(bucket.window.date),
+            labels.window,
+            window(bucket, &report.meta.time_zone, time_zone)
+        );
+        if bucket.is_empty() {
+            let _ = write!(out, "\n{}\n", labels.no_activity_bucket);
+        }
+        body(out, bucket, lang, "###", time_zone);
+    }
 }
 
 fn window(bucket: &Bucket, zone_name: &str, time_zone: &TimeZone) -> String {
@@ -99,9 +146,16 @@ fn window(bucket: &Bucket, zone_name: &str, time_zone: &TimeZone) -> String {
     format!("{} – {} ({zone_name})", format(bucket.window.start), format(bucket.window.end))
 }
 
-fn body(out: &mut String, bucket: &Bucket, lang: Lang, level: &str) {
+/// `≈ 2 h 40 min, 09:12–18:05`, or nothing when there was no activity.
+fn time_spent(spent: &TimeSpent, lang: Lang, time_zone: &TimeZone) -> Option<String> {
+    let first = spent.spans.first()?.start.to_zoned(time_zone.clone());
+    let last = spent.spans.iter().map(|span| span.end).max()?.to_zoned(time_zone.clone());
+    Some(lang.time_spent(spent.minutes, &first, &last))
+}
+
+fn body(out: &mut String, bucket: &Bucket, lang: Lang, level: &str, time_zone: &TimeZone) {
     for project in &bucket.projects {
-        project_section(out, project, lang, level);
+        project_section(out, project, lang, level, time_zone);
     }
     if !bucket.shell.is_empty() {
         let labels = lang.labels();
@@ -131,24 +185,45 @@ fn shell_group(out: &mut String, group: &ShellGroup, lang: Lang) {
     out.push('\n');
 }
 
-fn project_section(out: &mut String, project: &Project, lang: Lang, level: &str) {
-    let _ = write!(
-        out,
-        "\n{level} {} · {}\n\n",
-        escape_text(&project.name),
-        totals(&project.totals, lang, false)
-    );
-    for commit in &project.commits {
+fn project_section(
+    out: &mut String,
+    project: &Project,
+    lang: Lang,
+    level: &str,
+    time_zone: &TimeZone,
+) {
+    let mut heading = totals(&project.totals, lang, false);
+    if let Some(spent) = time_spent(&project.time_spent, lang, time_zone) {
+        let _ = write!(heading, " · {spent}");
+    }
+    let _ = write!(out, "\n{level} {} · {heading}\n\n", escape_text(&project.name));
+    // Commits are labelled with their branches only when they are on more than one.
+    let labels: Vec<Vec<String>> = narrowest_branches(&project.commits);
+    let labelled = labels.iter().flatten().collect::<std::collections::BTreeSet<_>>().len() > 1;
+    let on = |names: &[String]| -> String {
+        if !labelled || names.is_empty() {
+            return String::new();
+        }
+        let mut spans: Vec<String> =
+            names.iter().take(BRANCHES_SHOWN).map(|name| code_span(name)).collect();
+        if names.len() > BRANCHES_SHOWN {
+            spans.push(format!("+{}", names.len() - BRANCHES_SHOWN));
+        }
+        lang.on_branches(&spans)
+    };
+    for (commit, label) in project.commits.iter().zip(&labels) {
         let stats = lang.stats(commit.insertions, commit.deletions, commit.files_changed);
         let separator = if lang == Lang::En { " " } else { "" };
-        let _ = writeln!(out, "- {}{separator}{stats}", code_span(&commit.subject));
+        let branches = on(label);
+        let _ = writeln!(out, "- {}{separator}{stats}{branches}", code_span(&commit.subject));
     }
     for session in &project.sessions {
         let separator = if lang == Lang::En { " " } else { "" };
+        let branch = on(session.branch.as_slice());
         let models: Vec<String> = session.models.iter().map(|model| escape_text(model)).collect();
         let _ = writeln!(
             out,
-            "- AI: {} {}{separator}{}",
+            "- AI: {} {}{separator}{}{branch}",
             session.agent.display_name(),
             code_span(&session.title),
             lang.prompts_with_models(session.prompts, &models)
@@ -157,6 +232,42 @@ fn project_section(out: &mut String, project: &Project, lang: Lang, level: &str)
     for group in &project.shell {
         shell_group(out, group, lang);
     }
+    if let Some(wip) = &project.wip {
+        let files: Vec<String> =
+            wip.files.iter().take(WIP_FILES_SHOWN).map(|file| escape_text(file)).collect();
+        let _ = writeln!(
+            out,
+            "- {}",
+            lang.in_progress(wip.files.len(), &files, wip.stashes.len(), wip.unpushed_commits)
+        );
+    }
+}
+
+/// The branches a commit is shown on: its local branches, or else its remote-tracking
+/// ones.
+fn branch_label(commit: &Commit) -> &[String] {
+    if commit.branches.is_empty() { &commit.remote_branches } else { &commit.branches }
+}
+
+/// For each commit, the narrowest of its branches: the ones holding the fewest of the
+/// project's listed commits. A commit made on `main` before `feature/x` branched off is
+/// in both, but it is shown on `main`, which holds fewer of the listed commits; ties
+/// show every tied branch.
+fn narrowest_branches(commits: &[Commit]) -> Vec<Vec<String>> {
+    let mut holds: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for commit in commits {
+        for name in branch_label(commit) {
+            *holds.entry(name.as_str()).or_default() += 1;
+        }
+    }
+    commits
+        .iter()
+        .map(|commit| {
+            let names = branch_label(commit);
+            let fewest = names.iter().map(|name| holds[name.as_str()]).min().unwrap_or(0);
+            names.iter().filter(|name| holds[name.as_str()] == fewest).cloned().collect()
+        })
+        .collect()
 }
 
 /// `3 commits (+412 −37, 14 files) · 2 AI sessions, 8 prompts · 31 commands`; the report

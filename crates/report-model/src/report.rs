@@ -19,9 +19,14 @@ pub enum ReportKind {
     Daily,
     /// The previous working day and today.
     Standup,
+    /// The days of one week (`standup week`), one bucket per day.
+    Week,
+    /// The days from `--since` to `--until` (`standup daily --since`), one bucket per day.
+    Range,
 }
 
-/// A half-open time range `[start, end)` covering one local day.
+/// A half-open time range `[start, end)` covering one local day (a standup's previous
+/// bucket: from its working day up to today; a bucket of today: up to now).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Window {
     /// The local calendar date the window covers.
@@ -64,6 +69,13 @@ pub struct Bucket {
     pub shell: Vec<ShellGroup>,
     /// Sums over the bucket.
     pub totals: Totals,
+    /// The last local date the window covers, when it spans more than one day (a
+    /// standup's previous working day followed by a weekend or holidays).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub through: Option<Date>,
+    /// Estimated active time over every project of the bucket taken together.
+    #[serde(default)]
+    pub time_spent: TimeSpent,
 }
 
 impl Bucket {
@@ -86,7 +98,8 @@ pub struct Project {
     pub commits: Vec<Commit>,
     /// Agent sessions, most recent activity first.
     pub sessions: Vec<Session>,
-    /// Shell commands run in the project (from histories that record a directory).
+    /// Shell commands the person ran in the project (from histories that record a
+    /// directory); an AI agent's are counted in `totals.agent_commands`.
     pub commands: u64,
     /// Sums over this project.
     pub totals: Totals,
@@ -94,6 +107,58 @@ pub struct Project {
     /// grouped by head like the bucket's `shell`, which holds only the others.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shell: Vec<ShellGroup>,
+    /// Estimated active time from the times of the project's events.
+    #[serde(default)]
+    pub time_spent: TimeSpent,
+    /// Work in progress at report time, when the project's repository has any that
+    /// belongs to this window.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wip: Option<Wip>,
+}
+
+/// An estimate of active time: the spans of activity that events less than an idle gap
+/// apart form, each counted at least a minimum length.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeSpent {
+    /// The estimate, in minutes: the spans' lengths added up.
+    pub minutes: u64,
+    /// The spans, in time order.
+    pub spans: Vec<Span>,
+}
+
+/// One span of activity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    /// The first event of the span.
+    pub start: Timestamp,
+    /// The last event of the span.
+    pub end: Timestamp,
+    /// How many events it joins.
+    pub events: u64,
+    /// What it counts for, in minutes: its length, or the minimum span when shorter.
+    pub minutes: u64,
+}
+
+/// Work in progress of a project in a window: uncommitted files modified in the window,
+/// stashes made in it, and the window's commits that no remote-tracking branch contains.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wip {
+    /// Files not committed that were modified in the window, sorted by path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    /// Messages of the stashes made in the window, newest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stashes: Vec<String>,
+    /// The window's commits (the ones listed) that are not pushed.
+    #[serde(default)]
+    pub unpushed_commits: u64,
+}
+
+impl Wip {
+    /// Whether there is nothing in progress.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.stashes.is_empty() && self.unpushed_commits == 0
+    }
 }
 
 /// One commit in a report.
@@ -117,6 +182,15 @@ pub struct Commit {
     /// Whether this is a merge commit (only present with `include_merges`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub merge: bool,
+    /// The local branches that contain the commit at report time (`main`), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub branches: Vec<String>,
+    /// The remote-tracking branches that contain the commit (`origin/main`), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remote_branches: Vec<String>,
+    /// Whether the repository has a remote and no remote-tracking branch contains it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unpushed: bool,
 }
 
 /// One agent session in a report.
@@ -140,6 +214,9 @@ pub struct Session {
     /// The models the session used, in the order first used; empty when unknown.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub models: Vec<String>,
+    /// The git branch the agent recorded for the session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
 }
 
 /// Shell commands sharing a head (`cargo test`, `git commit`, `make`).
@@ -210,6 +287,8 @@ pub enum WarningCode {
     LlmUnavailable,
     /// The LLM answered with nothing usable.
     LlmFailed,
+    /// The report's date lies after now: nothing can have been recorded yet.
+    DateInFuture,
     /// The model's reply failed a whole-reply check (the message starts with the reason code);
     /// the report has no narrative.
     LlmRejected,
@@ -231,6 +310,7 @@ impl WarningCode {
             WarningCode::LlmBlockedNonloopback => "llm_blocked_nonloopback",
             WarningCode::LlmUnavailable => "llm_unavailable",
             WarningCode::LlmFailed => "llm_failed",
+            WarningCode::DateInFuture => "date_in_future",
             WarningCode::LlmRejected => "llm_rejected",
             WarningCode::LlmSentencesDropped => "llm_sentences_dropped",
         }
@@ -297,7 +377,8 @@ pub struct Report {
     pub schema_version: u32,
     /// Daily or standup.
     pub kind: ReportKind,
-    /// One bucket for a daily report; previous working day then today for a standup.
+    /// One bucket for a daily report; previous working day then today for a standup; one
+    /// per day, in date order, for a week or a range.
     pub buckets: Vec<Bucket>,
     /// Sums over all buckets.
     pub totals: Totals,
@@ -307,6 +388,9 @@ pub struct Report {
     pub warnings: Vec<Warning>,
     /// Generation metadata.
     pub meta: Meta,
+    /// Estimated active time over the whole report: the buckets' estimates added up.
+    #[serde(default)]
+    pub time_spent: TimeSpent,
     /// What the grounding checks did with the model's reply, when a model answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub narrative_check: Option<NarrativeCheck>,

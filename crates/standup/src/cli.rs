@@ -10,7 +10,9 @@ const EXAMPLES: &str = "\
 Examples:
   standup daily                          today's report, Markdown on stdout
   standup daily --date yesterday --lang ja
-  standup standup --no-llm               previous working day + today
+  standup standup --no-llm               previous working day (and any days off since) + today
+  standup week                           this week's working days so far (週報)
+  standup daily --since 2026-11-23 --until 2026-11-27
   standup daily --format json -o day.json
   standup doctor                         which sources were found, and why a report is empty
   standup daily --show-prompt            what would be sent to the local LLM (sends nothing)
@@ -36,6 +38,9 @@ pub(crate) enum Command {
     Daily(ReportArgs),
     /// The previous working day and today, for a standup meeting.
     Standup(ReportArgs),
+    /// The week (Monday to Sunday) holding --date, so far: one body per working day (and
+    /// per day off with activity), with totals over the week (週報).
+    Week(ReportArgs),
     /// Show which sources were found, where, and what limits them.
     Doctor(DoctorArgs),
     /// Manage the config file.
@@ -78,6 +83,13 @@ pub(crate) struct ReportArgs {
     /// Write the report to FILE instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
+    /// `daily` only: the first day of a range (`today`, `yesterday` or `YYYY-MM-DD`); one
+    /// body per day up to --until, with totals over the range.
+    #[arg(long, value_name = "DATE", conflicts_with = "date")]
+    pub(crate) since: Option<String>,
+    /// `daily` only: the last day of the range (default: today).
+    #[arg(long, value_name = "DATE", requires = "since")]
+    pub(crate) until: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -50,6 +50,9 @@ struct File {
     shell: ShellFile,
     redact: RedactFile,
     llm: LlmFile,
+    // Time spent (issue 11 item 7).
+    idle_minutes: Option<Spanned<u64>>,
+    min_span_minutes: Option<Spanned<u64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -182,7 +185,7 @@ struct IdentityFile {
 #[serde(default, deny_unknown_fields)]
 struct GitFile {
     roots: Option<Vec<PathBuf>>,
-    max_depth: Option<usize>,
+    max_depth: Option<Spanned<usize>>,
     exclude: Vec<String>,
     include_merges: bool,
     timeout_secs: Option<Spanned<i64>>,
@@ -204,6 +207,8 @@ pub(crate) struct Config {
     pub(crate) grouping: aggregate::ShellGrouping,
     pub(crate) redactor: std::sync::Arc<redact::Redactor>,
     pub(crate) llm: LlmConfig,
+    /// How time spent is estimated (`idle_minutes`, `min_span_minutes`).
+    pub(crate) time_rules: aggregate::TimeRules,
 }
 
 impl Default for Config {
@@ -228,6 +233,7 @@ impl Default for Config {
             grouping: aggregate::ShellGrouping::default(),
             redactor: std::sync::Arc::new(redact::Redactor::builtin()),
             llm: LlmConfig::default(),
+            time_rules: aggregate::TimeRules::default(),
         }
     }
 }
@@ -320,7 +326,7 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
     config.identity =
         collect::git::Identity { emails: file.identity.emails, names: file.identity.names };
     config.git.roots = file.git.roots;
-    if let Some(depth) = file.git.max_depth {
+    if let Some(depth) = in_range(file.git.max_depth, MAX_DEPTH, "git.max_depth", invalid)? {
         config.git.max_depth = depth;
     }
     config.git.exclude = file.git.exclude;
@@ -349,6 +355,7 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
     parse_shell(&mut config, file.shell, invalid)?;
     parse_redact(&mut config, file.redact, path, invalid)?;
     parse_llm(&mut config, file.llm, invalid)?;
+    parse_time_rules(&mut config, file.idle_minutes, file.min_span_minutes, invalid)?;
     Ok(config)
 }
 
@@ -386,6 +393,15 @@ fn parse_days(
     }
     if let Some(holidays) = holidays {
         for value in holidays.get_ref() {
+            if value.as_str() == Some("jp") {
+                let years = aggregate::holidays::JP_FIRST_YEAR..=aggregate::holidays::JP_LAST_YEAR;
+                for year in years {
+                    config
+                        .holidays
+                        .extend(aggregate::holidays::japan(year).into_iter().map(|(date, _)| date));
+                }
+                continue;
+            }
             let text = match value {
                 toml::Value::String(text) => text.clone(),
                 toml::Value::Datetime(datetime) => datetime.to_string(),
@@ -395,11 +411,46 @@ fn parse_days(
                 invalid(
                     holidays.span(),
                     "holidays",
-                    format!("`{}` is not a date (expected `YYYY-MM-DD`)", clean::quote(&text)),
+                    format!(
+                        "`{}` is not a date (expected `YYYY-MM-DD` or `\"jp\"`)",
+                        clean::quote(&text)
+                    ),
                 )
             })?;
             config.holidays.insert(date);
         }
+    }
+    Ok(())
+}
+
+/// `idle_minutes` (1 to 1440) and `min_span_minutes` (0 to 1440).
+fn parse_time_rules(
+    config: &mut Config,
+    idle_minutes: Option<Spanned<u64>>,
+    min_span_minutes: Option<Spanned<u64>>,
+    invalid: &Invalid<'_>,
+) -> Result<(), ConfigError> {
+    if let Some(idle) = idle_minutes {
+        let minutes = *idle.get_ref();
+        if !(1..=1440).contains(&minutes) {
+            return Err(invalid(
+                idle.span(),
+                "idle_minutes",
+                format!("{minutes} is out of range (expected 1 to 1440 minutes)"),
+            ));
+        }
+        config.time_rules.idle_minutes = minutes;
+    }
+    if let Some(min_span) = min_span_minutes {
+        let minutes = *min_span.get_ref();
+        if minutes > 1440 {
+            return Err(invalid(
+                min_span.span(),
+                "min_span_minutes",
+                format!("{minutes} is out of range (expected 0 to 1440 minutes)"),
+            ));
+        }
+        config.time_rules.min_span_minutes = minutes;
     }
     Ok(())
 }
@@ -650,6 +701,8 @@ fn parse_llm(config: &mut Config, llm: LlmFile, invalid: &Invalid<'_>) -> Result
     Ok(())
 }
 
+/// `[git] max_depth`: the folder walk recurses once per level.
+const MAX_DEPTH: std::ops::RangeInclusive<usize> = 0..=32;
 /// `[llm] timeout_secs`: at least a second, at most an hour (a deadline far in the
 /// future overflows the clock).
 const TIMEOUT_SECS: std::ops::RangeInclusive<u64> = 1..=3600;
@@ -763,8 +816,13 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # Working days: the standup's "previous working day" skips the others and holidays.
 # workdays = ["mon", "tue", "wed", "thu", "fri"]
 
-# Dates that are not working days.
-# holidays = ["2026-12-31", "2027-01-01"]
+# Dates that are not working days; "jp" adds Japan's national holidays (2020–2099).
+# holidays = ["jp", "2026-12-29", "2026-12-30", "2026-12-31"]
+
+# Time spent (an estimate): events of a project less than idle_minutes apart join one
+# span of activity; a span counts at least min_span_minutes (what a lone commit counts).
+# idle_minutes = 30
+# min_span_minutes = 10
 
 [identity]
 # Your commit e-mails (compared without regard to case) and author names.
@@ -861,7 +919,7 @@ mod tests {
 
     #[test]
     fn unknown_key_names_key_and_line() {
-        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `max_chars`, `identity`, `git`, `sessions`, `shell`, `redact`, `llm`");
+        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `max_chars`, `identity`, `git`, `sessions`, `shell`, `redact`, `llm`, `idle_minutes`, `min_span_minutes`");
     }
 
     #[test]
@@ -883,8 +941,27 @@ mod tests {
     fn bad_values() {
         insta::assert_snapshot!(error("day_start = \"25:00\"\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `day_start`: `25:00` is not a time of day (expected `HH:MM`, such as `04:00`)");
         insta::assert_snapshot!(error("workdays = [\"mon\", \"funday\"]\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `workdays`: `funday` is not a day of the week (expected `mon` … `sun`)");
-        insta::assert_snapshot!(error("holidays = [\"2026-13-01\"]\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `holidays`: `2026-13-01` is not a date (expected `YYYY-MM-DD`)");
+        insta::assert_snapshot!(error("holidays = [\"2026-13-01\"]\n"), @r#"config `/home/me/.config/standup/config.toml` line 1, key `holidays`: `2026-13-01` is not a date (expected `YYYY-MM-DD` or `"jp"`)"#);
         insta::assert_snapshot!(error("lang = \"fr\"\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `lang`: `fr` is not a language (expected `en` or `ja`)");
+    }
+
+    #[test]
+    fn jp_holidays_and_time_rules() {
+        let config = parse(
+            Path::new("c.toml"),
+            "holidays = [\"jp\", \"2026-12-29\"]\nidle_minutes = 45\nmin_span_minutes = 5\n",
+        )
+        .unwrap();
+        for day in ["2026-01-12", "2026-05-06", "2026-09-22", "2026-12-29", "2099-01-01"] {
+            assert!(config.holidays.contains(&day.parse().unwrap()), "{day}");
+        }
+        assert!(!config.holidays.contains(&"2026-12-28".parse().unwrap()));
+        assert_eq!(
+            config.time_rules,
+            aggregate::TimeRules { idle_minutes: 45, min_span_minutes: 5 }
+        );
+        insta::assert_snapshot!(error("idle_minutes = 0\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `idle_minutes`: 0 is out of range (expected 1 to 1440 minutes)");
+        insta::assert_snapshot!(error("\nmin_span_minutes = 2000\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `min_span_minutes`: 2000 is out of range (expected 0 to 1440 minutes)");
     }
 
     #[test]

@@ -71,6 +71,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Daily(args) => pipeline::report(&env, report_model::ReportKind::Daily, &args),
         Command::Standup(args) => pipeline::report(&env, report_model::ReportKind::Standup, &args),
+        Command::Week(args) => pipeline::report(&env, report_model::ReportKind::Week, &args),
         Command::Doctor(args) => pipeline::doctor(&env, &args),
         Command::Config(ConfigCommand::Path { config }) => {
             let path = config.unwrap_or_else(|| env.default_config_path());

@@ -11,7 +11,9 @@ use anyhow::Context as _;
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use report_model::{Lang, Meta, ReportKind, Source, plural};
+use report_model::{
+    BucketKind, Lang, Meta, ReportKind, Source, Warning, WarningCode, Window, plural,
+};
 
 use crate::cli::{DoctorArgs, FormatArg, ReportArgs};
 use crate::config::{self, Config, LlmApi, LlmConfig, LlmEnabled};
@@ -201,13 +203,16 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     let (zone_name, time_zone) = time_zone(&config, env)?;
     let calendar = calendar(&config, time_zone.clone());
     let date = parse_date(&args.date, now, &calendar)?;
-    let windows = aggregate::report_windows(kind, date, &calendar)
-        .map_err(|error| Failure::Usage(error.into()))?;
+    let (kind, mut windows, last_date) = windows(kind, date, args, now, &calendar)?;
+    aggregate::end_at(&mut windows, kind, now);
     let since = windows.iter().map(|(_, window)| window.start).min().unwrap_or(now);
     let lang = args.lang.or(config.lang).unwrap_or_else(|| env.lang());
 
     let mut gathered = gather(env, &config, since);
     let mut timings = std::mem::take(&mut gathered.timings);
+    if let Some(warning) = future_warning(last_date, now, &calendar) {
+        gathered.warnings.push(warning);
+    }
 
     let start = Instant::now();
     let secrets_masked = clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
@@ -221,9 +226,10 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         llm_model: None,
         secrets_masked,
     };
-    let options = aggregate::Options { shell: config.grouping.clone() };
+    let options = aggregate::Options { shell: config.grouping.clone(), time: config.time_rules };
     let mut report =
         aggregate::aggregate(kind, &windows, gathered.activity, gathered.warnings, meta, &options);
+    aggregate::settle(&mut report, &calendar);
     timings.push(("aggregate".to_owned(), start.elapsed()));
 
     let limits = narrative::Limits {
@@ -273,6 +279,57 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     }
 }
 
+type Windows = Vec<(BucketKind, Window)>;
+
+/// The report's kind and windows, and the last date asked for: `daily --since A --until
+/// B` is a range; the other reports take `--date`.
+fn windows(
+    kind: ReportKind,
+    date: Date,
+    args: &ReportArgs,
+    now: Timestamp,
+    calendar: &Calendar,
+) -> Result<(ReportKind, Windows, Date), Failure> {
+    let Some(since) = &args.since else {
+        let windows = aggregate::report_windows(kind, date, calendar)
+            .map_err(|error| Failure::Usage(error.into()))?;
+        return Ok((kind, windows, date));
+    };
+    if kind != ReportKind::Daily {
+        return Err(usage("--since and --until are options of `standup daily`".to_owned()));
+    }
+    let since = parse_day("--since", since, now, calendar)?;
+    let until = match &args.until {
+        Some(until) => parse_day("--until", until, now, calendar)?,
+        None => aggregate::today(now, calendar).max(since),
+    };
+    let windows = aggregate::range_windows(since, until, calendar)
+        .map_err(|error| usage(format!("--since {since} --until {until}: {error}")))?;
+    Ok((ReportKind::Range, windows, until))
+}
+
+/// A date option: `today`, `yesterday` or `YYYY-MM-DD`.
+fn parse_day(flag: &str, text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, Failure> {
+    match text {
+        "today" | "yesterday" => parse_date(text, now, calendar),
+        other => other.parse().map_err(|_| {
+            usage(format!("{flag} `{other}` is not `today`, `yesterday` or a date `YYYY-MM-DD`"))
+        }),
+    }
+}
+
+/// One line saying the date asked for is after today: nothing after now is reported.
+fn future_warning(last_date: Date, now: Timestamp, calendar: &Calendar) -> Option<Warning> {
+    let today = aggregate::today(now, calendar);
+    (last_date > today).then(|| {
+        let clock = now.to_zoned(calendar.time_zone.clone()).strftime("%Y-%m-%d %H:%M");
+        Warning::new(
+            WarningCode::DateInFuture,
+            format!("{last_date} is in the future (now is {clock}): nothing after now is reported"),
+        )
+    })
+}
+
 /// The narrative step: asks the model when `[llm] enabled` and the flags say so (silently
 /// skipped for `"auto"` with nothing configured and nothing listening), adding what it
 /// returns to the report's warnings. Returns whether it ran.
@@ -314,6 +371,9 @@ fn narrate(
             }
             Err(warning) => vec![warning],
         };
+        // Their messages can quote what the server said: cleaned like every warning.
+        let mut warnings = warnings;
+        clean::Cleaner::new(&config.redactor, config.max_chars).warnings(&mut warnings);
         report.warnings.extend(warnings);
     }
     true
@@ -447,6 +507,7 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
             identity.emails.iter().chain(&identity.names).cloned().collect::<Vec<_>>().join(", ")
         );
     }
+    let collect_env = env.collect_env();
     for status in &gathered.statuses {
         let _ = writeln!(out, "{}", doctor_line(status));
         for location in &status.locations {
@@ -455,6 +516,12 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
         for limit in &status.limits {
             let _ = writeln!(out, "  note: {limit}");
         }
+        if status.source == "git" {
+            doctor_git(&mut out, &collect_env, &config, &gathered);
+        }
+    }
+    if !gathered.statuses.iter().any(|status| status.source == "git") {
+        doctor_git(&mut out, &collect_env, &config, &gathered);
     }
     // Warnings that a status already explains are not repeated.
     let notes: Vec<&String> = gathered.statuses.iter().flat_map(|status| &status.limits).collect();
@@ -462,6 +529,79 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
         let _ = writeln!(out, "warning: {}: {}", warning.code.as_str(), warning.message);
     }
     write_stdout(out.as_bytes())
+}
+
+/// What `standup doctor` adds under git: the roots tried when none exists, each
+/// repository's own identities where they differ from the configured and global ones,
+/// and the commits of the day left out as other people's, with the config line that
+/// would count them.
+fn doctor_git(
+    out: &mut String,
+    env: &collect::Env,
+    config: &Config,
+    gathered: &collect::gather::Gathered,
+) {
+    let tilde = |path: &Path| match path.strip_prefix(&env.home) {
+        Ok(rest) => format!("~/{}", rest.display()),
+        Err(_) => path.display().to_string(),
+    };
+    let roots = collect::git::candidate_roots(env, &config.git);
+    if !roots.iter().any(|(_, exists)| *exists) {
+        let tried: Vec<String> = roots.iter().map(|(path, _)| tilde(path)).collect();
+        let _ = writeln!(out, "  no repository root exists; tried: {}", tried.join(", "));
+        let _ = writeln!(
+            out,
+            "  to search the folder that holds your repositories, add to the config: [git] roots = [\"~/path\"]"
+        );
+    }
+    let base = &gathered.identity;
+    let mut header = false;
+    for read in &gathered.repo_reads {
+        let own = read.identity.beyond(base);
+        if own.is_empty() {
+            continue;
+        }
+        if !header {
+            let _ = writeln!(out, "  identities of their own (counted there as yours):");
+            header = true;
+        }
+        let who: Vec<String> = own
+            .emails
+            .iter()
+            .chain(&own.names)
+            .map(|text| sanitize::clean(text).into_owned())
+            .collect();
+        let path = sanitize::clean(&read.project.path.display().to_string()).into_owned();
+        let _ = writeln!(out, "    {path}: {}", who.join(", "));
+    }
+    let mut left_out = collect::git::LeftOut::default();
+    for read in &gathered.repo_reads {
+        left_out.extend(&read.left_out);
+    }
+    let total = left_out.total();
+    if total > 0 {
+        let top: Vec<(String, u64)> = left_out
+            .most_frequent(3)
+            .into_iter()
+            .map(|(email, count)| (sanitize::clean(email).into_owned(), count))
+            .collect();
+        let listed: Vec<String> =
+            top.iter().map(|(email, count)| format!("{email} ({count})")).collect();
+        let _ = writeln!(
+            out,
+            "  left out: {total} {} today by other authors: {}",
+            if total == 1 { "commit" } else { "commits" },
+            listed.join(", ")
+        );
+        let mut emails: Vec<String> =
+            config.identity.emails.iter().map(|email| format!("\"{email}\"")).collect();
+        emails.extend(top.iter().map(|(email, _)| format!("\"{email}\"")));
+        let _ = writeln!(
+            out,
+            "  if some are yours, add to the config: [identity] emails = [{}]",
+            emails.join(", ")
+        );
+    }
 }
 
 /// One line of `standup doctor` for a source: found or not, and how much.
@@ -501,5 +641,5 @@ pub(crate) fn config_init(path: &Path, force: bool) -> Result<(), Failure> {
     fs_err::write(path, config::DEFAULT_CONFIG)
         .context("writing the config")
         .map_err(Failure::Runtime)?;
-    write_stdout(format!("wrote {}\n", path.display()).as_bytes())
+    write_stdout(format!("wrote {}\n", clean::message(&path.to_string_lossy())).as_bytes())
 }

@@ -52,6 +52,9 @@ pub(crate) fn commit(subject: &str, n: u64) -> Commit {
         insertions: 10 * n + 3,
         deletions: n,
         merge: false,
+        branches: Vec::new(),
+        remote_branches: Vec::new(),
+        unpushed: false,
     }
 }
 
@@ -65,6 +68,7 @@ pub(crate) fn session(title: &str, prompts: u64) -> Session {
         prompts,
         first: at(30_000),
         last: at(31_000),
+        branch: None,
         models: Vec::new(),
     }
 }
@@ -102,7 +106,9 @@ pub(crate) fn project(name: &str, commits: Vec<Commit>, sessions: Vec<Session>) 
         sessions,
         commands: 0,
         totals,
+        wip: None,
         shell: Vec::new(),
+        time_spent: report_model::TimeSpent::default(),
     }
 }
 
@@ -130,7 +136,15 @@ pub(crate) fn bucket(
     let start = day.to_zoned(jiff::tz::TimeZone::UTC).unwrap().timestamp();
     let end = day.tomorrow().unwrap().to_zoned(jiff::tz::TimeZone::UTC).unwrap().timestamp();
     let totals = sum(&projects, &shell);
-    Bucket { kind, window: Window { date: day, start, end }, projects, shell, totals }
+    Bucket {
+        kind,
+        window: Window { date: day, start, end },
+        projects,
+        shell,
+        totals,
+        through: None,
+        time_spent: report_model::TimeSpent::default(),
+    }
 }
 
 fn report(kind: ReportKind, buckets: Vec<Bucket>) -> Report {
@@ -159,6 +173,7 @@ fn report(kind: ReportKind, buckets: Vec<Bucket>) -> Report {
             llm_model: None,
             secrets_masked: Vec::new(),
         },
+        time_spent: report_model::TimeSpent::default(),
         narrative_check: None,
     }
 }

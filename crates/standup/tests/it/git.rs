@@ -55,8 +55,9 @@ fn window_edges_are_local_calendar_days() {
     repo.commit("b", "first second of the day", "2026-11-27T00:00:00+09:00");
     repo.commit("c", "last second of the day", "2026-11-27T23:59:59+09:00");
     repo.commit("d", "first second of the next day", "2026-11-28T00:00:00+09:00");
+    // Run on Saturday about Friday, so the whole day lies before the clock.
     assert_eq!(
-        daily_subjects(&home, FRIDAY_EVENING, TOKYO, &[]),
+        daily_subjects(&home, "2026-11-28T12:00:00+09:00", TOKYO, &["--date", "2026-11-27"]),
         ["last second of the day", "first second of the day"]
     );
 }
@@ -92,15 +93,16 @@ fn dst_transition_day_in_new_york() {
     repo.commit("b", "start", "2026-03-08T05:00:00Z");
     repo.commit("c", "end", "2026-03-09T03:59:59Z");
     repo.commit("d", "next day", "2026-03-09T04:00:00Z");
-    let now = "2026-03-08T20:00:00-04:00";
-    assert_eq!(daily_subjects(&home, now, "America/New_York", &[]), ["end", "start"]);
-    let report = json(&home, now, "America/New_York", &["daily"]);
+    let now = "2026-03-09T12:00:00-04:00";
+    let args = ["--date", "2026-03-08"];
+    assert_eq!(daily_subjects(&home, now, "America/New_York", &args), ["end", "start"]);
+    let report = json(&home, now, "America/New_York", &["daily", "--date", "2026-03-08"]);
     assert_eq!(report["buckets"][0]["window"]["start"], "2026-03-08T05:00:00Z");
     assert_eq!(report["buckets"][0]["window"]["end"], "2026-03-09T04:00:00Z");
 }
 
 #[test]
-fn monday_standup_goes_back_to_friday() {
+fn monday_standup_goes_back_to_friday_and_keeps_the_weekend() {
     let home = Home::new();
     home.git_identity(ME.email, ME.name);
     let repo = home.repo("app");
@@ -109,9 +111,10 @@ fn monday_standup_goes_back_to_friday() {
     repo.commit("c", "saturday hack", "2026-11-28T10:00:00+09:00");
     repo.commit("d", "monday morning", "2026-11-30T09:00:00+09:00");
     let report = json(&home, "2026-11-30T09:30:00+09:00", TOKYO, &["standup"]);
-    assert_eq!(subjects(&report), [vec!["friday work"], vec!["monday morning"]]);
+    assert_eq!(subjects(&report), [vec!["saturday hack", "friday work"], vec!["monday morning"]]);
     assert_eq!(report["buckets"][0]["kind"], "previous_workday");
     assert_eq!(report["buckets"][0]["window"]["date"], "2026-11-27");
+    assert_eq!(report["buckets"][0]["through"], "2026-11-29");
 }
 
 #[test]
@@ -124,7 +127,8 @@ fn the_day_after_a_holiday_goes_back_to_the_working_day_before_it() {
     repo.commit("b", "holiday tinkering", "2026-11-23T10:00:00+09:00");
     let report = json(&home, "2026-11-24T09:00:00+09:00", TOKYO, &["standup"]);
     assert_eq!(report["buckets"][0]["window"]["date"], "2026-11-20");
-    assert_eq!(subjects(&report), [vec!["friday 20th"], vec![]]);
+    // The holiday's work is in the previous bucket, which runs up to Tuesday.
+    assert_eq!(subjects(&report), [vec!["holiday tinkering", "friday 20th"], vec![]]);
 }
 
 #[test]

@@ -131,6 +131,7 @@ fn config_values_out_of_range_are_usage_errors_naming_the_key() {
         ("[llm]\nmax_output_chars = 0\n", "line 2, key `llm.max_output_chars`"),
         ("[llm]\nendpoint = \"http://127.0.0.1:99999\"\n", "line 2, key `llm.endpoint`"),
         ("day_start = \"+4:-0\"\n", "line 1, key `day_start`"),
+        ("[git]\nmax_depth = 100000\n", "line 2, key `git.max_depth`"),
         ("\nday_start = \"4:00\"\n", "line 2, key `day_start`"),
     ];
     for (config, named) in cases {

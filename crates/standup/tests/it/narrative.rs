@@ -202,7 +202,11 @@ fn structured_replies_on_both_apis_and_the_verdict_in_json() {
         })
         .to_string();
         let chat = chat_answering(&server, api, &reply);
-        let home = home_with_work();
+        // A subject of this run's own, to find its request among the other tests'.
+        let subject = format!("parser: accept trailing commas in {api} configs");
+        let home = Home::new();
+        home.git_identity(ME.email, ME.name);
+        home.repo("app").commit("a", &subject, "2026-11-27T10:00:00+09:00");
         home.config(&llm_config(&server, api, ""));
         let run = home.run(NOW, TOKYO, &["daily", "--format", "json"]);
         assert_eq!(run.code, 0, "{}", run.snapshot());
@@ -230,13 +234,7 @@ fn structured_replies_on_both_apis_and_the_verdict_in_json() {
         );
         // The request asked for the schema.
         let bodies = CAPTURED.lock().unwrap().clone();
-        let body = bodies
-            .iter()
-            .rev()
-            .find(|body| {
-                body.contains(&server.base_url()) || body.contains("parser: accept trailing commas")
-            })
-            .unwrap();
+        let body = bodies.iter().rev().find(|body| body.contains(&subject)).unwrap();
         let body: serde_json::Value = serde_json::from_str(body).unwrap();
         let schema = if api == "ollama" {
             &body["format"]
@@ -489,19 +487,12 @@ fn one_deadline_covers_model_detection_and_the_chat() {
     });
     let home = home_with_work();
     home.config(&format!("[llm]\nendpoint = \"{}\"\ntimeout_secs = 2\n", server.base_url()));
-    let start = std::time::Instant::now();
-    home.run(NOW, TOKYO, &["daily", "--no-llm"]).success();
-    let baseline = start.elapsed();
-    let start = std::time::Instant::now();
+    // The warning alone shows the one deadline: each request would have fitted in its
+    // own time-out. (No wall-clock bound: timed assertions fail on a loaded machine.)
     let run = home.run(NOW, TOKYO, &["daily", "--no-cache"]);
-    let elapsed = start.elapsed();
     assert_eq!(run.code, 0);
     assert_eq!(
         run.stderr,
         "standup: warning: llm_unavailable: no narrative: LLM server unavailable: no answer within the overall time-out\n"
-    );
-    assert!(
-        elapsed < baseline + std::time::Duration::from_millis(2_500),
-        "{elapsed:?} vs {baseline:?}"
     );
 }

@@ -36,7 +36,12 @@ fn an_ide_session_is_titled_and_counted_by_what_the_person_typed_with_its_models
     let run = home.run("2026-03-02T18:00:00+09:00", TOKYO, &["daily", "--no-llm"]);
 
     let report = run.success();
-    assert!(report.contains("\n## ledger · no commits · 1 AI session, 3 prompts\n"), "{report}");
+    assert!(
+        report.contains(
+            "\n## ledger · no commits · 1 AI session, 3 prompts · ≈ 10 min, 14:00–14:04\n"
+        ),
+        "{report}"
+    );
     assert_eq!(
         session_line(report),
         "- AI: Claude Code `Why does the CSV parser drop the last row?` (3 prompts, claude-opus-4-5-20251101, claude-sonnet-4-5-20250929)"
@@ -117,7 +122,7 @@ fn a_project_with_only_commands_shows_them_with_failures_and_agents_apart() {
     assert_eq!(
         section(report, "## ledger"),
         [
-            "## ledger · no commits · 5 commands · 3 AI agent commands",
+            "## ledger · no commits · 5 commands · 3 AI agent commands · ≈ 1 h 9 min, 10:00–11:10",
             "- `cargo test` ×4, 3 failed — e.g. `cargo test`, `cargo test parse`",
             "- `cargo build` ×1 — e.g. `cargo build --release`",
             "- AI agent: `cargo test` ×2, 1 failed — e.g. `cargo test -p ledger`",
@@ -131,7 +136,7 @@ fn a_project_with_only_commands_shows_them_with_failures_and_agents_apart() {
     );
     // Each command counted once; the agents' apart.
     assert!(
-        report.contains("\nTotals: 1 project · no commits · 6 commands · 3 AI agent commands\n"),
+        report.contains("\nTotals: 1 project · no commits · 6 commands · 3 AI agent commands · ≈ 1 h 9 min, 10:00–11:10\n"),
         "{report}"
     );
 }
@@ -146,7 +151,7 @@ fn failures_and_agent_commands_in_japanese() {
     assert_eq!(
         section(report, "## ledger"),
         [
-            "## ledger · コミットなし · コマンド5件 · AIエージェントのコマンド3件",
+            "## ledger · コミットなし · コマンド5件 · AIエージェントのコマンド3件 · 約1時間9分（10:00〜11:10）",
             "- `cargo test` ×4、失敗3件 — 例: `cargo test`、`cargo test parse`",
             "- `cargo build` ×1 — 例: `cargo build --release`",
             "- AIエージェント: `cargo test` ×2、失敗1件 — 例: `cargo test -p ledger`",

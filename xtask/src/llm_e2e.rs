@@ -91,7 +91,9 @@ fn start_server(root: &Path, model: &Path, port: u16) -> anyhow::Result<Server> 
     let log = fs_err::File::create(log_dir.join("server.log"))?.into_parts().0;
     let port_text = port.to_string();
     let model_text = model.to_str().context("the GGUF path is not UTF-8")?;
-    eprintln!("$ python3 -m llama_cpp.server --model {model_text} --host 127.0.0.1 --port {port}");
+    eprintln!(
+        "$ python3 -m llama_cpp.server --model {model_text} --host 127.0.0.1 --port {port} --n_ctx 8192"
+    );
     let child = Command::new("python3")
         .args([
             "-m",
@@ -102,6 +104,10 @@ fn start_server(root: &Path, model: &Path, port: u16) -> anyhow::Result<Server> 
             "127.0.0.1",
             "--port",
             &port_text,
+            // The default context (2,048 tokens) is too small for the Japanese standup
+            // prompt; SmolLM2 was trained with 8,192.
+            "--n_ctx",
+            "8192",
         ])
         .stdout(log.try_clone()?)
         .stderr(log)
@@ -124,7 +130,12 @@ fn start_server(root: &Path, model: &Path, port: u16) -> anyhow::Result<Server> 
 }
 
 #[expect(clippy::too_many_lines, reason = "one linear script: install, start, run, print")]
-pub(crate) fn llm_e2e(root: &Path) -> anyhow::Result<()> {
+pub(crate) fn llm_e2e(root: &Path, filter: &[String]) -> anyhow::Result<()> {
+    // `cargo xtask llm-e2e [daily|standup] [en|ja]` runs only those.
+    let wanted = |word: &str, group: &[&str]| {
+        !filter.iter().any(|arg| group.contains(&arg.as_str()))
+            || filter.iter().any(|arg| arg == word)
+    };
     if !python_ok("import llama_cpp.server") {
         eprintln!(
             "xtask: llama_cpp.server is missing; building llama-cpp-python[server] from source (15–25 minutes)"
@@ -148,6 +159,9 @@ pub(crate) fn llm_e2e(root: &Path) -> anyhow::Result<()> {
     let mut total = 0;
     for (kind, date) in [("daily", "2026-11-27"), ("standup", "today")] {
         for lang in ["en", "ja"] {
+            if !wanted(kind, &["daily", "standup"]) || !wanted(lang, &["en", "ja"]) {
+                continue;
+            }
             for structured in ["auto", "off"] {
                 let config = config_dir.join(format!("config-{structured}.toml"));
                 fs_err::write(

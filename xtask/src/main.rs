@@ -34,10 +34,10 @@ fn main() -> anyhow::Result<()> {
         Some("demo") => demo(&root),
         Some("bench-home") => bench::bench_home(&root, &args[1..]),
         Some("bench") => bench::bench(&root, &args[1..]),
-        Some("llm-e2e") => llm_e2e::llm_e2e(&root),
+        Some("llm-e2e") => llm_e2e::llm_e2e(&root, &args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <task>\n\ntasks:\n  ci     run what CI runs\n  demo   build a sample home and print its reports\n  bench-home [--preset small|large] [--out DIR] [--force]\n         generate a synthetic home and print its manifest\n  bench [--runs N] [--out DIR] [--preset small|large]\n         time standup on the large synthetic home against a git log baseline\n  llm-e2e  the narrative against a real llama.cpp server (slow; needs Python)"
+                "usage: cargo xtask <task>\n\ntasks:\n  ci     run what CI runs\n  demo   build a sample home and print its reports\n  bench-home [--preset small|large] [--out DIR] [--force]\n         generate a synthetic home and print its manifest\n  bench [--runs N] [--out DIR] [--preset small|large]\n         time standup on the large synthetic home against a git log baseline\n  llm-e2e [daily|standup] [en|ja]\n         the narrative against a real llama.cpp server (slow; needs Python)"
             );
             bail!("unknown or missing task")
         }

@@ -75,11 +75,6 @@ impl Facts {
         let mut facts = Facts::default();
         facts.walk(payload, None);
         facts.folded = fold(&facts.text).to_lowercase();
-        let text = std::mem::take(&mut facts.text);
-        for line in text.lines() {
-            facts.add_words(line);
-        }
-        facts.text = text;
         facts
     }
 
@@ -89,6 +84,7 @@ impl Facts {
                 for (key, value) in map {
                     self.text.push_str(key);
                     self.text.push('\n');
+                    self.add_words(&fold(key));
                     self.walk(value, Some(key));
                 }
             }
@@ -96,13 +92,15 @@ impl Facts {
             Value::String(text) => {
                 self.text.push_str(text);
                 self.text.push('\n');
+                let folded = fold(text);
+                self.add_words(&folded);
                 if key == Some("id") {
                     // Ids are evidence, not facts: the digits of a hash or a session id are
                     // no number the model may quote.
                     self.ids.insert(text.clone());
                     return;
                 }
-                for number in numbers_in(&fold(text)) {
+                for number in numbers_in(&folded) {
                     self.numbers.insert(number);
                 }
             }
@@ -118,18 +116,22 @@ impl Facts {
         }
     }
 
-    fn add_words(&mut self, text: &str) {
-        let folded = fold(text);
+    /// The stems and kana/kanji bigrams of already folded text.
+    fn add_words(&mut self, folded: &str) {
         for word in folded.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty()) {
-            if word.chars().any(|c| c.is_ascii_alphabetic()) {
+            if word.bytes().any(|byte| byte.is_ascii_alphabetic()) {
                 self.stems.insert(stem(word));
             }
         }
-        let chars: Vec<char> = folded.chars().collect();
-        for pair in chars.windows(2) {
-            if is_cjk(pair[0]) && is_cjk(pair[1]) {
-                self.bigrams.insert((pair[0], pair[1]));
+        if folded.is_ascii() {
+            return;
+        }
+        let mut previous = None;
+        for c in folded.chars() {
+            if let Some(before) = previous.filter(|&before| is_cjk(before) && is_cjk(c)) {
+                self.bigrams.insert((before, c));
             }
+            previous = Some(c);
         }
     }
 

@@ -24,10 +24,19 @@
 //!   section it cut, then by a hard cap on the text.
 //! - The user message is [`USER_HEADER`], `<data>`, the payload and `</data>`, and the
 //!   redactor runs once more over all of it.
-//! - The reply is sanitized, stripped of `<think>` blocks, neutralized (Markdown images,
-//!   links, raw HTML), its blank lines collapsed, trimmed and capped to
-//!   [`Limits::max_output_chars`]; for a standup, `BLOCKER:` lines become
-//!   `Narrative::blockers`.
+//! - The model is asked for JSON of [`reply_schema`]; a reply that is not JSON of it goes
+//!   down the plain-text path (`BLOCKER: … [ids: …]` lines for a standup). Either way the
+//!   text is sanitized, stripped of `<think>` blocks, neutralized (Markdown images, links,
+//!   raw HTML), its blank lines collapsed, trimmed and capped to
+//!   [`Limits::max_output_chars`], and redacted.
+//! - The grounding checks ([`check_reply`]) keep the sentences whose numbers, identifiers,
+//!   quotes, URLs and paths occur in the payload and most of whose content words do, and
+//!   the blockers whose evidence ids all exist; they reject a reply in the wrong language,
+//!   holding code, markup or a JSON dump, repeating itself or the instructions, or with too
+//!   little left. What they did is `Report::narrative_check` and at most one warning.
+//! - With [`Settings::cache_dir`], an accepted reply is stored under the SHA-256 of the
+//!   exact request and reused; with [`Settings::notes`], the system prompt gains a
+//!   `<tuning>` section.
 
 mod cache;
 mod error;

@@ -54,11 +54,21 @@ pub(crate) fn check(
             },
         };
 
+    // Redacted once, before the checks: the payload they compare with is redacted too, and
+    // what they record reaches `--format json`.
+    let summary = redact(&summary);
+    let blockers: Vec<RawBlocker> = blockers
+        .into_iter()
+        .map(|blocker| RawBlocker {
+            text: redact(&blocker.text),
+            evidence: blocker.evidence.iter().map(|id| redact(id)).collect(),
+        })
+        .collect();
     let mut sentences = Vec::new();
     let mut kept = Vec::new();
     for sentence in grounding::sentences(&summary) {
         let faults = grounding::check_sentence(sentence, facts, true);
-        let text = redact(sentence);
+        let text = sentence.to_owned();
         if faults.is_empty() {
             kept.push(text.clone());
         }
@@ -68,7 +78,7 @@ pub(crate) fn check(
             reasons: faults.iter().map(|fault| fault.as_str().to_owned()).collect(),
         });
     }
-    let checked_blockers = check_blockers(&blockers, facts, &redact);
+    let checked_blockers = check_blockers(&blockers, facts);
 
     let rejection = grounding::check_reply(&summary, lang, capped, instructions).or_else(|| {
         if kept.is_empty() {
@@ -158,11 +168,7 @@ fn join(sentences: &[String]) -> String {
 
 /// Each blocker kept only when it cites at least one id, every id it cites is in the
 /// payload, and its numbers, identifiers and URLs are too; at most five.
-fn check_blockers(
-    blockers: &[RawBlocker],
-    facts: &Facts,
-    redact: &dyn Fn(&str) -> String,
-) -> Vec<CheckedBlocker> {
+fn check_blockers(blockers: &[RawBlocker], facts: &Facts) -> Vec<CheckedBlocker> {
     let mut shown = 0;
     blockers
         .iter()
@@ -184,8 +190,8 @@ fn check_blockers(
             let kept = reasons.is_empty();
             shown += usize::from(kept);
             CheckedBlocker {
-                text: redact(&blocker.text),
-                evidence: blocker.evidence.iter().map(|id| redact(id)).collect(),
+                text: blocker.text.clone(),
+                evidence: blocker.evidence.clone(),
                 kept,
                 reasons,
             }

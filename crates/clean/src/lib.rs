@@ -130,6 +130,19 @@ impl<'r> Cleaner<'r> {
         for event in &mut activity.commits {
             event.commit.truncated |= self.text(&mut event.commit.subject, max_chars, git);
             self.project(&mut event.project, git);
+            let commit = &mut event.commit;
+            for branch in commit.branches.iter_mut().chain(&mut commit.remote_branches) {
+                self.text(branch, max_chars, git);
+            }
+        }
+        for wip in &mut activity.wip {
+            self.project(&mut wip.project, git);
+            for file in &mut wip.files {
+                self.text(&mut file.path, max_chars, git);
+            }
+            for stash in &mut wip.stashes {
+                self.text(&mut stash.message, max_chars, git);
+            }
         }
         let sessions = Some(MaskedSource::Sessions);
         for session in &mut activity.sessions {
@@ -140,6 +153,9 @@ impl<'r> Cleaner<'r> {
             self.text(&mut session.session_id, max_chars, sessions);
             for model in &mut session.models {
                 self.text(model, max_chars, sessions);
+            }
+            if let Some(branch) = &mut session.branch {
+                self.text(branch, max_chars, sessions);
             }
             if let Some(cwd) = &mut session.cwd {
                 self.path(cwd, sessions);
@@ -218,6 +234,19 @@ pub fn clean_gathered(
     cleaner.statuses(&mut gathered.statuses);
     for text in gathered.identity.emails.iter_mut().chain(&mut gathered.identity.names) {
         cleaner.other(text, usize::MAX);
+    }
+    // What `doctor` shows of each repository read: its identities and the e-mails of the
+    // commits left out.
+    for read in &mut gathered.repo_reads {
+        cleaner.project(&mut read.project, None);
+        for text in read.identity.emails.iter_mut().chain(&mut read.identity.names) {
+            cleaner.other(text, usize::MAX);
+        }
+        let by_email = std::mem::take(&mut read.left_out.by_email);
+        for (mut email, count) in by_email {
+            cleaner.other(&mut email, usize::MAX);
+            *read.left_out.by_email.entry(email).or_default() += count;
+        }
     }
     cleaner.masked()
 }

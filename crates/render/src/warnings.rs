@@ -103,6 +103,8 @@ fn label_ja(code: WarningCode) -> &'static str {
         WarningCode::LlmUnavailable => "LLM サーバーを使えません",
         WarningCode::LlmFailed => "LLM から使える応答がありません",
         WarningCode::DateInFuture => "未来の日付",
+        WarningCode::LlmRejected => "LLM の応答を採用しませんでした",
+        WarningCode::LlmSentencesDropped => "LLM の要約から根拠のない文を除きました",
     }
 }
 

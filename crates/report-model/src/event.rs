@@ -81,6 +81,10 @@ pub struct SessionEvent {
     /// names none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub models: Vec<String>,
+    /// The git branch the agent recorded for the session (Codex `git.branch`, Claude
+    /// Code `gitBranch`; the last one seen), when it recorded one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
 }
 
 /// The shell a history entry came from.
@@ -150,6 +154,44 @@ pub struct Activity {
     pub sessions: Vec<SessionEvent>,
     /// Shell commands.
     pub shell: Vec<ShellEvent>,
+    /// Work in progress of the active repositories (uncommitted files, stashes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wip: Vec<WipEvent>,
+}
+
+/// Work in progress in one repository at report time: what is not committed yet.
+/// Unpushed commits are marked on the commits themselves ([`CommitEvent::unpushed`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct WipEvent {
+    /// The repository.
+    pub project: ProjectRef,
+    /// Changed files not committed (staged, unstaged or untracked), each with the time
+    /// it was last modified; sorted by path.
+    pub files: Vec<WipFile>,
+    /// Stashes, newest first.
+    pub stashes: Vec<WipStash>,
+}
+
+/// One file with uncommitted changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct WipFile {
+    /// Path relative to the work tree, as git prints it (untrusted text). An untracked
+    /// folder is one entry ending in `/`.
+    pub path: String,
+    /// When the file was last modified (for a deleted file, its folder).
+    pub modified: Timestamp,
+}
+
+/// One stash entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct WipStash {
+    /// When the stash was made.
+    pub time: Timestamp,
+    /// Its message (untrusted text), e.g. `WIP on main: 1a2b3c4 subject`.
+    pub message: String,
 }
 
 #[expect(

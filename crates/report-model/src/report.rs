@@ -117,6 +117,10 @@ pub struct Project {
     /// Estimated active time from the times of the project's events.
     #[serde(default)]
     pub time_spent: TimeSpent,
+    /// Work in progress at report time, when the project's repository has any that
+    /// belongs to this window.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wip: Option<Wip>,
 }
 
 /// An estimate of active time: the spans of activity that events less than an idle gap
@@ -144,6 +148,29 @@ pub struct Span {
     pub minutes: u64,
 }
 
+/// Work in progress of a project in a window: uncommitted files modified in the window,
+/// stashes made in it, and the window's commits that no remote-tracking branch contains.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Wip {
+    /// Files not committed that were modified in the window, sorted by path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    /// Messages of the stashes made in the window, newest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stashes: Vec<String>,
+    /// The window's commits (the ones listed) that are not pushed.
+    #[serde(default)]
+    pub unpushed_commits: u64,
+}
+
+impl Wip {
+    /// Whether there is nothing in progress.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.stashes.is_empty() && self.unpushed_commits == 0
+    }
+}
+
 /// One commit in a report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -166,6 +193,15 @@ pub struct Commit {
     /// Whether this is a merge commit (only present with `include_merges`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub merge: bool,
+    /// The local branches that contain the commit at report time (`main`), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub branches: Vec<String>,
+    /// The remote-tracking branches that contain the commit (`origin/main`), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remote_branches: Vec<String>,
+    /// Whether the repository has a remote and no remote-tracking branch contains it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unpushed: bool,
 }
 
 /// One agent session in a report.
@@ -190,6 +226,9 @@ pub struct Session {
     /// The models the session used, in the order first used; empty when unknown.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub models: Vec<String>,
+    /// The git branch the agent recorded for the session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
 }
 
 /// Shell commands sharing a head (`cargo test`, `git commit`, `make`).
@@ -265,6 +304,12 @@ pub enum WarningCode {
     LlmFailed,
     /// The report's date lies after now: nothing can have been recorded yet.
     DateInFuture,
+    /// The model's reply failed a whole-reply check (the message starts with the reason code);
+    /// the report has no narrative.
+    LlmRejected,
+    /// Sentences (or blockers) of the model's reply failed the grounding checks and were
+    /// left out (the message starts with how many).
+    LlmSentencesDropped,
 }
 
 impl WarningCode {
@@ -281,6 +326,8 @@ impl WarningCode {
             WarningCode::LlmUnavailable => "llm_unavailable",
             WarningCode::LlmFailed => "llm_failed",
             WarningCode::DateInFuture => "date_in_future",
+            WarningCode::LlmRejected => "llm_rejected",
+            WarningCode::LlmSentencesDropped => "llm_sentences_dropped",
         }
     }
 }
@@ -380,6 +427,60 @@ pub struct Report {
     /// Estimated active time over the whole report: the buckets' estimates added up.
     #[serde(default)]
     pub time_spent: TimeSpent,
+    /// What the grounding checks did with the model's reply, when a model answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub narrative_check: Option<NarrativeCheck>,
+}
+
+/// What the grounding checks (DESIGN §8.7a) did with a model's reply.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NarrativeCheck {
+    /// Whether a narrative came out of the reply.
+    pub accepted: bool,
+    /// Why the whole reply was rejected (`wrong_language`, `code`, `markup`, `json_dump`,
+    /// `repetition`, `instruction_echo`, `nothing_supported`, `most_dropped`, `empty`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Whether the reply was JSON of the fixed schema (else it went down the plain-text path).
+    pub structured: bool,
+    /// Whether the reply came from the narrative cache.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
+    /// Every sentence of the summary, in order, kept or dropped.
+    pub sentences: Vec<CheckedSentence>,
+    /// Every possible blocker the model offered, kept or dropped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blockers: Vec<CheckedBlocker>,
+}
+
+/// One sentence of a model's summary and what the checks found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CheckedSentence {
+    /// The sentence (cleaned and redacted).
+    pub text: String,
+    /// Whether it is in the narrative.
+    pub kept: bool,
+    /// Why it was dropped: `number`, `identifier`, `url`, `quote`, `unsupported`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+}
+
+/// One possible blocker of a model's reply and what the checks found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CheckedBlocker {
+    /// The blocker (cleaned and redacted).
+    pub text: String,
+    /// The evidence ids it cited.
+    pub evidence: Vec<String>,
+    /// Whether it is shown.
+    pub kept: bool,
+    /// Why it was dropped: `no_evidence`, `unknown_evidence`, `number`, `identifier`, `url`,
+    /// `quote`, `too_many`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
 }
 
 impl Report {

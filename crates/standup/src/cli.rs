@@ -65,7 +65,7 @@ pub(crate) enum Command {
 }
 
 #[derive(Debug, Args)]
-#[expect(clippy::struct_excessive_bools, reason = "independent command-line switches")]
+#[expect(clippy::struct_excessive_bools, reason = "independent command-line flags")]
 pub(crate) struct ReportArgs {
     /// The day: `today`, `yesterday` or `YYYY-MM-DD`.
     #[arg(long, default_value = "today", value_name = "DATE")]
@@ -77,8 +77,15 @@ pub(crate) struct ReportArgs {
     #[arg(long, value_enum, default_value_t = FormatArg::Md)]
     pub(crate) format: FormatArg,
     /// Never ask a local LLM for a narrative.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "llm")]
     pub(crate) no_llm: bool,
+    /// Ask the local LLM for a narrative this time even when `[llm] enabled` is `false` or
+    /// `"auto"`, and warn when it fails.
+    #[arg(long)]
+    pub(crate) llm: bool,
+    /// Ask the model again instead of reusing a cached narrative of the same request.
+    #[arg(long)]
+    pub(crate) no_cache: bool,
     /// Print the exact system and user messages a narrative request would send, and
     /// send nothing.
     #[arg(long)]

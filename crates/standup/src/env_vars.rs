@@ -19,6 +19,10 @@ pub(crate) const HOME: &str = "HOME";
 /// Where the config file lives (`$XDG_CONFIG_HOME/standup/config.toml`).
 pub(crate) const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 
+/// Where the narrative cache lives (`$XDG_CACHE_HOME/standup/narrative`, else
+/// `~/.cache/standup/narrative`).
+pub(crate) const XDG_CACHE_HOME: &str = "XDG_CACHE_HOME";
+
 /// Variables the sources read (shell histories, agent log roots, atuin): `collect` owns
 /// the list, and the binary captures exactly it and passes it through the injected
 /// `Env`; the sources never read the process environment themselves.

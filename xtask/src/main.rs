@@ -96,15 +96,13 @@ fn ci(root: &Path) -> anyhow::Result<()> {
     }
     // The crates other tools may depend on package (and build from the package) on their
     // own. `standup-narrative` needs report-model, which is not published, so only the
-    // leaves are packaged. Offline: everything they need is in the lockfile's cache.
-    for package in PUBLISHABLE_LEAVES {
-        run(
-            root,
-            "cargo",
-            &["package", "--quiet", "--offline", "--allow-dirty", "-p", package],
-            &[],
-        )?;
+    // leaves are packaged, in one invocation so that one may use another (redact's tests
+    // use sanitize). Offline: everything they need is in the lockfile's cache.
+    let mut package = vec!["package", "--quiet", "--offline", "--allow-dirty"];
+    for name in PUBLISHABLE_LEAVES {
+        package.extend(["-p", name]);
     }
+    run(root, "cargo", &package, &[])?;
     run(
         root,
         "cargo",

@@ -3,7 +3,7 @@
 //! 12,000-character budget, and prints the median and the slowest run. The design's bar is
 //! under 1 ms per reply.
 //!
-//! Run with `cargo bench -p narrative`. Plain `std::time`, no benchmark framework.
+//! Run with `cargo bench -p standup-narrative`. Plain `std::time`, no benchmark framework.
 
 #![allow(clippy::print_stdout, reason = "a benchmark reports on stdout")]
 #![allow(missing_docs, reason = "a benchmark binary has no public API")]

@@ -30,7 +30,7 @@ pub(crate) enum Block {
     List(Vec<Vec<Inline>>),
 }
 
-/// Reads Markdown written by [`crate::markdown`] (or a narrative inside it) back into
+/// Reads Markdown written by [`crate::markdown()`] (or a narrative inside it) back into
 /// blocks. Constructs our Markdown never writes (block quotes, rules, images, links, raw
 /// HTML that a narrative might hold) become plain text: nothing is dropped, nothing
 /// becomes markup.

@@ -252,7 +252,7 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         backend_kind: backend_kind(&config.llm),
     };
     if args.show_prompt {
-        let text = show_prompt(&report, &config, &limits, lang, args.format, &settings)?;
+        let text = show_prompt(&report, &config, &limits, lang, &settings, args.format)?;
         return write_output(args.output.as_deref(), &text);
     }
     let start = Instant::now();
@@ -332,8 +332,8 @@ fn show_prompt(
     config: &Config,
     limits: &narrative::Limits,
     lang: Lang,
-    format: FormatArg,
     settings: &narrative::Settings,
+    format: FormatArg,
 ) -> Result<String, Failure> {
     if report.is_empty() {
         let note = "no activity in the window, so no narrative request would be sent";

@@ -1,13 +1,15 @@
 //! Project tasks beyond `cargo build` and `cargo test`, run as `cargo xtask <task>`.
 //!
 //! - `ci`: exactly what `.ci/run` runs after installing tools: fmt check, clippy, the
-//!   tests, `cargo deny check licenses bans sources` (when cargo-deny is installed) and
-//!   the docs with warnings denied.
+//!   tests, `cargo deny check licenses bans sources` (when cargo-deny is installed),
+//!   `cargo package` of the publishable leaf crates and the docs with warnings denied.
 //! - `demo`: builds a sample home under `target/demo-home` from `fixtures/demo/home.sh`
 //!   and prints `standup daily` and `standup standup` for it.
 //! - `bench-home`: generates a synthetic home (`bench_home`) and prints its manifest.
 //! - `bench`: times `standup daily` and `standup standup` on the large synthetic home
 //!   against a `git log` baseline, and checks the report against the manifest.
+//! - `llm-e2e`: the narrative against a real llama.cpp server (llama-cpp-python with the
+//!   SmolLM2 GGUF) on the demo home; prints what the model replied and what the checks did.
 
 #![expect(clippy::disallowed_methods, reason = "xtask's job is to run tools and scripts")]
 #![expect(clippy::print_stdout, clippy::print_stderr, reason = "xtask talks to the developer")]
@@ -18,10 +20,11 @@ use std::process::Command;
 use anyhow::{Context as _, bail};
 
 mod bench;
+mod llm_e2e;
 
 /// The reference time of the demo home: Monday 2026-11-30, 09:30 in Tokyo.
-const DEMO_NOW: &str = "2026-11-30T09:30:00+09:00";
-const DEMO_TZ: &str = "Asia/Tokyo";
+pub(crate) const DEMO_NOW: &str = "2026-11-30T09:30:00+09:00";
+pub(crate) const DEMO_TZ: &str = "Asia/Tokyo";
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -31,9 +34,10 @@ fn main() -> anyhow::Result<()> {
         Some("demo") => demo(&root),
         Some("bench-home") => bench::bench_home(&root, &args[1..]),
         Some("bench") => bench::bench(&root, &args[1..]),
+        Some("llm-e2e") => llm_e2e::llm_e2e(&root, &args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <task>\n\ntasks:\n  ci     run what CI runs\n  demo   build a sample home and print its reports\n  bench-home [--preset small|large] [--out DIR] [--force]\n         generate a synthetic home and print its manifest\n  bench [--runs N] [--out DIR] [--preset small|large]\n         time standup on the large synthetic home against a git log baseline"
+                "usage: cargo xtask <task>\n\ntasks:\n  ci     run what CI runs\n  demo   build a sample home and print its reports\n  bench-home [--preset small|large] [--out DIR] [--force]\n         generate a synthetic home and print its manifest\n  bench [--runs N] [--out DIR] [--preset small|large]\n         time standup on the large synthetic home against a git log baseline\n  llm-e2e [daily|standup] [en|ja]\n         the narrative against a real llama.cpp server (slow; needs Python)"
             );
             bail!("unknown or missing task")
         }
@@ -47,7 +51,12 @@ fn workspace_root() -> PathBuf {
 }
 
 /// Runs a command in the workspace root, failing with its name if it fails.
-fn run(root: &Path, program: &str, args: &[&str], envs: &[(&str, &str)]) -> anyhow::Result<()> {
+pub(crate) fn run(
+    root: &Path,
+    program: &str,
+    args: &[&str],
+    envs: &[(&str, &str)],
+) -> anyhow::Result<()> {
     eprintln!("$ {program} {}", args.join(" "));
     let status = Command::new(program)
         .args(args)
@@ -60,6 +69,10 @@ fn run(root: &Path, program: &str, args: &[&str], envs: &[(&str, &str)]) -> anyh
     }
     Ok(())
 }
+
+/// The publishable crates that depend on no other crate of the workspace.
+const PUBLISHABLE_LEAVES: [&str; 4] =
+    ["standup-sanitize", "standup-redact", "standup-prompt-budget", "standup-llm-client"];
 
 fn ci(root: &Path) -> anyhow::Result<()> {
     run(root, "cargo", &["fmt", "--all", "--check"], &[])?;
@@ -81,6 +94,15 @@ fn ci(root: &Path) -> anyhow::Result<()> {
             "xtask: cargo-deny is not installed; skipping `cargo deny check` (.ci/run installs it)"
         );
     }
+    // The crates other tools may depend on package (and build from the package) on their
+    // own. `standup-narrative` needs report-model, which is not published, so only the
+    // leaves are packaged, in one invocation so that one may use another (redact's tests
+    // use sanitize). Offline: everything they need is in the lockfile's cache.
+    let mut package = vec!["package", "--quiet", "--offline", "--allow-dirty"];
+    for name in PUBLISHABLE_LEAVES {
+        package.extend(["-p", name]);
+    }
+    run(root, "cargo", &package, &[])?;
     run(
         root,
         "cargo",

@@ -7,7 +7,7 @@ use jiff::Timestamp;
 use report_model::{
     Activity, Bucket, BucketKind, Commit, CommitEvent, Meta, Project, ProjectRef, Report,
     ReportKind, SCHEMA_VERSION, Session, SessionEvent, ShellEvent, ShellGroup, Totals, Warning,
-    Window,
+    Window, Wip, WipEvent,
 };
 
 use crate::shell::{ShellGrouping, head};
@@ -35,7 +35,7 @@ pub fn aggregate(
 ) -> Report {
     // Each commit moves into the window holding its author date (windows do not overlap;
     // if they did, the earlier ones would get a copy).
-    let Activity { commits, sessions, shell } = activity;
+    let Activity { commits, sessions, shell, wip } = activity;
     let mut commits_per_window: Vec<Vec<CommitEvent>> =
         windows.iter().map(|_| Vec::new()).collect();
     for commit in commits {
@@ -53,7 +53,7 @@ pub fn aggregate(
         .iter()
         .zip(commits_per_window)
         .map(|((bucket_kind, window), commits)| {
-            bucket(*bucket_kind, *window, commits, &sessions, &shell, options)
+            bucket(*bucket_kind, *window, commits, &sessions, &shell, &wip, options)
         })
         .collect();
     let mut totals = Totals::default();
@@ -75,6 +75,7 @@ pub fn aggregate(
         warnings,
         meta,
         time_spent,
+        narrative_check: None,
     }
 }
 
@@ -100,6 +101,7 @@ struct ProjectParts {
     commands: u64,
     /// The times of every event, for the time spent.
     times: Vec<Timestamp>,
+    wip: Wip,
     agent_commands: u64,
     /// The project's own shell commands, grouped like the bucket's.
     groups: Groups,
@@ -123,6 +125,8 @@ impl ProjectParts {
                 .then_with(|| a.agent.cmp(&b.agent))
                 .then_with(|| a.session_id.cmp(&b.session_id))
         });
+        let mut wip = self.wip;
+        wip.unpushed_commits = commits.iter().filter(|commit| commit.unpushed).count() as u64;
         let totals = Totals {
             projects: 1,
             commits: commits.len() as u64,
@@ -143,14 +147,16 @@ impl ProjectParts {
             commands: self.commands,
             totals,
             time_spent: time_spent(&self.times, rules),
+            wip: (!wip.is_empty()).then_some(wip),
             shell: finish_groups(self.groups, max_examples),
         })
     }
 }
 
-/// The key of sessions whose working directory is unknown.
+/// The key of sessions whose working directory is unknown: an empty name and path,
+/// which render words in the report's language.
 fn unknown_project() -> ProjectRef {
-    ProjectRef { name: "(unknown project)".to_owned(), path: PathBuf::new() }
+    ProjectRef { name: String::new(), path: PathBuf::new() }
 }
 
 fn entry<'a>(
@@ -196,8 +202,37 @@ fn add_sessions(
             prompts,
             first,
             last,
+            branch: session.branch.clone(),
             models: session.models.clone(),
         });
+    }
+}
+
+/// Work in progress of the window: files modified and stashes made in it, each put on
+/// its repository's project (which it makes active when nothing else did).
+fn add_work_in_progress(
+    parts: &mut BTreeMap<PathBuf, ProjectParts>,
+    window: Window,
+    wip_events: &[WipEvent],
+) {
+    for wip in wip_events {
+        let files: Vec<&report_model::WipFile> =
+            wip.files.iter().filter(|file| window.contains(file.modified)).collect();
+        let stashes: Vec<&report_model::WipStash> =
+            wip.stashes.iter().filter(|stash| window.contains(stash.time)).collect();
+        if files.is_empty() && stashes.is_empty() {
+            continue;
+        }
+        let project_parts = entry(parts, &wip.project);
+        // Placed by the latest of them; not a moment of the time spent, which counts
+        // commits, prompts and commands only.
+        let latest = files.iter().map(|file| file.modified).chain(stashes.iter().map(|s| s.time));
+        if let Some(latest) = latest.max() {
+            project_parts.last_activity =
+                Some(project_parts.last_activity.map_or(latest, |last| last.max(latest)));
+        }
+        project_parts.wip.files.extend(files.iter().map(|file| file.path.clone()));
+        project_parts.wip.stashes.extend(stashes.iter().map(|stash| stash.message.clone()));
     }
 }
 
@@ -207,6 +242,7 @@ fn bucket(
     commits: Vec<CommitEvent>,
     sessions: &[SessionEvent],
     shell_events: &[ShellEvent],
+    wip_events: &[WipEvent],
     options: &Options,
 ) -> Bucket {
     let mut parts: BTreeMap<PathBuf, ProjectParts> = BTreeMap::new();
@@ -217,6 +253,7 @@ fn bucket(
         project_parts.commits.entry(commit.hash.clone()).or_insert(commit);
     }
 
+    add_work_in_progress(&mut parts, window, wip_events);
     add_sessions(&mut parts, window, sessions);
 
     let mut groups = Groups::new();

@@ -121,14 +121,28 @@ impl<'r> Cleaner<'r> {
         }
     }
 
-    /// Cleans every string of `activity`: subjects, titles, ids, commands, working
-    /// directories and projects. Session titles are then collapsed and shortened.
+    /// Cleans every string of `activity`: subjects, titles, ids, models, commands, the
+    /// agents that ran them, working directories and projects. Session titles are then
+    /// collapsed and shortened.
     pub fn activity(&mut self, activity: &mut Activity) {
         let max_chars = self.max_chars;
         let git = Some(MaskedSource::Git);
         for event in &mut activity.commits {
             event.commit.truncated |= self.text(&mut event.commit.subject, max_chars, git);
             self.project(&mut event.project, git);
+            let commit = &mut event.commit;
+            for branch in commit.branches.iter_mut().chain(&mut commit.remote_branches) {
+                self.text(branch, max_chars, git);
+            }
+        }
+        for wip in &mut activity.wip {
+            self.project(&mut wip.project, git);
+            for file in &mut wip.files {
+                self.text(&mut file.path, max_chars, git);
+            }
+            for stash in &mut wip.stashes {
+                self.text(&mut stash.message, max_chars, git);
+            }
         }
         let sessions = Some(MaskedSource::Sessions);
         for session in &mut activity.sessions {
@@ -137,6 +151,12 @@ impl<'r> Cleaner<'r> {
             session.title = title;
             session.truncated |= shortened;
             self.text(&mut session.session_id, max_chars, sessions);
+            for model in &mut session.models {
+                self.text(model, max_chars, sessions);
+            }
+            if let Some(branch) = &mut session.branch {
+                self.text(branch, max_chars, sessions);
+            }
             if let Some(cwd) = &mut session.cwd {
                 self.path(cwd, sessions);
             }
@@ -147,6 +167,9 @@ impl<'r> Cleaner<'r> {
         let shell = Some(MaskedSource::Shell);
         for command in &mut activity.shell {
             command.truncated |= self.text(&mut command.command, max_chars, shell);
+            if let Some(agent) = &mut command.agent {
+                self.text(agent, max_chars, shell);
+            }
             if let Some(cwd) = &mut command.cwd {
                 self.path(cwd, shell);
             }
@@ -160,6 +183,10 @@ impl<'r> Cleaner<'r> {
     pub fn warnings(&mut self, warnings: &mut [Warning]) {
         for warning in warnings {
             self.text(&mut warning.message, usize::MAX, Some(MaskedSource::Warnings));
+            for value in warning.params.values_mut() {
+                // The same text as in the message: masked, but not counted twice.
+                self.text(value, usize::MAX, None);
+            }
         }
     }
 
@@ -207,6 +234,19 @@ pub fn clean_gathered(
     cleaner.statuses(&mut gathered.statuses);
     for text in gathered.identity.emails.iter_mut().chain(&mut gathered.identity.names) {
         cleaner.other(text, usize::MAX);
+    }
+    // What `doctor` shows of each repository read: its identities and the e-mails of the
+    // commits left out.
+    for read in &mut gathered.repo_reads {
+        cleaner.project(&mut read.project, None);
+        for text in read.identity.emails.iter_mut().chain(&mut read.identity.names) {
+            cleaner.other(text, usize::MAX);
+        }
+        let by_email = std::mem::take(&mut read.left_out.by_email);
+        for (mut email, count) in by_email {
+            cleaner.other(&mut email, usize::MAX);
+            *read.left_out.by_email.entry(email).or_default() += count;
+        }
     }
     cleaner.masked()
 }

@@ -10,6 +10,7 @@ use report_model::{
     Source, Warning, WarningCode,
 };
 
+const OSC: &str = "\u{1b}]0;title\u{7}";
 const TOKEN: &str = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
 
 fn project(name: &str) -> ProjectRef {
@@ -28,6 +29,9 @@ fn commit(project: &ProjectRef, hash: &str, subject: &str) -> CommitEvent {
             insertions: 1,
             deletions: 0,
             merge: false,
+            branches: Vec::new(),
+            remote_branches: Vec::new(),
+            unpushed: false,
         },
     }
 }
@@ -69,7 +73,7 @@ fn distinct_secrets_are_each_counted_in_the_first_source_showing_them() {
         project: None,
         exit: None,
         duration_ns: None,
-        agent: None,
+        agent: Some(format!("{OSC}claude-code")),
     }];
     gathered.warnings =
         vec![Warning::new(WarningCode::GitFailed, format!("git: cannot read `/x/{TOKEN}`"))];
@@ -78,6 +82,7 @@ fn distinct_secrets_are_each_counted_in_the_first_source_showing_them() {
         [(MaskedSource::Git, 2), (MaskedSource::Shell, 1), (MaskedSource::Warnings, 1)]
     );
     assert_eq!(gathered.warnings[0].message, "git: cannot read `/x/[REDACTED:github-pat]`");
+    assert_eq!(gathered.activity.shell[0].agent.as_deref(), Some("claude-code"));
 }
 
 #[test]
@@ -95,15 +100,37 @@ fn escapes_leave_paths_statuses_warnings_and_the_identity() {
         project: Some(repo.clone()),
         prompts: Vec::new(),
         activity: Vec::new(),
-        models: Vec::new(),
+        models: vec![evil.to_owned()],
+        branch: Some(evil.to_owned()),
     }];
+    gathered.activity.commits[0].commit.branches = vec![evil.to_owned()];
+    gathered.activity.commits[0].commit.remote_branches = vec![format!("origin/{TOKEN}")];
+    gathered.activity.wip = vec![report_model::WipEvent {
+        project: repo.clone(),
+        files: vec![report_model::WipFile {
+            path: format!("{evil}/{TOKEN}"),
+            modified: "2026-11-27T01:00:00Z".parse().unwrap(),
+        }],
+        stashes: vec![report_model::WipStash {
+            time: "2026-11-27T01:00:00Z".parse().unwrap(),
+            message: evil.to_owned(),
+        }],
+    }];
+    let mut read = collect::git::RepoRead {
+        project: repo.clone(),
+        identity: collect::git::Identity { emails: vec![evil.to_owned()], names: Vec::new() },
+        left_out: collect::git::LeftOut::default(),
+        commits: 0,
+    };
+    read.left_out.by_email.insert(evil.to_owned(), 2);
+    gathered.repo_reads = vec![read];
     let mut status = SourceStatus::new(Source::Git);
     status.locations = vec![PathBuf::from(format!("/home/{evil}/{TOKEN}"))];
     status.limits = vec![format!("cannot read `{evil}`")];
     gathered.statuses = vec![status];
     gathered.warnings = vec![Warning::new(WarningCode::SourceUnreadable, evil)];
     gathered.identity.names = vec![evil.to_owned()];
-    assert_eq!(masked(&mut gathered), []);
+    let masked = masked(&mut gathered);
     let text = format!("{gathered:?}");
     assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{text}");
     assert!(!text.contains(TOKEN), "{text}");
@@ -114,6 +141,14 @@ fn escapes_leave_paths_statuses_warnings_and_the_identity() {
     );
     assert_eq!(gathered.statuses[0].limits[0], "cannot read `abcd`");
     assert_eq!(gathered.identity.names[0], "abcd");
+    assert_eq!(gathered.activity.sessions[0].models, ["abcd"]);
+    // The branches, uncommitted paths and stash messages of the report, and what doctor
+    // shows of each repository, are cleaned too; the report's ones are counted.
+    assert_eq!(masked, [(MaskedSource::Git, 2)]);
+    assert_eq!(gathered.activity.commits[0].commit.branches, ["abcd"]);
+    assert_eq!(gathered.activity.sessions[0].branch.as_deref(), Some("abcd"));
+    assert_eq!(gathered.activity.wip[0].files[0].path, "abcd/[REDACTED:github-pat]");
+    assert_eq!(gathered.repo_reads[0].left_out.by_email.get("abcd"), Some(&2));
 }
 
 #[test]

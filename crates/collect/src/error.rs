@@ -132,13 +132,43 @@ impl Error {
 
     /// The report's warning for this error.
     pub fn warning(&self) -> Warning {
-        Warning::new(self.code(), self.to_string())
+        self.params(Warning::new(self.code(), self.to_string()))
     }
 
     /// The report's warning for this error, its message prefixed with the source's
     /// name (`zsh: cannot read …`).
     pub fn warning_in(&self, source: &str) -> Warning {
-        Warning::new(self.code(), format!("{source}: {self}"))
+        self.params(Warning::new(self.code(), format!("{source}: {self}"))).with("source", source)
+    }
+
+    /// The message's parts as the warning's parameters, so render can word it in
+    /// another language (`kind` tells the messages of one code apart).
+    fn params(&self, warning: Warning) -> Warning {
+        match self {
+            Error::Io { path, source } => {
+                warning.with("path", path.display()).with("error", cause(source))
+            }
+            Error::NotRegular { path, kind } => {
+                warning.with("kind", "not_regular").with("path", path.display()).with("what", kind)
+            }
+            Error::TooLarge { path, limit } => warning
+                .with("kind", "too_large")
+                .with("path", path.display())
+                .with("limit", bytes(*limit)),
+            Error::LinesTooLong { path, count, line, limit } => warning
+                .with("kind", "too_long")
+                .with("path", path.display())
+                .with("count", count)
+                .with("line", line)
+                .with("limit", bytes(*limit)),
+            Error::Database { path, reason } => {
+                warning.with("path", path.display()).with("error", reason)
+            }
+            Error::NotGitFile { path } => {
+                warning.with("kind", "not_git_file").with("path", path.display())
+            }
+            Error::Git { repo, what } => warning.with("path", repo.display()).with("error", what),
+        }
     }
 }
 
@@ -240,6 +270,10 @@ mod tests {
                 WarningCode::SourceUnreadable,
                 "zsh: cannot read `/h/.zsh_history`: it is a FIFO (named pipe), not a regular file"
             )
+            .with("kind", "not_regular")
+            .with("path", "/h/.zsh_history")
+            .with("what", "a FIFO (named pipe)")
+            .with("source", "zsh")
         );
         let error = Error::LinesTooLong { path: "/l".into(), count: 2, line: 7, limit: 1 << 20 };
         assert_eq!(error.to_string(), "`/l`: 2 lines longer than 1 MiB skipped (first at line 7)");

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use jiff::Timestamp;
 use report_model::{Activity, Agent, CommitEvent, ProjectRef, Warning, WarningCode};
 
-use crate::git::{self, GitConfig, Identity, ReadOptions, Repo};
+use crate::git::{self, GitConfig, Identity, ReadOptions, Repo, RepoRead};
 use crate::sessions::{self, SessionsConfig};
 use crate::shell::{self, ShellConfig};
 use crate::{Env, SourceOutput, SourceStatus};
@@ -20,7 +20,7 @@ use crate::{Env, SourceOutput, SourceStatus};
 pub struct Sources {
     /// The git source.
     pub git: GitConfig,
-    /// The configured identity; empty means git's global one.
+    /// The configured identity; git's global one and each repository's own are added.
     pub identity: Identity,
     /// The agent-session sources.
     pub sessions: SessionsConfig,
@@ -43,6 +43,9 @@ pub struct Gathered {
     pub repos: Vec<Repo>,
     /// Wall time of each stage, in the order they ran (for `--timings`).
     pub timings: Vec<(String, Duration)>,
+    /// What each repository read told: its identities, commits left out as other
+    /// people's (for `standup doctor`).
+    pub repo_reads: Vec<RepoRead>,
 }
 
 /// The project of a shell command run in `cwd`: the repository the directory is in, or
@@ -79,15 +82,12 @@ pub fn gather(
         let git_side = scope.spawn(|| {
             let start = Instant::now();
             let (repos, warnings) = git::discover(env, &sources.git, &extra);
-            let identity = if sources.identity.is_empty() {
-                git::global_identity(env, sources.git.timeout)
-            } else {
-                sources.identity.clone()
-            };
+            // The configured identity and git's global one; each repository adds its own.
+            let identity = sources.identity.union(&git::global_identity(env, sources.git.timeout));
             let discover_time = start.elapsed();
             let start = Instant::now();
             let options = read_options(sources, &identity, since, workers);
-            let commits = git::read_commits(env, &repos, &options);
+            let commits = git::read_repos(env, &repos, &options);
             let git_time = start.elapsed();
             FoundRepos { repos, warnings, identity, commits, discover_time, git_time }
         });
@@ -101,18 +101,14 @@ pub fn gather(
 
     let mut gathered = Gathered { identity: found.identity, timings, ..Gathered::default() };
     gathered.warnings.extend(found.warnings);
-    if gathered.identity.is_empty() {
-        gathered.warnings.push(Warning::new(
-            WarningCode::IdentityUnknown,
-            "no identity is known, so commits by every author are shown: set `emails` under `[identity]` in the config, or run `git config --global user.email you@example.com`",
-        ));
-    }
 
     // Join: every working directory resolves to its repository (or its folder).
     let start = Instant::now();
     let known: BTreeSet<PathBuf> = found.repos.iter().map(|repo| repo.git_dir.clone()).collect();
     let mut revealed: BTreeMap<PathBuf, Repo> = BTreeMap::new();
     let mut resolved: BTreeMap<PathBuf, Option<ProjectRef>> = BTreeMap::new();
+    // The repositories a session or command ran in: asked for work in progress.
+    let mut worked_in: BTreeSet<PathBuf> = BTreeSet::new();
     let mut unreadable = Unreadable::new(&gathered.warnings);
     // A working directory's repository, or `None` outside any.
     let mut resolve_repo = |path: &Path| -> Option<ProjectRef> {
@@ -120,6 +116,7 @@ pub fn gather(
             return project.clone();
         }
         let project = unreadable.find_repo(path).map(|repo| {
+            worked_in.insert(repo.git_dir.clone());
             let project = repo.project.clone();
             if !known.contains(&repo.git_dir) {
                 revealed.entry(repo.git_dir.clone()).or_insert(repo);
@@ -153,18 +150,23 @@ pub fn gather(
     gathered.warnings.extend(unreadable.warnings);
     gathered.timings.push(("join".to_owned(), start.elapsed()));
 
-    let mut commits = found.commits;
+    let mut reads = found.commits;
     let revealed: Vec<Repo> = revealed.into_values().collect();
     if !revealed.is_empty() {
         let start = Instant::now();
         let options = read_options(sources, &gathered.identity, since, workers);
-        merge_commits(&mut commits, git::read_commits(env, &revealed, &options));
+        merge_reads(&mut reads, git::read_repos(env, &revealed, &options));
         gathered.timings.push(("git: repositories of session folders".to_owned(), start.elapsed()));
     }
     gathered.repos = found.repos.into_iter().chain(revealed).collect();
+    gathered.warnings.extend(identity_unknown(&gathered.identity, &reads.repos));
+    let pool = (workers, sources.git.timeout);
+    let wip = work_in_progress(env, &mut gathered, &reads, &worked_in, since, pool);
+    gathered.repo_reads = reads.repos;
+    let commits = reads.output;
 
     gathered.activity =
-        Activity { commits: commits.events, sessions: sessions.events, shell: shell.events };
+        Activity { commits: commits.events, sessions: sessions.events, shell: shell.events, wip };
     for output in [commits.warnings, sessions.warnings, shell.warnings] {
         gathered.warnings.extend(output);
     }
@@ -172,6 +174,52 @@ pub fn gather(
     gathered.statuses.extend(sessions.statuses);
     gathered.statuses.extend(shell.statuses);
     gathered
+}
+
+/// The warning that every author is shown because no identity at all is known: none
+/// configured, none global, and none in some repository that was read.
+fn identity_unknown(base: &Identity, reads: &[RepoRead]) -> Option<Warning> {
+    let unknown =
+        base.is_empty() && (reads.is_empty() || reads.iter().any(|read| read.identity.is_empty()));
+    unknown.then(|| Warning::new(
+        WarningCode::IdentityUnknown,
+        "no identity is known, so commits by every author are shown: set `emails` under `[identity]` in the config, or run `git config --global user.email you@example.com`",
+    ))
+}
+
+/// Work in progress of the repositories with the user's commits, or a session or
+/// command in them (`worked_in`, by git dir), or an index or stash changed since the
+/// window began; not of the ones git could not read.
+fn work_in_progress(
+    env: &Env,
+    gathered: &mut Gathered,
+    reads: &git::ReadOutput,
+    worked_in: &BTreeSet<PathBuf>,
+    since: Timestamp,
+    pool: (usize, Duration),
+) -> Vec<report_model::WipEvent> {
+    let start = Instant::now();
+    let repos = &gathered.repos;
+    let with_commits: BTreeSet<&Path> =
+        reads.output.events.iter().map(|commit| commit.project.path.as_path()).collect();
+    let asked: BTreeSet<PathBuf> = repos
+        .iter()
+        .filter(|repo| {
+            with_commits.contains(repo.project.path.as_path()) || worked_in.contains(&repo.git_dir)
+        })
+        .map(|repo| repo.git_dir.clone())
+        .collect();
+    let wip = git::read_work_in_progress(env, repos, &asked, &reads.failed, since, pool);
+    gathered.timings.push(("git: work in progress".to_owned(), start.elapsed()));
+    gathered.warnings.extend(wip.warnings);
+    wip.events
+}
+
+/// Adds what reading more repositories found to `reads`.
+fn merge_reads(reads: &mut git::ReadOutput, more: git::ReadOutput) {
+    reads.repos.extend(more.repos);
+    reads.failed.extend(more.failed);
+    merge_commits(&mut reads.output, more.output);
 }
 
 /// What to read from the repositories, for `identity`.
@@ -239,7 +287,7 @@ struct FoundRepos {
     repos: Vec<Repo>,
     warnings: Vec<Warning>,
     identity: Identity,
-    commits: SourceOutput<CommitEvent>,
+    commits: git::ReadOutput,
     discover_time: Duration,
     git_time: Duration,
 }

@@ -28,8 +28,26 @@ use report_model::{Commit, CommitEvent, ProjectRef, Warning, WarningCode};
 use crate::error::GitFailure;
 use crate::{Env, Error, SourceOutput, SourceStatus, fsread};
 
+mod branches;
+mod identity;
+mod wip;
+
+pub use identity::LeftOut;
+
 /// The folders under `~` searched for repositories when no roots are configured.
-pub const DEFAULT_ROOTS: [&str; 7] = ["src", "code", "projects", "dev", "work", "repos", "git"];
+pub const DEFAULT_ROOTS: [&str; 11] = [
+    "src",
+    "code",
+    "projects",
+    "dev",
+    "work",
+    "repos",
+    "git",
+    "workspace",
+    "Developer",
+    "github",
+    "source/repos",
+];
 
 /// How far below each root the walk looks for repositories, by default.
 pub const DEFAULT_MAX_DEPTH: usize = 3;
@@ -283,6 +301,21 @@ pub fn discover(env: &Env, config: &GitConfig, extra: &[PathBuf]) -> (Vec<Repo>,
     (walk.found.into_values().collect(), warnings)
 }
 
+/// The roots the walk would start from, each with whether it is a folder that exists:
+/// the configured ones, or every one of [`DEFAULT_ROOTS`] under the home directory.
+pub fn candidate_roots(env: &Env, config: &GitConfig) -> Vec<(PathBuf, bool)> {
+    let all: Vec<PathBuf> = match &config.roots {
+        Some(roots) => roots.iter().map(|root| env.expand_tilde(root)).collect(),
+        None => DEFAULT_ROOTS.iter().map(|name| env.home.join(name)).collect(),
+    };
+    all.into_iter()
+        .map(|path| {
+            let exists = path.is_dir();
+            (path, exists)
+        })
+        .collect()
+}
+
 /// The roots the walk starts from.
 pub fn roots(env: &Env, config: &GitConfig) -> Vec<PathBuf> {
     match &config.roots {
@@ -312,10 +345,15 @@ fn build_excludes(env: &Env, globs: &[String], warnings: &mut Vec<Warning>) -> E
             Ok(glob) => {
                 by_name.add(glob);
             }
-            Err(error) => warnings.push(Warning::new(
-                WarningCode::SourceUnreadable,
-                format!("git: exclude glob `{pattern}` is not valid and was ignored: {error}"),
-            )),
+            Err(error) => warnings.push(
+                Warning::new(
+                    WarningCode::SourceUnreadable,
+                    format!("git: exclude glob `{pattern}` is not valid and was ignored: {error}"),
+                )
+                .with("kind", "exclude_glob")
+                .with("pattern", pattern)
+                .with("error", &error),
+            ),
         }
     }
     let empty = || GlobSet::empty();
@@ -462,6 +500,30 @@ pub struct ReadOptions<'a> {
     pub timeout: Duration,
 }
 
+/// What reading one repository found besides its commits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepoRead {
+    /// The repository.
+    pub project: ProjectRef,
+    /// Whose commits counted in it: [`ReadOptions::identity`] plus the repository's own.
+    pub identity: Identity,
+    /// Commits since the window began by other authors, by e-mail.
+    pub left_out: LeftOut,
+    /// The user's commits found.
+    pub commits: u64,
+}
+
+/// The commits of the repositories read, and what each repository told.
+#[derive(Debug, Default)]
+pub struct ReadOutput {
+    /// Commits, warnings and the git status.
+    pub output: SourceOutput<CommitEvent>,
+    /// One entry per repository read (the skipped ones have none), in input order.
+    pub repos: Vec<RepoRead>,
+    /// The git dirs of the repositories git could not read (each has a warning).
+    pub failed: Vec<PathBuf>,
+}
+
 /// Reads the user's commits authored at or after `options.since` from every repository
 /// whose refs changed since then, in parallel. A repository git cannot read becomes a
 /// warning naming it.
@@ -470,18 +532,31 @@ pub fn read_commits(
     repos: &[Repo],
     options: &ReadOptions<'_>,
 ) -> SourceOutput<CommitEvent> {
+    read_repos(env, repos, options).output
+}
+
+/// [`read_commits`], with what each repository read told (its identities, the commits
+/// left out as other people's).
+pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadOutput {
     let active: Vec<&Repo> =
         repos.iter().filter(|repo| changed_since(repo, options.since)).collect();
     let results =
-        crate::pool::map_ordered(&active, options.workers, |repo| log(env, repo, options));
+        crate::pool::map_ordered(&active, options.workers, |repo| read_repo(env, repo, options));
 
-    let mut output = SourceOutput::default();
+    let mut read = ReadOutput::default();
+    let output = &mut read.output;
     for (index, result) in results.into_iter().enumerate() {
         match result {
-            Ok(commits) => output.events.extend(commits),
-            Err(what) => output
-                .warnings
-                .push(Error::Git { repo: active[index].project.path.clone(), what }.warning()),
+            Ok((commits, repo_read)) => {
+                output.events.extend(commits);
+                read.repos.push(repo_read);
+            }
+            Err(what) => {
+                output
+                    .warnings
+                    .push(Error::Git { repo: active[index].project.path.clone(), what }.warning());
+                read.failed.push(active[index].git_dir.clone());
+            }
         }
     }
     let mut status = SourceStatus {
@@ -499,7 +574,7 @@ pub fn read_commits(
             .push(format!("{skipped} repositories unchanged since the window began were not read"));
     }
     output.statuses.push(status);
-    output
+    read
 }
 
 fn roots_of(repos: &[Repo]) -> Vec<PathBuf> {
@@ -511,16 +586,61 @@ fn roots_of(repos: &[Repo]) -> Vec<PathBuf> {
         .collect()
 }
 
-type LogResult = Result<Vec<CommitEvent>, GitFailure>;
+type LogResult = Result<(Vec<CommitEvent>, RepoRead), GitFailure>;
 
-/// Runs one `git log` over every ref but the stash and parses it.
-fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
+/// The folder git runs in for a repository: its work tree, so that the work tree's
+/// `.mailmap` applies (and never the one of the folder standup runs from), or the git
+/// dir when the work tree is gone.
+fn work_dir(repo: &Repo) -> &Path {
+    if repo.project.path.is_dir() { &repo.project.path } else { &repo.git_dir }
+}
+
+/// Reads one repository: its commits and the branches containing them (one
+/// `git log`), and, when it holds a commit of the window, its identities and remotes
+/// (one `git config`).
+fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
+    let stdout = log(env, repo, options)?;
+    // Without a commit authored in the window there is nothing to match and nothing to
+    // push, so the repository's own configuration is not asked (a fetch or a checkout
+    // moves refs without making one).
+    let config = if authored_since(&stdout, options.since) {
+        identity::repo_config(env, repo, options.timeout)
+    } else {
+        identity::RepoConfig::default()
+    };
+    let identity = options.identity.union(&config.identity);
+    let mut left_out = LeftOut::default();
+    let (mut commits, containment) =
+        parse_log(&stdout, &repo.project, options, &identity, &mut left_out);
+    for event in &mut commits {
+        let commit = &mut event.commit;
+        match containment.by_commit.get(&commit.hash) {
+            Some(contained) => {
+                commit.branches.clone_from(&contained.local);
+                commit.remote_branches.clone_from(&contained.remote);
+                commit.unpushed = config.has_remote && contained.remote.is_empty();
+            }
+            None => commit.unpushed = config.has_remote,
+        }
+    }
+    let read = RepoRead {
+        project: repo.project.clone(),
+        identity,
+        left_out,
+        commits: commits.len() as u64,
+    };
+    Ok((commits, read))
+}
+
+/// Runs one `git log` over every ref but the stash; its output is for [`parse_log`].
+fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<Vec<u8>, GitFailure> {
     // `--since` filters by committer date and is inclusive; a commit authored in the
     // window has a committer date at or after its author date, so the bound is widened
     // by a day for clock skew and the author date is checked below.
     let since = options.since.checked_sub(SignedDuration::from_hours(24)).unwrap_or(Timestamp::MIN);
     let mut command = command(env);
     command
+        .current_dir(work_dir(repo))
         .arg("--git-dir")
         .arg(&repo.git_dir)
         .args(["log", "--exclude=refs/stash", "--all", "--numstat", "--find-renames"])
@@ -532,11 +652,13 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
             "--diff-merges=off",
         ])
         .arg(format!("--since={}", since.strftime("%Y-%m-%dT%H:%M:%SZ")))
-        .arg(format!("--format={HEADER_MARK}%H%x00%P%x00%aI%x00%ae%x00%an%x00%s"));
-    if !options.include_merges {
-        command.arg("--no-merges");
-    }
-    command.args(author_filter(options.identity));
+        // Branch tips as decorations, for containment; merges are listed (without a
+        // diff) for the same reason and left out below unless asked for.
+        .args(["--decorate=full", "--decorate-refs=refs/heads/", "--decorate-refs=refs/remotes/"])
+        // The author as recorded (`%ae`, `%an`) and as the mailmap maps it (`%aE`, `%aN`).
+        .arg(format!(
+            "--format={HEADER_MARK}%H%x00%P%x00%D%x00%aI%x00%ae%x00%an%x00%aE%x00%aN%x00%s"
+        ));
     let output = output(command, options.timeout)?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -544,35 +666,18 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
             stderr.lines().find(|line| !line.trim().is_empty()).unwrap_or("git log failed").trim();
         return Err(GitFailure::Failed(first.to_owned()));
     }
-    Ok(parse_log(&output.stdout, &repo.project, options))
-}
-
-/// `--author` arguments that let git itself skip other people's commits, so it computes
-/// diffs only for the user's. A superset of [`Identity::matches`] (fixed strings, any
-/// case; git applies `.mailmap` before matching), which still decides. Empty when every
-/// author counts.
-fn author_filter(identity: &Identity) -> Vec<String> {
-    if identity.is_empty() {
-        return Vec::new();
-    }
-    let mut args = vec!["--fixed-strings".to_owned(), "--regexp-ignore-case".to_owned()];
-    // git matches the pattern against `Name <email>`.
-    args.extend(identity.emails.iter().map(|email| format!("--author=<{email}>")));
-    args.extend(identity.names.iter().map(|name| format!("--author={name} <")));
-    args
+    Ok(output.stdout)
 }
 
 /// What starts each commit's header line in [`log`]'s output: two NUL bytes. The
-/// header is one line (git prints a subject, a name and an e-mail without newlines), and
-/// a `--numstat` line starts with a count or `-`, never with NUL; so a header is found
-/// by its line's start, and no byte inside a subject (such as `0x1E`, which the old
-/// record separator was) can split a commit.
+/// header is one line (git prints a subject, a name, an e-mail and ref names without
+/// newlines), and a `--numstat` line starts with a count or `-`, never with NUL; so a
+/// header is found by its line's start, and no byte inside a subject (such as `0x1E`,
+/// which the old record separator was) can split a commit.
 const HEADER_MARK: &str = "%x00%x00";
 
-/// Parses the output of [`log`]'s format: a header line per commit, then its numstat
-/// lines.
-fn parse_log(stdout: &[u8], project: &ProjectRef, options: &ReadOptions<'_>) -> Vec<CommitEvent> {
-    let mut commits = Vec::new();
+/// The header lines of [`log`]'s output, each with its numstat lines.
+fn records(stdout: &[u8]) -> Vec<(&[u8], Vec<&[u8]>)> {
     let mut records: Vec<(&[u8], Vec<&[u8]>)> = Vec::new();
     for line in stdout.split(|&byte| byte == b'\n') {
         if let Some(header) = line.strip_prefix(b"\0\0") {
@@ -583,17 +688,62 @@ fn parse_log(stdout: &[u8], project: &ProjectRef, options: &ReadOptions<'_>) -> 
             }
         }
     }
-    for (header, lines) in records {
-        let fields: Vec<&[u8]> = header.splitn(6, |&byte| byte == 0).collect();
-        let [hash, parents, date, email, name, subject] = fields.as_slice() else { continue };
+    records
+}
+
+/// Whether [`log`]'s output holds a commit authored at or after `since`.
+fn authored_since(stdout: &[u8], since: Timestamp) -> bool {
+    stdout.split(|&byte| byte == b'\n').filter_map(|line| line.strip_prefix(b"\0\0")).any(
+        |header| {
+            header
+                .split(|&byte| byte == 0)
+                .nth(3)
+                .and_then(|date| std::str::from_utf8(date).ok()?.parse::<Timestamp>().ok())
+                .is_some_and(|time| time >= since)
+        },
+    )
+}
+
+/// Whether a commit's author is the user: by the author as recorded or as the mailmap
+/// maps it. The one place identities are matched (a later `--author` filter is built
+/// from the same [`Identity`]).
+fn is_users(identity: &Identity, recorded: (&str, &str), mapped: (&str, &str)) -> bool {
+    identity.matches(recorded.0, recorded.1) || identity.matches(mapped.0, mapped.1)
+}
+
+/// Parses the output of [`log`]'s format: a header line per commit, then its numstat
+/// lines. Commits by others are counted in `left_out`; every commit listed feeds the
+/// branch containment.
+fn parse_log(
+    stdout: &[u8],
+    project: &ProjectRef,
+    options: &ReadOptions<'_>,
+    identity: &Identity,
+    left_out: &mut LeftOut,
+) -> (Vec<CommitEvent>, branches::Containment) {
+    let mut commits = Vec::new();
+    let mut graph: Vec<(String, String, String)> = Vec::new();
+    for (header, lines) in records(stdout) {
+        let fields: Vec<&[u8]> = header.splitn(9, |&byte| byte == 0).collect();
+        let [hash, parents, refs, date, email, name, mapped_email, mapped_name, subject] =
+            fields.as_slice()
+        else {
+            continue;
+        };
+        let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        graph.push((lossy(hash), lossy(parents), lossy(refs)));
+        let merge =
+            parents.split(|&byte| byte == b' ').filter(|parent| !parent.is_empty()).count() > 1;
+        if merge && !options.include_merges {
+            continue;
+        }
         let Ok(author_time) = String::from_utf8_lossy(date).parse::<Timestamp>() else { continue };
         if author_time < options.since {
             continue;
         }
-        if !options
-            .identity
-            .matches(&String::from_utf8_lossy(email), &String::from_utf8_lossy(name))
-        {
+        let (email, name, mapped_email) = (lossy(email), lossy(name), lossy(mapped_email));
+        if !is_users(identity, (&email, &name), (&mapped_email, &lossy(mapped_name))) {
+            left_out.add(&mapped_email);
             continue;
         }
         let (mut files_changed, mut insertions, mut deletions) = (0, 0, 0);
@@ -608,22 +758,62 @@ fn parse_log(stdout: &[u8], project: &ProjectRef, options: &ReadOptions<'_>) -> 
         commits.push(CommitEvent {
             project: project.clone(),
             commit: Commit {
-                hash: String::from_utf8_lossy(hash).into_owned(),
-                subject: String::from_utf8_lossy(subject).into_owned(),
+                hash: lossy(hash),
+                subject: lossy(subject),
                 truncated: false,
                 author_time,
                 files_changed,
                 insertions,
                 deletions,
-                merge: parents
-                    .split(|&byte| byte == b' ')
-                    .filter(|parent| !parent.is_empty())
-                    .count()
-                    > 1,
+                merge,
+                branches: Vec::new(),
+                remote_branches: Vec::new(),
+                unpushed: false,
             },
         });
     }
-    commits
+    let containment = if commits.is_empty() {
+        branches::Containment::default()
+    } else {
+        let nodes: Vec<branches::Node<'_>> = graph
+            .iter()
+            .map(|(hash, parents, refs)| branches::Node { hash, parents, refs })
+            .collect();
+        branches::containment(&nodes)
+    };
+    (commits, containment)
+}
+
+/// The work in progress of the repositories in `asked` (by git dir: the ones with the
+/// user's commits, or a session or command of the window) and of any other whose index
+/// or stash changed since `since`; never of the ones in `failed`. Each git process is
+/// killed after `timeout`.
+pub fn read_work_in_progress(
+    env: &Env,
+    repos: &[Repo],
+    asked: &BTreeSet<PathBuf>,
+    failed: &[PathBuf],
+    since: Timestamp,
+    (workers, timeout): (usize, Duration),
+) -> SourceOutput<report_model::WipEvent> {
+    let chosen: Vec<&Repo> = repos
+        .iter()
+        .filter(|repo| !failed.contains(&repo.git_dir))
+        .filter(|repo| asked.contains(&repo.git_dir) || wip::touched_since(repo, since))
+        .collect();
+    let results =
+        crate::pool::map_ordered(&chosen, workers, |repo| wip::read_wip(env, repo, since, timeout));
+    let mut output = SourceOutput::default();
+    for (index, result) in results.into_iter().enumerate() {
+        match result {
+            Ok(Some(wip)) => output.events.push(wip),
+            Ok(None) => {}
+            Err(what) => output
+                .warnings
+                .push(Error::Git { repo: chosen[index].project.path.clone(), what }.warning()),
+        }
+    }
+    output
 }
 
 fn parse_count(field: &[u8]) -> u64 {

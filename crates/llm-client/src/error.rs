@@ -13,7 +13,7 @@ pub enum Error {
         /// What is wrong with it.
         reason: &'static str,
     },
-    /// The endpoint's host is, or resolves to, an address that is not loopback.
+    /// The endpoint's host is an address that is not loopback.
     #[error("the LLM endpoint host `{host}` is {address}, which is not a loopback address")]
     NonLoopback {
         /// The host as written in the endpoint.
@@ -32,13 +32,15 @@ pub enum Error {
         /// The host as written in the endpoint.
         host: String,
     },
-    /// The endpoint's host name could not be resolved.
-    #[error("cannot resolve the LLM endpoint host `{host}`: {cause}")]
-    Resolve {
+    /// The endpoint's host is a name other than `localhost`. Names are never looked up (a
+    /// query could leave the machine), so only IP literals and `localhost` are accepted.
+    #[error(
+        "the LLM endpoint host `{host}` is a name; only IP literals (127.0.0.1, [::1]) and \
+         `localhost` are accepted, and nothing is looked up"
+    )]
+    HostName {
         /// The host as written in the endpoint.
         host: String,
-        /// Why.
-        cause: String,
     },
     /// The server answered with a redirect, which is never followed.
     #[error("the server answered with a redirect (HTTP {status}), which is refused")]
@@ -81,6 +83,12 @@ pub enum Error {
     /// The reply holds no text.
     #[error("the reply is empty")]
     EmptyReply,
+    /// The model runner of the command backend could not be started, or it failed.
+    #[error("the LLM command {cause}")]
+    Command {
+        /// What happened, such as `` `llm` was not found `` or `exited with status 1`.
+        cause: String,
+    },
     /// No model is configured and the server lists none.
     #[error("no model is configured and the server has none; pull or load a model first")]
     NoModels,

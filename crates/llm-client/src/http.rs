@@ -2,7 +2,8 @@
 //! pinned to the checked addresses, and JSON requests with status, redirect and size checks.
 
 use std::net::SocketAddr;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -12,7 +13,7 @@ use ureq::http::Uri;
 use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
 use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
-use crate::loopback::{self, Resolve};
+use crate::loopback;
 use crate::{ClientConfig, Error};
 
 /// Longest server error excerpt quoted in an error, in characters.
@@ -29,11 +30,12 @@ struct Checked {
     base: String,
 }
 
-/// A client for one endpoint. The check runs on first use, once.
+/// A client for one endpoint. The check runs on first use, once; the first use also starts
+/// the one deadline ([`ClientConfig::timeout`]) every later request of this client shares.
 pub(crate) struct Http {
     config: ClientConfig,
-    resolver: Arc<dyn Resolve>,
     checked: OnceLock<Result<Checked, Error>>,
+    started: OnceLock<Instant>,
 }
 
 impl std::fmt::Debug for Http {
@@ -43,8 +45,8 @@ impl std::fmt::Debug for Http {
 }
 
 impl Http {
-    pub(crate) fn new(config: ClientConfig, resolver: Arc<dyn Resolve>) -> Http {
-        Http { config, resolver, checked: OnceLock::new() }
+    pub(crate) fn new(config: ClientConfig) -> Http {
+        Http { config, checked: OnceLock::new(), started: OnceLock::new() }
     }
 
     pub(crate) fn config(&self) -> &ClientConfig {
@@ -52,10 +54,7 @@ impl Http {
     }
 
     fn checked(&self) -> Result<&Checked, Error> {
-        self.checked
-            .get_or_init(|| check_endpoint(&self.config, &*self.resolver))
-            .as_ref()
-            .map_err(Clone::clone)
+        self.checked.get_or_init(|| check_endpoint(&self.config)).as_ref().map_err(Clone::clone)
     }
 
     /// The path prefix of the endpoint (`""` or `/something`), for backends that adjust it.
@@ -63,10 +62,24 @@ impl Http {
         Ok(&self.checked()?.base)
     }
 
+    /// What is left of the one deadline, which starts at the first request; an error once
+    /// it has passed.
+    pub(crate) fn remaining(&self) -> Result<Duration, Error> {
+        remaining(&self.started, self.config.timeout)
+    }
+
     /// `GET base + path`, returning the parsed JSON body.
     pub(crate) fn get_json(&self, url: &str) -> Result<Value, Error> {
         let checked = self.checked()?;
-        let response = checked.agent.get(url).call().map_err(map_ureq_error)?;
+        let remaining = self.remaining()?;
+        let response = checked
+            .agent
+            .get(url)
+            .config()
+            .timeout_global(Some(remaining))
+            .build()
+            .call()
+            .map_err(map_ureq_error)?;
         self.read_json(response)
     }
 
@@ -75,9 +88,13 @@ impl Http {
         let checked = self.checked()?;
         let body = serde_json::to_vec(body)
             .map_err(|_| Error::MalformedReply { reason: "the request could not be serialized" })?;
+        let remaining = self.remaining()?;
         let response = checked
             .agent
             .post(url)
+            .config()
+            .timeout_global(Some(remaining))
+            .build()
             .header("content-type", "application/json")
             .send(&body[..])
             .map_err(map_ureq_error)?;
@@ -106,10 +123,36 @@ impl Http {
     }
 }
 
-/// Parses the endpoint, checks its host and builds the pinned agent.
-fn check_endpoint(config: &ClientConfig, resolver: &dyn Resolve) -> Result<Checked, Error> {
-    let uri: Uri = config
-        .endpoint
+/// What is left of a deadline of `timeout` that started at the first call (which sets
+/// `started`); [`Error::Timeout`] once it has passed.
+pub(crate) fn remaining(started: &OnceLock<Instant>, timeout: Duration) -> Result<Duration, Error> {
+    let started = *started.get_or_init(Instant::now);
+    timeout
+        .checked_sub(started.elapsed())
+        .filter(|left| !left.is_zero())
+        .ok_or(Error::Timeout { which: "overall" })
+}
+
+/// Checks an endpoint as [`Ollama`](crate::Ollama) and
+/// [`OpenAiCompatible`](crate::OpenAiCompatible) will on first use, without any I/O: an
+/// `http://host[:port][/prefix]` URL with no credentials or query, a port from 1 to 65535,
+/// and a host that is a loopback IP literal or `localhost`. Returns the addresses it
+/// stands for.
+pub fn validate_endpoint(endpoint: &str) -> Result<Vec<SocketAddr>, Error> {
+    parse_endpoint(endpoint).map(|(addresses, _)| addresses)
+}
+
+/// Whether something accepts a TCP connection on a valid loopback `endpoint` within
+/// `timeout` (nothing is sent; an invalid endpoint is `false`). For callers that want to
+/// ask a server only when one is running.
+pub fn listens(endpoint: &str, timeout: Duration) -> bool {
+    let Ok(addresses) = validate_endpoint(endpoint) else { return false };
+    addresses.iter().any(|address| std::net::TcpStream::connect_timeout(address, timeout).is_ok())
+}
+
+/// The checked addresses and the base URL (`http://authority/prefix`) of `endpoint`.
+fn parse_endpoint(endpoint: &str) -> Result<(Vec<SocketAddr>, String), Error> {
+    let uri: Uri = endpoint
         .trim()
         .parse()
         .map_err(|_| Error::InvalidEndpoint { reason: "it cannot be parsed as a URL" })?;
@@ -133,10 +176,35 @@ fn check_endpoint(config: &ClientConfig, resolver: &dyn Resolve) -> Result<Check
     if uri.query().is_some() {
         return Err(Error::InvalidEndpoint { reason: "it must not have a query" });
     }
-    let port = authority.port_u16().unwrap_or(80);
-    let addresses = loopback::check(authority.host(), port, resolver)?;
+    // `Authority::port` reads a port that does not fit in 16 bits as no port at all (which
+    // would mean port 80), so the text after the host is read here.
+    let after_host = authority.as_str().get(authority.host().len()..).unwrap_or("");
+    let port = match after_host.strip_prefix(':') {
+        None => 80,
+        Some(port) => match port.parse::<u16>() {
+            // `u16::from_str` takes a leading `+`; a URL port is digits only.
+            _ if !port.bytes().all(|byte| byte.is_ascii_digit()) => {
+                return Err(Error::InvalidEndpoint {
+                    reason: "its port is not a number from 1 to 65535",
+                });
+            }
+            Ok(0) | Err(_) => {
+                return Err(Error::InvalidEndpoint {
+                    reason: "its port is not a number from 1 to 65535",
+                });
+            }
+            Ok(port) => port,
+        },
+    };
+    let addresses = loopback::check(authority.host(), port)?;
     let prefix = uri.path().trim_end_matches('/');
     let base = format!("http://{}{prefix}", authority.as_str());
+    Ok((addresses, base))
+}
+
+/// Parses the endpoint, checks its host and builds the pinned agent.
+fn check_endpoint(config: &ClientConfig) -> Result<Checked, Error> {
+    let (addresses, base) = parse_endpoint(&config.endpoint)?;
     Ok(Checked { agent: agent(config, addresses), base })
 }
 

@@ -1,44 +1,17 @@
-//! Loopback enforcement: the endpoint's host is resolved once, every address must be
-//! loopback, and those exact addresses are what the connection uses.
+//! Loopback enforcement without any name lookup: the endpoint's host must be an IP literal
+//! or `localhost`, every address must be loopback, and those exact addresses are what the
+//! connection uses.
 
-use std::io;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, ToSocketAddrs};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 use crate::Error;
-
-/// Resolves a host name to socket addresses. The default, [`SystemResolver`], asks the
-/// operating system; tests and other tools can plug their own (any
-/// `Fn(&str, u16) -> io::Result<Vec<SocketAddr>>` is one).
-pub trait Resolve: Send + Sync {
-    /// Every address `host` resolves to, with `port`.
-    fn resolve(&self, host: &str, port: u16) -> io::Result<Vec<SocketAddr>>;
-}
-
-impl<F> Resolve for F
-where
-    F: Fn(&str, u16) -> io::Result<Vec<SocketAddr>> + Send + Sync,
-{
-    fn resolve(&self, host: &str, port: u16) -> io::Result<Vec<SocketAddr>> {
-        self(host, port)
-    }
-}
-
-/// The operating system's resolver (`getaddrinfo` through `ToSocketAddrs`).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct SystemResolver;
-
-impl Resolve for SystemResolver {
-    fn resolve(&self, host: &str, port: u16) -> io::Result<Vec<SocketAddr>> {
-        Ok((host, port).to_socket_addrs()?.collect())
-    }
-}
 
 /// How an endpoint spells its host.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Host {
     /// A dotted-quad IPv4 address or a bracketed IPv6 address.
     Ip(IpAddr),
-    /// A name to resolve.
+    /// A name (only `localhost` is accepted, and it is never looked up).
     Name(String),
 }
 
@@ -86,28 +59,25 @@ pub fn is_loopback(ip: IpAddr) -> bool {
     canonical(ip).is_loopback()
 }
 
-/// Resolves `host` once and checks that every address is loopback; returns the canonical
-/// addresses to connect to.
-pub(crate) fn check(
-    host: &str,
-    port: u16,
-    resolver: &dyn Resolve,
-) -> Result<Vec<SocketAddr>, Error> {
+/// The addresses to connect to for `host`: an IP literal that is loopback, or `localhost`
+/// (any case, with or without a final dot) as 127.0.0.1 and ::1. Any other name is refused
+/// without being looked up, so no query ever leaves the machine.
+pub(crate) fn check(host: &str, port: u16) -> Result<Vec<SocketAddr>, Error> {
     let addresses = match classify(host)? {
-        Host::Ip(ip) => vec![SocketAddr::new(ip, port)],
-        Host::Name(name) => resolver
-            .resolve(&name, port)
-            .map_err(|error| Error::Resolve { host: host.to_owned(), cause: error.to_string() })?,
-    };
-    if addresses.is_empty() {
-        return Err(Error::Resolve { host: host.to_owned(), cause: "no addresses".to_owned() });
-    }
-    let mut checked = Vec::with_capacity(addresses.len());
-    for address in addresses {
-        if !is_loopback(address.ip()) {
-            return Err(Error::NonLoopback { host: host.to_owned(), address: address.ip() });
+        Host::Ip(ip) => vec![ip],
+        Host::Name(name) => {
+            if !name.strip_suffix('.').unwrap_or(&name).eq_ignore_ascii_case("localhost") {
+                return Err(Error::HostName { host: host.to_owned() });
+            }
+            vec![IpAddr::V4(Ipv4Addr::LOCALHOST), IpAddr::V6(Ipv6Addr::LOCALHOST)]
         }
-        let address = SocketAddr::new(canonical(address.ip()), port);
+    };
+    let mut checked = Vec::with_capacity(addresses.len());
+    for ip in addresses {
+        if !is_loopback(ip) {
+            return Err(Error::NonLoopback { host: host.to_owned(), address: ip });
+        }
+        let address = SocketAddr::new(canonical(ip), port);
         if !checked.contains(&address) {
             checked.push(address);
         }

@@ -1,12 +1,13 @@
 //! Ollama's native chat API.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
 use crate::http::Http;
-use crate::loopback::{Resolve, SystemResolver};
-use crate::{Backend, ChatOptions, ClientConfig, Error, configured_or, estimate_tokens};
+use crate::{
+    Backend, ChatOptions, ClientConfig, Error, Structured, configured_or, estimate_tokens,
+};
 
 /// Tokens added to the estimate for the chat template's own text.
 const TEMPLATE_TOKENS: u64 = 256;
@@ -23,7 +24,8 @@ const MIN_CONTEXT: u64 = 2048;
 /// The request sets `stream: false`, `think: false` (a thinking model would otherwise think
 /// by default) and `options.num_ctx` sized from an estimate of the prompt plus the reply:
 /// Ollama's default context is small, and it silently drops the start of a longer prompt,
-/// which is where the system prompt is.
+/// which is where the system prompt is. With [`ChatOptions::schema`] (and structured output
+/// not `Off`), the schema is sent as `format`, which Ollama enforces.
 #[derive(Debug)]
 pub struct Ollama {
     http: Http,
@@ -31,14 +33,9 @@ pub struct Ollama {
 }
 
 impl Ollama {
-    /// A backend for `config`, resolving the host with the operating system's resolver.
+    /// A backend for `config`. Building it does no I/O.
     pub fn new(config: ClientConfig) -> Ollama {
-        Ollama::with_resolver(config, SystemResolver)
-    }
-
-    /// A backend for `config`, resolving the host with `resolver`.
-    pub fn with_resolver(config: ClientConfig, resolver: impl Resolve + 'static) -> Ollama {
-        Ollama { http: Http::new(config, Arc::new(resolver)), model: OnceLock::new() }
+        Ollama { http: Http::new(config), model: OnceLock::new() }
     }
 
     fn url(&self, path: &str) -> Result<String, Error> {
@@ -69,6 +66,8 @@ struct ChatRequest<'a> {
     stream: bool,
     think: bool,
     options: Options,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    format: Option<&'a serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -110,6 +109,7 @@ impl Backend for Ollama {
                 num_predict: options.max_tokens,
                 num_ctx: context_size(system, user, options.max_tokens),
             },
+            format: options.schema.as_ref().filter(|_| options.structured != Structured::Off),
         };
         let reply = self.http.post_json(&self.url("/api/chat")?, &request)?;
         let content = reply

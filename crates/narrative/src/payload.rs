@@ -18,6 +18,16 @@ const KEEP_SESSIONS: usize = 10;
 /// How many commits per project survive the `commit_subjects` tier.
 const KEEP_COMMITS: usize = 15;
 
+/// The evidence id of a shell group is this prefix and the group's head.
+pub(crate) const SHELL_ID_PREFIX: &str = "sh:";
+/// A commit's evidence id is this many leading characters of its hash.
+const COMMIT_ID_CHARS: usize = 10;
+
+/// A commit's evidence id: the first 10 hex characters of its hash.
+fn commit_id(hash: &str) -> String {
+    hash.chars().take(COMMIT_ID_CHARS).collect()
+}
+
 /// The names of the budget tiers, in the order they are applied.
 pub const TIERS: [&str; 6] =
     ["shell_examples", "shell_groups", "session_titles", "commit_subjects", "shell", "projects"];
@@ -93,6 +103,7 @@ fn project_object(project: &Project, redact: &mut impl FnMut(&str) -> Value) -> 
             .iter()
             .map(|commit| {
                 let mut item = Map::new();
+                item.insert("id".into(), json!(commit_id(&commit.hash)));
                 item.insert("subject".into(), redact(&commit.subject));
                 item.insert("files_changed".into(), json!(commit.files_changed));
                 item.insert("insertions".into(), json!(commit.insertions));
@@ -111,6 +122,7 @@ fn project_object(project: &Project, redact: &mut impl FnMut(&str) -> Value) -> 
             .iter()
             .map(|session| {
                 json!({
+                    "id": redact(&session.session_id),
                     "agent": session.agent.display_name(),
                     "title": redact(&session.title),
                     "prompts": session.prompts,
@@ -119,10 +131,15 @@ fn project_object(project: &Project, redact: &mut impl FnMut(&str) -> Value) -> 
             .collect();
         object.insert("sessions".into(), json!({"items": items}));
     }
-    // The project's own shell commands (the bucket's `shell` holds only the others).
+    // The project's own shell commands (the bucket's `shell` holds only the others), as
+    // many groups as the `shell_groups` tier keeps, so no tier needs to trim them.
     if !project.shell.is_empty() {
-        let groups: Vec<Value> =
-            project.shell.iter().map(|group| shell_group(group, redact)).collect();
+        let groups: Vec<Value> = project
+            .shell
+            .iter()
+            .take(KEEP_SHELL_GROUPS)
+            .map(|group| shell_group(group, redact))
+            .collect();
         object.insert("shell".into(), json!({"groups": groups}));
     }
     object.insert("totals".into(), totals(&project.totals, false));
@@ -131,6 +148,7 @@ fn project_object(project: &Project, redact: &mut impl FnMut(&str) -> Value) -> 
 
 fn shell_group(group: &ShellGroup, redact: &mut impl FnMut(&str) -> Value) -> Value {
     let mut object = Map::new();
+    object.insert("id".into(), redact(&format!("{SHELL_ID_PREFIX}{}", group.head)));
     object.insert("head".into(), redact(&group.head));
     object.insert("count".into(), json!(group.count));
     if !group.examples.is_empty() {

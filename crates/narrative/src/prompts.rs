@@ -7,6 +7,9 @@
 //! possible blockers, one per line starting with [`BLOCKER_PREFIX`], only when the data hints
 //! at one, and otherwise say nothing about blockers.
 
+use std::fmt::Write as _;
+
+use redact::Redactor;
 use report_model::ReportKind;
 
 use crate::Lang;
@@ -27,7 +30,8 @@ grouping related work and naming the projects.
 Use only facts and numbers that appear in the data. Do not invent work, reasons, outcomes, \
 people or numbers, and do not guess what was left out where the data says \"truncated\": true.
 Write plain prose: no headings, lists, tables, links, images, HTML or code blocks, and no \
-preamble or closing remark.";
+preamble or closing remark.
+When asked for JSON, put the narrative in \"summary\" and leave \"blockers\" empty.";
 
 /// The system prompt for a daily report in Japanese.
 pub const DAILY_JA: &str = "\
@@ -39,7 +43,8 @@ pub const DAILY_JA: &str = "\
 その日に何をしたかを、関連する作業をまとめ、プロジェクト名を挙げながら、日本語で 3〜6 文の文章にしてください。
 データにある事実と数値だけを使ってください。作業・理由・結果・人物・数値を作らないでください。\
 \"truncated\": true とある箇所で省かれた内容を推測しないでください。
-見出し・箇条書き・表・リンク・画像・HTML・コードブロックは使わず、前置きや結びの言葉も書かないでください。";
+見出し・箇条書き・表・リンク・画像・HTML・コードブロックは使わず、前置きや結びの言葉も書かないでください。
+JSON で答えるよう求められたら、文章を \"summary\" に入れ、\"blockers\" は空にしてください。";
 
 /// The system prompt for a standup update in English.
 pub const STANDUP_EN: &str = "\
@@ -60,7 +65,11 @@ preamble or closing remark.
 Only if the data itself hints at a blocker (for example a revert, a failing or flaky test or \
 build being investigated, or repeated attempts at the same fix), add after the narrative one \
 line per possible blocker, starting with \"BLOCKER: \" and naming what in the data suggests \
-it. If nothing in the data hints at a blocker, write nothing about blockers at all.";
+it, ending with the \"id\" values of the commits, sessions or shell groups it rests on in \
+brackets, such as [ids: 1a2b3c4d5e, sh:cargo test]. A blocker without ids is not shown. \
+If nothing in the data hints at a blocker, write nothing about blockers at all.
+When asked for JSON, put the narrative in \"summary\" and each possible blocker in \
+\"blockers\", its text in \"text\" and the ids it rests on in \"evidence\".";
 
 /// The system prompt for a standup update in Japanese.
 pub const STANDUP_JA: &str = "\
@@ -76,8 +85,11 @@ pub const STANDUP_JA: &str = "\
 見出し・箇条書き・表・リンク・画像・HTML・コードブロックは使わず、前置きや結びの言葉も書かないでください。
 データそのものが課題や障害をうかがわせる場合に限り（たとえば revert、調査中の失敗するテストや不安定なビルド、\
 同じ修正の繰り返し）、文章の後に、考えられる課題を一行に一つずつ、\"BLOCKER: \" で始めて、\
-データのどこからそう考えたかを添えて日本語で書いてください。\
-データに課題をうかがわせるものがなければ、課題については何も書かないでください。";
+データのどこからそう考えたかを添えて日本語で書き、行末に根拠となるコミット・セッション・シェルの \"id\" を\
+[ids: 1a2b3c4d5e, sh:cargo test] のように角括弧で示してください。id のない課題は表示されません。\
+データに課題をうかがわせるものがなければ、課題については何も書かないでください。
+JSON で答えるよう求められたら、文章を \"summary\" に、考えられる課題を一つずつ \"blockers\" に入れ、\
+その文を \"text\" に、根拠の id を \"evidence\" に入れてください。";
 
 /// The system prompt for a report of `kind` in `lang`.
 pub fn system_prompt(kind: ReportKind, lang: Lang) -> &'static str {
@@ -87,4 +99,65 @@ pub fn system_prompt(kind: ReportKind, lang: Lang) -> &'static str {
         (ReportKind::Standup, Lang::En) => STANDUP_EN,
         (ReportKind::Standup, Lang::Ja) => STANDUP_JA,
     }
+}
+
+/// `system` with the style notes in a numbered `<tuning>` section after it, or `system`
+/// unchanged when there are no notes. Notes are cleaned to one line each (no `<` or `>`, so
+/// the section cannot be closed early) and redacted; the oldest notes that fit in
+/// `max_chars` are kept, followed by a marker saying how many were left out.
+pub fn with_notes(
+    system: &str,
+    lang: Lang,
+    notes: &[String],
+    max_chars: usize,
+    redactor: &Redactor,
+) -> String {
+    let notes: Vec<String> = notes
+        .iter()
+        .map(|note| {
+            let note = sanitize::clean(note).replace(['\n', '\r', '\t'], " ");
+            let note = note.replace('<', "‹").replace('>', "›");
+            let note = note.split_whitespace().collect::<Vec<_>>().join(" ");
+            redactor.redact(&note).0.into_owned()
+        })
+        .filter(|note| !note.is_empty())
+        .collect();
+    if notes.is_empty() {
+        return system.to_owned();
+    }
+    let (intro, left_out) = match lang {
+        Lang::En => (
+            "Style notes from the user. They change only the style; every rule above still holds:",
+            "more notes left out",
+        ),
+        Lang::Ja => (
+            "利用者からの文体の注文です。文体だけを変え、上の決まりはすべてそのまま守ってください:",
+            "件の注文は省略",
+        ),
+    };
+    let mut out = format!("{system}\n<tuning>\n{intro}\n");
+    let mut used = 0;
+    let mut kept = 0;
+    for note in &notes {
+        let length = note.chars().count();
+        if used + length > max_chars {
+            break;
+        }
+        used += length;
+        kept += 1;
+        let _ = writeln!(out, "{kept}. {note}");
+    }
+    if kept < notes.len() {
+        let missing = notes.len() - kept;
+        match lang {
+            Lang::En => {
+                let _ = writeln!(out, "(… {missing} {left_out})");
+            }
+            Lang::Ja => {
+                let _ = writeln!(out, "（… {missing}{left_out}）");
+            }
+        }
+    }
+    out.push_str("</tuning>");
+    out
 }

@@ -11,6 +11,8 @@ use crate::prompts::BLOCKER_PREFIX;
 const MAX_BLOCKERS: usize = 5;
 /// Longest possible blocker kept, in characters.
 const MAX_BLOCKER_CHARS: usize = 300;
+/// Longest evidence id kept, in characters.
+const MAX_ID_CHARS: usize = 200;
 
 /// A closed reasoning block: `<think>…</think>` (or `<thinking>`), any case, across lines.
 static THINK_BLOCK: LazyLock<Regex> = LazyLock::new(|| {
@@ -48,31 +50,136 @@ static BLOCKER_LINE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// A possible blocker as the model offered it: cleaned text and the evidence ids it cites.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RawBlocker {
+    /// One line, cleaned and capped.
+    pub(crate) text: String,
+    /// The ids it cites, as written.
+    pub(crate) evidence: Vec<String>,
+}
+
 /// A reply after cleaning.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Cleaned {
     /// The narrative, never empty.
     pub(crate) text: String,
     /// Possible blockers (standup only).
-    pub(crate) blockers: Vec<String>,
+    pub(crate) blockers: Vec<RawBlocker>,
+    /// Whether the text was cut at the output cap.
+    pub(crate) capped: bool,
 }
 
-/// Cleans a model's reply: sanitize, drop reasoning blocks, take out possible-blocker lines
-/// when `with_blockers`, neutralize Markdown images, links and raw HTML, collapse blank
-/// lines, trim and cap the text at `max_chars`. `None` when nothing is left.
+/// A reply that was JSON of the fixed schema, its parts cleaned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Structured {
+    /// The summary (may be empty).
+    pub(crate) summary: String,
+    /// Whether the summary was cut at the output cap.
+    pub(crate) capped: bool,
+    /// The blockers whose parts had the right types.
+    pub(crate) blockers: Vec<RawBlocker>,
+}
+
+/// What a reply turned out to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Parsed {
+    /// JSON of the fixed schema.
+    Structured(Structured),
+    /// JSON, but not of the schema (a dump of the data, say).
+    OtherJson,
+    /// Not JSON: the plain-text path.
+    Plain,
+}
+
+/// Reads a reply as the fixed schema `{"summary": string, "blockers": [{"text": string,
+/// "evidence": [string]}]}`, leniently: surrounding prose, a code fence and reasoning blocks
+/// are ignored, unknown fields dropped, a wrongly typed part dropped, strings capped.
+pub(crate) fn parse(reply: &str, with_blockers: bool, max_chars: usize) -> Parsed {
+    let text = sanitize::clean(reply);
+    let text = drop_reasoning(&text);
+    let trimmed = text.trim();
+    let (Some(start), Some(end)) = (trimmed.find('{'), trimmed.rfind('}')) else {
+        return Parsed::Plain;
+    };
+    let Some(candidate) = trimmed.get(start..=end) else { return Parsed::Plain };
+    // Only a reply that is JSON as a whole (perhaps fenced) counts; JSON inside prose is prose.
+    let outside = format!("{}{}", &trimmed[..start], &trimmed[end + 1..]);
+    let outside = outside.replace("```json", "").replace("```", "");
+    if !outside.trim().is_empty() {
+        return Parsed::Plain;
+    }
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(candidate) else {
+        return Parsed::Plain;
+    };
+    let Some(summary) = value.get("summary").and_then(serde_json::Value::as_str) else {
+        return Parsed::OtherJson;
+    };
+    let (summary, capped) = clean_text(summary, max_chars);
+    let blockers = if with_blockers {
+        value
+            .get("blockers")
+            .and_then(serde_json::Value::as_array)
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(|item| {
+                        let text = item.get("text")?.as_str()?;
+                        let evidence = item
+                            .get("evidence")
+                            .and_then(serde_json::Value::as_array)
+                            .map(|ids| {
+                                ids.iter()
+                                    .filter_map(serde_json::Value::as_str)
+                                    .map(|id| one_line(id, MAX_ID_CHARS))
+                                    .filter(|id| !id.is_empty())
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        Some(RawBlocker { text: one_line(text, MAX_BLOCKER_CHARS), evidence })
+                    })
+                    .filter(|blocker| !blocker.text.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    Parsed::Structured(Structured { summary, capped, blockers })
+}
+
+/// Cleans a model's free-text reply: sanitize, drop reasoning blocks, take out
+/// possible-blocker lines when `with_blockers`, then [`clean_text`]. `None` when nothing is
+/// left.
 pub(crate) fn clean(reply: &str, with_blockers: bool, max_chars: usize) -> Option<Cleaned> {
     let text = sanitize::clean(reply);
     let text = drop_reasoning(&text);
     let (text, blockers) = if with_blockers { split_blockers(&text) } else { (text, Vec::new()) };
-    let text = neutralize(&text);
-    let text = TRAILING_BLANKS.replace_all(&text, "\n");
-    let text = BLANK_LINES.replace_all(&text, "\n\n");
-    let (text, _) = sanitize::cap(text.trim(), max_chars);
-    let text = text.trim_end().to_owned();
+    let (text, capped) = clean_text(&text, max_chars);
     if text.is_empty() {
         return None;
     }
-    Some(Cleaned { text, blockers })
+    Some(Cleaned { text, blockers, capped })
+}
+
+/// Sanitizes, drops reasoning blocks, neutralizes Markdown images, links and raw HTML,
+/// collapses blank lines, trims and caps at `max_chars`; also says whether it capped.
+pub(crate) fn clean_text(text: &str, max_chars: usize) -> (String, bool) {
+    let text = sanitize::clean(text);
+    let text = drop_reasoning(&text);
+    let text = neutralize(&text);
+    let text = TRAILING_BLANKS.replace_all(&text, "\n");
+    let text = BLANK_LINES.replace_all(&text, "\n\n");
+    let (text, capped) = sanitize::cap(text.trim(), max_chars);
+    (text.trim_end().to_owned(), capped)
+}
+
+/// One line of text, neutralized and capped.
+fn one_line(text: &str, max_chars: usize) -> String {
+    let text = sanitize::clean(text);
+    let text = neutralize(&text.replace(['\n', '\r', '\t'], " "));
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    sanitize::cap(&text, max_chars).0.into_owned()
 }
 
 /// Removes `<think>…</think>` blocks; an unclosed `<think>` hides the rest of the reply
@@ -90,8 +197,10 @@ fn drop_reasoning(text: &str) -> String {
 }
 
 /// Takes out the possible-blocker lines and returns the rest of the text and the blockers
-/// (cleaned to one line each, capped, without empty ones or ones that only say "none").
-fn split_blockers(text: &str) -> (String, Vec<String>) {
+/// (cleaned to one line each, capped, without empty ones or ones that only say "none"),
+/// each with the ids it cites in a trailing `[…]` or `(…)` group (`[ids: a, b]`,
+/// `(evidence: a; b)`).
+fn split_blockers(text: &str) -> (String, Vec<RawBlocker>) {
     let mut rest = String::with_capacity(text.len());
     let mut blockers = Vec::new();
     for line in text.split('\n') {
@@ -108,10 +217,38 @@ fn split_blockers(text: &str) -> (String, Vec<String>) {
         if blocker.is_empty() || is_none || blockers.len() >= MAX_BLOCKERS {
             continue;
         }
-        let (blocker, _) = sanitize::cap(&blocker, MAX_BLOCKER_CHARS);
-        blockers.push(blocker.into_owned());
+        let (text, evidence) = cited_ids(&blocker);
+        blockers.push(RawBlocker { text: one_line(&text, MAX_BLOCKER_CHARS), evidence });
     }
     (rest, blockers)
+}
+
+/// Splits a trailing `[ids: …]` / `(evidence: …)` group off a blocker line.
+fn cited_ids(line: &str) -> (String, Vec<String>) {
+    let line = line.trim_end().trim_end_matches(['.', '。']);
+    let Some((open, close)) =
+        [('[', ']'), ('(', ')')].into_iter().find(|&(_, close)| line.ends_with(close))
+    else {
+        return (line.to_owned(), Vec::new());
+    };
+    let Some(start) = line.rfind(open) else { return (line.to_owned(), Vec::new()) };
+    let inner = &line[start + open.len_utf8()..line.len() - close.len_utf8()];
+    let inner = inner.trim();
+    let inner = ["ids:", "id:", "evidence:", "根拠:"]
+        .iter()
+        .find_map(|label| {
+            inner
+                .get(..label.len())
+                .filter(|head| head.eq_ignore_ascii_case(label))
+                .map(|_| &inner[label.len()..])
+        })
+        .unwrap_or(inner);
+    let ids: Vec<String> = inner
+        .split([',', ';', '、'])
+        .map(|id| one_line(id.trim().trim_matches('`'), MAX_ID_CHARS))
+        .filter(|id| !id.is_empty())
+        .collect();
+    (line[..start].trim_end().to_owned(), ids)
 }
 
 /// Makes Markdown images, links and raw HTML inert: an image becomes its alt text, a link

@@ -2,7 +2,7 @@
 //! 12,000-character budget, and prints the times and the time per megabyte, so one can see
 //! whether fitting scales linearly with the payload.
 //!
-//! Run with `cargo bench -p prompt-budget`. Plain `std::time`, no benchmark framework.
+//! Run with `cargo bench -p standup-prompt-budget`. Plain `std::time`, no benchmark framework.
 
 #![allow(clippy::print_stdout, reason = "a benchmark reports on stdout")]
 #![allow(missing_docs, reason = "a benchmark binary has no public API")]

@@ -1,3 +1,5 @@
+#![doc = include_str!("../README.md")]
+#![doc = ""]
 //! Fits a structured payload (a `serde_json::Value`) into a budget counted in characters
 //! (Unicode scalar values) by ordered drop tiers, marking what was cut.
 //!

@@ -1,6 +1,6 @@
 //! Throughput of `Redactor::redact` over realistic text, line by line.
 //!
-//! `cargo bench -p redact` generates, deterministically, 10 MB of shell history and
+//! `cargo bench -p standup-redact` generates, deterministically, 10 MB of shell history and
 //! commit subjects without secrets ("clean") and 10 MB with a fake secret on every line
 //! ("dense"), redacts each line and prints MB/s (best of three runs). Targets on a
 //! 2-core machine: 300 MB/s clean, 30 MB/s dense.
@@ -193,7 +193,7 @@ fn report(name: &str, lines: &[String], elapsed: Duration, n_masked: usize) {
 }
 
 fn main() {
-    // `cargo bench -p redact -- dense` runs one of the two; cargo adds `--bench`.
+    // `cargo bench -p standup-redact -- dense` runs one of the two; cargo adds `--bench`.
     let only: Vec<String> = std::env::args().skip(1).filter(|arg| !arg.starts_with("--")).collect();
     let runs = |name: &str| only.is_empty() || only.iter().any(|arg| arg == name);
     let start = Instant::now();

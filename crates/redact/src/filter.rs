@@ -146,7 +146,6 @@ fn is_reference(value: &str) -> bool {
             is_ident(rest)
                 || positional(rest)
                 || matches!(rest, "@" | "*" | "#")
-                || rest.strip_prefix('{').and_then(|s| s.strip_suffix('}')).is_some_and(positional)
                 || (rest.starts_with('{') && rest.ends_with('}'))
                 || (rest.starts_with('(') && rest.ends_with(')'))
         }
@@ -351,6 +350,52 @@ mod tests {
         for value in ["hunter2", "$2b$10$abcdefgh", "ghp_xxxxxxxxxxxx", "{abc", "x%y%"] {
             assert!(!is_structural_placeholder(value), "{value:?}");
         }
+        // The stand-ins of issue 10: positional parameters, bracketed words, filler,
+        // documented examples.
+        for value in [
+            "$1",
+            "$12",
+            "${1}",
+            "$@",
+            "$*",
+            "$#",
+            "<password>",
+            "password>",
+            "user-name>",
+            "[PASSWORD]",
+            "[api key]",
+            "[x.y-z_1]",
+            "yyy",
+            "0000",
+            "AKIAIOSFODNN7EXAMPLE",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        ] {
+            assert!(is_structural_placeholder(value), "{value:?}");
+        }
+        // Near misses: each fails exactly one condition of a stand-in shape.
+        for value in [
+            "$1abc",
+            "$ecr3t-Pass!",
+            "${unclosed",
+            "$unopened}x",
+            "$(unclosed",
+            "$x)",
+            "{{unclosed",
+            "{unopened}}",
+            "[]",
+            "[unclosed",
+            "[p@ss!]",
+            "%ab",
+            "%a-b%",
+            "@abcd",
+            "@ab",
+            "@a-b@",
+            "pa$$>",
+            "xy",
+            "EXAMPLEKEY2",
+        ] {
+            assert!(!is_structural_placeholder(value), "{value:?}");
+        }
     }
 
     #[test]
@@ -372,9 +417,21 @@ mod tests {
         ] {
             assert!(is_generic_placeholder(value, &PlaceholderParts::new()), "{value:?}");
         }
-        for value in ["hunter2", "S3cr3t!", "correct horse battery staple", "a1b2c3d4", "v1.2.3-x"]
-        {
+        for value in [
+            "hunter2",
+            "S3cr3t!",
+            "correct horse battery staple",
+            "a1b2c3d4",
+            "v1.2.3-x",
+            // Not identifiers joined by dots: a part starts with a digit, or holds a symbol.
+            "9lives.cat",
+            "cat.9lives",
+            "ab-c.de",
+            "ab.c-d",
+            ".ab",
+        ] {
             assert!(!is_generic_placeholder(value, &PlaceholderParts::new()), "{value:?}");
         }
+        assert!(is_generic_placeholder("_private.key_2", &PlaceholderParts::new()));
     }
 }

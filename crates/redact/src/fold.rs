@@ -129,5 +129,12 @@ mod tests {
         assert_eq!(fold_char('\u{ff5f}'), None);
         assert_eq!(fold_char('\u{ff00}'), None);
         assert_eq!(fold_char('é'), None);
+        assert_eq!(fold_char('\u{ff01}'), Some('!'));
+        assert_eq!(fold_char('\u{1d6a3}'), Some('z'));
+        assert_eq!(fold_char('\u{1d6a4}'), None);
+        assert_eq!(fold_char('\u{1d7cd}'), None);
+        assert_eq!(fold_char('\u{3001}'), None);
+        assert_eq!(fold_char('\u{430}'), Some('a'));
+        assert_eq!(fold_char('\u{431}'), None);
     }
 }

@@ -1,3 +1,5 @@
+#![doc = include_str!("../README.md")]
+#![doc = ""]
 //! Detects secrets in text and masks them as `[REDACTED:<rule-id>]`.
 //!
 //! Owns the built-in ruleset, user rules, the allow-list and the counts of what was

@@ -1,5 +1,7 @@
 //! Every word of the Markdown, in English and Japanese.
 
+use std::fmt::Write as _;
+
 use jiff::civil::{Date, Weekday};
 use report_model::{Lang, MaskedSource};
 
@@ -19,6 +21,7 @@ pub(crate) struct Labels {
     pub(crate) narrative_by: &'static str,
     pub(crate) example: &'static str,
     pub(crate) no_activity_bucket: &'static str,
+    pub(crate) unknown_project: &'static str,
 }
 
 const EN: Labels = Labels {
@@ -37,6 +40,7 @@ const EN: Labels = Labels {
     narrative_by: "narrative",
     example: "e.g. ",
     no_activity_bucket: "No recorded activity.",
+    unknown_project: "(unknown project)",
 };
 
 const JA: Labels = Labels {
@@ -55,6 +59,7 @@ const JA: Labels = Labels {
     narrative_by: "要約モデル",
     example: "例: ",
     no_activity_bucket: "記録された活動はありません。",
+    unknown_project: "（不明なプロジェクト）",
 };
 
 /// The words of a [`Lang`] (the enum itself lives in `report-model`, shared with
@@ -75,6 +80,14 @@ pub(crate) trait LangText: Copy {
     fn agent_label(self) -> &'static str;
     fn list_separator(self) -> &'static str;
     fn secrets_masked(self, count: u64, source: MaskedSource) -> String;
+    fn in_progress(
+        self,
+        file_count: usize,
+        files: &[String],
+        stashes: usize,
+        unpushed: u64,
+    ) -> String;
+    fn on_branches(self, branches: &[String]) -> String;
 }
 
 impl LangText for Lang {
@@ -183,6 +196,68 @@ impl LangText for Lang {
         }
     }
 
+    /// `In progress: 2 files not committed (a.md, b.rs) · 1 stash · 3 commits not pushed`
+    /// or `作業中: 未コミット2ファイル（a.md、b.rs）・スタッシュ1件・未プッシュ3コミット`;
+    /// `files` are already escaped, and at most a few are given of `file_count`.
+    fn in_progress(
+        self,
+        file_count: usize,
+        files: &[String],
+        stashes: usize,
+        unpushed: u64,
+    ) -> String {
+        let more = file_count.saturating_sub(files.len());
+        let mut parts = Vec::new();
+        match self {
+            Lang::En => {
+                if file_count > 0 {
+                    let noun = if file_count == 1 { "file" } else { "files" };
+                    let mut list = files.join(", ");
+                    if more > 0 {
+                        let _ = write!(list, ", {more} more");
+                    }
+                    parts.push(format!("{file_count} {noun} not committed ({list})"));
+                }
+                if stashes > 0 {
+                    parts.push(format!(
+                        "{stashes} {}",
+                        if stashes == 1 { "stash" } else { "stashes" }
+                    ));
+                }
+                if unpushed > 0 {
+                    let noun = if unpushed == 1 { "commit" } else { "commits" };
+                    parts.push(format!("{unpushed} {noun} not pushed"));
+                }
+                format!("In progress: {}", parts.join(" · "))
+            }
+            Lang::Ja => {
+                if file_count > 0 {
+                    let mut list = files.join("、");
+                    if more > 0 {
+                        let _ = write!(list, "、ほか{more}件");
+                    }
+                    parts.push(format!("未コミット{file_count}ファイル（{list}）"));
+                }
+                if stashes > 0 {
+                    parts.push(format!("スタッシュ{stashes}件"));
+                }
+                if unpushed > 0 {
+                    parts.push(format!("未プッシュ{unpushed}コミット"));
+                }
+                format!("作業中: {}", parts.join("・"))
+            }
+        }
+    }
+
+    /// ` · on `main`` or `・ブランチ `main``, for a commit or session line; `branches`
+    /// are already code spans.
+    fn on_branches(self, branches: &[String]) -> String {
+        match self {
+            Lang::En => format!(" · on {}", branches.join(", ")),
+            Lang::Ja => format!("・ブランチ {}", branches.join("、")),
+        }
+    }
+
     /// `(6 prompts, claude-opus-4-5)` or `（プロンプト6件、claude-opus-4-5）`; the models
     /// are already escaped.
     fn prompts_with_models(self, n: u64, models: &[String]) -> String {
@@ -251,8 +326,8 @@ impl LangText for Lang {
     }
 }
 
-/// The words of multi-day reports and of time spent, in each language.
-pub(crate) trait TimeText: Copy {
+/// Headings of multi-day reports and time spent.
+pub(crate) trait RangeText: Copy {
     fn week_title(self) -> &'static str;
     fn range_title(self) -> &'static str;
     fn date_range(self, first: Date, last: Date) -> String;
@@ -263,8 +338,7 @@ pub(crate) trait TimeText: Copy {
     fn time_spent(self, minutes: u64, first: &jiff::Zoned, last: &jiff::Zoned) -> String;
 }
 
-/// Headings of multi-day reports and time spent.
-impl TimeText for Lang {
+impl RangeText for Lang {
     /// The title of a week report: `Weekly report` or `週報`.
     fn week_title(self) -> &'static str {
         match self {

@@ -1,23 +1,36 @@
 //! The Markdown form.
 //!
-//! Every string that came from a source goes through `sanitize::markdown`: commit
-//! subjects, titles, commands and shell heads as code spans, folder names and warning
-//! messages escaped, so none of them can open a block, a link, an image or raw HTML.
+//! Every string that came from a source goes through `sanitize::markdown`: titles,
+//! commands and shell heads as code spans; commit subjects, folder names and warning
+//! messages escaped as text, so none of them can open a block, a link, an image or raw
+//! HTML.
 
 use std::fmt::Write as _;
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use report_model::{
-    Bucket, BucketKind, Project, Report, ReportKind, ShellGroup, TimeSpent, Totals,
+    Bucket, BucketKind, Commit, Project, Report, ReportKind, ShellGroup, TimeSpent, Totals,
 };
 use sanitize::markdown::{code_span, escape_text};
 
-use crate::labels::{LangText as _, Noun, TimeText as _};
+use crate::labels::{LangText as _, Noun, RangeText as _};
 use report_model::Lang;
+
+/// At most this many branches are named on a commit line, then `+N`.
+const BRANCHES_SHOWN: usize = 3;
+
+/// At most this many uncommitted files are named on a project, then `N more`.
+const WIP_FILES_SHOWN: usize = 5;
 
 /// The report as Markdown in `lang`, with times shown in `time_zone`.
 pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
+    document(report, lang, time_zone, false)
+}
+
+/// The Markdown; `compact` leaves out the Window lines, Totals, the warnings and the
+/// footer (the body only, for a chat message).
+pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compact: bool) -> String {
     let mut out = String::new();
     let labels = lang.labels();
     if report.is_empty() {
@@ -29,7 +42,7 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
             _ => out.push_str(&lang.no_activity(&dates)),
         }
         out.push('\n');
-        if !report.warnings.is_empty() {
+        if !report.warnings.is_empty() && !compact {
             out.push('\n');
             warnings(&mut out, report, lang);
         }
@@ -49,7 +62,7 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
         _ => report.buckets.last().map(|bucket| lang.date(bucket.window.date)).unwrap_or_default(),
     };
     let _ = writeln!(out, "# {title} — {date}");
-    if let [bucket] = report.buckets.as_slice() {
+    if let (false, [bucket]) = (compact, report.buckets.as_slice()) {
         let _ = writeln!(
             out,
             "{}: {}",
@@ -59,7 +72,10 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
     }
 
     if let Some(narrative) = &report.narrative {
-        let _ = write!(out, "\n## {}\n\n{}\n", labels.summary, narrative.text.trim_end());
+        // Untrusted text: one escaped paragraph, so no reply can open a block (a fence, a
+        // heading, a list, a quote, raw HTML) that swallows the sections after it.
+        let _ =
+            write!(out, "\n## {}\n\n{}\n", labels.summary, escape_text(narrative.text.trim_end()));
     }
 
     match report.kind {
@@ -80,12 +96,15 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
                     }
                     (BucketKind::Today | BucketKind::Day, _) => lang.today(bucket.window.date),
                 };
-                let _ = write!(
-                    out,
-                    "\n## {heading}\n{}: {}\n",
-                    labels.window,
-                    window(bucket, &report.meta.time_zone, time_zone)
-                );
+                let _ = write!(out, "\n## {heading}\n");
+                if !compact {
+                    let _ = writeln!(
+                        out,
+                        "{}: {}",
+                        labels.window,
+                        window(bucket, &report.meta.time_zone, time_zone)
+                    );
+                }
                 if bucket.is_empty() {
                     let _ = write!(out, "\n{}\n", labels.no_activity_bucket);
                 }
@@ -102,6 +121,9 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
         }
     }
 
+    if compact {
+        return out;
+    }
     let mut totals_line = totals(&report.totals, lang, true);
     if let Some(spent) = time_spent(&report.time_spent, lang, time_zone) {
         let _ = write!(totals_line, " · {spent}");
@@ -187,18 +209,43 @@ fn project_section(
     if let Some(spent) = time_spent(&project.time_spent, lang, time_zone) {
         let _ = write!(heading, " · {spent}");
     }
-    let _ = write!(out, "\n{level} {} · {heading}\n\n", escape_text(&project.name));
-    for commit in &project.commits {
+    let _ = write!(
+        out,
+        "\n{level} {} · {heading}\n\n",
+        if project.path.as_os_str().is_empty() {
+            lang.labels().unknown_project.to_owned()
+        } else {
+            escape_text(&project.name)
+        }
+    );
+    // Commits are labelled with their branches only when they are on more than one.
+    let labels: Vec<Vec<String>> = narrowest_branches(&project.commits);
+    let labelled = labels.iter().flatten().collect::<std::collections::BTreeSet<_>>().len() > 1;
+    let on = |names: &[String]| -> String {
+        if !labelled || names.is_empty() {
+            return String::new();
+        }
+        let mut spans: Vec<String> =
+            names.iter().take(BRANCHES_SHOWN).map(|name| code_span(name)).collect();
+        if names.len() > BRANCHES_SHOWN {
+            spans.push(format!("+{}", names.len() - BRANCHES_SHOWN));
+        }
+        lang.on_branches(&spans)
+    };
+    for (commit, label) in project.commits.iter().zip(&labels) {
         let stats = lang.stats(commit.insertions, commit.deletions, commit.files_changed);
         let separator = if lang == Lang::En { " " } else { "" };
-        let _ = writeln!(out, "- {}{separator}{stats}", code_span(&commit.subject));
+        let branches = on(label);
+        // A subject is prose (`feat(api): …`, `#123`): escaped text, not a code span.
+        let _ = writeln!(out, "- {}{separator}{stats}{branches}", escape_text(&commit.subject));
     }
     for session in &project.sessions {
         let separator = if lang == Lang::En { " " } else { "" };
+        let branch = on(session.branch.as_slice());
         let models: Vec<String> = session.models.iter().map(|model| escape_text(model)).collect();
         let _ = writeln!(
             out,
-            "- AI: {} {}{separator}{}",
+            "- AI: {} {}{separator}{}{branch}",
             session.agent.display_name(),
             code_span(&session.title),
             lang.prompts_with_models(session.prompts, &models)
@@ -207,6 +254,42 @@ fn project_section(
     for group in &project.shell {
         shell_group(out, group, lang);
     }
+    if let Some(wip) = &project.wip {
+        let files: Vec<String> =
+            wip.files.iter().take(WIP_FILES_SHOWN).map(|file| escape_text(file)).collect();
+        let _ = writeln!(
+            out,
+            "- {}",
+            lang.in_progress(wip.files.len(), &files, wip.stashes.len(), wip.unpushed_commits)
+        );
+    }
+}
+
+/// The branches a commit is shown on: its local branches, or else its remote-tracking
+/// ones.
+fn branch_label(commit: &Commit) -> &[String] {
+    if commit.branches.is_empty() { &commit.remote_branches } else { &commit.branches }
+}
+
+/// For each commit, the narrowest of its branches: the ones holding the fewest of the
+/// project's listed commits. A commit made on `main` before `feature/x` branched off is
+/// in both, but it is shown on `main`, which holds fewer of the listed commits; ties
+/// show every tied branch.
+fn narrowest_branches(commits: &[Commit]) -> Vec<Vec<String>> {
+    let mut holds: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for commit in commits {
+        for name in branch_label(commit) {
+            *holds.entry(name.as_str()).or_default() += 1;
+        }
+    }
+    commits
+        .iter()
+        .map(|commit| {
+            let names = branch_label(commit);
+            let fewest = names.iter().map(|name| holds[name.as_str()]).min().unwrap_or(0);
+            names.iter().filter(|name| holds[name.as_str()] == fewest).cloned().collect()
+        })
+        .collect()
 }
 
 /// `3 commits (+412 −37, 14 files) · 2 AI sessions, 8 prompts · 31 commands`; the report
@@ -257,7 +340,7 @@ fn warnings(out: &mut String, report: &Report, lang: Lang) {
             "- {}: {} {}",
             labels.warning,
             code_span(warning.code.as_str()),
-            escape_text(&warning.message)
+            escape_text(&crate::warnings::text(warning, lang))
         );
     }
 }
@@ -271,7 +354,11 @@ fn footer(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
         .strftime("%Y-%m-%d %H:%M %:z")
         .to_string();
     let how = match &report.meta.llm_model {
-        Some(model) => format!("{}: {}", labels.narrative_by, escape_text(model)),
+        Some(model) => {
+            let cached = report.narrative_check.as_ref().is_some_and(|check| check.cached);
+            let cached = if cached { " (cached)" } else { "" };
+            format!("{}: {}{cached}", labels.narrative_by, escape_text(model))
+        }
         None => labels.deterministic.to_owned(),
     };
     let _ =

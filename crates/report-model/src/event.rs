@@ -10,6 +10,7 @@ use crate::report::Commit;
 /// The project an event belongs to: a repository (worktrees folded into it) or, for a
 /// working directory outside any repository, that directory.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ProjectRef {
     /// Display name: the folder name of the repository's main work tree.
     pub name: String,
@@ -20,6 +21,7 @@ pub struct ProjectRef {
 /// One commit authored by the user: the report's [`Commit`] plus the repository it was
 /// found in. Aggregation moves `commit` into the report as it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CommitEvent {
     /// The repository the commit was found in.
     pub project: ProjectRef,
@@ -30,6 +32,7 @@ pub struct CommitEvent {
 
 /// The AI coding agent a session belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Agent {
     /// Anthropic's Claude Code.
@@ -53,6 +56,7 @@ impl Agent {
 
 /// One AI coding-agent session, with the times of its user prompts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SessionEvent {
     /// Which agent wrote the session.
     pub agent: Agent,
@@ -77,10 +81,15 @@ pub struct SessionEvent {
     /// names none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub models: Vec<String>,
+    /// The git branch the agent recorded for the session (Codex `git.branch`, Claude
+    /// Code `gitBranch`; the last one seen), when it recorded one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
 }
 
 /// The shell a history entry came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Shell {
     /// zsh's history file.
@@ -107,6 +116,7 @@ impl Shell {
 
 /// One command from a shell history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShellEvent {
     /// Which history it came from.
     pub shell: Shell,
@@ -136,6 +146,7 @@ pub struct ShellEvent {
 
 /// Everything the sources produced for one run.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Activity {
     /// Commits by the user.
     pub commits: Vec<CommitEvent>,
@@ -143,6 +154,44 @@ pub struct Activity {
     pub sessions: Vec<SessionEvent>,
     /// Shell commands.
     pub shell: Vec<ShellEvent>,
+    /// Work in progress of the active repositories (uncommitted files, stashes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wip: Vec<WipEvent>,
+}
+
+/// Work in progress in one repository at report time: what is not committed yet.
+/// Unpushed commits are marked on the commits themselves ([`Commit::unpushed`](crate::Commit::unpushed)).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct WipEvent {
+    /// The repository.
+    pub project: ProjectRef,
+    /// Changed files not committed (staged, unstaged or untracked), each with the time
+    /// it was last modified; sorted by path.
+    pub files: Vec<WipFile>,
+    /// Stashes, newest first.
+    pub stashes: Vec<WipStash>,
+}
+
+/// One file with uncommitted changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct WipFile {
+    /// Path relative to the work tree, as git prints it (untrusted text). An untracked
+    /// folder is one entry ending in `/`.
+    pub path: String,
+    /// When the file was last modified (for a deleted file, its folder).
+    pub modified: Timestamp,
+}
+
+/// One stash entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct WipStash {
+    /// When the stash was made.
+    pub time: Timestamp,
+    /// Its message (untrusted text), e.g. `WIP on main: 1a2b3c4 subject`.
+    pub message: String,
 }
 
 #[expect(

@@ -10,6 +10,7 @@ use crate::event::{Agent, Shell};
 
 /// The language a report (and its narrative) is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
     /// English.
@@ -61,6 +62,7 @@ impl std::error::Error for UnknownName {}
 
 /// One source `standup doctor` reports on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     /// Git repositories.
@@ -143,6 +145,7 @@ impl PartialEq<&str> for Source {
 
 /// Where masked secrets were found, for the report's footer (`meta.secrets_masked`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum MaskedSource {
     /// Commits (subjects, repository names and paths).

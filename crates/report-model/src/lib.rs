@@ -10,9 +10,14 @@ mod event;
 mod kinds;
 mod report;
 
-pub use event::{Activity, Agent, CommitEvent, ProjectRef, SessionEvent, Shell, ShellEvent};
+pub use event::{
+    Activity, Agent, CommitEvent, ProjectRef, SessionEvent, Shell, ShellEvent, WipEvent, WipFile,
+    WipStash,
+};
 pub use kinds::{Lang, MaskedSource, Source, UnknownName, group_thousands, plural};
 pub use report::{
     Bucket, BucketKind, Commit, MaskedCount, Meta, Narrative, Project, Report, ReportKind,
     SCHEMA_VERSION, Session, ShellGroup, Span, TimeSpent, Totals, Warning, WarningCode, Window,
+    Wip,
 };
+pub use report::{CheckedBlocker, CheckedSentence, NarrativeCheck};

@@ -1,5 +1,6 @@
 //! The `Report`: what aggregation builds and what render prints.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use jiff::{Timestamp, civil::Date};
@@ -13,6 +14,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 /// Which report this is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReportKind {
     /// One calendar day.
@@ -28,6 +30,7 @@ pub enum ReportKind {
 /// A half-open time range `[start, end)` covering one local day (a standup's previous
 /// bucket: from its working day up to today; a bucket of today: up to now).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Window {
     /// The local calendar date the window covers.
     pub date: Date,
@@ -46,6 +49,7 @@ impl Window {
 
 /// Which part of a report a bucket is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BucketKind {
     /// The single day of a daily report.
@@ -58,6 +62,7 @@ pub enum BucketKind {
 
 /// The activity of one window.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Bucket {
     /// Which part of the report this is.
     pub kind: BucketKind,
@@ -87,8 +92,10 @@ impl Bucket {
 
 /// One project: a repository (worktrees folded in) or a working folder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Project {
-    /// Folder name of the repository's main work tree.
+    /// Folder name of the repository's main work tree; empty (with an empty `path`) for
+    /// sessions whose working directory is unknown.
     pub name: String,
     /// Absolute path of the project.
     pub path: PathBuf,
@@ -98,7 +105,8 @@ pub struct Project {
     pub commits: Vec<Commit>,
     /// Agent sessions, most recent activity first.
     pub sessions: Vec<Session>,
-    /// Shell commands run in the project (from histories that record a directory).
+    /// Shell commands the person ran in the project (from histories that record a
+    /// directory); an AI agent's are counted in `totals.agent_commands`.
     pub commands: u64,
     /// Sums over this project.
     pub totals: Totals,
@@ -109,11 +117,16 @@ pub struct Project {
     /// Estimated active time from the times of the project's events.
     #[serde(default)]
     pub time_spent: TimeSpent,
+    /// Work in progress at report time, when the project's repository has any that
+    /// belongs to this window.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wip: Option<Wip>,
 }
 
 /// An estimate of active time: the spans of activity that events less than an idle gap
 /// apart form, each counted at least a minimum length.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TimeSpent {
     /// The estimate, in minutes: the spans' lengths added up.
     pub minutes: u64,
@@ -123,6 +136,7 @@ pub struct TimeSpent {
 
 /// One span of activity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Span {
     /// The first event of the span.
     pub start: Timestamp,
@@ -134,8 +148,32 @@ pub struct Span {
     pub minutes: u64,
 }
 
+/// Work in progress of a project in a window: uncommitted files modified in the window,
+/// stashes made in it, and the window's commits that no remote-tracking branch contains.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Wip {
+    /// Files not committed that were modified in the window, sorted by path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    /// Messages of the stashes made in the window, newest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stashes: Vec<String>,
+    /// The window's commits (the ones listed) that are not pushed.
+    #[serde(default)]
+    pub unpushed_commits: u64,
+}
+
+impl Wip {
+    /// Whether there is nothing in progress.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.stashes.is_empty() && self.unpushed_commits == 0
+    }
+}
+
 /// One commit in a report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Commit {
     /// Full object id.
     pub hash: String,
@@ -155,10 +193,20 @@ pub struct Commit {
     /// Whether this is a merge commit (only present with `include_merges`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub merge: bool,
+    /// The local branches that contain the commit at report time (`main`), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub branches: Vec<String>,
+    /// The remote-tracking branches that contain the commit (`origin/main`), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remote_branches: Vec<String>,
+    /// Whether the repository has a remote and no remote-tracking branch contains it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unpushed: bool,
 }
 
 /// One agent session in a report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Session {
     /// Which agent.
     pub agent: Agent,
@@ -178,10 +226,14 @@ pub struct Session {
     /// The models the session used, in the order first used; empty when unknown.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub models: Vec<String>,
+    /// The git branch the agent recorded for the session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
 }
 
 /// Shell commands sharing a head (`cargo test`, `git commit`, `make`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShellGroup {
     /// The program, plus the sub-command for tools such as git and cargo.
     pub head: String,
@@ -203,6 +255,7 @@ pub struct ShellGroup {
 
 /// Sums over a project, a bucket or a report.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Totals {
     /// Projects with activity.
     pub projects: u64,
@@ -228,6 +281,7 @@ pub struct Totals {
 
 /// The stable machine code of a warning. The human message may change; the code may not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum WarningCode {
     /// No identity is configured and git has none: commits by every author are shown.
@@ -250,6 +304,12 @@ pub enum WarningCode {
     LlmFailed,
     /// The report's date lies after now: nothing can have been recorded yet.
     DateInFuture,
+    /// The model's reply failed a whole-reply check (the message starts with the reason code);
+    /// the report has no narrative.
+    LlmRejected,
+    /// Sentences (or blockers) of the model's reply failed the grounding checks and were
+    /// left out (the message starts with how many).
+    LlmSentencesDropped,
 }
 
 impl WarningCode {
@@ -266,28 +326,48 @@ impl WarningCode {
             WarningCode::LlmUnavailable => "llm_unavailable",
             WarningCode::LlmFailed => "llm_failed",
             WarningCode::DateInFuture => "date_in_future",
+            WarningCode::LlmRejected => "llm_rejected",
+            WarningCode::LlmSentencesDropped => "llm_sentences_dropped",
         }
     }
 }
 
 /// Something that could not be read or done; the rest of the report is still there.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Warning {
     /// Stable code.
     pub code: WarningCode,
-    /// Human message (never holds a secret).
+    /// Human message in English (never holds a secret).
     pub message: String,
+    /// The message's parts as data (`path`, `count`, `line`, `error`, `source`, and `kind`
+    /// where one code has several messages), so render can word it in another language.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, String>,
 }
 
 impl Warning {
     /// A warning with a code and a message.
     pub fn new(code: WarningCode, message: impl Into<String>) -> Warning {
-        Warning { code, message: message.into() }
+        Warning { code, message: message.into(), params: BTreeMap::new() }
+    }
+
+    /// The warning with one more parameter.
+    #[must_use]
+    pub fn with(mut self, key: &str, value: impl std::fmt::Display) -> Warning {
+        self.params.insert(key.to_owned(), value.to_string());
+        self
+    }
+
+    /// A parameter, when present.
+    pub fn param(&self, key: &str) -> Option<&str> {
+        self.params.get(key).map(String::as_str)
     }
 }
 
 /// The optional narrative a local LLM wrote.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Narrative {
     /// The narrative text (cleaned and capped).
     pub text: String,
@@ -300,6 +380,7 @@ pub struct Narrative {
 
 /// How many secrets were masked in one kind of source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MaskedCount {
     /// The source: `git`, `sessions`, `shell` or `warnings`.
     pub source: MaskedSource,
@@ -309,6 +390,7 @@ pub struct MaskedCount {
 
 /// How and when the report was made.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Meta {
     /// The version of standup that made it.
     pub version: String,
@@ -325,6 +407,7 @@ pub struct Meta {
 
 /// A daily report or a standup update.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Report {
     /// Version of this JSON form.
     pub schema_version: u32,
@@ -344,6 +427,60 @@ pub struct Report {
     /// Estimated active time over the whole report: the buckets' estimates added up.
     #[serde(default)]
     pub time_spent: TimeSpent,
+    /// What the grounding checks did with the model's reply, when a model answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub narrative_check: Option<NarrativeCheck>,
+}
+
+/// What the grounding checks (DESIGN §8.7a) did with a model's reply.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NarrativeCheck {
+    /// Whether a narrative came out of the reply.
+    pub accepted: bool,
+    /// Why the whole reply was rejected (`wrong_language`, `code`, `markup`, `json_dump`,
+    /// `repetition`, `instruction_echo`, `nothing_supported`, `most_dropped`, `empty`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Whether the reply was JSON of the fixed schema (else it went down the plain-text path).
+    pub structured: bool,
+    /// Whether the reply came from the narrative cache.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
+    /// Every sentence of the summary, in order, kept or dropped.
+    pub sentences: Vec<CheckedSentence>,
+    /// Every possible blocker the model offered, kept or dropped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blockers: Vec<CheckedBlocker>,
+}
+
+/// One sentence of a model's summary and what the checks found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CheckedSentence {
+    /// The sentence (cleaned and redacted).
+    pub text: String,
+    /// Whether it is in the narrative.
+    pub kept: bool,
+    /// Why it was dropped: `number`, `identifier`, `url`, `quote`, `unsupported`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+}
+
+/// One possible blocker of a model's reply and what the checks found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CheckedBlocker {
+    /// The blocker (cleaned and redacted).
+    pub text: String,
+    /// The evidence ids it cited.
+    pub evidence: Vec<String>,
+    /// Whether it is shown.
+    pub kept: bool,
+    /// Why it was dropped: `no_evidence`, `unknown_evidence`, `number`, `identifier`, `url`,
+    /// `quote`, `too_many`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
 }
 
 impl Report {

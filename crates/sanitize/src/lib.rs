@@ -1,3 +1,5 @@
+#![doc = include_str!("../README.md")]
+#![doc = ""]
 //! Cleans untrusted text before anyone sees it: terminal escape sequences, control,
 //! bidi and invisible characters, over-long strings and Markdown-active payloads.
 //!

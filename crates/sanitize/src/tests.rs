@@ -33,3 +33,19 @@ fn first_suspect_skips_harmless_chars_with_suspect_lead_bytes() {
     assert_eq!(first_suspect("ab\u{2014}\u{200b}"), Some(5));
     assert_eq!(first_suspect("\u{1b}"), Some(0));
 }
+
+#[test]
+fn suspect_bytes_are_exactly_the_lead_bytes_of_removed_chars() {
+    // Not one more: a byte marked suspect for nothing sends clean text down the slow path.
+    let mut expected = [false; 256];
+    let mut buf = [0u8; 4];
+    for c in (0..=u32::from(char::MAX)).filter_map(char::from_u32) {
+        if is_removed(c) {
+            expected[usize::from(c.encode_utf8(&mut buf).as_bytes()[0])] = true;
+        }
+    }
+    for byte in 0..256 {
+        assert_eq!(SUSPECT[byte], expected[byte], "byte {byte:#04x}");
+    }
+    assert!(!SUSPECT[usize::from(b' ')]);
+}

@@ -8,7 +8,10 @@ use report_model::Lang;
 
 const EXAMPLES: &str = "\
 Examples:
+  standup                                the standup update (same as `standup standup`)
   standup daily                          today's report, Markdown on stdout
+  standup daily --format slack --compact --copy
+                                         paste-ready for Slack, on the clipboard too
   standup daily --date yesterday --lang ja
   standup standup --no-llm               previous working day (and any days off since) + today
   standup week                           this week's working days so far (週報)
@@ -17,19 +20,22 @@ Examples:
   standup doctor                         which sources were found, and why a report is empty
   standup daily --show-prompt            what would be sent to the local LLM (sends nothing)
   standup config init                    write a commented default config
+  standup completions zsh                shell completions (also bash, fish, elvish, powershell)
+  standup man                            the man page, as roff
 
 Exit codes: 0 report written (warnings included), 1 no report could be produced,
-2 usage or config error.
-
-Report bugs at https://example.invalid/standup/issues";
+2 usage or config error.";
 
 /// Turns what you did on this machine (git commits, AI coding-agent sessions, shell
 /// history) into a daily report or a standup update. Nothing leaves the machine.
 #[derive(Debug, Parser)]
-#[command(name = "standup", version, about, after_help = EXAMPLES)]
+#[command(name = "standup", version, about, after_help = EXAMPLES, args_conflicts_with_subcommands = true)]
 pub(crate) struct Cli {
     #[command(subcommand)]
-    pub(crate) command: Command,
+    pub(crate) command: Option<Command>,
+    /// Without a sub-command: the options of `standup standup`.
+    #[command(flatten)]
+    pub(crate) report: ReportArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -46,9 +52,20 @@ pub(crate) enum Command {
     /// Manage the config file.
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// Print shell completions: `standup completions zsh > ~/.zfunc/_standup`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `standup man > ~/.local/share/man/man1/standup.1`.
+    Man,
+    /// Print the JSON Schema of `--format json` output.
+    Schema,
 }
 
 #[derive(Debug, Args)]
+#[expect(clippy::struct_excessive_bools, reason = "independent command-line switches")]
 pub(crate) struct ReportArgs {
     /// The day: `today`, `yesterday` or `YYYY-MM-DD`.
     #[arg(long, default_value = "today", value_name = "DATE")]
@@ -60,8 +77,15 @@ pub(crate) struct ReportArgs {
     #[arg(long, value_enum, default_value_t = FormatArg::Md)]
     pub(crate) format: FormatArg,
     /// Never ask a local LLM for a narrative.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "llm")]
     pub(crate) no_llm: bool,
+    /// Ask the local LLM for a narrative this time even when `[llm] enabled` is `false` or
+    /// `"auto"`, and warn when it fails.
+    #[arg(long)]
+    pub(crate) llm: bool,
+    /// Ask the model again instead of reusing a cached narrative of the same request.
+    #[arg(long)]
+    pub(crate) no_cache: bool,
     /// Print the exact system and user messages a narrative request would send, and
     /// send nothing.
     #[arg(long)]
@@ -72,7 +96,7 @@ pub(crate) struct ReportArgs {
     /// Config file (default: $XDG_CONFIG_HOME/standup/config.toml).
     #[arg(long, value_name = "PATH")]
     pub(crate) config: Option<PathBuf>,
-    /// Write the report to FILE instead of stdout.
+    /// Write the report to FILE instead of stdout (`-` is stdout).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
     /// `daily` only: the first day of a range (`today`, `yesterday` or `YYYY-MM-DD`); one
@@ -82,6 +106,19 @@ pub(crate) struct ReportArgs {
     /// `daily` only: the last day of the range (default: today).
     #[arg(long, value_name = "DATE", requires = "since")]
     pub(crate) until: Option<String>,
+    /// The body only: no Window line, Totals, warnings or footer (also `[render] compact`).
+    #[arg(long)]
+    pub(crate) compact: bool,
+    /// Also put the report on the clipboard (with --format html, as rich text too).
+    #[arg(long)]
+    pub(crate) copy: bool,
+    /// Print no warnings on stderr (they stay in the report and in JSON).
+    #[arg(short = 'q', long)]
+    pub(crate) quiet: bool,
+    /// Color of warnings and errors on stderr (NO_COLOR, CLICOLOR and CLICOLOR_FORCE are
+    /// honoured with `auto`).
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub(crate) color: ColorArg,
 }
 
 #[derive(Debug, Args)]
@@ -114,8 +151,24 @@ pub(crate) enum ConfigCommand {
 pub(crate) enum FormatArg {
     /// Markdown.
     Md,
-    /// The Report as JSON, for other tools.
+    /// The Report as JSON, for other tools (`standup schema` prints its schema).
     Json,
+    /// Slack mrkdwn: bold section titles, • bullets.
+    Slack,
+    /// Plain text without markup.
+    Text,
+    /// An HTML fragment, for rich-text paste into mail, Confluence, Notion, Teams.
+    Html,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorArg {
+    /// Color when stderr is a terminal, unless NO_COLOR or TERM=dumb says otherwise.
+    Auto,
+    /// Always color.
+    Always,
+    /// Never color.
+    Never,
 }
 
 /// `--lang`: the values of [`Lang`], listed in `--help` and in the error for others.

@@ -13,8 +13,9 @@ use toml::Spanned;
 
 /// Where the config file is read from when `--config` is not given.
 pub(crate) fn default_path(home: &Path, xdg_config_home: Option<&str>) -> PathBuf {
+    // The XDG spec: a relative path in $XDG_CONFIG_HOME is invalid and is ignored.
     let base = xdg_config_home
-        .filter(|value| !value.is_empty())
+        .filter(|value| Path::new(value).is_absolute())
         .map_or_else(|| home.join(".config"), PathBuf::from);
     base.join("standup").join("config.toml")
 }
@@ -53,6 +54,23 @@ struct File {
     // Time spent (issue 11 item 7).
     idle_minutes: Option<Spanned<u64>>,
     min_span_minutes: Option<Spanned<u64>>,
+    render: RenderFile,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct RenderFile {
+    compact: bool,
+    template: Option<Spanned<PathBuf>>,
+}
+
+/// The `[render]` section.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct RenderConfig {
+    /// The body only (as `--compact`).
+    pub(crate) compact: bool,
+    /// A MiniJinja template the report is rendered through (`~` not yet expanded).
+    pub(crate) template: Option<PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -100,7 +118,7 @@ struct RuleFile {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 struct LlmFile {
-    enabled: Option<bool>,
+    enabled: Option<Spanned<toml::Value>>,
     api: Option<Spanned<String>>,
     endpoint: Option<Spanned<String>>,
     model: Option<String>,
@@ -108,6 +126,10 @@ struct LlmFile {
     max_input_chars: Option<Spanned<usize>>,
     max_output_chars: Option<Spanned<usize>>,
     temperature: Option<Spanned<f32>>,
+    structured: Option<Spanned<String>>,
+    notes: Option<Vec<String>>,
+    notes_max_chars: Option<usize>,
+    command: Option<Spanned<String>>,
 }
 
 /// Which wire protocol the local LLM server speaks.
@@ -115,12 +137,22 @@ struct LlmFile {
 pub(crate) enum LlmApi {
     Ollama,
     OpenAi,
+    /// A model runner run as a subprocess (`[llm] command`).
+    Command,
+}
+
+/// `[llm] enabled`: on, off, or on when something answers on the default endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LlmEnabled {
+    Auto,
+    On,
+    Off,
 }
 
 /// The `[llm]` section.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct LlmConfig {
-    pub(crate) enabled: bool,
+    pub(crate) enabled: LlmEnabled,
     pub(crate) api: LlmApi,
     pub(crate) endpoint: String,
     pub(crate) model: Option<String>,
@@ -128,12 +160,22 @@ pub(crate) struct LlmConfig {
     pub(crate) max_input_chars: usize,
     pub(crate) max_output_chars: usize,
     pub(crate) temperature: f32,
+    /// How a structured reply is asked for.
+    pub(crate) structured: llm_client::Structured,
+    /// Style notes for the system prompt.
+    pub(crate) notes: Vec<String>,
+    pub(crate) notes_max_chars: usize,
+    /// The model runner of `api = "command"`.
+    pub(crate) command: Option<String>,
+    /// Whether the user configured where the model is (`api`, `endpoint` or `command`):
+    /// with `enabled = "auto"`, a failure is then worth a warning.
+    pub(crate) configured: bool,
 }
 
 impl Default for LlmConfig {
     fn default() -> Self {
         LlmConfig {
-            enabled: true,
+            enabled: LlmEnabled::Auto,
             api: LlmApi::Ollama,
             endpoint: "http://127.0.0.1:11434".to_owned(),
             model: None,
@@ -141,6 +183,11 @@ impl Default for LlmConfig {
             max_input_chars: 12_000,
             max_output_chars: 1_200,
             temperature: 0.2,
+            structured: llm_client::Structured::Auto,
+            notes: Vec::new(),
+            notes_max_chars: 2_000,
+            command: None,
+            configured: false,
         }
     }
 }
@@ -156,7 +203,7 @@ struct IdentityFile {
 #[serde(default, deny_unknown_fields)]
 struct GitFile {
     roots: Option<Vec<PathBuf>>,
-    max_depth: Option<usize>,
+    max_depth: Option<Spanned<usize>>,
     exclude: Vec<String>,
     include_merges: bool,
     timeout_secs: Option<Spanned<i64>>,
@@ -178,6 +225,7 @@ pub(crate) struct Config {
     pub(crate) grouping: aggregate::ShellGrouping,
     pub(crate) redactor: std::sync::Arc<redact::Redactor>,
     pub(crate) llm: LlmConfig,
+    pub(crate) render: RenderConfig,
     /// How time spent is estimated (`idle_minutes`, `min_span_minutes`).
     pub(crate) time_rules: aggregate::TimeRules,
 }
@@ -204,6 +252,7 @@ impl Default for Config {
             grouping: aggregate::ShellGrouping::default(),
             redactor: std::sync::Arc::new(redact::Redactor::builtin()),
             llm: LlmConfig::default(),
+            render: RenderConfig::default(),
             time_rules: aggregate::TimeRules::default(),
         }
     }
@@ -297,7 +346,7 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
     config.identity =
         collect::git::Identity { emails: file.identity.emails, names: file.identity.names };
     config.git.roots = file.git.roots;
-    if let Some(depth) = file.git.max_depth {
+    if let Some(depth) = in_range(file.git.max_depth, MAX_DEPTH, "git.max_depth", invalid)? {
         config.git.max_depth = depth;
     }
     config.git.exclude = file.git.exclude;
@@ -326,8 +375,24 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
     parse_shell(&mut config, file.shell, invalid)?;
     parse_redact(&mut config, file.redact, path, invalid)?;
     parse_llm(&mut config, file.llm, invalid)?;
+    parse_render(&mut config, file.render, invalid)?;
     parse_time_rules(&mut config, file.idle_minutes, file.min_span_minutes, invalid)?;
     Ok(config)
+}
+
+fn parse_render(
+    config: &mut Config,
+    render: RenderFile,
+    invalid: &Invalid<'_>,
+) -> Result<(), ConfigError> {
+    config.render.compact = render.compact;
+    if let Some(template) = render.template {
+        if template.get_ref().as_os_str().is_empty() {
+            return Err(invalid(template.span(), "render.template", "is empty".to_owned()));
+        }
+        config.render.template = Some(template.into_inner());
+    }
+    Ok(())
 }
 
 fn parse_days(
@@ -570,32 +635,80 @@ fn parse_redact(
 
 fn parse_llm(config: &mut Config, llm: LlmFile, invalid: &Invalid<'_>) -> Result<(), ConfigError> {
     let defaults = LlmConfig::default();
-    if let Some(api) = llm.api {
+    if let Some(api) = &llm.api {
         config.llm.api = match api.get_ref().as_str() {
             "ollama" => LlmApi::Ollama,
             "openai" => LlmApi::OpenAi,
+            "command" => LlmApi::Command,
             other => {
                 return Err(invalid(
                     api.span(),
                     "llm.api",
                     format!(
-                        "`{}` is not an API (expected `ollama` or `openai`)",
+                        "`{}` is not an API (expected `ollama`, `openai` or `command`)",
                         clean::quote(other)
                     ),
                 ));
             }
         };
     }
-    config.llm.enabled = llm.enabled.unwrap_or(defaults.enabled);
-    config.llm.endpoint = match llm.endpoint {
-        Some(endpoint) => {
+    if let Some(enabled) = &llm.enabled {
+        config.llm.enabled = match enabled.get_ref() {
+            toml::Value::Boolean(true) => LlmEnabled::On,
+            toml::Value::Boolean(false) => LlmEnabled::Off,
+            toml::Value::String(text) if text == "auto" => LlmEnabled::Auto,
+            _ => {
+                return Err(invalid(
+                    enabled.span(),
+                    "llm.enabled",
+                    "expected `true`, `false` or `\"auto\"`".to_owned(),
+                ));
+            }
+        };
+    }
+    if let Some(structured) = &llm.structured {
+        use llm_client::Structured;
+        config.llm.structured = match structured.get_ref().as_str() {
+            "auto" => Structured::Auto,
+            "json_schema" => Structured::JsonSchema,
+            "json_object" => Structured::JsonObject,
+            "off" => Structured::Off,
+            _ => {
+                return Err(invalid(
+                    structured.span(),
+                    "llm.structured",
+                    "expected `auto`, `json_schema`, `json_object` or `off`".to_owned(),
+                ));
+            }
+        };
+    }
+    config.llm.configured = llm.api.is_some() || llm.endpoint.is_some() || llm.command.is_some();
+    if let Some(endpoint) = &llm.endpoint {
+        if config.llm.api != LlmApi::Command {
             validate_endpoint(endpoint.get_ref())
                 .map_err(|message| invalid(endpoint.span(), "llm.endpoint", message))?;
-            endpoint.into_inner()
         }
-        None => defaults.endpoint,
-    };
+        config.llm.endpoint.clone_from(endpoint.get_ref());
+    }
+    match (&llm.command, config.llm.api) {
+        (Some(command), _) if command.get_ref().split_whitespace().next().is_none() => {
+            return Err(invalid(command.span(), "llm.command", "is empty".to_owned()));
+        }
+        (Some(command), _) => config.llm.command = Some(command.get_ref().clone()),
+        (None, LlmApi::Command) => {
+            let span = llm.api.as_ref().map_or(0..0, Spanned::span);
+            return Err(invalid(
+                span,
+                "llm.api",
+                "`command` needs `[llm] command = \"program args…\"`".to_owned(),
+            ));
+        }
+        (None, _) => {}
+    }
     config.llm.model = llm.model.filter(|model| !model.is_empty());
+    config.llm.notes = llm.notes.unwrap_or_default();
+    config.llm.notes_max_chars = llm.notes_max_chars.unwrap_or(defaults.notes_max_chars);
+
     config.llm.timeout_secs =
         in_range(llm.timeout_secs, TIMEOUT_SECS, "llm.timeout_secs", invalid)?
             .unwrap_or(defaults.timeout_secs);
@@ -624,6 +737,8 @@ fn parse_llm(config: &mut Config, llm: LlmFile, invalid: &Invalid<'_>) -> Result
     Ok(())
 }
 
+/// `[git] max_depth`: the folder walk recurses once per level.
+const MAX_DEPTH: std::ops::RangeInclusive<usize> = 0..=32;
 /// `[llm] timeout_secs`: at least a second, at most an hour (a deadline far in the
 /// future overflows the clock).
 const TIMEOUT_SECS: std::ops::RangeInclusive<u64> = 1..=3600;
@@ -658,36 +773,12 @@ fn in_range<T: PartialOrd + std::fmt::Display + Copy>(
     ))
 }
 
-/// Checks what can be checked of `[llm] endpoint` without any lookup: an explicit port
-/// is a number from 1 to 65535 (an out-of-range port once became port 80 silently).
-/// The scheme and the loopback rule are `llm-client`'s.
+/// Checks `[llm] endpoint` as the client will (an `http://` URL, a port from 1 to 65535, a
+/// loopback IP literal or `localhost`), without any I/O; the message says what is wrong.
 pub(crate) fn validate_endpoint(endpoint: &str) -> Result<(), String> {
-    let rest = endpoint.split_once("://").map_or(endpoint, |(_, rest)| rest);
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host_port = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
-    let port = if let Some(bracketed) = host_port.strip_prefix('[') {
-        match bracketed.split_once(']') {
-            Some((_, "")) => None,
-            Some((_, after)) => Some(after.strip_prefix(':').unwrap_or(after)),
-            None => return Err("the `[` of an IPv6 address is not closed".to_owned()),
-        }
-    } else {
-        host_port.rsplit_once(':').map(|(_, port)| port)
-    };
-    match port {
-        None => Ok(()),
-        Some(port)
-            if !port.is_empty()
-                && port.bytes().all(|byte| byte.is_ascii_digit())
-                && port.parse::<u16>().is_ok_and(|port| port > 0) =>
-        {
-            Ok(())
-        }
-        Some(_) => Err(format!(
-            "`{}` has a port that is not a number from 1 to 65535",
-            clean::quote(endpoint)
-        )),
-    }
+    llm_client::validate_endpoint(endpoint)
+        .map(|_| ())
+        .map_err(|error| format!("`{}`: {error}", clean::quote(endpoint)))
 }
 
 /// A strict `HH:MM` (two digits each, `00:00` to `23:59`): no sign, no spaces.
@@ -743,8 +834,9 @@ fn key_at(text: &str, span: &Range<usize>) -> Option<String> {
 }
 
 /// The commented default config that `standup config init` writes.
-pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is optional: what is shown is the default.
-# Reference: README.md, section "Configuration".
+pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is optional. A commented key shows its default
+# ("Default: ...") or, where it says "Example", a value to adapt: examples are not
+# defaults. Reference: README.md, section "Configuration".
 
 # Longest subject, title or command kept, in characters (a longer one ends with "…").
 # max_chars = 500
@@ -753,6 +845,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # lang = "en"
 
 # IANA time zone day boundaries are local to. Default: $TZ, else the system's.
+# Example:
 # timezone = "Asia/Tokyo"
 
 # When a day starts, for night owls ("04:00" puts 01:30 on the previous day).
@@ -762,6 +855,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # workdays = ["mon", "tue", "wed", "thu", "fri"]
 
 # Dates that are not working days; "jp" adds Japan's national holidays (2020–2099).
+# Default: none. Example:
 # holidays = ["jp", "2026-12-29", "2026-12-30", "2026-12-31"]
 
 # Time spent (an estimate): events of a project less than idle_minutes apart join one
@@ -771,17 +865,19 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 
 [identity]
 # Your commit e-mails (compared without regard to case) and author names.
-# Default: git's global user.email and user.name.
+# Default: git's global user.email and user.name. Example:
 # emails = ["me@example.com", "me@work.example"]
 # names = ["My Name"]
 
 [git]
 # Folders searched for repositories. Default: those of ~/src ~/code ~/projects ~/dev
 # ~/work ~/repos ~/git that exist. The repository you run standup from is always read.
+# Example:
 # roots = ["~/src"]
 # How many folder levels below a root are searched.
 # max_depth = 3
 # Folders to skip: a glob with a "/" matches the path, one without matches the name.
+# Default: none. Example:
 # exclude = ["~/src/archive/**", "vendor"]
 # Report merge commits too.
 # include_merges = false
@@ -804,6 +900,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # shells = ["zsh", "bash", "fish", "atuin"]
 # History files, when not where the shell keeps them by default ($HISTFILE, ~/.zsh_history,
 # ~/.bash_history, $XDG_DATA_HOME/fish/fish_history, ~/.local/share/atuin/history.db).
+# Example:
 # zsh = "~/.zsh_history"
 # Commands whose head is one of these are left out.
 # ignore = ["ls", "cd", "pwd", "clear", "exit", "history", "ll", "la", "z", "j"]
@@ -814,23 +911,41 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 
 [redact]
 # Extra secret patterns: each masks its matches as [REDACTED:<id>]. Keywords (literal,
-# case-insensitive) let text without them skip the regex.
+# case-insensitive) let text without them skip the regex. Default: none. Example:
 # rules = [{ id = "acme-key", regex = "acme_[0-9a-f]{32}", keywords = ["acme_"] }]
 # Literals never masked (a test token that is not a secret).
 # allow = []
 
 [llm]
 # A local LLM server may add a short narrative. It must be on loopback.
-# enabled = true
-# "ollama" (/api/chat) or "openai" (/v1/chat/completions: llama.cpp, LM Studio, vLLM).
+# "auto": used when something answers on the default endpoint, silent when nothing does
+# (an endpoint you set, or `true`, warns when it fails). `false`: never.
+# enabled = "auto"
+# "ollama" (/api/chat), "openai" (/v1/chat/completions: llama.cpp, LM Studio, vLLM) or
+# "command" (a model runner started per call: the request JSON on stdin, the reply on stdout).
 # api = "ollama"
+# An IP literal or localhost; host names are never looked up.
 # endpoint = "http://127.0.0.1:11434"
+# For api = "command": the program and its arguments, split on whitespace (no shell).
+# command = "llm -m qwen2.5"
+# How a JSON reply is asked for: "auto", "json_schema", "json_object" or "off".
+# structured = "auto"
+# Style notes added to the system prompt (oldest kept first), and their budget.
+# notes = ["Write in the first person.", "Name tickets as they appear in commit subjects."]
+# notes_max_chars = 2000
 # Model; empty asks the server and takes the first.
 # model = ""
 # timeout_secs = 60
 # max_input_chars = 12000
 # max_output_chars = 1200
 # temperature = 0.2
+
+[render]
+# The body only: no Window line, Totals, warnings or footer (as --compact).
+# compact = false
+# A MiniJinja template the report is rendered through instead of the built-in
+# Markdown; its context is the JSON Report. Default: none. Example:
+# template = "~/.config/standup/nippo.md.j2"
 "#;
 
 #[cfg(test)]
@@ -853,7 +968,7 @@ mod tests {
 
     #[test]
     fn unknown_key_names_key_and_line() {
-        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `max_chars`, `identity`, `git`, `sessions`, `shell`, `redact`, `llm`, `idle_minutes`, `min_span_minutes`");
+        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `max_chars`, `identity`, `git`, `sessions`, `shell`, `redact`, `llm`, `idle_minutes`, `min_span_minutes`, `render`");
     }
 
     #[test]
@@ -880,12 +995,31 @@ mod tests {
     }
 
     #[test]
+    fn jp_holidays_and_time_rules() {
+        let config = parse(
+            Path::new("c.toml"),
+            "holidays = [\"jp\", \"2026-12-29\"]\nidle_minutes = 45\nmin_span_minutes = 5\n",
+        )
+        .unwrap();
+        for day in ["2026-01-12", "2026-05-06", "2026-09-22", "2026-12-29", "2099-01-01"] {
+            assert!(config.holidays.contains(&day.parse().unwrap()), "{day}");
+        }
+        assert!(!config.holidays.contains(&"2026-12-28".parse().unwrap()));
+        assert_eq!(
+            config.time_rules,
+            aggregate::TimeRules { idle_minutes: 45, min_span_minutes: 5 }
+        );
+        insta::assert_snapshot!(error("idle_minutes = 0\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `idle_minutes`: 0 is out of range (expected 1 to 1440 minutes)");
+        insta::assert_snapshot!(error("\nmin_span_minutes = 2000\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `min_span_minutes`: 2000 is out of range (expected 0 to 1440 minutes)");
+    }
+
+    #[test]
     fn out_of_range_values_name_the_key() {
         insta::assert_snapshot!(error("[llm]\ntimeout_secs = 9223372036854775000\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `llm.timeout_secs`: 9223372036854775000 is out of range (expected 1 to 3600)");
         insta::assert_snapshot!(error("[llm]\ntemperature = nan\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `llm.temperature`: must be a number from 0 to 2 (sampling temperature)");
         insta::assert_snapshot!(error("[llm]\nmax_input_chars = 0\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `llm.max_input_chars`: 0 is out of range (expected 100 to 10000000)");
         insta::assert_snapshot!(error("day_start = \"+4:-0\"\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `day_start`: `+4:-0` is not a time of day (expected `HH:MM`, such as `04:00`)");
-        insta::assert_snapshot!(error("[llm]\nendpoint = \"http://127.0.0.1:99999\"\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `llm.endpoint`: `http://127.0.0.1:99999` has a port that is not a number from 1 to 65535");
+        insta::assert_snapshot!(error("[llm]\nendpoint = \"http://127.0.0.1:99999\"\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `llm.endpoint`: `http://127.0.0.1:99999`: the LLM endpoint is not a valid http:// URL: its port is not a number from 1 to 65535");
         insta::assert_snapshot!(error("[redact]\nrules = [{ id = \"a b\", regex = \"x\" }]\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `redact.rules`: rule id `a b` must be 1 to 64 letters, digits, `-`, `_` or `.`");
         assert!(
             error("[redact]\nrules = [{ id = \"r\", regex = \"x\", entropy = nan }]\n")
@@ -913,7 +1047,7 @@ mod tests {
             "http://[::1]:8080/v1",
             "http://[::1]",
             "http://127.0.0.1:1/",
-            "http://u:p@127.0.0.1:65535",
+            "http://LOCALHOST:65535",
         ] {
             assert_eq!(validate_endpoint(good), Ok(()), "{good}");
         }
@@ -925,28 +1059,14 @@ mod tests {
             "http://[::1]:65536",
             "http://[::1",
             "http://127.0.0.1:8o",
+            // Beyond the port: credentials, another scheme, a name, a non-loopback literal.
+            "http://u:p@127.0.0.1:65535",
+            "https://127.0.0.1:1",
+            "http://llm.local:11434",
+            "http://192.168.1.10:11434",
         ] {
             assert!(validate_endpoint(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn jp_holidays_and_time_rules() {
-        let config = parse(
-            Path::new("c.toml"),
-            "holidays = [\"jp\", \"2026-12-29\"]\nidle_minutes = 45\nmin_span_minutes = 5\n",
-        )
-        .unwrap();
-        for day in ["2026-01-12", "2026-05-06", "2026-09-22", "2026-12-29", "2099-01-01"] {
-            assert!(config.holidays.contains(&day.parse().unwrap()), "{day}");
-        }
-        assert!(!config.holidays.contains(&"2026-12-28".parse().unwrap()));
-        assert_eq!(
-            config.time_rules,
-            aggregate::TimeRules { idle_minutes: 45, min_span_minutes: 5 }
-        );
-        insta::assert_snapshot!(error("idle_minutes = 0\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `idle_minutes`: 0 is out of range (expected 1 to 1440 minutes)");
-        insta::assert_snapshot!(error("\nmin_span_minutes = 2000\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `min_span_minutes`: 2000 is out of range (expected 0 to 1440 minutes)");
     }
 
     #[test]

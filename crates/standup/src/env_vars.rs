@@ -19,7 +19,23 @@ pub(crate) const HOME: &str = "HOME";
 /// Where the config file lives (`$XDG_CONFIG_HOME/standup/config.toml`).
 pub(crate) const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 
+/// Where the narrative cache lives (`$XDG_CACHE_HOME/standup/narrative`, else
+/// `~/.cache/standup/narrative`).
+pub(crate) const XDG_CACHE_HOME: &str = "XDG_CACHE_HOME";
+
 /// Variables the sources read (shell histories, agent log roots, atuin): `collect` owns
 /// the list, and the binary captures exactly it and passes it through the injected
 /// `Env`; the sources never read the process environment themselves.
 pub(crate) const SOURCE_VARS: &[&str] = collect::Env::VARS;
+
+/// Set and not empty: no color in diagnostics (no-color.org), unless `--color always`.
+pub(crate) const NO_COLOR: &str = "NO_COLOR";
+
+/// `0` turns color off with `--color auto` (bixense.com/clicolors).
+pub(crate) const CLICOLOR: &str = "CLICOLOR";
+
+/// Set and not `0`: color even when stderr is not a terminal, with `--color auto`.
+pub(crate) const CLICOLOR_FORCE: &str = "CLICOLOR_FORCE";
+
+/// `dumb` means a terminal that cannot move the cursor: no color, no spinner.
+pub(crate) const TERM: &str = "TERM";

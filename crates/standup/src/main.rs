@@ -3,9 +3,13 @@
 //! Everything worth a unit test lives in a library crate.
 
 mod cli;
+mod clipboard;
 mod config;
+mod diag;
 mod env_vars;
+mod native;
 mod pipeline;
+mod template;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -34,6 +38,17 @@ enum Failure {
 }
 
 fn main() -> ExitCode {
+    // `--copy`'s background helper: not a command of the CLI, so completions, the man
+    // page and `--help` never offer it.
+    let mut args = std::env::args_os().skip(1);
+    if args.next().is_some_and(|first| first == clipboard::HELPER_ARG) {
+        let html = args.next().is_some_and(|flag| flag == "--html");
+        return ExitCode::from(if clipboard::serve(html).is_ok() {
+            exit::OK
+        } else {
+            exit::FAILURE
+        });
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) if !error.use_stderr() => {
@@ -47,6 +62,13 @@ fn main() -> ExitCode {
             return ExitCode::from(exit::USAGE);
         }
     };
+    let (color, quiet) = match &cli.command {
+        Some(Command::Daily(args) | Command::Standup(args) | Command::Week(args)) => {
+            (args.color, args.quiet)
+        }
+        _ => (cli.report.color, cli.report.quiet),
+    };
+    diag::init(color, quiet);
     let code = match run(cli) {
         Ok(()) => exit::OK,
         Err(Failure::Usage(error)) => {
@@ -69,18 +91,27 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), Failure> {
     let env = pipeline::ProcessEnv::capture();
     match cli.command {
-        Command::Daily(args) => pipeline::report(&env, report_model::ReportKind::Daily, &args),
-        Command::Standup(args) => pipeline::report(&env, report_model::ReportKind::Standup, &args),
-        Command::Week(args) => pipeline::report(&env, report_model::ReportKind::Week, &args),
-        Command::Doctor(args) => pipeline::doctor(&env, &args),
-        Command::Config(ConfigCommand::Path { config }) => {
+        // Bare `standup` is the command people type every morning: the standup update.
+        None => pipeline::report(&env, report_model::ReportKind::Standup, &cli.report),
+        Some(Command::Daily(args)) => {
+            pipeline::report(&env, report_model::ReportKind::Daily, &args)
+        }
+        Some(Command::Standup(args)) => {
+            pipeline::report(&env, report_model::ReportKind::Standup, &args)
+        }
+        Some(Command::Week(args)) => pipeline::report(&env, report_model::ReportKind::Week, &args),
+        Some(Command::Doctor(args)) => pipeline::doctor(&env, &args),
+        Some(Command::Config(ConfigCommand::Path { config })) => {
             let path = config.unwrap_or_else(|| env.default_config_path());
             write_stdout(format!("{}\n", path.display()).as_bytes())
         }
-        Command::Config(ConfigCommand::Init { force, config }) => {
+        Some(Command::Config(ConfigCommand::Init { force, config })) => {
             let path = config.unwrap_or_else(|| env.default_config_path());
             pipeline::config_init(&path, force)
         }
+        Some(Command::Completions { shell }) => write_stdout(&native::completions(shell)),
+        Some(Command::Man) => write_stdout(&native::man().map_err(Failure::Runtime)?),
+        Some(Command::Schema) => write_stdout(native::schema().as_bytes()),
     }
 }
 
@@ -104,7 +135,7 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 /// it is sanitized and redacted as a whole here, whatever built it.
 #[expect(clippy::print_stderr, reason = "the binary's one place for error lines")]
 fn print_error(error: &anyhow::Error) {
-    eprintln!("standup: error: {}", clean::message(&format!("{error:#}")));
+    eprintln!("{} {}", diag::prefix("error"), clean::message(&format!("{error:#}")));
 }
 
 /// Prints clap's usage error, cleaned like [`print_error`]'s.
@@ -122,5 +153,7 @@ fn print_progress(text: &str) {
 /// Prints warning lines on stderr.
 #[expect(clippy::print_stderr, reason = "the binary's one place for warning lines")]
 fn print_warning(message: &str) {
-    eprintln!("standup: warning: {}", clean::message(message));
+    if diag::get().warnings {
+        eprintln!("{} {}", diag::prefix("warning"), clean::message(message));
+    }
 }

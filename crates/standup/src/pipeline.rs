@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use aggregate::Calendar;
 use anyhow::Context as _;
@@ -16,7 +16,7 @@ use report_model::{
 };
 
 use crate::cli::{DoctorArgs, FormatArg, ReportArgs};
-use crate::config::{self, Config, LlmApi, LlmConfig};
+use crate::config::{self, Config, LlmApi, LlmConfig, LlmEnabled};
 use crate::{Failure, env_vars, print_warning, write_stdout};
 
 /// The process environment, read once at start-up; nothing below reads `std::env`.
@@ -34,6 +34,7 @@ impl ProcessEnv {
             env_vars::LANG,
             env_vars::LC_ALL,
             env_vars::XDG_CONFIG_HOME,
+            env_vars::XDG_CACHE_HOME,
         ];
         names.extend(env_vars::SOURCE_VARS);
         let vars = names
@@ -47,6 +48,17 @@ impl ProcessEnv {
 
     fn var(&self, name: &str) -> Option<&str> {
         self.vars.get(name).map(String::as_str).filter(|value| !value.is_empty())
+    }
+
+    /// `$XDG_CACHE_HOME/standup/narrative` (an absolute `XDG_CACHE_HOME` only, as the XDG
+    /// spec says), else `~/.cache/standup/narrative`.
+    fn narrative_cache_dir(&self) -> PathBuf {
+        let base = self
+            .var(env_vars::XDG_CACHE_HOME)
+            .map(PathBuf::from)
+            .filter(|path| path.is_absolute())
+            .unwrap_or_else(|| self.home.join(".cache"));
+        base.join("standup").join("narrative")
     }
 
     pub(crate) fn default_config_path(&self) -> PathBuf {
@@ -129,22 +141,28 @@ fn time_zone(config: &Config, env: &ProcessEnv) -> Result<(String, TimeZone), Fa
 const YEARS: std::ops::RangeInclusive<i16> = 1970..=9998;
 
 fn parse_date(text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, Failure> {
+    parse_day("--date", text, now, calendar)
+}
+
+/// A date option (`--date`, `--since`, `--until`): `today`, `yesterday` or `YYYY-MM-DD`,
+/// in [`YEARS`].
+fn parse_day(flag: &str, text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, Failure> {
     let today = aggregate::today(now, calendar);
     let date = match text {
         "today" => today,
         "yesterday" => {
-            today.yesterday().map_err(|error| usage(format!("--date yesterday: {error}")))?
+            today.yesterday().map_err(|error| usage(format!("{flag} yesterday: {error}")))?
         }
         other => other.parse().map_err(|_| {
             usage(format!(
-                "--date `{}` is not `today`, `yesterday` or a date `YYYY-MM-DD`",
+                "{flag} `{}` is not `today`, `yesterday` or a date `YYYY-MM-DD`",
                 clean::quote(other)
             ))
         })?,
     };
     if !YEARS.contains(&date.year()) {
         return Err(usage(format!(
-            "--date `{}` is {date}, out of range (a report covers the years {} to {})",
+            "{flag} `{}` is {date}, out of range (a report covers the years {} to {})",
             clean::quote(text),
             YEARS.start(),
             YEARS.end()
@@ -226,43 +244,126 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         temperature: config.llm.temperature,
         ..narrative::Limits::default()
     };
+    let settings = narrative::Settings {
+        structured: config.llm.structured,
+        notes: config.llm.notes.clone(),
+        notes_max_chars: config.llm.notes_max_chars,
+        cache_dir: (!args.no_cache).then(|| env.narrative_cache_dir()),
+        backend_kind: backend_kind(&config.llm),
+    };
     if args.show_prompt {
-        let prompt = narrative::build_prompt(&report, &config.redactor, &limits, lang)
-            .context("building the narrative prompt")
-            .map_err(Failure::Runtime)?;
-        let text =
-            format!("----- system -----\n{}\n----- user -----\n{}\n", prompt.system, prompt.user);
-        return write_stdout(text.as_bytes());
+        let text = show_prompt(&report, &config, &limits, lang, &settings, args.format)?;
+        return write_output(args.output.as_deref(), &text);
     }
-    if config.llm.enabled && !args.no_llm && !report.is_empty() {
-        let start = Instant::now();
-        let backend = backend(&config.llm);
-        let spinner = Spinner::start();
-        let warnings =
-            narrative::narrate(backend.as_ref(), &mut report, &config.redactor, &limits, lang);
-        drop(spinner);
-        report.warnings.extend(warnings);
+    let start = Instant::now();
+    if narrate(&config, args, &mut report, &limits, lang, &settings) {
         timings.push(("narrative".to_owned(), start.elapsed()));
     }
+    let render_lang = lang;
     for warning in &report.warnings {
-        print_warning(&format!("{}: {}", warning.code.as_str(), warning.message));
+        let text = render::warning_text(warning, render_lang);
+        print_warning(&format!("{}: {text}", warning.code.as_str()));
     }
 
     let start = Instant::now();
-    let text = match args.format {
-        FormatArg::Md => render::markdown(&report, lang, &time_zone),
-        FormatArg::Json => render::json(&report),
+    let options =
+        render::Options { lang: render_lang, compact: args.compact || config.render.compact };
+    let text = match (&config.render.template, args.format) {
+        // A template replaces the built-in Markdown; `--format` still picks another form.
+        (Some(template), FormatArg::Md) => {
+            let path = template_path(env, args.config.as_deref(), template);
+            crate::template::render(&path, &report).map_err(|error| Failure::Usage(error.into()))?
+        }
+        (_, format) => render::render(&report, render_format(format), options, &time_zone),
     };
     timings.push(("render".to_owned(), start.elapsed()));
     if args.timings {
         print_timings(&timings, started.elapsed());
     }
-    match &args.output {
-        Some(path) => {
+    if args.copy {
+        let html = (args.format == FormatArg::Html).then_some(text.as_str());
+        let plain = if html.is_some() {
+            render::render(&report, render::Format::Text, options, &time_zone)
+        } else {
+            text.clone()
+        };
+        if let Err(reason) = crate::clipboard::copy(&plain, html) {
+            print_warning(&format!("clipboard_unavailable: not copied ({reason})"));
+        }
+    }
+    write_output(args.output.as_deref(), &text)
+}
+
+fn render_format(format: FormatArg) -> render::Format {
+    match format {
+        FormatArg::Md => render::Format::Markdown,
+        FormatArg::Json => render::Format::Json,
+        FormatArg::Slack => render::Format::Slack,
+        FormatArg::Text => render::Format::Text,
+        FormatArg::Html => render::Format::Html,
+    }
+}
+
+/// `-o FILE`, or stdout for no `-o` and for `-o -`.
+fn write_output(output: Option<&Path>, text: &str) -> Result<(), Failure> {
+    match output {
+        Some(path) if path != Path::new("-") => {
             fs_err::write(path, text).context("writing the report").map_err(Failure::Runtime)
         }
-        None => write_stdout(text.as_bytes()),
+        _ => write_stdout(text.as_bytes()),
     }
+}
+
+/// `[render] template` with `~` expanded; a relative path is relative to the config
+/// file's folder.
+fn template_path(env: &ProcessEnv, explicit_config: Option<&Path>, template: &Path) -> PathBuf {
+    let expanded = env.collect_env().expand_tilde(template);
+    if expanded.is_absolute() {
+        return expanded;
+    }
+    let config = explicit_config.map_or_else(|| env.default_config_path(), Path::to_path_buf);
+    config.parent().map_or(expanded.clone(), |folder| folder.join(&expanded))
+}
+
+/// `--show-prompt`: the messages a narrative request would send (as text, or with
+/// `--format json` as the request's messages in JSON), or why none would be sent.
+fn show_prompt(
+    report: &report_model::Report,
+    config: &Config,
+    limits: &narrative::Limits,
+    lang: Lang,
+    settings: &narrative::Settings,
+    format: FormatArg,
+) -> Result<String, Failure> {
+    if report.is_empty() {
+        let note = "no activity in the window, so no narrative request would be sent";
+        return Ok(if format == FormatArg::Json {
+            let mut text =
+                serde_json::to_string_pretty(&serde_json::json!({ "request": null, "note": note }))
+                    .unwrap_or_default();
+            text.push('\n');
+            text
+        } else {
+            format!("{note}\n")
+        });
+    }
+    let prompt = narrative::build_prompt_with(report, &config.redactor, limits, lang, settings)
+        .context("building the narrative prompt")
+        .map_err(Failure::Runtime)?;
+    if format == FormatArg::Json {
+        let body = serde_json::json!({
+            "model": config.llm.model,
+            "messages": [
+                { "role": "system", "content": prompt.system },
+                { "role": "user", "content": prompt.user },
+            ],
+            "temperature": config.llm.temperature,
+        });
+        let mut text = serde_json::to_string_pretty(&body).unwrap_or_default();
+        text.push('\n');
+        return Ok(text);
+    }
+    Ok(format!("----- system -----\n{}\n----- user -----\n{}\n", prompt.system, prompt.user))
 }
 
 type Windows = Vec<(BucketKind, Window)>;
@@ -294,16 +395,6 @@ fn windows(
     Ok((ReportKind::Range, windows, until))
 }
 
-/// A date option: `today`, `yesterday` or `YYYY-MM-DD`.
-fn parse_day(flag: &str, text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, Failure> {
-    match text {
-        "today" | "yesterday" => parse_date(text, now, calendar),
-        other => other.parse().map_err(|_| {
-            usage(format!("{flag} `{other}` is not `today`, `yesterday` or a date `YYYY-MM-DD`"))
-        }),
-    }
-}
-
 /// One line saying the date asked for is after today: nothing after now is reported.
 fn future_warning(last_date: Date, now: Timestamp, calendar: &Calendar) -> Option<Warning> {
     let today = aggregate::today(now, calendar);
@@ -313,19 +404,97 @@ fn future_warning(last_date: Date, now: Timestamp, calendar: &Calendar) -> Optio
             WarningCode::DateInFuture,
             format!("{last_date} is in the future (now is {clock}): nothing after now is reported"),
         )
+        .with("date", last_date)
+        .with("now", &clock)
     })
 }
 
-/// The configured LLM backend. Building it does no I/O.
-fn backend(llm: &LlmConfig) -> Box<dyn llm_client::Backend> {
-    let mut client = llm_client::ClientConfig::new(llm.endpoint.clone())
-        .with_timeout(std::time::Duration::from_secs(llm.timeout_secs.max(1)));
+/// The narrative step: asks the model when `[llm] enabled` and the flags say so (silently
+/// skipped for `"auto"` with nothing configured and nothing listening), adding what it
+/// returns to the report's warnings. Returns whether it ran.
+fn narrate(
+    config: &Config,
+    args: &ReportArgs,
+    report: &mut report_model::Report,
+    limits: &narrative::Limits,
+    lang: Lang,
+    settings: &narrative::Settings,
+) -> bool {
+    let wanted = match config.llm.enabled {
+        _ if args.no_llm => false,
+        _ if args.llm => true,
+        LlmEnabled::Off => false,
+        LlmEnabled::On | LlmEnabled::Auto => true,
+    };
+    if !wanted || report.is_empty() {
+        return false;
+    }
+    // `"auto"` with nothing configured: silent unless something listens on the default
+    // endpoint (a connect on loopback, nothing sent).
+    let quiet = config.llm.enabled == LlmEnabled::Auto && !args.llm && !config.llm.configured;
+    let timeout = std::time::Duration::from_secs(config.llm.timeout_secs.max(1));
+    if !quiet || llm_client::listens(&config.llm.endpoint, Duration::from_millis(300)) {
+        let warnings = match backend(&config.llm, timeout) {
+            Ok(backend) => {
+                let spinner = Spinner::start();
+                let warnings = narrative::narrate_with(
+                    backend.as_ref(),
+                    report,
+                    &config.redactor,
+                    limits,
+                    lang,
+                    settings,
+                );
+                drop(spinner);
+                warnings
+            }
+            Err(warning) => vec![warning],
+        };
+        // Their messages can quote what the server said: cleaned like every warning.
+        let mut warnings = warnings;
+        clean::Cleaner::new(&config.redactor, config.max_chars).warnings(&mut warnings);
+        report.warnings.extend(warnings);
+    }
+    true
+}
+
+/// What kind of backend answers, for the cache key.
+fn backend_kind(llm: &LlmConfig) -> String {
+    match llm.api {
+        LlmApi::Ollama => format!("ollama {}", llm.endpoint),
+        LlmApi::OpenAi => format!("openai {}", llm.endpoint),
+        LlmApi::Command => format!("command {}", llm.command.as_deref().unwrap_or_default()),
+    }
+}
+
+/// The configured LLM backend. Building it does no I/O, except the command backend's probe
+/// (is the program there?), whose failure is the warning returned.
+fn backend(
+    llm: &LlmConfig,
+    timeout: std::time::Duration,
+) -> Result<Box<dyn llm_client::Backend>, report_model::Warning> {
+    let mut client = llm_client::ClientConfig::new(llm.endpoint.clone()).with_timeout(timeout);
     if let Some(model) = &llm.model {
         client = client.with_model(model.clone());
     }
     match llm.api {
-        LlmApi::Ollama => Box::new(llm_client::Ollama::new(client)),
-        LlmApi::OpenAi => Box::new(llm_client::OpenAiCompatible::new(client)),
+        LlmApi::Ollama => Ok(Box::new(llm_client::Ollama::new(client))),
+        LlmApi::OpenAi => Ok(Box::new(llm_client::OpenAiCompatible::new(client))),
+        LlmApi::Command => {
+            let unavailable = |error: llm_client::Error| {
+                report_model::Warning::new(
+                    report_model::WarningCode::LlmUnavailable,
+                    format!("no narrative: {error}"),
+                )
+            };
+            let command = llm_client::CommandBackend::new(
+                llm.command.as_deref().unwrap_or_default(),
+                &client,
+            )
+            .map_err(unavailable)?;
+            command.probe().map_err(unavailable)?;
+            Ok(Box::new(command))
+        }
     }
 }
 
@@ -336,10 +505,11 @@ struct Spinner {
 
 impl Spinner {
     fn start() -> Spinner {
-        use std::io::IsTerminal as _;
-        if !std::io::stderr().is_terminal() {
+        // Only on a terminal that can redraw a line (not a pipe, not TERM=dumb).
+        if !crate::diag::get().spinner {
             return Spinner { stop: None };
         }
+        crate::diag::clear_line_on_interrupt();
         let (sender, receiver) = std::sync::mpsc::channel::<()>();
         let handle = std::thread::spawn(move || {
             let frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -417,6 +587,7 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
             identity.emails.iter().chain(&identity.names).cloned().collect::<Vec<_>>().join(", ")
         );
     }
+    let collect_env = env.collect_env();
     for status in &gathered.statuses {
         let _ = writeln!(out, "{}", doctor_line(status));
         for location in &status.locations {
@@ -425,6 +596,12 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
         for limit in &status.limits {
             let _ = writeln!(out, "  note: {limit}");
         }
+        if status.source == "git" {
+            doctor_git(&mut out, &collect_env, &config, &gathered);
+        }
+    }
+    if !gathered.statuses.iter().any(|status| status.source == "git") {
+        doctor_git(&mut out, &collect_env, &config, &gathered);
     }
     // Warnings that a status already explains are not repeated.
     let notes: Vec<&String> = gathered.statuses.iter().flat_map(|status| &status.limits).collect();
@@ -432,6 +609,79 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
         let _ = writeln!(out, "warning: {}: {}", warning.code.as_str(), warning.message);
     }
     write_stdout(out.as_bytes())
+}
+
+/// What `standup doctor` adds under git: the roots tried when none exists, each
+/// repository's own identities where they differ from the configured and global ones,
+/// and the commits of the day left out as other people's, with the config line that
+/// would count them.
+fn doctor_git(
+    out: &mut String,
+    env: &collect::Env,
+    config: &Config,
+    gathered: &collect::gather::Gathered,
+) {
+    let tilde = |path: &Path| match path.strip_prefix(&env.home) {
+        Ok(rest) => format!("~/{}", rest.display()),
+        Err(_) => path.display().to_string(),
+    };
+    let roots = collect::git::candidate_roots(env, &config.git);
+    if !roots.iter().any(|(_, exists)| *exists) {
+        let tried: Vec<String> = roots.iter().map(|(path, _)| tilde(path)).collect();
+        let _ = writeln!(out, "  no repository root exists; tried: {}", tried.join(", "));
+        let _ = writeln!(
+            out,
+            "  to search the folder that holds your repositories, add to the config: [git] roots = [\"~/path\"]"
+        );
+    }
+    let base = &gathered.identity;
+    let mut header = false;
+    for read in &gathered.repo_reads {
+        let own = read.identity.beyond(base);
+        if own.is_empty() {
+            continue;
+        }
+        if !header {
+            let _ = writeln!(out, "  identities of their own (counted there as yours):");
+            header = true;
+        }
+        let who: Vec<String> = own
+            .emails
+            .iter()
+            .chain(&own.names)
+            .map(|text| sanitize::clean(text).into_owned())
+            .collect();
+        let path = sanitize::clean(&read.project.path.display().to_string()).into_owned();
+        let _ = writeln!(out, "    {path}: {}", who.join(", "));
+    }
+    let mut left_out = collect::git::LeftOut::default();
+    for read in &gathered.repo_reads {
+        left_out.extend(&read.left_out);
+    }
+    let total = left_out.total();
+    if total > 0 {
+        let top: Vec<(String, u64)> = left_out
+            .most_frequent(3)
+            .into_iter()
+            .map(|(email, count)| (sanitize::clean(email).into_owned(), count))
+            .collect();
+        let listed: Vec<String> =
+            top.iter().map(|(email, count)| format!("{email} ({count})")).collect();
+        let _ = writeln!(
+            out,
+            "  left out: {total} {} today by other authors: {}",
+            if total == 1 { "commit" } else { "commits" },
+            listed.join(", ")
+        );
+        let mut emails: Vec<String> =
+            config.identity.emails.iter().map(|email| format!("\"{email}\"")).collect();
+        emails.extend(top.iter().map(|(email, _)| format!("\"{email}\"")));
+        let _ = writeln!(
+            out,
+            "  if some are yours, add to the config: [identity] emails = [{}]",
+            emails.join(", ")
+        );
+    }
 }
 
 /// One line of `standup doctor` for a source: found or not, and how much.
@@ -471,5 +721,5 @@ pub(crate) fn config_init(path: &Path, force: bool) -> Result<(), Failure> {
     fs_err::write(path, config::DEFAULT_CONFIG)
         .context("writing the config")
         .map_err(Failure::Runtime)?;
-    write_stdout(format!("wrote {}\n", path.display()).as_bytes())
+    write_stdout(format!("wrote {}\n", clean::message(&path.to_string_lossy())).as_bytes())
 }

@@ -81,6 +81,8 @@ struct Line<'a> {
     summary: LStr<'a>,
     #[serde(borrow)]
     leaf_uuid: LStr<'a>,
+    #[serde(borrow)]
+    git_branch: LStr<'a>,
 }
 
 /// The fields of a `history.jsonl` entry that the reader uses (never `pastedContents`).
@@ -340,6 +342,8 @@ enum Record {
         side_chain: bool,
         uuid: Option<u128>,
         cwd: Option<usize>,
+        /// The record's `gitBranch`, an index into the file's strings like `cwd`.
+        branch: Option<usize>,
         /// The prompt's text, when the record is a user prompt.
         prompt: Option<String>,
         /// The model of a main-chain assistant record (an index into `models`).
@@ -350,6 +354,7 @@ enum Record {
 /// A transcript parsed on a worker thread.
 struct ParsedFile {
     sessions: Vec<String>,
+    /// Working directories and branch names, interned.
     cwds: Vec<String>,
     models: Vec<String>,
     records: Vec<Record>,
@@ -429,6 +434,7 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
             side_chain,
             uuid: line.uuid.get().and_then(uuid_key),
             cwd: line.cwd.get().map(|cwd| intern(&mut cwds, cwd)),
+            branch: line.git_branch.get().map(|branch| intern(&mut cwds, branch)),
             prompt,
             model: model.map(|model| intern(&mut models, model)),
         });
@@ -460,7 +466,7 @@ fn apply_transcript(
                 extra(extras, &file.sessions[session]).ai_title = Some(title);
             }
             Record::Summary { leaf, summary } => folder.summaries.push((leaf, summary)),
-            Record::Event { session, time, side_chain, uuid, cwd, prompt, model } => {
+            Record::Event { session, time, side_chain, uuid, cwd, branch, prompt, model } => {
                 let session_id = file.sessions[session].as_str();
                 if !job.subagent {
                     if !transcripts.contains(session_id) {
@@ -478,6 +484,12 @@ fn apply_transcript(
                     }
                 }
                 let session = draft(drafts, Agent::ClaudeCode, session_id);
+                if let Some(branch) = branch.filter(|_| !side_chain) {
+                    let branch = &file.cwds[branch];
+                    if session.branch.as_ref() != Some(branch) {
+                        session.branch = Some(branch.clone());
+                    }
+                }
                 if time >= since {
                     session.activity.push(time);
                     if let Some(model) = model.map(|index| file.models[index].as_str()) {

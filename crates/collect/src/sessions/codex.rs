@@ -66,6 +66,17 @@ struct Payload<'a> {
     /// Old versions marked injected user messages with a kind.
     #[serde(rename = "kind", borrow)]
     message_kind: LStr<'a>,
+    /// `session_meta`'s git details, decoded only there (and leniently).
+    #[serde(borrow)]
+    git: Option<&'a serde_json::value::RawValue>,
+}
+
+/// The part of `session_meta.payload.git` the reader uses.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct GitMeta<'a> {
+    #[serde(borrow)]
+    branch: LStr<'a>,
 }
 
 /// A line of `session_index.jsonl`.
@@ -169,6 +180,10 @@ fn read_rollout(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Draft> 
                 meta_seen = true;
                 session_id = payload.id.into_owned();
                 cwd = payload.cwd.into_owned().or(cwd.take());
+                session.branch = payload
+                    .git
+                    .and_then(|raw| serde_json::from_str::<GitMeta>(raw.get()).ok())
+                    .and_then(|git| git.branch.into_owned());
             }
             Some("turn_context") => {
                 if let Some(new) = payload.cwd.get() {

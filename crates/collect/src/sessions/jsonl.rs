@@ -87,7 +87,12 @@ pub(crate) fn malformed_warning(path: &Path, count: u64, line: u64) -> Warning {
             format!("`{}`: {count} malformed lines skipped (first at line {line})", path.display())
         }
     };
-    Warning::new(WarningCode::MalformedLines, message)
+    let warning = Warning::new(WarningCode::MalformedLines, message).with("path", path.display());
+    if line == 0 {
+        warning.with("kind", "file")
+    } else {
+        warning.with("count", count).with("line", line)
+    }
 }
 
 #[cfg(test)]

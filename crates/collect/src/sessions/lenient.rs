@@ -333,8 +333,8 @@ impl Text {
 
     /// Parses a message's text (any shape [`Text`] takes) with the blocks a client
     /// injects into a user record removed: `<ide_opened_file>`, `<ide_selection>`,
-    /// `<ide_diagnostics>` (Claude Code's IDE extensions) and `<system-reminder>`
-    /// (hooks and the client itself). What is left is what the person typed.
+    /// `<ide_diagnostics>` (Claude Code's IDE extensions), `<system-reminder>` (hooks
+    /// and the client itself) and the older `<user-prompt-submit-hook>`. What is left is what the person typed.
     pub(crate) fn from_json_stripping(json: &str) -> Result<Text, serde_json::Error> {
         let mut text = Text { strip: true, ..Text::default() };
         let mut deserializer = serde_json::Deserializer::from_str(json);
@@ -345,8 +345,14 @@ impl Text {
 }
 
 /// The tags of the blocks [`Text::from_json_stripping`] removes.
-const INJECTED_TAGS: [&str; 4] =
-    ["ide_opened_file", "ide_selection", "ide_diagnostics", "system-reminder"];
+const INJECTED_TAGS: [&str; 5] = [
+    "ide_opened_file",
+    "ide_selection",
+    "ide_diagnostics",
+    "system-reminder",
+    // Older Claude Code versions wrapped a `UserPromptSubmit` hook's output so.
+    "user-prompt-submit-hook",
+];
 
 /// The byte offset and tag of the first injected block's opening tag in `text`.
 fn next_injected(text: &str) -> Option<(usize, &'static str)> {
@@ -519,6 +525,11 @@ mod tests {
         .expect("parses");
         assert_eq!(text.value, "fix the <b>parser</b> please");
         assert!(text.stripped);
+        let hook = Text::from_json_stripping(
+            r#""run the tests<user-prompt-submit-hook>branch: main</user-prompt-submit-hook>""#,
+        )
+        .expect("parses");
+        assert_eq!(hook.value, "run the tests");
         let only_blocks = Text::from_json_stripping(
             r#"[{"type": "text", "text": "<ide_diagnostics>2 errors</ide_diagnostics>"}, {"type": "text", "text": "<system-reminder>unclosed"}]"#,
         )

@@ -229,6 +229,8 @@ pub(crate) struct Draft {
     first_prompt: Option<(Timestamp, String)>,
     prompts: Vec<Timestamp>,
     activity: Vec<Timestamp>,
+    /// The git branch the agent recorded (the last one seen).
+    branch: Option<String>,
     /// The models the session used, each once, in the order first seen.
     models: Vec<String>,
 }
@@ -243,6 +245,7 @@ impl Draft {
             first_prompt: None,
             prompts: Vec::new(),
             activity: Vec::new(),
+            branch: None,
             models: Vec::new(),
         }
     }
@@ -273,6 +276,9 @@ impl Draft {
         }
         if self.title.is_none() {
             self.title = other.title;
+        }
+        if self.branch.is_none() {
+            self.branch = other.branch;
         }
         if let Some((time, text)) = other.first_prompt {
             self.note_prompt_text(time, &text);
@@ -313,6 +319,7 @@ impl Draft {
             project: None,
             prompts: self.prompts,
             activity: self.activity,
+            branch: self.branch.filter(|branch| !branch.is_empty()),
             models: self.models,
         })
     }

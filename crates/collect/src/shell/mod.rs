@@ -146,8 +146,13 @@ impl ShellRead {
 
     /// A warning for the report that is also a limit in the status.
     fn warn(&mut self, code: WarningCode, message: String) {
-        self.status.limits.push(message.clone());
-        self.warnings.push(Warning::new(code, message));
+        self.warn_with(Warning::new(code, message));
+    }
+
+    /// `warn` for a warning that carries its parameters.
+    fn warn_with(&mut self, warning: Warning) {
+        self.status.limits.push(warning.message.clone());
+        self.warnings.push(warning);
     }
 
     /// The warning for an error, named after the shell; also a limit in the status.
@@ -288,7 +293,11 @@ fn read_text_shell(
     if let Some((_, path)) = stale {
         let message = stale_message(shell, path);
         if login.is_none_or(|login| login == shell) {
-            read.warn(WarningCode::HistoryStale, message);
+            read.warn_with(
+                Warning::new(WarningCode::HistoryStale, message)
+                    .with("source", shell.display_name())
+                    .with("path", path.display()),
+            );
         } else {
             read.status.limits.push(message);
         }
@@ -309,9 +318,14 @@ fn note_scan(read: &mut ShellRead, shell: Shell, path: &Path, scan: &Scan) {
             }
         };
         let entries = plural(scan.undated, "undated entry", "undated entries");
-        read.warn(
-            WarningCode::UndatedEntries,
-            format!("{name}: {entries} in `{}` — {why}", path.display()),
+        read.warn_with(
+            Warning::new(
+                WarningCode::UndatedEntries,
+                format!("{name}: {entries} in `{}` — {why}", path.display()),
+            )
+            .with("source", name)
+            .with("path", path.display())
+            .with("count", scan.undated),
         );
     }
     if scan.malformed > 0 {
@@ -320,7 +334,14 @@ fn note_scan(read: &mut ShellRead, shell: Shell, path: &Path, scan: &Scan) {
         if let Some(line_no) = scan.first_malformed_line {
             let _ = write!(message, " (first at line {line_no})");
         }
-        read.warn(WarningCode::MalformedLines, message);
+        let mut warning = Warning::new(WarningCode::MalformedLines, message)
+            .with("source", name)
+            .with("path", path.display())
+            .with("count", scan.malformed);
+        if let Some(line_no) = scan.first_malformed_line {
+            warning = warning.with("line", line_no);
+        }
+        read.warn_with(warning);
     }
     if scan.too_long > 0 {
         read.fail(&Error::LinesTooLong {
@@ -331,13 +352,19 @@ fn note_scan(read: &mut ShellRead, shell: Shell, path: &Path, scan: &Scan) {
         });
     }
     if let Some(error) = &scan.error {
-        read.warn(
-            WarningCode::SourceUnreadable,
-            format!(
-                "{name}: reading `{}` stopped early: {}; later commands are missing",
-                path.display(),
-                cause(error)
-            ),
+        read.warn_with(
+            Warning::new(
+                WarningCode::SourceUnreadable,
+                format!(
+                    "{name}: reading `{}` stopped early: {}; later commands are missing",
+                    path.display(),
+                    cause(error)
+                ),
+            )
+            .with("kind", "stopped_early")
+            .with("source", name)
+            .with("path", path.display())
+            .with("error", cause(error)),
         );
     }
 }

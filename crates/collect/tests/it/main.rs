@@ -1,5 +1,6 @@
 //! Integration tests of the collect crate.
 
 mod env_vars;
+mod git_limits;
 mod sessions;
 mod shell;

@@ -324,7 +324,10 @@ fn invalid_utf8_line_is_one_warning_and_a_cut_last_line_is_not_an_error() {
         [Warning::new(
             WarningCode::MalformedLines,
             format!("`{}`: 1 malformed line skipped (line 8)", path.display())
-        )]
+        )
+        .with("path", path.display())
+        .with("count", 1)
+        .with("line", 8)]
     );
 }
 

@@ -1,6 +1,3 @@
-use std::io;
-use std::net::SocketAddr;
-
 use super::*;
 
 #[test]
@@ -30,14 +27,9 @@ fn agent_ignores_proxies_and_follows_no_redirect() {
     assert!(!config.http_status_as_error());
 }
 
-#[expect(clippy::unnecessary_wraps, reason = "the shape of a resolver")]
-fn localhost(_: &str, port: u16) -> io::Result<Vec<SocketAddr>> {
-    Ok(vec![SocketAddr::from(([127, 0, 0, 1], port))])
-}
-
 #[track_caller]
 fn endpoint_error(endpoint: &str) -> Error {
-    match check_endpoint(&ClientConfig::new(endpoint), &localhost) {
+    match check_endpoint(&ClientConfig::new(endpoint)) {
         Ok(_) => panic!("{endpoint} was accepted"),
         Err(error) => error,
     }
@@ -54,10 +46,10 @@ fn endpoint_must_be_plain_http() {
 
 #[test]
 fn endpoint_base_keeps_the_prefix_without_trailing_slash() {
-    let checked = check_endpoint(&ClientConfig::new("http://localhost:8080/llm/"), &localhost)
+    let checked = check_endpoint(&ClientConfig::new("http://localhost:8080/llm/"))
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(checked.base, "http://localhost:8080/llm");
-    let checked = check_endpoint(&ClientConfig::new(" http://[::1]:11434 "), &localhost)
+    let checked = check_endpoint(&ClientConfig::new(" http://[::1]:11434 "))
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(checked.base, "http://[::1]:11434");
 }

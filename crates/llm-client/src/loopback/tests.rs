@@ -1,4 +1,3 @@
-use std::io;
 use std::net::{IpAddr, SocketAddr};
 
 use super::*;
@@ -55,48 +54,29 @@ fn classify_refuses_numeric_spellings() {
 }
 
 #[test]
-fn check_requires_every_address_to_be_loopback() {
-    let mixed = |_: &str, port: u16| -> io::Result<Vec<SocketAddr>> {
-        Ok(vec![SocketAddr::new(ip("127.0.0.1"), port), SocketAddr::new(ip("93.184.216.34"), port)])
-    };
-    let error = check("llm.test", 11434, &mixed).unwrap_err();
+fn localhost_is_both_loopback_addresses_without_a_lookup() {
+    let both: Vec<SocketAddr> =
+        vec!["127.0.0.1:8080".parse().unwrap(), "[::1]:8080".parse().unwrap()];
+    for host in ["localhost", "LocalHost", "localhost."] {
+        assert_eq!(check(host, 8080).unwrap(), both, "{host}");
+    }
+}
+
+#[test]
+fn every_other_name_is_refused_unresolved() {
+    for host in ["localhost.evil.example", "llm.test", "localhost6", "my-laptop", "localhost.."] {
+        assert_eq!(check(host, 1), Err(crate::Error::HostName { host: host.to_owned() }), "{host}");
+    }
+}
+
+#[test]
+fn literals_are_checked_canonicalized_and_pinned_to_the_port() {
+    assert_eq!(check("127.0.0.1", 1).unwrap(), vec!["127.0.0.1:1".parse().unwrap()]);
     assert_eq!(
-        error,
-        crate::Error::NonLoopback { host: "llm.test".into(), address: ip("93.184.216.34") }
+        check("[::ffff:127.0.0.2]", 9).unwrap(),
+        vec!["127.0.0.2:9".parse::<SocketAddr>().unwrap()]
     );
-}
-
-#[test]
-fn check_canonicalizes_pins_the_port_and_deduplicates() {
-    let resolver = |_: &str, _: u16| -> io::Result<Vec<SocketAddr>> {
-        Ok(vec![
-            "[::ffff:127.0.0.1]:1".parse().unwrap(),
-            "127.0.0.1:2".parse().unwrap(),
-            "[::1]:3".parse().unwrap(),
-        ])
-    };
-    let checked = check("localhost", 8080, &resolver).unwrap();
-    assert_eq!(
-        checked,
-        vec!["127.0.0.1:8080".parse().unwrap(), "[::1]:8080".parse::<SocketAddr>().unwrap()]
-    );
-}
-
-#[test]
-fn literal_addresses_skip_the_resolver() {
-    let never = |host: &str, _: u16| -> io::Result<Vec<SocketAddr>> {
-        panic!("resolver called for {host}")
-    };
-    assert_eq!(check("127.0.0.1", 1, &never).unwrap(), vec!["127.0.0.1:1".parse().unwrap()]);
-    assert!(matches!(check("[::ffff:8.8.8.8]", 1, &never), Err(crate::Error::NonLoopback { .. })));
-    assert!(matches!(check("0.0.0.0", 1, &never), Err(crate::Error::NonLoopback { .. })));
-}
-
-#[test]
-fn resolver_failures_and_empty_answers_are_errors() {
-    let failing =
-        |_: &str, _: u16| -> io::Result<Vec<SocketAddr>> { Err(io::Error::other("no such host")) };
-    assert!(matches!(check("nowhere", 1, &failing), Err(crate::Error::Resolve { .. })));
-    let empty = |_: &str, _: u16| -> io::Result<Vec<SocketAddr>> { Ok(Vec::new()) };
-    assert!(matches!(check("nowhere", 1, &empty), Err(crate::Error::Resolve { .. })));
+    assert!(matches!(check("[::ffff:8.8.8.8]", 1), Err(crate::Error::NonLoopback { .. })));
+    assert!(matches!(check("0.0.0.0", 1), Err(crate::Error::NonLoopback { .. })));
+    assert!(matches!(check("[::]", 1), Err(crate::Error::NonLoopback { .. })));
 }

@@ -8,7 +8,7 @@ fn error_messages() {
         Error::InvalidEndpoint { reason: "it has no host" },
         Error::NonLoopback { host: "llm.test".into(), address: "::ffff:8.8.8.8".parse().unwrap() },
         Error::AmbiguousHost { host: "2130706433".into() },
-        Error::Resolve { host: "nowhere".into(), cause: "no addresses".into() },
+        Error::HostName { host: "localhost.evil.example".into() },
         Error::Redirect { status: 307 },
         Error::Status { status: 500, excerpt: "boom".into() },
         Error::Timeout { which: "connect" },
@@ -16,6 +16,7 @@ fn error_messages() {
         Error::TooLarge { limit: 1_048_576 },
         Error::MalformedReply { reason: "expected `message.content`" },
         Error::EmptyReply,
+        Error::Command { cause: "exited with status 1: no model".into() },
         Error::NoModels,
     ]
     .iter()
@@ -25,7 +26,7 @@ fn error_messages() {
     the LLM endpoint is not a valid http:// URL: it has no host
     the LLM endpoint host `llm.test` is ::ffff:8.8.8.8, which is not a loopback address
     the LLM endpoint host `2130706433` is a non-standard numeric address; write it as a dotted quad (127.0.0.1) or [::1]
-    cannot resolve the LLM endpoint host `nowhere`: no addresses
+    the LLM endpoint host `localhost.evil.example` is a name; only IP literals (127.0.0.1, [::1]) and `localhost` are accepted, and nothing is looked up
     the server answered with a redirect (HTTP 307), which is refused
     the server answered HTTP 500: boom
     no answer within the connect time-out
@@ -33,6 +34,7 @@ fn error_messages() {
     the reply is larger than 1048576 bytes
     the reply is malformed: expected `message.content`
     the reply is empty
+    the LLM command exited with status 1: no model
     no model is configured and the server has none; pull or load a model first
     ");
 }

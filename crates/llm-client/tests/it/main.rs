@@ -1,12 +1,11 @@
 //! Integration tests of `llm-client`: real HTTP against `httpmock` servers on 127.0.0.1.
 
+mod command;
 mod errors;
 mod ollama;
 mod openai;
 mod safety;
 
-use std::io;
-use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use llm_client::ClientConfig;
@@ -24,12 +23,4 @@ pub(crate) fn config(endpoint: impl Into<String>) -> ClientConfig {
     let mut config = ClientConfig::new(endpoint).with_timeout(Duration::from_secs(5));
     config.connect_timeout = Duration::from_secs(1);
     config
-}
-
-/// A resolver that answers every name with `ip`.
-pub(crate) fn resolve_to(
-    ip: &str,
-) -> impl Fn(&str, u16) -> io::Result<Vec<SocketAddr>> + Send + Sync + use<> {
-    let ip: IpAddr = ip.parse().unwrap();
-    move |_: &str, port: u16| Ok(vec![SocketAddr::new(ip, port)])
 }

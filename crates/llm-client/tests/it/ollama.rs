@@ -132,3 +132,22 @@ fn replies_of_another_shape_are_malformed() {
     let error = backend.chat("s", "u", &ChatOptions::default()).unwrap_err();
     assert_eq!(error, Error::MalformedReply { reason: "the body is not JSON" });
 }
+
+#[test]
+fn a_schema_is_sent_as_format() {
+    let server = MockServer::start();
+    let schema = json!({"type": "object", "required": ["summary"], "properties": {"summary": {"type": "string"}}});
+    let chat = server.mock(|when, then| {
+        when.method(POST)
+            .path("/api/chat")
+            .json_body_partial(json!({"format": schema.clone()}).to_string());
+        then.status(200).body(fixture!("ollama_chat_reply.json"));
+    });
+    let backend = Ollama::new(config(server.base_url()).with_model("m"));
+    let options = ChatOptions { schema: Some(schema.clone()), ..ChatOptions::default() };
+    backend.chat("s", "u", &options).unwrap();
+    chat.assert_hits(1);
+    let off = ChatOptions { structured: llm_client::Structured::Off, ..options };
+    // With structured output off the format is not sent, and this mock does not match.
+    assert!(backend.chat("s", "u", &off).is_err());
+}

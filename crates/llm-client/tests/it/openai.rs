@@ -28,7 +28,7 @@ fn chat_request_and_reply_have_the_openai_wire_shape() {
     });
     let backend =
         OpenAiCompatible::new(config(server.base_url()).with_model("qwen2.5-7b-instruct"));
-    let options = ChatOptions { max_tokens: 300, temperature: 0.0 };
+    let options = ChatOptions { max_tokens: 300, temperature: 0.0, ..ChatOptions::default() };
     let reply = backend.chat("You write summaries.", "Report data", &options).unwrap();
     assert_eq!(reply, "A Codex session on billing-api investigated a flaky CI job.");
     chat.assert_hits(1);
@@ -91,4 +91,89 @@ fn server_errors_quote_the_openai_style_message() {
     let backend = OpenAiCompatible::new(config(server.base_url()).with_model("m"));
     let error = backend.chat("s", "u", &ChatOptions::default()).unwrap_err();
     assert_eq!(error, Error::Status { status: 400, excerpt: "context length exceeded".into() });
+}
+
+fn structured(structured: llm_client::Structured) -> ChatOptions {
+    ChatOptions {
+        schema: Some(json!({"type": "object", "properties": {"summary": {"type": "string"}}})),
+        structured,
+        ..ChatOptions::default()
+    }
+}
+
+#[test]
+fn structured_auto_falls_back_once_to_json_object_and_remembers_it() {
+    let server = MockServer::start();
+    // llama-cpp-python's answer to `json_schema`.
+    let refused = server.mock(|when, then| {
+        when.method(POST)
+            .path("/v1/chat/completions")
+            .json_body_partial(r#"{"response_format": {"type": "json_schema", "json_schema": {"name": "reply", "strict": true}}}"#);
+        then.status(500).json_body(json!({"error": {"message": "1 validation error: response_format.type: Input should be 'text' or 'json_object'"}}));
+    });
+    let accepted = server.mock(|when, then| {
+        when.method(POST).path("/v1/chat/completions").json_body_partial(
+            r#"{"response_format": {"type": "json_object", "schema": {"type": "object", "properties": {"summary": {"type": "string"}}}}}"#,
+        );
+        then.status(200).body(fixture!("openai_chat_completion.json"));
+    });
+    let backend = OpenAiCompatible::new(config(server.base_url()).with_model("m"));
+    let options = structured(llm_client::Structured::Auto);
+    backend.chat("s", "u", &options).unwrap();
+    backend.chat("s", "u", &options).unwrap();
+    refused.assert_hits(1);
+    accepted.assert_hits(2);
+}
+
+#[test]
+fn structured_auto_keeps_json_schema_when_it_works_and_does_not_retry_other_errors() {
+    let server = MockServer::start();
+    let schema = server.mock(|when, then| {
+        when.method(POST)
+            .path("/v1/chat/completions")
+            .json_body_partial(r#"{"response_format": {"type": "json_schema"}}"#);
+        then.status(200).body(fixture!("openai_chat_completion.json"));
+    });
+    let backend = OpenAiCompatible::new(config(server.base_url()).with_model("m"));
+    backend.chat("s", "u", &structured(llm_client::Structured::Auto)).unwrap();
+    schema.assert_hits(1);
+
+    let failing = MockServer::start();
+    let any = failing.mock(|when, then| {
+        when.method(POST).path("/v1/chat/completions");
+        then.status(500).json_body(json!({"error": {"message": "model crashed"}}));
+    });
+    let backend = OpenAiCompatible::new(config(failing.base_url()).with_model("m"));
+    let error = backend.chat("s", "u", &structured(llm_client::Structured::Auto)).unwrap_err();
+    assert!(matches!(error, Error::Status { status: 500, .. }));
+    any.assert_hits(1);
+}
+
+#[test]
+fn structured_modes_send_one_form_and_off_sends_none() {
+    let server = MockServer::start();
+    let refused = server.mock(|when, then| {
+        when.method(POST).path("/v1/chat/completions").body_contains("json_schema");
+        then.status(500).json_body(json!({"error": {"message": "response_format.type"}}));
+    });
+    let object = server.mock(|when, then| {
+        when.method(POST).path("/v1/chat/completions").body_contains("json_object");
+        then.status(200).body(fixture!("openai_chat_completion.json"));
+    });
+    let plain = server.mock(|when, then| {
+        when.method(POST).path("/v1/chat/completions").matches(|request| {
+            !String::from_utf8_lossy(request.body.as_deref().unwrap_or_default())
+                .contains("response_format")
+        });
+        then.status(200).body(fixture!("openai_chat_completion.json"));
+    });
+    let backend = OpenAiCompatible::new(config(server.base_url()).with_model("m"));
+    let error =
+        backend.chat("s", "u", &structured(llm_client::Structured::JsonSchema)).unwrap_err();
+    assert!(matches!(error, Error::Status { status: 500, .. }));
+    backend.chat("s", "u", &structured(llm_client::Structured::JsonObject)).unwrap();
+    backend.chat("s", "u", &structured(llm_client::Structured::Off)).unwrap();
+    refused.assert_hits(1);
+    object.assert_hits(1);
+    plain.assert_hits(1);
 }

@@ -1,16 +1,13 @@
 //! Loopback enforcement, redirects, time-outs and size caps, against real sockets.
 
-use std::io;
-use std::net::{SocketAddr, TcpListener};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
-use httpmock::Method::POST;
+use httpmock::Method::{GET, POST};
 use httpmock::{Mock, MockServer};
 use llm_client::{Backend, ChatOptions, ClientConfig, Error, Ollama, OpenAiCompatible};
 
-use crate::{config, fixture, resolve_to};
+use crate::{config, fixture};
 
 fn chat_mock(server: &MockServer) -> Mock<'_> {
     server.mock(|when, then| {
@@ -24,17 +21,16 @@ fn chat(backend: &dyn Backend) -> Result<String, Error> {
 }
 
 #[test]
-fn a_name_resolving_to_a_public_address_is_blocked_before_connecting() {
+fn a_name_other_than_localhost_is_refused_without_a_lookup() {
     let server = MockServer::start();
     let mock = chat_mock(&server);
-    let endpoint = format!("http://llm.test:{}", server.port());
-    let backend = Ollama::with_resolver(config(endpoint).with_model("m"), resolve_to("8.8.8.8"));
-    let error = chat(&backend).unwrap_err();
-    assert_eq!(
-        error,
-        Error::NonLoopback { host: "llm.test".into(), address: "8.8.8.8".parse().unwrap() }
-    );
-    insta::assert_snapshot!(error, @"the LLM endpoint host `llm.test` is 8.8.8.8, which is not a loopback address");
+    // `localhost.evil.example` would send a DNS query off the machine if it were looked up.
+    for host in ["localhost.evil.example", "llm.test", "ip6-localhost"] {
+        let endpoint = format!("http://{host}:{}", server.port());
+        let backend = Ollama::new(config(endpoint).with_model("m"));
+        let error = chat(&backend).unwrap_err();
+        assert_eq!(error, Error::HostName { host: host.into() });
+    }
     mock.assert_hits(0);
 }
 
@@ -68,38 +64,64 @@ fn non_loopback_spellings_are_blocked_with_no_connection() {
 }
 
 #[test]
-fn loopback_names_and_literals_are_reached() {
+fn localhost_and_loopback_literals_are_reached() {
     let server = MockServer::start();
     let mock = chat_mock(&server);
     let port = server.port();
-    let by_name = Ollama::with_resolver(
-        config(format!("http://llm.test:{port}")).with_model("m"),
-        resolve_to("::ffff:127.0.0.1"),
-    );
-    chat(&by_name).unwrap();
-    let by_literal = Ollama::new(config(format!("http://127.0.0.1:{port}")).with_model("m"));
-    chat(&by_literal).unwrap();
-    mock.assert_hits(2);
+    for host in ["localhost", "LOCALHOST", "127.0.0.1", "[::ffff:127.0.0.1]"] {
+        let backend = Ollama::new(config(format!("http://{host}:{port}")).with_model("m"));
+        chat(&backend).unwrap();
+    }
+    mock.assert_hits(4);
 }
 
 #[test]
-fn the_host_is_resolved_once() {
+fn one_deadline_covers_the_model_list_and_the_chat() {
+    // Each request alone fits in the time-out; together they do not.
     let server = MockServer::start();
-    let mock = chat_mock(&server);
-    let calls = Arc::new(AtomicUsize::new(0));
-    let counted = Arc::clone(&calls);
-    let resolver = move |_: &str, port: u16| -> io::Result<Vec<SocketAddr>> {
-        counted.fetch_add(1, Ordering::SeqCst);
-        Ok(vec![SocketAddr::from(([127, 0, 0, 1], port))])
-    };
-    let backend = Ollama::with_resolver(
-        config(format!("http://llm.test:{}", server.port())).with_model("m"),
-        resolver,
-    );
-    chat(&backend).unwrap();
-    chat(&backend).unwrap();
-    assert_eq!(calls.load(Ordering::SeqCst), 1);
-    mock.assert_hits(2);
+    server.mock(|when, then| {
+        when.method(GET).path("/api/tags");
+        then.status(200).delay(Duration::from_millis(700)).body(fixture!("ollama_tags.json"));
+    });
+    let chat_mock = server.mock(|when, then| {
+        when.method(POST).path("/api/chat");
+        then.status(200).delay(Duration::from_millis(700)).body(fixture!("ollama_chat_reply.json"));
+    });
+    let backend = Ollama::new(config(server.base_url()).with_timeout(Duration::from_secs(1)));
+    let start = Instant::now();
+    backend.model().unwrap();
+    let error = chat(&backend).unwrap_err();
+    assert_eq!(error, Error::Timeout { which: "overall" });
+    assert!(start.elapsed() < Duration::from_millis(1400), "{:?}", start.elapsed());
+    // Once the deadline has passed, nothing more is sent.
+    let hits = chat_mock.hits();
+    assert_eq!(chat(&backend).unwrap_err(), Error::Timeout { which: "overall" });
+    assert_eq!(chat_mock.hits(), hits);
+}
+
+#[test]
+fn a_port_out_of_range_is_invalid_not_port_80() {
+    for endpoint in [
+        "http://127.0.0.1:99999",
+        "http://127.0.0.1:0",
+        "http://[::1]:65536",
+        "http://127.0.0.1:+80",
+    ] {
+        assert_eq!(
+            llm_client::validate_endpoint(endpoint),
+            Err(Error::InvalidEndpoint { reason: "its port is not a number from 1 to 65535" }),
+            "{endpoint}"
+        );
+    }
+    assert_eq!(llm_client::validate_endpoint("http://localhost:11434").unwrap().len(), 2);
+    assert!(matches!(
+        llm_client::validate_endpoint("https://127.0.0.1:1"),
+        Err(Error::InvalidEndpoint { .. })
+    ));
+    assert!(matches!(
+        llm_client::validate_endpoint("http://10.0.0.1:1"),
+        Err(Error::NonLoopback { .. })
+    ));
 }
 
 #[test]
@@ -198,4 +220,18 @@ fn an_error_without_a_body_says_so() {
     let backend = Ollama::new(config(server.base_url()).with_model("m"));
     let error = chat(&backend).unwrap_err();
     insta::assert_snapshot!(error, @"the server answered HTTP 503: (no message)");
+}
+
+#[test]
+fn listens_only_connects_to_a_valid_loopback_endpoint() {
+    let server = MockServer::start();
+    let mock = chat_mock(&server);
+    assert!(llm_client::listens(&server.base_url(), Duration::from_secs(1)));
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let closed = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    drop(listener);
+    assert!(!llm_client::listens(&closed, Duration::from_secs(1)));
+    assert!(!llm_client::listens("http://llm.test:1", Duration::from_secs(1)));
+    // A TCP connect only: nothing was sent.
+    mock.assert_hits(0);
 }

@@ -71,12 +71,20 @@ fn output_is_capped_with_a_marker() {
 
 #[test]
 fn blockers_are_taken_out_of_a_standup_reply() {
-    let reply = "Yesterday went to the parser.\nToday CI.\n\nBLOCKER: the flaky CI job on main is still failing\n- **Blocker:** a revert of [fix](http://x) in billing-api\nBLOCKER: none\n";
+    let reply = "Yesterday went to the parser.\nToday CI.\n\nBLOCKER: the flaky CI job on main is still failing [ids: sh:cargo test, 0123456789]\n- **Blocker:** a revert of [fix](http://x) in billing-api\nBLOCKER: none\n";
     let cleaned = check(reply, true).unwrap();
     assert_eq!(cleaned.text, "Yesterday went to the parser.\nToday CI.");
+    let blockers: Vec<(&str, Vec<&str>)> = cleaned
+        .blockers
+        .iter()
+        .map(|b| (b.text.as_str(), b.evidence.iter().map(String::as_str).collect()))
+        .collect();
     assert_eq!(
-        cleaned.blockers,
-        ["the flaky CI job on main is still failing", "a revert of fix in billing-api"]
+        blockers,
+        [
+            ("the flaky CI job on main is still failing", vec!["sh:cargo test", "0123456789"]),
+            ("a revert of fix in billing-api", vec![]),
+        ]
     );
 }
 
@@ -97,4 +105,36 @@ fn at_most_five_blockers() {
     let reply = (0..8).map(|n| format!("BLOCKER: issue {n}")).collect::<Vec<_>>().join("\n");
     let cleaned = check(&format!("Narrative.\n{reply}"), true).unwrap();
     assert_eq!(cleaned.blockers.len(), MAX_BLOCKERS);
+}
+
+#[test]
+fn structured_replies_are_read_leniently() {
+    let parsed = parse(
+        r#"```json
+{"summary": "Day.", "extra": 1, "blockers": [{"text": "Flaky\nCI", "evidence": ["a", 3, "b"]}, {"text": 5}, "x"]}
+```"#,
+        true,
+        100,
+    );
+    assert_eq!(
+        parsed,
+        Parsed::Structured(Structured {
+            summary: "Day.".into(),
+            capped: false,
+            blockers: vec![RawBlocker {
+                text: "Flaky CI".into(),
+                evidence: vec!["a".into(), "b".into()]
+            }],
+        })
+    );
+    assert_eq!(parse(r#"{"deletions": "1234567890"}"#, true, 100), Parsed::OtherJson);
+    assert_eq!(parse(r#"{"summary": 5}"#, true, 100), Parsed::OtherJson);
+    assert_eq!(parse("Plain prose about {braces}.", true, 100), Parsed::Plain);
+    assert_eq!(parse("{not json", true, 100), Parsed::Plain);
+    let Parsed::Structured(daily) =
+        parse(r#"{"summary": "S", "blockers": [{"text": "t", "evidence": ["a"]}]}"#, false, 100)
+    else {
+        panic!()
+    };
+    assert!(daily.blockers.is_empty());
 }

@@ -1,7 +1,6 @@
 //! `narrate` with the real backends against `httpmock` servers on 127.0.0.1.
 
-use std::io;
-use std::net::{SocketAddr, TcpListener};
+use std::net::TcpListener;
 use std::time::Duration;
 
 use httpmock::Method::{GET, POST};
@@ -26,10 +25,15 @@ fn run(backend: &dyn Backend, report: &mut Report) -> Vec<Warning> {
     narrate(backend, report, redactor(), &Limits::default(), Lang::En)
 }
 
-/// A report whose payload holds `marker`, so this test finds its own captured requests.
+/// A report whose payload holds `marker`, so this test finds its own captured requests,
+/// and supports the fixture reply ("Most of the day went into the zsh history reader in
+/// standup.").
 fn marked(marker: &str) -> Report {
     daily(
-        vec![project(marker, vec![commit("collect: decode zsh metafied bytes", 1)], Vec::new())],
+        vec![
+            project(marker, vec![commit("collect: decode zsh metafied bytes", 1)], Vec::new()),
+            project("standup", vec![commit("collect: read zsh history", 2)], Vec::new()),
+        ],
         Vec::new(),
     )
 }
@@ -135,7 +139,8 @@ fn the_request_holds_only_redacted_text() {
         )],
     );
     let backend = Ollama::new(config(server.base_url()).with_model("m"));
-    assert!(run(&backend, &mut report).is_empty());
+    // The reply does not fit this report (it is rejected); the request is what counts here.
+    run(&backend, &mut report);
     let bodies = captured_with("redaction-marker");
     assert!(!bodies.is_empty());
     for body in bodies {
@@ -176,24 +181,19 @@ fn connection_refused_is_unavailable() {
     assert_eq!(report.meta.llm_model, None);
 }
 
-#[expect(clippy::unnecessary_wraps, reason = "the shape of a resolver")]
-fn public_resolver(_: &str, port: u16) -> io::Result<Vec<SocketAddr>> {
-    Ok(vec![SocketAddr::from(([8, 8, 8, 8], port))])
-}
-
 #[test]
-fn a_host_resolving_to_a_public_address_is_blocked_before_connecting() {
+fn a_host_name_is_blocked_without_a_lookup() {
     let server = MockServer::start();
     let any = server.mock(|when, then| {
         when.any_request();
         then.status(200).body(fixture!("ollama_chat_reply.json"));
     });
-    let endpoint = format!("http://llm.test:{}", server.port());
+    let endpoint = format!("http://localhost.evil.example:{}", server.port());
     let mut report = small_daily();
-    let warnings = run(&Ollama::with_resolver(config(endpoint), public_resolver), &mut report);
+    let warnings = run(&Ollama::new(config(endpoint)), &mut report);
     assert_eq!(warnings.len(), 1);
     assert_eq!(warnings[0].code, WarningCode::LlmBlockedNonloopback);
-    insta::assert_snapshot!(warnings[0].message, @"no narrative: the LLM endpoint host `llm.test` is 8.8.8.8, which is not a loopback address; nothing was sent");
+    insta::assert_snapshot!(warnings[0].message, @"no narrative: the LLM endpoint host `localhost.evil.example` is a name; only IP literals (127.0.0.1, [::1]) and `localhost` are accepted, and nothing is looked up; nothing was sent");
     assert_eq!(report.narrative, None);
     any.assert_hits(0);
 }
@@ -333,9 +333,9 @@ fn a_whitespace_reply_over_http_fails() {
 }
 
 #[test]
-fn a_hostile_reply_over_http_is_cleaned_and_capped() {
+fn a_hostile_reply_over_http_is_cleaned_and_checked() {
     let content = format!(
-        "\u{1b}[31m<think>private reasoning</think>Worked on standup. ![x](https://evil.example/p.png)\n\n\n\n{}",
+        "\u{1b}[31m<think>private reasoning</think>Worked on standup. ![metafy](https://evil.example/p.png) fix decoded zsh bytes.\n\n\n\n{}",
         "y".repeat(10_000)
     );
     let server = MockServer::start();
@@ -345,11 +345,14 @@ fn a_hostile_reply_over_http_is_cleaned_and_capped() {
             .json_body(json!({"message": {"role": "assistant", "content": content}, "done": true}));
     });
     let mut report = small_daily();
-    assert!(run(&Ollama::new(config(server.base_url()).with_model("m")), &mut report).is_empty());
+    let warnings = run(&Ollama::new(config(server.base_url()).with_model("m")), &mut report);
+    // The capped run of `y` is not supported by the data: one sentence of three left out.
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0].code, WarningCode::LlmSentencesDropped);
+    insta::assert_snapshot!(warnings[0].message, @"1 of 3 sentences of the narrative left out as not supported by the data (unsupported: 1)");
     let text = report.narrative.unwrap().text;
-    assert!(text.starts_with("Worked on standup. x\n\nyyy"), "{text}");
-    assert_eq!(text.chars().count(), Limits::default().max_output_chars);
-    assert!(
-        !text.contains('\u{1b}') && !text.contains("reasoning") && !text.contains("evil.example")
-    );
+    assert_eq!(text, "Worked on standup. metafy fix decoded zsh bytes.");
+    let check = report.narrative_check.unwrap();
+    assert!(check.accepted && !check.structured);
+    assert_eq!(check.sentences.iter().filter(|sentence| sentence.kept).count(), 2);
 }

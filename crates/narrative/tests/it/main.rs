@@ -43,7 +43,8 @@ pub(crate) fn at(seconds: i64) -> Timestamp {
 /// A commit; `n` varies its hash and stats.
 pub(crate) fn commit(subject: &str, n: u64) -> Commit {
     Commit {
-        hash: format!("{n:040x}"),
+        // Distinct in the first 10 characters, which are the evidence id.
+        hash: format!("{:010x}{n:030x}", (n + 1).wrapping_mul(0x9e37_79b9) % 0xff_ffff_ffff),
         subject: subject.to_owned(),
         truncated: false,
         author_time: at(36_000 - i64::try_from(n).unwrap() * 60),
@@ -51,6 +52,9 @@ pub(crate) fn commit(subject: &str, n: u64) -> Commit {
         insertions: 10 * n + 3,
         deletions: n,
         merge: false,
+        branches: Vec::new(),
+        remote_branches: Vec::new(),
+        unpushed: false,
     }
 }
 
@@ -64,6 +68,7 @@ pub(crate) fn session(title: &str, prompts: u64) -> Session {
         prompts,
         first: at(30_000),
         last: at(31_000),
+        branch: None,
         models: Vec::new(),
     }
 }
@@ -101,6 +106,7 @@ pub(crate) fn project(name: &str, commits: Vec<Commit>, sessions: Vec<Session>) 
         sessions,
         commands: 0,
         totals,
+        wip: None,
         shell: Vec::new(),
         time_spent: report_model::TimeSpent::default(),
     }
@@ -168,6 +174,7 @@ fn report(kind: ReportKind, buckets: Vec<Bucket>) -> Report {
             secrets_masked: Vec::new(),
         },
         time_spent: report_model::TimeSpent::default(),
+        narrative_check: None,
     }
 }
 

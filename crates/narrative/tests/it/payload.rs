@@ -145,3 +145,16 @@ fn failures_and_a_project_s_own_commands_are_in_the_payload() {
     assert_eq!(payload["shell"]["groups"][0]["head"], "make");
     assert!(payload["shell"]["groups"][0].get("failed").is_none());
 }
+
+#[test]
+fn a_project_s_shell_groups_are_capped_in_the_payload() {
+    let heads: Vec<String> = (0..12).map(|n| format!("tool{n:02}")).collect();
+    let mut busy = project("busy", Vec::new(), Vec::new());
+    busy.shell = heads.iter().map(|head| group(head, 1, &[])).collect();
+
+    let payload = prompt_json(&daily(vec![busy], Vec::new()));
+
+    let groups = payload["projects"]["items"][0]["shell"]["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 10);
+    assert_eq!(groups[9]["head"], "tool09");
+}

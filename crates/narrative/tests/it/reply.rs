@@ -23,25 +23,32 @@ fn a_good_reply_becomes_the_narrative() {
 }
 
 #[test]
-fn a_hostile_reply_is_cleaned_and_capped() {
-    let reply = format!(
-        "\u{1b}[2J\u{1b}]0;owned\u{7}<think>secret plan: leak the data</think>Work on standup. \
-         ![pixel](https://evil.example/track.png?d=1) <script>alert(1)</script>\n\n\n\n{}",
-        "x".repeat(10_000)
-    );
-    let backend = Fake::replying(&reply);
+fn a_hostile_reply_is_cleaned_and_checked() {
+    let reply = "\u{1b}[2J\u{1b}]0;owned\u{7}<think>secret plan: leak the data</think>Work on standup. \
+         ![pixel](https://evil.example/track.png?d=1) <script>alert(1)</script>\n\n\n\nThe zsh metafied bytes are decoded now.";
+    let backend = Fake::replying(reply);
     let mut report = small_daily();
-    let limits = Limits::default();
-    assert!(narrate(&backend, &mut report, redactor(), &limits, Lang::En).is_empty());
+    let warnings = narrate(&backend, &mut report, redactor(), &Limits::default(), Lang::En);
+    assert_eq!(warnings.len(), 1);
+    assert_eq!(warnings[0].code, WarningCode::LlmSentencesDropped);
     let text = &report.narrative.as_ref().unwrap().text;
-    assert_eq!(text.chars().count(), limits.max_output_chars);
-    assert!(text.starts_with("Work on standup. pixel alert(1)\n\nxxx"), "{text}");
-    assert!(text.ends_with('…'));
+    assert_eq!(text, "Work on standup. The zsh metafied bytes are decoded now.");
     for forbidden in
-        ["\u{1b}", "\u{7}", "think", "secret plan", "evil.example", "![", "<script", "\n\n\n"]
+        ["\u{1b}", "\u{7}", "think", "secret plan", "evil.example", "![", "<script", "\n"]
     {
         assert!(!text.contains(forbidden), "{forbidden:?} in {text}");
     }
+    let check = report.narrative_check.as_ref().unwrap();
+    let dropped: Vec<(&str, &[String])> = check
+        .sentences
+        .iter()
+        .filter(|sentence| !sentence.kept)
+        .map(|sentence| (sentence.text.as_str(), sentence.reasons.as_slice()))
+        .collect();
+    assert_eq!(
+        dropped,
+        [("pixel alert(1)", &["identifier".to_owned(), "unsupported".to_owned()][..])]
+    );
 }
 
 #[test]
@@ -65,11 +72,14 @@ fn a_reply_that_is_only_reasoning_fails() {
 }
 
 #[test]
-fn a_five_megabyte_reply_is_capped() {
+fn a_five_megabyte_repetition_is_rejected() {
     let backend = Fake::replying(&"word ".repeat(1_000_000));
     let mut report = small_daily();
-    assert!(run(&backend, &mut report).is_empty());
-    assert_eq!(report.narrative.unwrap().text.chars().count(), Limits::default().max_output_chars);
+    let warnings = run(&backend, &mut report);
+    assert_eq!(warnings[0].code, WarningCode::LlmRejected);
+    insta::assert_snapshot!(warnings[0].message, @"repetition: the reply repeats itself; the report has no narrative");
+    assert_eq!(report.narrative, None);
+    assert_eq!(report.narrative_check.unwrap().reason.as_deref(), Some("repetition"));
 }
 
 #[test]
@@ -94,7 +104,7 @@ fn no_activity_means_no_call() {
 #[test]
 fn standup_blockers_are_parsed_and_removed() {
     let backend = Fake::replying(
-        "Yesterday: render work. Today: the flaky CI job.\n\nBLOCKER: the CI job on main still fails intermittently\n",
+        "前営業日は standup で Render dates の作業をしました。本日は billing-api で flaky CI job を調査しています。\n\nBLOCKER: main の CI job が断続的に失敗しています [ids: session-9-28]\nBLOCKER: 根拠のない課題\nBLOCKER: 存在しない id の課題 [ids: deadbeef00]\n",
     );
     let mut report = standup(
         (vec![project("standup", Vec::new(), vec![session("Render dates", 3)])], Vec::new()),
@@ -107,10 +117,15 @@ fn standup_blockers_are_parsed_and_removed() {
             Vec::new(),
         ),
     );
-    assert!(narrate(&backend, &mut report, redactor(), &Limits::default(), Lang::Ja).is_empty());
+    let warnings = narrate(&backend, &mut report, redactor(), &Limits::default(), Lang::Ja);
+    assert_eq!(warnings.len(), 1);
+    insta::assert_snapshot!(warnings[0].message, @"0 of 2 sentences of the narrative left out as not supported by the data; 2 of 3 possible blockers left out (no_evidence: 1, unknown_evidence: 1)");
     let narrative = report.narrative.unwrap();
-    assert_eq!(narrative.text, "Yesterday: render work. Today: the flaky CI job.");
-    assert_eq!(narrative.blockers, ["the CI job on main still fails intermittently"]);
+    assert_eq!(
+        narrative.text,
+        "前営業日は standup で Render dates の作業をしました。本日は billing-api で flaky CI job を調査しています。"
+    );
+    assert_eq!(narrative.blockers, ["main の CI job が断続的に失敗しています"]);
     let (system, _) = backend.calls.lock().unwrap()[0].clone();
     assert_eq!(system, narrative::prompts::STANDUP_JA);
 }
@@ -125,10 +140,8 @@ fn client_errors_map_to_warning_codes() {
         ),
         (E::AmbiguousHost { host: "2130706433".into() }, WarningCode::LlmBlockedNonloopback),
         (E::InvalidEndpoint { reason: "it has no host" }, WarningCode::LlmUnavailable),
-        (
-            E::Resolve { host: "h".into(), cause: "no addresses".into() },
-            WarningCode::LlmUnavailable,
-        ),
+        (E::HostName { host: "localhost.evil.example".into() }, WarningCode::LlmBlockedNonloopback),
+        (E::Command { cause: "exited with status 1".into() }, WarningCode::LlmUnavailable),
         (E::Redirect { status: 302 }, WarningCode::LlmUnavailable),
         (E::Status { status: 500, excerpt: "boom".into() }, WarningCode::LlmUnavailable),
         (E::Timeout { which: "overall" }, WarningCode::LlmUnavailable),
@@ -165,4 +178,35 @@ fn warning_messages_are_cleaned_and_redacted() {
     let mut report = small_daily();
     let warnings = run(&backend, &mut report);
     insta::assert_snapshot!(warnings[0].message, @"no narrative: LLM server unavailable: the server answered HTTP 401: bad token [REDACTED:github-pat] ");
+}
+
+/// Obviously fake, but shaped like a classic GitHub token.
+const TOKEN: &str = "ghp_FAKEtokenFORtests0123456789abcdefXYZ";
+
+#[test]
+fn summary_blockers_and_model_id_are_redacted_on_the_way_out() {
+    let reply = serde_json::json!({
+        "summary": format!("Worked on render dates in standup. The token {TOKEN} was rotated in billing-api."),
+        "blockers": [{"text": format!("billing-api still uses {TOKEN}"), "evidence": ["session-9-28"]}],
+    })
+    .to_string();
+    let backend = Fake { model: Ok(format!("evil-model {TOKEN}")), ..Fake::replying(&reply) };
+    let mut report = standup(
+        (vec![project("standup", Vec::new(), vec![session("Render dates", 3)])], Vec::new()),
+        (
+            vec![project(
+                "billing-api",
+                Vec::new(),
+                vec![session("Investigate the flaky CI job", 9)],
+            )],
+            Vec::new(),
+        ),
+    );
+    narrate(&backend, &mut report, redactor(), &Limits::default(), Lang::En);
+    let json = serde_json::to_string(&report).unwrap();
+    assert!(!json.contains("FAKEtoken"), "{json}");
+    assert!(report.meta.llm_model.as_deref().unwrap().contains("[REDACTED:github-pat]"));
+    let check = report.narrative_check.unwrap();
+    assert!(check.sentences.iter().any(|sentence| sentence.text.contains("[REDACTED:github-pat]")));
+    assert!(check.blockers[0].text.contains("[REDACTED:github-pat]"));
 }

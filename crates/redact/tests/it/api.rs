@@ -243,3 +243,45 @@ fn idempotent_when_a_mask_changes_what_another_rule_sees() {
         assert_eq!((twice.as_ref(), n_twice), (once.as_ref(), 0), "{text:?}");
     }
 }
+
+#[test]
+fn touching_secrets_get_a_mask_each() {
+    // Spans that touch are two secrets, not one; only overlapping spans merge.
+    let rule = |id: &str, regex: &str, keyword: &str| Rule {
+        id: id.to_owned(),
+        regex: regex.to_owned(),
+        keywords: vec![keyword.to_owned()],
+        entropy: None,
+        secret_group: None,
+        description: String::new(),
+    };
+    let redactor = Redactor::builder()
+        .without_builtin()
+        .rule(rule("digits", "n[0-9]{8}", "n"))
+        .rule(rule("letters", "[a-h]{8}z", "z"))
+        .build()
+        .unwrap();
+    assert_eq!(
+        redactor.redact("key n31415926abcdefghz end"),
+        (Cow::Owned("key [REDACTED:digits][REDACTED:letters] end".to_owned()), 2)
+    );
+    // Overlapping ones merge under the earlier rule.
+    let redactor = Redactor::builder()
+        .without_builtin()
+        .rule(rule("digits", "n[0-9]{8}a", "n"))
+        .rule(rule("letters", "[a-h]{8}z", "z"))
+        .build()
+        .unwrap();
+    assert_eq!(
+        redactor.redact("key n31415926abcdefghz end"),
+        (Cow::Owned("key [REDACTED:digits] end".to_owned()), 1)
+    );
+}
+
+#[test]
+fn a_secret_glued_after_an_existing_mask_is_masked_on_its_own() {
+    let text = "password=\"[REDACTED:github-pat]S3cretTail99\"";
+    let (masked, n_masked) = builtin().redact(text);
+    assert_eq!(masked, "password=\"[REDACTED:github-pat][REDACTED:generic-assignment]\"");
+    assert_eq!(n_masked, 1);
+}

@@ -98,11 +98,13 @@ fn dates_near_the_limits_are_usage_errors_not_panics() {
         &["daily", "--date=9999-12-31"],
         &["daily", "--date=9999-01-01"],
         &["standup", "--date=1969-12-31"],
+        &["daily", "--since=-009999-01-03"],
+        &["daily", "--since=2026-11-01", "--until=9999-12-31"],
     ] {
         let run = home.run(NOW, TOKYO, args);
         assert_nothing_escapes(&run);
         assert_eq!(run.code, 2, "{args:?}\n{}", run.snapshot());
-        assert!(run.stderr.contains("date") && run.stderr.contains("range"), "{}", run.snapshot());
+        assert!(run.stderr.contains("out of range"), "{}", run.snapshot());
     }
     for now in ["-009999-01-03T00:00:00Z", "9999-12-31T23:00:00Z", "1960-01-01T00:00:00Z"] {
         for args in [&["daily", "--no-llm"][..], &["doctor"]] {
@@ -131,6 +133,7 @@ fn config_values_out_of_range_are_usage_errors_naming_the_key() {
         ("[llm]\nmax_output_chars = 0\n", "line 2, key `llm.max_output_chars`"),
         ("[llm]\nendpoint = \"http://127.0.0.1:99999\"\n", "line 2, key `llm.endpoint`"),
         ("day_start = \"+4:-0\"\n", "line 1, key `day_start`"),
+        ("[git]\nmax_depth = 100000\n", "line 2, key `git.max_depth`"),
         ("\nday_start = \"4:00\"\n", "line 2, key `day_start`"),
     ];
     for (config, named) in cases {
@@ -165,6 +168,8 @@ fn escapes_and_tokens_in_input_are_not_echoed() {
     // Arguments (clap quotes a bad `--lang` itself).
     for args in [
         vec!["daily".to_owned(), format!("--date={evil}")],
+        vec!["daily".to_owned(), format!("--since={evil}")],
+        vec!["daily".to_owned(), "--since=2026-11-01".to_owned(), format!("--until={evil}")],
         vec!["daily".to_owned(), format!("--lang={evil}")],
         vec!["daily".to_owned(), format!("--format={evil}")],
         vec!["doctor".to_owned(), format!("--bogus={evil}")],

@@ -3,14 +3,21 @@
 
 mod bench_home;
 mod cli;
+mod cli_native;
 mod config;
+mod formats;
 mod full_home;
 mod git;
 mod hostile_home;
+mod identities;
 mod narrative;
+mod narrative_eval;
 mod secrets;
 mod snapshots;
 mod sources;
 mod special_files;
 mod support;
+mod templates;
+mod warnings_ja;
 mod windows;
+mod wip;

@@ -90,7 +90,7 @@ fn no_secret_or_escape_reaches_markdown_or_json() {
     assert_clean(markdown.success());
     assert_clean(&markdown.stderr);
     assert!(markdown.stdout.contains("[REDACTED:github-pat]"), "{}", markdown.stdout);
-    assert!(markdown.stdout.contains("`fix login txet red`"), "{}", markdown.stdout);
+    assert!(markdown.stdout.contains("- fix login txet red (+"), "{}", markdown.stdout);
     let json = home.run(NOW, TOKYO, &["daily", "--no-llm", "--format", "json"]);
     assert_clean(json.success());
     let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
@@ -164,7 +164,8 @@ fn invisible_characters_and_look_alike_letters_do_not_hide_a_secret() {
     };
     let markdown = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
     check(markdown.success());
-    assert!(markdown.stdout.contains("[REDACTED:github-pat]"), "{}", markdown.stdout);
+    // Subjects are escaped text now: the mask's brackets are backslash-escaped.
+    assert!(markdown.stdout.contains("\\[REDACTED:github-pat\\]"), "{}", markdown.stdout);
     assert!(
         markdown.stdout.contains("DB_P\u{410}SSWORD='[REDACTED:generic-assignment]'"),
         "{}",

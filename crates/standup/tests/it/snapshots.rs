@@ -82,3 +82,33 @@ fn same_inputs_give_byte_identical_output() {
     let second = home.run(MONDAY, TOKYO, &["standup", "--no-llm", "--format", "json"]);
     assert_eq!(first.stdout, second.stdout);
 }
+
+#[test]
+fn standup_slack_ja() {
+    let home = fixture();
+    let run =
+        home.run(MONDAY, TOKYO, &["standup", "--no-llm", "--lang", "ja", "--format", "slack"]);
+    insta::assert_snapshot!("standup_slack_ja", run.success());
+}
+
+#[test]
+fn daily_html_en() {
+    let home = fixture();
+    let run = home.run(
+        MONDAY,
+        TOKYO,
+        &["daily", "--no-llm", "--date", "2026-11-27", "--lang", "en", "--format", "html"],
+    );
+    insta::assert_snapshot!("daily_html_en", run.success());
+}
+
+#[test]
+fn standup_text_en_compact() {
+    let home = fixture();
+    let run = home.run(
+        MONDAY,
+        TOKYO,
+        &["standup", "--no-llm", "--lang", "en", "--format", "text", "--compact"],
+    );
+    insta::assert_snapshot!("standup_text_en_compact", run.success());
+}

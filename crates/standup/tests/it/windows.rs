@@ -62,13 +62,13 @@ fn a_saturday_commit_is_in_mondays_standup_under_since_friday() {
         "{text}"
     );
     assert!(text.contains("Window: 2026-11-27 00:00 – 2026-11-30 00:00 (Asia/Tokyo)"), "{text}");
-    let saturday = text.find("`saturday hack`").expect(text);
+    let saturday = text.find("- saturday hack (+1").expect(text);
     assert!(saturday < text.find("## Today").unwrap(), "{text}");
 
     let run = home.run(MONDAY, TOKYO, &["standup", "--no-llm", "--lang", "ja"]);
     let text = run.success();
     assert_eq!(headings(text), ["## 金曜日以降（11月27日〜29日）", "## 本日（11月30日（月））"]);
-    assert!(text.contains("`saturday hack`"), "{text}");
+    assert!(text.contains("- saturday hack（+1"), "{text}");
 
     let report = json(&home, MONDAY, &["standup"]);
     assert_eq!(subjects(&report), [vec!["saturday hack", "friday work"], vec!["monday morning"]]);
@@ -133,7 +133,7 @@ fn a_commit_after_now_is_not_in_the_report() {
     let run = home.run(now, TOKYO, &["daily", "--no-llm"]);
     let text = run.success();
     assert!(!text.contains("five past nine"), "{text}");
-    assert!(text.contains("`ten to nine`"), "{text}");
+    assert!(text.contains("- ten to nine (+1"), "{text}");
     assert!(text.contains("Window: 2026-11-27 00:00 – 2026-11-27 09:00 (Asia/Tokyo)"), "{text}");
     assert!(text.contains("generated 2026-11-27 09:00 +09:00"), "{text}");
     let later = json(&home, "2026-11-27T09:06:00+09:00", &["daily"]);

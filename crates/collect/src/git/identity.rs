@@ -1,0 +1,165 @@
+//! Whose commits count in one repository: the configured identity, plus the
+//! repository's effective `user.*`/`author.*` values as git reads them there (global,
+//! local and `includeIf`-included configuration alike).
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use super::{Identity, Repo, command, output, work_dir};
+use crate::Env;
+
+/// What one `git config` in a repository tells: its identities and whether it has a
+/// remote.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct RepoConfig {
+    /// Every `user.email`/`author.email` and `user.name`/`author.name` value git sees
+    /// in the repository, in the order git reads them.
+    pub(crate) identity: Identity,
+    /// Whether any `remote.<name>.url` is configured.
+    pub(crate) has_remote: bool,
+}
+
+/// Asks git, in the repository, for its identities and remotes: one process, killed
+/// after `timeout`. A failure (a broken config, a deadline) leaves the configured
+/// identity alone; the repository's log was read already.
+pub(crate) fn repo_config(env: &Env, repo: &Repo, timeout: Duration) -> RepoConfig {
+    let mut git = command(env);
+    git.current_dir(work_dir(repo)).arg("--git-dir").arg(&repo.git_dir);
+    git.args(["config", "--null", "--get-regexp"])
+        .arg(r"^((user|author)\.(email|name)|remote\..*\.url)$");
+    match output(git, timeout) {
+        Ok(done) => parse_config(&done.stdout),
+        Err(_) => RepoConfig::default(),
+    }
+}
+
+/// Parses `git config --null --get-regexp`: `key\nvalue\0` per entry.
+fn parse_config(stdout: &[u8]) -> RepoConfig {
+    let mut config = RepoConfig::default();
+    for entry in stdout.split(|&byte| byte == 0).filter(|entry| !entry.is_empty()) {
+        let text = String::from_utf8_lossy(entry);
+        let (key, value) = text.split_once('\n').unwrap_or((&text, ""));
+        let value = value.trim();
+        let key = key.to_ascii_lowercase();
+        let (section, field) = key.rsplit_once('.').unwrap_or((&key, ""));
+        match (section, field) {
+            _ if value.is_empty() => {}
+            (section, "url") if section.starts_with("remote.") => config.has_remote = true,
+            (_, "email") => push_new(&mut config.identity.emails, value, true),
+            (_, "name") => push_new(&mut config.identity.names, value, false),
+            _ => {}
+        }
+    }
+    config
+}
+
+fn push_new(list: &mut Vec<String>, value: &str, ignore_case: bool) {
+    let known = list
+        .iter()
+        .any(|item| if ignore_case { item.eq_ignore_ascii_case(value) } else { item == value });
+    if !known {
+        list.push(value.to_owned());
+    }
+}
+
+impl Identity {
+    /// This identity plus another's e-mails and names (no duplicates), in order.
+    #[must_use]
+    pub fn union(&self, other: &Identity) -> Identity {
+        let mut merged = self.clone();
+        for email in &other.emails {
+            push_new(&mut merged.emails, email, true);
+        }
+        for name in &other.names {
+            push_new(&mut merged.names, name, false);
+        }
+        merged
+    }
+
+    /// The e-mails and names of this identity that `base` does not have.
+    #[must_use]
+    pub fn beyond(&self, base: &Identity) -> Identity {
+        Identity {
+            emails: self
+                .emails
+                .iter()
+                .filter(|email| !base.emails.iter().any(|known| known.eq_ignore_ascii_case(email)))
+                .cloned()
+                .collect(),
+            names: self.names.iter().filter(|name| !base.names.contains(name)).cloned().collect(),
+        }
+    }
+}
+
+/// Commits in the window by other authors, per e-mail (as the mailmap maps it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LeftOut {
+    /// Commits left out, by author e-mail (lower-cased).
+    pub by_email: BTreeMap<String, u64>,
+}
+
+impl LeftOut {
+    /// Counts one commit by `email`.
+    pub(crate) fn add(&mut self, email: &str) {
+        *self.by_email.entry(email.to_ascii_lowercase()).or_default() += 1;
+    }
+
+    /// Adds another tally to this one.
+    pub fn extend(&mut self, other: &LeftOut) {
+        for (email, count) in &other.by_email {
+            *self.by_email.entry(email.clone()).or_default() += count;
+        }
+    }
+
+    /// Commits left out in all.
+    pub fn total(&self) -> u64 {
+        self.by_email.values().sum()
+    }
+
+    /// The e-mails with the most commits first (ties by e-mail), at most `limit`.
+    pub fn most_frequent(&self, limit: usize) -> Vec<(&str, u64)> {
+        let mut all: Vec<(&str, u64)> =
+            self.by_email.iter().map(|(email, count)| (email.as_str(), *count)).collect();
+        all.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        all.truncate(limit);
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_entries_parse_into_identities_and_remotes() {
+        let stdout = b"user.email\nme@home\0user.name\nMe\0user.email\nMe@Home\0user.email\nme@work\0remote.origin.url\n/tmp/r.git\0";
+        let config = parse_config(stdout);
+        assert_eq!(config.identity.emails, ["me@home", "me@work"]);
+        assert_eq!(config.identity.names, ["Me"]);
+        assert!(config.has_remote);
+        assert!(!parse_config(b"user.email\nme@home\0").has_remote);
+    }
+
+    #[test]
+    fn beyond_keeps_only_what_the_base_lacks() {
+        let base = Identity { emails: vec!["me@home".into()], names: vec!["Me".into()] };
+        let repo = Identity {
+            emails: vec!["ME@home".into(), "me@work".into()],
+            names: vec!["Me".into(), "Me W".into()],
+        };
+        let beyond = repo.beyond(&base);
+        assert_eq!(beyond.emails, ["me@work"]);
+        assert_eq!(beyond.names, ["Me W"]);
+        assert_eq!(base.union(&repo).emails, ["me@home", "me@work"]);
+    }
+
+    #[test]
+    fn most_frequent_orders_by_count_then_email() {
+        let mut left_out = LeftOut::default();
+        for email in ["b@x", "a@x", "B@x", "c@x"] {
+            left_out.add(email);
+        }
+        assert_eq!(left_out.most_frequent(2), [("b@x", 2), ("a@x", 1)]);
+        assert_eq!(left_out.total(), 4);
+    }
+}

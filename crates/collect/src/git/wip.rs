@@ -1,0 +1,232 @@
+//! Work in progress of the active repositories: files not committed (from
+//! `git status --porcelain=v2 -z`, each dated by its own modification time) and stashes
+//! (from the stash reflog). Unpushed commits come from [`super::branches`].
+//!
+//! Only repositories that are active are asked: ones with commits of the window, ones a
+//! session or command of the window ran in, and ones whose index, stash or a linked
+//! worktree's index or HEAD changed since the window began (a `stat`, no process).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use jiff::{SignedDuration, Timestamp};
+use report_model::{WipEvent, WipFile, WipStash};
+
+use super::{Repo, command, output};
+use crate::error::GitFailure;
+use crate::{Env, fsread};
+
+/// The largest stash reflog read (about 5,000 stashes); a larger one shows no stash.
+const MAX_STASH_LOG_BYTES: u64 = 1 << 20;
+
+/// Whether the repository's index changed at or after `since` (git rewrites it on
+/// `add`, `commit`, `checkout`, `reset` and when `status` refreshes it), or its stash
+/// did, or a linked worktree's index or HEAD: a cheap sign that a working tree was
+/// worked on.
+pub(crate) fn touched_since(repo: &Repo, since: Timestamp) -> bool {
+    let bound =
+        SystemTime::from(since.checked_sub(SignedDuration::from_secs(2)).unwrap_or(Timestamp::MIN));
+    let newer = |path: &Path| {
+        fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= bound)
+    };
+    newer(&repo.git_dir.join("index"))
+        || newer(&repo.git_dir.join("logs/refs/stash"))
+        || !linked_worktrees(repo, since).is_empty()
+}
+
+/// The linked worktrees of the repository (`git worktree add`) whose own index or HEAD
+/// reflog changed at or after `since`, by their folder: `worktrees/<name>/gitdir` names
+/// the worktree's `.git` file. Stat-based, no process.
+fn linked_worktrees(repo: &Repo, since: Timestamp) -> Vec<PathBuf> {
+    let bound =
+        SystemTime::from(since.checked_sub(SignedDuration::from_secs(2)).unwrap_or(Timestamp::MIN));
+    let newer = |path: &Path| {
+        fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= bound)
+    };
+    let Ok(entries) = fs_err::read_dir(repo.git_dir.join("worktrees")) else { return Vec::new() };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|admin| newer(&admin.join("index")) || newer(&admin.join("logs/HEAD")))
+        .filter_map(|admin| {
+            let text = fsread::read_small_text(&admin.join("gitdir"), 4096).ok()?;
+            let folder = Path::new(text.trim()).parent()?.to_path_buf();
+            (folder != repo.project.path && folder.is_dir()).then_some(folder)
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Reads the work in progress of the repository: uncommitted files modified at or after
+/// `since` in its main work tree and in each linked worktree whose index or HEAD moved
+/// since then (their paths led by the worktree's folder name and `:`), and stashes made
+/// at or after `since`. `Ok(None)` when there is none.
+pub(crate) fn read_wip(
+    env: &Env,
+    repo: &Repo,
+    since: Timestamp,
+    timeout: Duration,
+) -> Result<Option<WipEvent>, GitFailure> {
+    let mut files = Vec::new();
+    if repo.project.path.join(".git").exists() {
+        status_files(env, (&repo.project.path, ""), since, timeout, &mut files)?;
+    }
+    for worktree in linked_worktrees(repo, since) {
+        let name = worktree.file_name().map(|name| name.to_string_lossy().into_owned());
+        let prefix = format!("{}:", name.unwrap_or_default());
+        status_files(env, (&worktree, &prefix), since, timeout, &mut files)?;
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    let stashes: Vec<WipStash> =
+        read_stashes(env, repo, timeout)?.into_iter().filter(|stash| stash.time >= since).collect();
+    if files.is_empty() && stashes.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(WipEvent { project: repo.project.clone(), files, stashes }))
+}
+
+/// Adds the files of one work tree's `git status` modified at or after `since`.
+fn status_files(
+    env: &Env,
+    (work_tree, prefix): (&Path, &str),
+    since: Timestamp,
+    timeout: Duration,
+    files: &mut Vec<WipFile>,
+) -> Result<(), GitFailure> {
+    let mut git = command(env);
+    git.current_dir(work_tree)
+        .args(["status", "--porcelain=v2", "-z", "--untracked-files=normal"])
+        .arg("--ignore-submodules=all");
+    let done = output(git, timeout)?;
+    if !done.status.success() {
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        let first = stderr.lines().find(|line| !line.trim().is_empty());
+        return Err(GitFailure::Failed(first.unwrap_or("git status failed").trim().to_owned()));
+    }
+    for (path, deleted) in parse_status(&done.stdout) {
+        let full = work_tree.join(&path);
+        // A deleted file has no time of its own; its folder changed when it went.
+        let dated = if deleted { full.parent().unwrap_or(work_tree).to_path_buf() } else { full };
+        let Some(modified) = modified(&dated) else { continue };
+        if modified >= since {
+            files.push(WipFile { path: format!("{prefix}{path}"), modified });
+        }
+    }
+    Ok(())
+}
+
+fn modified(path: &Path) -> Option<Timestamp> {
+    let time = fs_err::symlink_metadata(path).and_then(|meta| meta.modified()).ok()?;
+    Timestamp::try_from(time).ok()
+}
+
+/// The changed paths of `git status --porcelain=v2 -z`, each with whether it is deleted
+/// in the work tree. Ignored entries are not asked for; a rename's original path is
+/// skipped.
+fn parse_status(stdout: &[u8]) -> Vec<(String, bool)> {
+    let mut paths = Vec::new();
+    let mut entries = stdout.split(|&byte| byte == 0);
+    while let Some(entry) = entries.next() {
+        let text = String::from_utf8_lossy(entry);
+        let mut fields = text.splitn(2, ' ');
+        let kind = fields.next().unwrap_or_default();
+        let rest = fields.next().unwrap_or_default();
+        // Fields before the path: `1` has 7, `2` has 8 (then the original path as the
+        // next entry), `u` has 9, `?` none.
+        let (skip, xy) = match kind {
+            "1" => (7, rest.get(..2)),
+            "2" => (8, rest.get(..2)),
+            "u" => (9, rest.get(..2)),
+            "?" => (0, None),
+            _ => continue,
+        };
+        let path = if skip == 0 {
+            rest.to_owned()
+        } else {
+            rest.splitn(skip + 1, ' ').nth(skip).unwrap_or_default().to_owned()
+        };
+        if kind == "2" {
+            entries.next();
+        }
+        if path.is_empty() {
+            continue;
+        }
+        let deleted = xy.is_some_and(|xy| xy.ends_with('D'));
+        paths.push((path, deleted));
+    }
+    paths
+}
+
+/// The stash entries, newest first: from `logs/refs/stash` (each line
+/// `old new ident <time> <tz>\tmsg`, no process), or, in a repository whose refs are in
+/// a reftable, from one `git reflog` (`stash@{<time>}\0msg` per line).
+fn read_stashes(env: &Env, repo: &Repo, timeout: Duration) -> Result<Vec<WipStash>, GitFailure> {
+    if repo.git_dir.join("reftable").is_dir() {
+        return reftable_stashes(env, repo, timeout);
+    }
+    let path = repo.git_dir.join("logs/refs/stash");
+    // Regular files only, bounded: a FIFO or a device there is no stash.
+    let Ok(bytes) = fsread::read_small(&path, MAX_STASH_LOG_BYTES) else { return Ok(Vec::new()) };
+    let text = String::from_utf8_lossy(&bytes);
+    let mut stashes: Vec<WipStash> = text
+        .lines()
+        .filter_map(|line| {
+            let (head, message) = line.split_once('\t')?;
+            // `… <email> 1795741200 +0900`: the time is the second field from the end.
+            let mut fields = head.rsplitn(3, ' ');
+            let _zone = fields.next()?;
+            let seconds: i64 = fields.next()?.parse().ok()?;
+            let time = Timestamp::from_second(seconds).ok()?;
+            Some(WipStash { time, message: message.to_owned() })
+        })
+        .collect();
+    stashes.reverse();
+    Ok(stashes)
+}
+
+/// The stash entries of a reftable repository, from `git reflog`, newest first. No
+/// stash is no entry (git prints nothing).
+fn reftable_stashes(
+    env: &Env,
+    repo: &Repo,
+    timeout: Duration,
+) -> Result<Vec<WipStash>, GitFailure> {
+    let mut git = command(env);
+    git.current_dir(super::work_dir(repo)).arg("--git-dir").arg(&repo.git_dir);
+    git.args(["reflog", "show", "--format=%gd%x00%gs", "--date=unix", "refs/stash", "--"]);
+    let done = output(git, timeout)?;
+    if !done.status.success() {
+        return Ok(Vec::new());
+    }
+    let text = String::from_utf8_lossy(&done.stdout);
+    Ok(text
+        .lines()
+        .filter_map(|line| {
+            let (selector, message) = line.split_once('\0')?;
+            let seconds = selector.rsplit_once("@{")?.1.strip_suffix('}')?.parse().ok()?;
+            let time = Timestamp::from_second(seconds).ok()?;
+            Some(WipStash { time, message: message.to_owned() })
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_entries_give_their_paths() {
+        let stdout = b"1 .M N... 100644 100644 100644 aaa bbb src/f.txt\x001 .D N... 100644 100644 000000 aaa aaa gone.txt\x002 R. N... 100644 100644 100644 aaa aaa R100 new name.txt\x00old.txt\x00? draft-notes.md\x00u UU N... 100644 100644 100644 100644 a b c both.txt\x00";
+        assert_eq!(
+            parse_status(stdout),
+            [
+                ("src/f.txt".to_owned(), false),
+                ("gone.txt".to_owned(), true),
+                ("new name.txt".to_owned(), false),
+                ("draft-notes.md".to_owned(), false),
+                ("both.txt".to_owned(), false),
+            ]
+        );
+    }
+}

@@ -1,0 +1,99 @@
+//! The subprocess backend, with real programs (small `sh` scripts) as model runners.
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use llm_client::{Backend, ChatOptions, ClientConfig, CommandBackend, Error};
+use serde_json::{Value, json};
+
+/// Writes an executable `sh` script named `name` into `dir`.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    fs_err::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    fs_err::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+fn backend(command: &str, timeout: Duration) -> CommandBackend {
+    let config = ClientConfig::new("unused").with_timeout(timeout);
+    CommandBackend::new(command, &config).unwrap()
+}
+
+#[test]
+fn the_request_goes_to_stdin_as_json_and_stdout_is_the_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    let seen = dir.path().join("request.json");
+    let runner = script(
+        dir.path(),
+        "runner",
+        &format!("cat > {}\necho 'A day on the parser.'", seen.display()),
+    );
+    // Split on whitespace, no shell: the extra words are arguments.
+    let backend = backend(&format!("{} --quiet", runner.display()), Duration::from_secs(5));
+    backend.probe().unwrap();
+    assert_eq!(backend.model().unwrap(), "runner");
+    let schema = json!({"type": "object"});
+    let options = ChatOptions { schema: Some(schema.clone()), ..ChatOptions::default() };
+    let reply = backend.chat("sys", "user <data>", &options).unwrap();
+    assert_eq!(reply, "A day on the parser.\n");
+    let request: Value = serde_json::from_str(&fs_err::read_to_string(&seen).unwrap()).unwrap();
+    assert_eq!(
+        request,
+        json!({"model": null, "system": "sys", "user": "user <data>", "max_tokens": 512,
+               "temperature": 0.2, "schema": schema})
+    );
+}
+
+#[test]
+fn a_missing_program_fails_the_probe() {
+    let backend = backend("/nonexistent/llm-runner -m x", Duration::from_secs(1));
+    let error = backend.probe().unwrap_err();
+    insta::assert_snapshot!(error, @"the LLM command `/nonexistent/llm-runner` was not found or is not executable");
+    let on_path = backend_named("no-such-llm-runner-on-path");
+    assert!(matches!(on_path.probe(), Err(Error::Command { .. })));
+    assert!(CommandBackend::new("   ", &ClientConfig::new("x")).is_err());
+}
+
+fn backend_named(name: &str) -> CommandBackend {
+    backend(name, Duration::from_secs(1))
+}
+
+#[test]
+fn a_slow_runner_is_killed_at_the_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("finished");
+    let runner = script(dir.path(), "slow", &format!("sleep 5\ntouch {}", marker.display()));
+    let backend = backend(&runner.display().to_string(), Duration::from_millis(300));
+    let start = Instant::now();
+    let error = backend.chat("s", "u", &ChatOptions::default()).unwrap_err();
+    assert_eq!(error, Error::Timeout { which: "overall" });
+    assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!marker.exists());
+}
+
+#[test]
+fn a_failing_runner_quotes_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let runner = script(dir.path(), "failing", "echo 'model not found' >&2\nexit 3");
+    let error = backend(&runner.display().to_string(), Duration::from_secs(5))
+        .chat("s", "u", &ChatOptions::default())
+        .unwrap_err();
+    insta::assert_snapshot!(error, @"the LLM command exited with status 3: model not found");
+}
+
+#[test]
+fn output_is_capped_and_empty_output_is_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let chatty = script(dir.path(), "chatty", "head -c 3000000 /dev/zero | tr '\\0' x");
+    let error = backend(&chatty.display().to_string(), Duration::from_secs(5))
+        .chat("s", "u", &ChatOptions::default())
+        .unwrap_err();
+    assert_eq!(error, Error::TooLarge { limit: 1024 * 1024 });
+    let silent = script(dir.path(), "silent", "cat > /dev/null");
+    let error = backend(&silent.display().to_string(), Duration::from_secs(5))
+        .chat("s", "u", &ChatOptions::default())
+        .unwrap_err();
+    assert_eq!(error, Error::EmptyReply);
+}

@@ -1,0 +1,308 @@
+//! Work in progress (uncommitted files modified in the window, stashes, unpushed
+//! commits) and the branches holding each commit, through the real binary on real
+//! repositories.
+
+use std::path::Path;
+
+use crate::support::{Home, ME, Repo};
+
+const TOKYO: &str = "Asia/Tokyo";
+/// Friday 2026-11-27, 18:00 in Tokyo.
+const FRIDAY_EVENING: &str = "2026-11-27T18:00:00+09:00";
+
+fn run_json(home: &Home, args: &[&str]) -> serde_json::Value {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json", "--no-llm"]);
+    serde_json::from_str(home.run(FRIDAY_EVENING, TOKYO, &all).success()).unwrap()
+}
+
+fn markdown(home: &Home, lang: &str) -> String {
+    home.run(FRIDAY_EVENING, TOKYO, &["daily", "--no-llm", "--lang", lang]).success().to_owned()
+}
+
+/// Sets a file's modification time to `when` (RFC 3339).
+fn touch(path: &Path, when: &str) {
+    let time: jiff::Timestamp = when.parse().unwrap();
+    fs_err::File::options()
+        .append(true)
+        .open(path)
+        .unwrap()
+        .set_modified(std::time::SystemTime::from(time))
+        .unwrap();
+}
+
+fn write_at(repo: &Repo, file: &str, text: &str, when: &str) {
+    let path = repo.path.join(file);
+    fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+    fs_err::write(&path, text).unwrap();
+    touch(&path, when);
+}
+
+fn project<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["buckets"][0]["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|project| project["name"] == name)
+        .unwrap_or_else(|| panic!("no project {name} in {report:#}"))
+}
+
+#[test]
+fn uncommitted_files_modified_in_the_window_are_in_progress() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("a.txt", "start", "2026-11-26T10:00:00+09:00");
+    repo.commit_as(
+        ME,
+        "src/f.txt",
+        "v1\n",
+        "friday work",
+        "2026-11-27T10:00:00+09:00",
+        "2026-11-27T10:00:00+09:00",
+    );
+    write_at(&repo, "src/f.txt", "v2\n", "2026-11-27T15:00:00+09:00");
+    // Modified before the window: not today's work.
+    write_at(&repo, "a.txt", "changed thursday\n", "2026-11-26T15:00:00+09:00");
+    write_at(&repo, "draft-notes.md", "notes\n", "2026-11-27T16:00:00+09:00");
+
+    let report = run_json(&home, &["daily"]);
+    let wip = &project(&report, "app")["wip"];
+    assert_eq!(wip["files"], serde_json::json!(["draft-notes.md", "src/f.txt"]), "{wip:#}");
+    assert_eq!(wip["unpushed_commits"], 0, "no remote: nothing to push to");
+    assert!(
+        markdown(&home, "en")
+            .contains("- In progress: 2 files not committed (draft-notes.md, src/f.txt)\n"),
+        "{}",
+        markdown(&home, "en")
+    );
+    assert!(
+        markdown(&home, "ja")
+            .contains("- 作業中: 未コミット2ファイル（draft-notes.md、src/f.txt）\n"),
+        "{}",
+        markdown(&home, "ja")
+    );
+    // Thursday's report shows Thursday's change only.
+    let thursday = run_json(&home, &["daily", "--date", "2026-11-26"]);
+    assert_eq!(project(&thursday, "app")["wip"]["files"], serde_json::json!(["a.txt"]));
+}
+
+#[test]
+fn a_repository_with_only_uncommitted_work_shows_it() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("quiet");
+    repo.commit("a.txt", "long ago", "2026-10-01T10:00:00+09:00");
+    write_at(&repo, "b.txt", "new\n", "2026-11-27T11:00:00+09:00");
+    // Staging it rewrites the index: the cheap sign that the work tree was worked on.
+    repo.git(&["add", "b.txt"]);
+    let report = run_json(&home, &["daily"]);
+    let quiet = project(&report, "quiet");
+    assert_eq!(quiet["totals"]["commits"], 0);
+    assert_eq!(quiet["wip"]["files"], serde_json::json!(["b.txt"]));
+}
+
+#[test]
+fn a_stash_made_in_the_window_is_in_progress() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("a", "real work", "2026-11-27T10:00:00+09:00");
+    fs_err::write(repo.path.join("a"), "uncommitted\n").unwrap();
+    let output = repo
+        .git_command(&["stash", "push", "-q", "-m", "half-done parser"])
+        .env("GIT_COMMITTER_DATE", "2026-11-27T11:00:00+09:00")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let report = run_json(&home, &["daily"]);
+    assert_eq!(
+        project(&report, "app")["wip"]["stashes"],
+        serde_json::json!(["On main: half-done parser"])
+    );
+    assert!(markdown(&home, "en").contains("- In progress: 1 stash\n"));
+    assert!(markdown(&home, "ja").contains("- 作業中: スタッシュ1件\n"));
+    // Not on the day before.
+    let thursday = run_json(&home, &["daily", "--date", "2026-11-26"]);
+    assert!(thursday["buckets"][0]["projects"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn commits_no_remote_tracking_branch_holds_are_not_pushed() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let remote = home.path().join("remote.git");
+    let repo = home.repo("app");
+    repo.git(&["init", "-q", "--bare", remote.to_str().unwrap()]);
+    repo.git(&["remote", "add", "origin", remote.to_str().unwrap()]);
+    let pushed = repo.commit("a", "pushed", "2026-11-27T09:00:00+09:00");
+    repo.git(&["push", "-q", "origin", "main"]);
+    repo.commit("b", "local one", "2026-11-27T10:00:00+09:00");
+    repo.commit("c", "local two", "2026-11-27T11:00:00+09:00");
+
+    let report = run_json(&home, &["daily"]);
+    let app = project(&report, "app");
+    assert_eq!(app["wip"]["unpushed_commits"], 2, "{app:#}");
+    let commits = app["commits"].as_array().unwrap();
+    let flags: Vec<(&str, bool)> = commits
+        .iter()
+        .map(|commit| (commit["subject"].as_str().unwrap(), commit["unpushed"] == true))
+        .collect();
+    assert_eq!(flags, [("local two", true), ("local one", true), ("pushed", false)]);
+    let first = commits.iter().find(|commit| commit["hash"] == pushed.as_str()).unwrap();
+    assert_eq!(first["branches"], serde_json::json!(["main"]));
+    assert_eq!(first["remote_branches"], serde_json::json!(["origin/main"]));
+    assert!(markdown(&home, "en").contains("- In progress: 2 commits not pushed\n"));
+    assert!(markdown(&home, "ja").contains("- 作業中: 未プッシュ2コミット\n"));
+
+    repo.git(&["push", "-q", "origin", "main"]);
+    let report = run_json(&home, &["daily"]);
+    assert!(project(&report, "app").get("wip").is_none(), "{report:#}");
+}
+
+#[test]
+fn commits_on_more_than_one_branch_are_labelled_by_branch() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("billing");
+    repo.commit("a", "base", "2026-11-27T09:00:00+09:00");
+    repo.git(&["checkout", "-q", "-b", "feature/postal-codes"]);
+    repo.commit("b", "postal codes: parse", "2026-11-27T10:00:00+09:00");
+    repo.commit("b2", "postal codes: format", "2026-11-27T10:30:00+09:00");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commit("c", "fix rounding", "2026-11-27T11:00:00+09:00");
+    // A Claude Code session on the feature branch, as its records say.
+    let record = serde_json::json!({
+        "type": "user", "uuid": "7d1e0a52-0000-4000-8000-000000000001",
+        "timestamp": "2026-11-27T01:30:00.000Z",
+        "sessionId": "5b7c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d",
+        "cwd": repo.path, "gitBranch": "feature/postal-codes",
+        "message": {"role": "user", "content": "Add postal code parsing"}
+    });
+    home.write(
+        ".claude/projects/-x-billing/5b7c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d.jsonl",
+        &format!("{record}\n"),
+    );
+    // A single-branch project is not labelled.
+    let solo = home.repo("solo");
+    solo.commit("a", "solo work", "2026-11-27T12:00:00+09:00");
+
+    let en = markdown(&home, "en");
+    assert!(en.contains("- fix rounding (+1 −0, 1 file) · on `main`\n"), "{en}");
+    assert!(
+        en.contains("- postal codes: parse (+1 −0, 1 file) · on `feature/postal-codes`\n"),
+        "{en}"
+    );
+    // In both branches, shown on the narrower one (main holds 2 of the 4, the feature 3).
+    assert!(en.contains("- base (+1 −0, 1 file) · on `main`\n"), "{en}");
+    assert!(en.contains("- solo work (+1 −0, 1 file)\n"), "{en}");
+    assert!(
+        en.contains(
+            "- AI: Claude Code `Add postal code parsing` (1 prompt) · on `feature/postal-codes`\n"
+        ),
+        "{en}"
+    );
+    let ja = markdown(&home, "ja");
+    assert!(
+        ja.contains("- postal codes: parse（+1 −0、1ファイル）・ブランチ `feature/postal-codes`\n"),
+        "{ja}"
+    );
+    let report = run_json(&home, &["daily"]);
+    let branches: Vec<&serde_json::Value> = project(&report, "billing")["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|commit| &commit["branches"])
+        .collect();
+    assert_eq!(
+        branches,
+        [
+            &serde_json::json!(["main"]),
+            &serde_json::json!(["feature/postal-codes"]),
+            &serde_json::json!(["feature/postal-codes"]),
+            &serde_json::json!(["feature/postal-codes", "main"]),
+        ]
+    );
+}
+
+#[test]
+fn sessions_keep_the_branch_their_agent_recorded() {
+    let home = crate::full_home::full_home();
+    let run = home.run(crate::full_home::NOW, TOKYO, &["daily", "--no-llm", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(run.success()).unwrap();
+    let mut branches: Vec<(String, String)> = report["buckets"][0]["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|project| project["sessions"].as_array().unwrap().iter())
+        .filter_map(|session| {
+            Some((session["agent"].as_str()?.to_owned(), session["branch"].as_str()?.to_owned()))
+        })
+        .collect();
+    branches.sort();
+    // Claude Code's `gitBranch`, Codex's `session_meta.payload.git.branch`.
+    assert_eq!(
+        branches,
+        [("claude_code".to_owned(), "main".to_owned()), ("codex".to_owned(), "main".to_owned())]
+    );
+}
+
+#[test]
+fn uncommitted_files_of_a_linked_worktree_are_in_progress_of_its_repository() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("a.txt", "on main", "2026-11-27T09:00:00+09:00");
+    let worktree = home.path().join("src/app-feature");
+    repo.git(&["worktree", "add", "-q", "-b", "feature", worktree.to_str().unwrap()]);
+    let linked = home.repo_handle(&worktree);
+    write_at(&linked, "a.txt", "changed in the worktree\n", "2026-11-27T14:00:00+09:00");
+    let report = run_json(&home, &["daily"]);
+    assert_eq!(
+        project(&report, "app")["wip"]["files"],
+        serde_json::json!(["app-feature:a.txt"]),
+        "{report:#}"
+    );
+}
+
+#[test]
+fn a_stash_of_a_reftable_repository_is_in_progress() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let path = home.path().join("src/tables");
+    fs_err::create_dir_all(&path).unwrap();
+    let repo = home.repo_handle(&path);
+    repo.git(&["init", "-q", "--ref-format=reftable", "-b", "main"]);
+    repo.commit("a", "work", "2026-11-27T10:00:00+09:00");
+    fs_err::write(repo.path.join("a"), "uncommitted\n").unwrap();
+    let output = repo
+        .git_command(&["stash", "push", "-q", "-m", "in a reftable"])
+        .env("GIT_COMMITTER_DATE", "2026-11-27T11:00:00+09:00")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(!repo.path.join(".git/logs/refs/stash").exists());
+    let report = run_json(&home, &["daily"]);
+    assert_eq!(
+        project(&report, "tables")["wip"]["stashes"],
+        serde_json::json!(["On main: in a reftable"]),
+        "{report:#}"
+    );
+}
+
+#[test]
+fn work_in_progress_is_not_counted_in_the_time_spent() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("a.txt", "one commit", "2026-11-27T10:00:00+09:00");
+    write_at(&repo, "a.txt", "edited later\n", "2026-11-27T15:00:00+09:00");
+    let report = run_json(&home, &["daily"]);
+    let app = project(&report, "app");
+    assert_eq!(app["wip"]["files"], serde_json::json!(["a.txt"]));
+    // One lone commit: one span of the minimum length; the edit is no moment of its own.
+    assert_eq!(app["time_spent"]["spans"].as_array().unwrap().len(), 1, "{app:#}");
+    assert_eq!(app["time_spent"]["minutes"], 10);
+    // It still places the project: its latest activity is the edit.
+    assert_eq!(app["last_activity"], "2026-11-27T06:00:00Z");
+}

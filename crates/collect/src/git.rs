@@ -15,7 +15,7 @@ mod process;
 
 pub use process::{DEFAULT_TIMEOUT, output};
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -612,6 +612,21 @@ fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
     let mut left_out = LeftOut::default();
     let (mut commits, containment) =
         parse_log(&stdout, &repo.project, options, &identity, &mut left_out);
+    // Line counts in a second pass, for the user's commits only: git computes no diff
+    // for a colleague's or a bot's commit (a 1,000-file one costs as much as the rest).
+    let hashes: Vec<&str> = commits
+        .iter()
+        .filter(|event| !event.commit.merge)
+        .map(|event| event.commit.hash.as_str())
+        .collect();
+    let stats = numstats(env, repo, &hashes, options.timeout)?;
+    for event in &mut commits {
+        if let Some(&(files_changed, insertions, deletions)) = stats.get(&event.commit.hash) {
+            event.commit.files_changed = files_changed;
+            event.commit.insertions = insertions;
+            event.commit.deletions = deletions;
+        }
+    }
     for event in &mut commits {
         let commit = &mut event.commit;
         match containment.by_commit.get(&commit.hash) {
@@ -632,7 +647,67 @@ fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
     Ok((commits, read))
 }
 
-/// Runs one `git log` over every ref but the stash; its output is for [`parse_log`].
+/// Commits whose line counts one `git log --no-walk` asks for at most: a week's or a
+/// range's commits stay far below the command line's limit.
+const NUMSTAT_CHUNK: usize = 500;
+
+/// `--numstat` totals (files, insertions, deletions) of the given commits, by hash: one
+/// `git log --no-walk` per [`NUMSTAT_CHUNK`] commits, none when there are none.
+fn numstats(
+    env: &Env,
+    repo: &Repo,
+    hashes: &[&str],
+    timeout: Duration,
+) -> Result<HashMap<String, (u64, u64, u64)>, GitFailure> {
+    let mut stats = HashMap::new();
+    for chunk in hashes.chunks(NUMSTAT_CHUNK) {
+        let mut command = command(env);
+        command
+            .current_dir(work_dir(repo))
+            .arg("--git-dir")
+            .arg(&repo.git_dir)
+            .args(["log", "--no-walk=unsorted", "--numstat", "--find-renames"])
+            .args(["--no-color", "--no-ext-diff", "--no-textconv", "--no-show-signature"])
+            .args(["--diff-merges=off", "--no-mailmap", "--decorate=no"])
+            .arg(format!("--format={HEADER_MARK}%H"))
+            .arg("--end-of-options")
+            .args(chunk);
+        let output = output(command, timeout)?;
+        if !output.status.success() {
+            return Err(GitFailure::Failed(first_line(&output.stderr)));
+        }
+        for (header, lines) in records(&output.stdout) {
+            let (mut files_changed, mut insertions, mut deletions) = (0, 0, 0);
+            for line in lines {
+                let mut parts = line.splitn(3, |&byte| byte == b'\t');
+                let (Some(added), Some(deleted)) = (parts.next(), parts.next()) else { continue };
+                files_changed += 1;
+                // A binary file shows `-` for both counts: a changed file, but no lines.
+                insertions += parse_count(added);
+                deletions += parse_count(deleted);
+            }
+            stats.insert(
+                String::from_utf8_lossy(header).into_owned(),
+                (files_changed, insertions, deletions),
+            );
+        }
+    }
+    Ok(stats)
+}
+
+/// The first non-empty line of git's error output.
+fn first_line(stderr: &[u8]) -> String {
+    let stderr = String::from_utf8_lossy(stderr);
+    stderr
+        .lines()
+        .find(|line| !line.trim().is_empty())
+        .unwrap_or("git log failed")
+        .trim()
+        .to_owned()
+}
+
+/// Runs one `git log` over every ref but the stash, without diffs; its output is for
+/// [`parse_log`], and the user's commits get their line counts from [`numstats`].
 fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<Vec<u8>, GitFailure> {
     // `--since` filters by committer date and is inclusive; a commit authored in the
     // window has a committer date at or after its author date, so the bound is widened
@@ -643,7 +718,7 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<Vec<u8>, Git
         .current_dir(work_dir(repo))
         .arg("--git-dir")
         .arg(&repo.git_dir)
-        .args(["log", "--exclude=refs/stash", "--all", "--numstat", "--find-renames"])
+        .args(["log", "--exclude=refs/stash", "--all"])
         .args([
             "--no-color",
             "--no-ext-diff",
@@ -661,10 +736,7 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<Vec<u8>, Git
         ));
     let output = output(command, options.timeout)?;
     if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let first =
-            stderr.lines().find(|line| !line.trim().is_empty()).unwrap_or("git log failed").trim();
-        return Err(GitFailure::Failed(first.to_owned()));
+        return Err(GitFailure::Failed(first_line(&output.stderr)));
     }
     Ok(output.stdout)
 }
@@ -711,8 +783,7 @@ fn is_users(identity: &Identity, recorded: (&str, &str), mapped: (&str, &str)) -
     identity.matches(recorded.0, recorded.1) || identity.matches(mapped.0, mapped.1)
 }
 
-/// Parses the output of [`log`]'s format: a header line per commit, then its numstat
-/// lines. Commits by others are counted in `left_out`; every commit listed feeds the
+/// Parses the output of [`log`]'s format: a header line per commit. Commits by others are counted in `left_out`; every commit listed feeds the
 /// branch containment.
 fn parse_log(
     stdout: &[u8],
@@ -723,7 +794,7 @@ fn parse_log(
 ) -> (Vec<CommitEvent>, branches::Containment) {
     let mut commits = Vec::new();
     let mut graph: Vec<(String, String, String)> = Vec::new();
-    for (header, lines) in records(stdout) {
+    for (header, _) in records(stdout) {
         let fields: Vec<&[u8]> = header.splitn(9, |&byte| byte == 0).collect();
         let [hash, parents, refs, date, email, name, mapped_email, mapped_name, subject] =
             fields.as_slice()
@@ -746,15 +817,6 @@ fn parse_log(
             left_out.add(&mapped_email);
             continue;
         }
-        let (mut files_changed, mut insertions, mut deletions) = (0, 0, 0);
-        for line in lines {
-            let mut parts = line.splitn(3, |&byte| byte == b'\t');
-            let (Some(added), Some(deleted)) = (parts.next(), parts.next()) else { continue };
-            files_changed += 1;
-            // A binary file shows `-` for both counts: a changed file, but no lines.
-            insertions += parse_count(added);
-            deletions += parse_count(deleted);
-        }
         commits.push(CommitEvent {
             project: project.clone(),
             commit: Commit {
@@ -762,9 +824,10 @@ fn parse_log(
                 subject: lossy(subject),
                 truncated: false,
                 author_time,
-                files_changed,
-                insertions,
-                deletions,
+                // Filled in by `numstats`.
+                files_changed: 0,
+                insertions: 0,
+                deletions: 0,
                 merge,
                 branches: Vec::new(),
                 remote_branches: Vec::new(),

@@ -131,6 +131,9 @@ mod tests {
         assert_eq!(fold_char('é'), None);
         assert_eq!(fold_char('\u{ff01}'), Some('!'));
         assert_eq!(fold_char('\u{1d6a3}'), Some('z'));
+        assert_eq!(fold_char('\u{1d419}'), Some('Z'));
+        assert_eq!(fold_char('\u{1d5a0}'), Some('A'));
+        assert_eq!(fold_char('\u{1d5a1}'), Some('B'));
         assert_eq!(fold_char('\u{1d6a4}'), None);
         assert_eq!(fold_char('\u{1d7cd}'), None);
         assert_eq!(fold_char('\u{3001}'), None);

@@ -540,8 +540,12 @@ pub fn read_commits(
 pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadOutput {
     let active: Vec<&Repo> =
         repos.iter().filter(|repo| changed_since(repo, options.since)).collect();
-    let results =
-        crate::pool::map_ordered(&active, options.workers, |repo| read_repo(env, repo, options));
+    // With no include outside the repositories, most of them need no `git config`.
+    let includes =
+        !active.is_empty() && identity::includes_outside_repositories(env, options.timeout);
+    let results = crate::pool::map_ordered(&active, options.workers, |repo| {
+        read_repo(env, repo, options, includes)
+    });
 
     let mut read = ReadOutput::default();
     let output = &mut read.output;
@@ -598,13 +602,18 @@ fn work_dir(repo: &Repo) -> &Path {
 /// Reads one repository: its commits and the branches containing them (one
 /// `git log`), and, when it holds a commit of the window, its identities and remotes
 /// (one `git config`).
-fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> LogResult {
+fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>, includes: bool) -> LogResult {
     let stdout = log(env, repo, options)?;
     // Without a commit authored in the window there is nothing to match and nothing to
     // push, so the repository's own configuration is not asked (a fetch or a checkout
     // moves refs without making one).
+    // Its own `.git/config` tells when it holds no identity and nothing outside includes
+    // one (git reads the global identity, which the caller has, and nothing else).
     let config = if authored_since(&stdout, options.since) {
-        identity::repo_config(env, repo, options.timeout)
+        (!includes)
+            .then(|| identity::local_config(repo))
+            .flatten()
+            .unwrap_or_else(|| identity::repo_config(env, repo, options.timeout))
     } else {
         identity::RepoConfig::default()
     };

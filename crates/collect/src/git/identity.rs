@@ -33,6 +33,61 @@ pub(crate) fn repo_config(env: &Env, repo: &Repo, timeout: Duration) -> RepoConf
     }
 }
 
+/// Whether git's configuration outside any repository (system, global, XDG, and any
+/// given through the environment) has an `include` or `includeIf`: one process per run,
+/// in `/`. When it has none, a repository whose own `.git/config` holds no identity and
+/// no include sees exactly the global identity, and [`local_config`] can say so without
+/// asking git. A failure counts as "has includes" (git is then asked per repository).
+pub(crate) fn includes_outside_repositories(env: &Env, timeout: Duration) -> bool {
+    let mut git = command(env);
+    git.current_dir("/").args(["config", "--null", "--get-regexp"]).arg(r"^include(if)?\.");
+    match output(git, timeout) {
+        // `git config --get-regexp` exits 1 when nothing matches.
+        Ok(done) => done.status.code() != Some(1) || !done.stdout.is_empty(),
+        Err(_) => true,
+    }
+}
+
+/// The repository's configuration read from its own `.git/config`, when that is enough:
+/// no `[user]`, `[author]`, `[include…]` section and no `config.worktree`, so its
+/// identities are the global ones (which the caller has) and only whether it names a
+/// remote is left to tell. `None` means git must be asked ([`repo_config`]).
+pub(crate) fn local_config(repo: &Repo) -> Option<RepoConfig> {
+    if repo.git_dir.join("config.worktree").exists() {
+        return None;
+    }
+    let text = crate::fsread::read_small_text(&repo.git_dir.join("config"), 1 << 20).ok()?;
+    let mut has_remote = false;
+    let mut in_remote = false;
+    for line in text.lines() {
+        let line = line.trim_start();
+        if let Some(section) = line.strip_prefix('[') {
+            let name: String = section
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '.')
+                .collect::<String>()
+                .to_ascii_lowercase();
+            match name.split('.').next().unwrap_or_default() {
+                "user" | "author" | "include" | "includeif" => return None,
+                "remote" => in_remote = true,
+                _ => in_remote = false,
+            }
+            // A key on the section's line (`[remote "o"] url = …`) is rare; git is asked.
+            if section.contains(']') && !section.trim_end().ends_with(']') {
+                return None;
+            }
+        } else if in_remote {
+            let key: String = line
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect::<String>()
+                .to_ascii_lowercase();
+            has_remote |= key == "url";
+        }
+    }
+    Some(RepoConfig { identity: Identity::default(), has_remote })
+}
+
 /// Parses `git config --null --get-regexp`: `key\nvalue\0` per entry.
 fn parse_config(stdout: &[u8]) -> RepoConfig {
     let mut config = RepoConfig::default();
@@ -129,6 +184,45 @@ impl LeftOut {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn repo_with_config(text: &str) -> (tempfile::TempDir, Repo) {
+        let dir = tempfile::tempdir().unwrap();
+        let git_dir = dir.path().join(".git");
+        fs_err::create_dir(&git_dir).unwrap();
+        fs_err::write(git_dir.join("config"), text).unwrap();
+        let repo = Repo {
+            project: report_model::ProjectRef { name: "r".to_owned(), path: dir.path().to_owned() },
+            git_dir,
+        };
+        (dir, repo)
+    }
+
+    #[test]
+    fn a_plain_local_config_needs_no_git() {
+        let plain = "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = git@host:a/b.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch \"main\"]\n\tremote = origin\n";
+        let (_dir, repo) = repo_with_config(plain);
+        assert_eq!(
+            local_config(&repo),
+            Some(RepoConfig { identity: Identity::default(), has_remote: true })
+        );
+        let (_dir, repo) =
+            repo_with_config("[core]\n\tbare = false\n[branch \"main\"]\n\tremote = origin\n");
+        assert_eq!(local_config(&repo), Some(RepoConfig::default()));
+        for asks in [
+            "[user]\n\temail = me@work.example\n",
+            "[User]\nname = Me\n",
+            "[author]\n\temail = me@work.example\n",
+            "[include]\n\tpath = ~/work.gitconfig\n",
+            "[includeIf \"gitdir:~/work/\"]\n\tpath = ~/work.gitconfig\n",
+            "  [user] email = me@work.example\n",
+        ] {
+            let (_dir, repo) = repo_with_config(asks);
+            assert_eq!(local_config(&repo), None, "{asks}");
+        }
+        let (_dir, repo) = repo_with_config("[core]\n");
+        fs_err::write(repo.git_dir.join("config.worktree"), "[user]\nemail = x@y\n").unwrap();
+        assert_eq!(local_config(&repo), None);
+    }
 
     #[test]
     fn config_entries_parse_into_identities_and_remotes() {

@@ -209,16 +209,20 @@ fn work_in_progress(
         })
         .map(|repo| repo.git_dir.clone())
         .collect();
-    let wip = git::read_work_in_progress(env, repos, &asked, &reads.failed, since, pool);
+    // The repositories read with their commits already told theirs.
+    let done: Vec<PathBuf> = reads.failed.iter().chain(&reads.wip_read).cloned().collect();
+    let wip = git::read_work_in_progress(env, repos, &asked, &done, since, pool);
     gathered.timings.push(("git: work in progress".to_owned(), start.elapsed()));
     gathered.warnings.extend(wip.warnings);
-    wip.events
+    reads.wip.iter().cloned().chain(wip.events).collect()
 }
 
 /// Adds what reading more repositories found to `reads`.
 fn merge_reads(reads: &mut git::ReadOutput, more: git::ReadOutput) {
     reads.repos.extend(more.repos);
     reads.failed.extend(more.failed);
+    reads.wip.extend(more.wip);
+    reads.wip_read.extend(more.wip_read);
     merge_commits(&mut reads.output, more.output);
 }
 

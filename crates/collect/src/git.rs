@@ -522,6 +522,12 @@ pub struct ReadOutput {
     pub repos: Vec<RepoRead>,
     /// The git dirs of the repositories git could not read (each has a warning).
     pub failed: Vec<PathBuf>,
+    /// Work in progress of the repositories with the user's commits, read in the same
+    /// pass (each git dir is in `wip_read`, whatever it found); the others' is read by
+    /// [`read_work_in_progress`] once the sessions and commands are joined.
+    pub wip: Vec<report_model::WipEvent>,
+    /// The git dirs whose work in progress was read with their commits.
+    pub wip_read: Vec<PathBuf>,
 }
 
 /// Reads the user's commits authored at or after `options.since` from every repository
@@ -551,9 +557,19 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
     let output = &mut read.output;
     for (index, result) in results.into_iter().enumerate() {
         match result {
-            Ok((commits, repo_read)) => {
+            Ok((commits, repo_read, wip)) => {
                 output.events.extend(commits);
                 read.repos.push(repo_read);
+                if let Some(wip) = wip {
+                    read.wip_read.push(active[index].git_dir.clone());
+                    match wip {
+                        Ok(Some(wip)) => read.wip.push(wip),
+                        Ok(None) => {}
+                        Err(what) => output.warnings.push(
+                            Error::Git { repo: active[index].project.path.clone(), what }.warning(),
+                        ),
+                    }
+                }
             }
             Err(what) => {
                 output
@@ -590,7 +606,10 @@ fn roots_of(repos: &[Repo]) -> Vec<PathBuf> {
         .collect()
 }
 
-type LogResult = Result<(Vec<CommitEvent>, RepoRead), GitFailure>;
+/// A repository's commits, what it told, and (when it has commits of the user) its work
+/// in progress.
+type LogResult = Result<(Vec<CommitEvent>, RepoRead, Option<WipResult>), GitFailure>;
+type WipResult = Result<Option<report_model::WipEvent>, GitFailure>;
 
 /// The folder git runs in for a repository: its work tree, so that the work tree's
 /// `.mailmap` applies (and never the one of the folder standup runs from), or the git
@@ -653,7 +672,11 @@ fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>, includes: bool) 
         left_out,
         commits: commits.len() as u64,
     };
-    Ok((commits, read))
+    // A repository with the user's commits is asked for its work in progress now, on
+    // this worker, rather than after the join.
+    let wip =
+        (!commits.is_empty()).then(|| wip::read_wip(env, repo, options.since, options.timeout));
+    Ok((commits, read, wip))
 }
 
 /// Commits whose line counts one `git log --no-walk` asks for at most: a week's or a

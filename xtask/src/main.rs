@@ -71,8 +71,13 @@ pub(crate) fn run(
 }
 
 /// The publishable crates that depend on no other crate of the workspace.
-const PUBLISHABLE_LEAVES: [&str; 4] =
-    ["standup-sanitize", "standup-redact", "standup-prompt-budget", "standup-llm-client"];
+const PUBLISHABLE_LEAVES: [&str; 5] = [
+    "standup-report-model",
+    "standup-sanitize",
+    "standup-redact",
+    "standup-prompt-budget",
+    "standup-llm-client",
+];
 
 fn ci(root: &Path) -> anyhow::Result<()> {
     run(root, "cargo", &["fmt", "--all", "--check"], &[])?;
@@ -95,9 +100,10 @@ fn ci(root: &Path) -> anyhow::Result<()> {
         );
     }
     // The crates other tools may depend on package (and build from the package) on their
-    // own. `standup-narrative` needs report-model, which is not published, so only the
-    // leaves are packaged, in one invocation so that one may use another (redact's tests
-    // use sanitize). Offline: everything they need is in the lockfile's cache.
+    // own. `standup-narrative` is publishable too, but `cargo package` verifies a crate
+    // against its dependencies on crates.io, where ours are not yet; so the leaves are
+    // packaged, in one invocation so that one may use another (redact's tests use
+    // sanitize). Offline: everything they need is in the lockfile's cache.
     let mut package = vec!["package", "--quiet", "--offline", "--allow-dirty"];
     for name in PUBLISHABLE_LEAVES {
         package.extend(["-p", name]);

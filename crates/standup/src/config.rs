@@ -264,6 +264,21 @@ const GIT_TIMEOUT_MAX_SECS: i64 = 3600;
 /// Reads the config at `path`. A missing file at the default place gives the defaults;
 /// a missing file named by `--config` is an error.
 pub(crate) fn load(path: &Path, required: bool) -> Result<Config, ConfigError> {
+    // Only a regular file of a sane size is read: a FIFO would block the run, a device
+    // (`/dev/zero`) would never end.
+    let refuse = |what: &str| ConfigError::Read {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(what.to_owned()),
+    };
+    match fs_err::metadata(path) {
+        Ok(meta) if !meta.is_file() => {
+            return Err(refuse("not a regular file (a folder, a FIFO or a device)"));
+        }
+        Ok(meta) if meta.len() > CONFIG_MAX_BYTES => {
+            return Err(refuse("larger than 1 MiB, which no configuration is"));
+        }
+        _ => {}
+    }
     match fs_err::read_to_string(path) {
         Ok(text) => parse(path, &text),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound && !required => {
@@ -272,6 +287,9 @@ pub(crate) fn load(path: &Path, required: bool) -> Result<Config, ConfigError> {
         Err(error) => Err(ConfigError::Read { path: path.to_path_buf(), source: error }),
     }
 }
+
+/// The largest configuration file read.
+const CONFIG_MAX_BYTES: u64 = 1 << 20;
 
 /// Builds the error for a bad value at a span: the file, the line and the key.
 type Invalid<'a> = dyn Fn(Range<usize>, &str, String) -> ConfigError + 'a;

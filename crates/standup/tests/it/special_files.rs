@@ -456,3 +456,21 @@ fn the_variables_collect_reads_reach_it() {
         warnings(&report).into_iter().filter(|(code, _)| code == "history_stale").collect();
     assert!(stale.is_empty(), "{stale:#?}");
 }
+
+#[test]
+fn a_config_file_that_is_a_fifo_or_a_device_is_refused_not_read() {
+    let home = home_with_a_repo();
+    let fifo = home.path().join(".config/standup/config.toml");
+    mkfifo(&fifo);
+    for args in [&["daily"][..], &["doctor"]] {
+        let run = run_bounded(home.command(home.path(), NOW, TOKYO, args), &home, DEADLINE);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.snapshot());
+        assert!(run.stderr.contains("not a regular file"), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains("config.toml"), "{args:?}: {}", run.stderr);
+    }
+    let args = ["daily", "--config", "/dev/zero"];
+    let run = run_bounded(home.command(home.path(), NOW, TOKYO, &args), &home, DEADLINE);
+    assert_eq!(run.code, 2, "{}", run.snapshot());
+    assert!(run.stderr.contains("`/dev/zero`"), "{}", run.stderr);
+    assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
+}

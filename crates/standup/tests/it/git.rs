@@ -1,35 +1,13 @@
 //! The git source through the real binary: windows, identities, refs, worktrees,
 //! broken repositories.
 
-use crate::support::{COLLEAGUE, Home, ME, Who};
+use crate::support::{
+    COLLEAGUE, Home, ME, Who, report_json as json, subjects_by_bucket as subjects,
+};
 
 const TOKYO: &str = "Asia/Tokyo";
 /// Friday 2026-11-27, 18:00 in Tokyo.
 const FRIDAY_EVENING: &str = "2026-11-27T18:00:00+09:00";
-
-fn json(home: &Home, now: &str, tz: &str, args: &[&str]) -> serde_json::Value {
-    let mut all = args.to_vec();
-    all.extend(["--format", "json", "--no-llm"]);
-    serde_json::from_str(home.run(now, tz, &all).success()).unwrap()
-}
-
-/// Subjects of every commit in the report, bucket by bucket.
-fn subjects(report: &serde_json::Value) -> Vec<Vec<String>> {
-    report["buckets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|bucket| {
-            bucket["projects"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .flat_map(|project| project["commits"].as_array().unwrap().iter())
-                .map(|commit| commit["subject"].as_str().unwrap().to_owned())
-                .collect()
-        })
-        .collect()
-}
 
 fn warning_codes(report: &serde_json::Value) -> Vec<String> {
     report["warnings"]

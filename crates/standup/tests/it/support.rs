@@ -214,3 +214,28 @@ impl Repo {
         assert!(child.wait().unwrap().success());
     }
 }
+
+/// `standup <args> --format json --no-llm` in `home`, parsed (the run must succeed).
+pub(crate) fn report_json(home: &Home, now: &str, tz: &str, args: &[&str]) -> serde_json::Value {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json", "--no-llm"]);
+    serde_json::from_str(home.run(now, tz, &all).success()).unwrap()
+}
+
+/// Subjects of every commit in a JSON report, bucket by bucket.
+pub(crate) fn subjects_by_bucket(report: &serde_json::Value) -> Vec<Vec<String>> {
+    report["buckets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|bucket| {
+            bucket["projects"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|project| project["commits"].as_array().unwrap().iter())
+                .map(|commit| commit["subject"].as_str().unwrap().to_owned())
+                .collect()
+        })
+        .collect()
+}

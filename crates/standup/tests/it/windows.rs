@@ -6,32 +6,12 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use crate::support::{Home, ME};
+use crate::support::{Home, ME, report_json, subjects_by_bucket as subjects};
 
 const TOKYO: &str = "Asia/Tokyo";
 
 fn json(home: &Home, now: &str, args: &[&str]) -> serde_json::Value {
-    let mut all = args.to_vec();
-    all.extend(["--format", "json", "--no-llm"]);
-    serde_json::from_str(home.run(now, TOKYO, &all).success()).unwrap()
-}
-
-/// Subjects of every commit, bucket by bucket.
-fn subjects(report: &serde_json::Value) -> Vec<Vec<String>> {
-    report["buckets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|bucket| {
-            bucket["projects"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .flat_map(|project| project["commits"].as_array().unwrap().iter())
-                .map(|commit| commit["subject"].as_str().unwrap().to_owned())
-                .collect()
-        })
-        .collect()
+    report_json(home, now, TOKYO, args)
 }
 
 fn headings(markdown: &str) -> Vec<&str> {

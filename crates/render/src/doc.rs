@@ -119,6 +119,15 @@ fn level_number(level: HeadingLevel) -> u8 {
     }
 }
 
+/// Whether the plain forms (Slack, text) put a blank line before `blocks[index]`: between
+/// blocks, except that a heading is followed by its paragraph (a Window line) directly.
+pub(crate) fn blank_line_before(blocks: &[Block], index: usize) -> bool {
+    let under_heading = index > 0
+        && matches!(blocks[index], Block::Paragraph(_))
+        && matches!(blocks[index - 1], Block::Heading(..));
+    index > 0 && !under_heading
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

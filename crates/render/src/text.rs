@@ -8,12 +8,7 @@ use crate::doc::{Block, Inline};
 pub(crate) fn write(blocks: &[Block]) -> String {
     let mut out = String::new();
     for (index, block) in blocks.iter().enumerate() {
-        // A heading is followed by its paragraph (a Window line) directly; other blocks
-        // are separated by a blank line.
-        let under_heading = index > 0
-            && matches!(block, Block::Paragraph(_))
-            && matches!(blocks[index - 1], Block::Heading(..));
-        if index > 0 && !under_heading {
+        if crate::doc::blank_line_before(blocks, index) {
             out.push('\n');
         }
         match block {

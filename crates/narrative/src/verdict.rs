@@ -240,3 +240,191 @@ fn rejected(
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Sentences the payload of [`facts`] supports, and ones it does not.
+    const SUPPORTED: [&str; 3] = [
+        "Standup got the zsh reader fix.",
+        "Metafied bytes are decoded in standup.",
+        "Cargo test ran 18 times.",
+    ];
+    const UNSUPPORTED: [&str; 3] = [
+        "Quarterly revenue projections were reviewed.",
+        "Marketing budgets got approved by finance.",
+        "Holiday schedules were planned for everyone.",
+    ];
+
+    fn facts() -> Facts {
+        Facts::of(&json!({
+            "kind": "standup",
+            "buckets": [{
+                "kind": "today",
+                "projects": {"items": [{
+                    "name": "standup",
+                    "commits": {"items": [{"id": "deadbeef00", "subject": "collect: decode zsh metafied bytes"}]},
+                    "sessions": {"items": [{"id": "session-6", "title": "Metafy fix for the zsh reader"}]},
+                }]},
+                "shell": {"groups": [{"id": "sh:cargo test", "head": "cargo test", "count": 18}]},
+            }],
+        }))
+    }
+
+    fn run(reply: &str, kind: ReportKind) -> Checked {
+        let redactor = Redactor::builtin();
+        check(reply, kind, Lang::En, 1_200, &facts(), &["You write a standup update."], &redactor)
+    }
+
+    #[test]
+    fn a_reply_is_rejected_when_more_than_half_of_its_sentences_are_dropped() {
+        // (supported, unsupported) sentences, and the rejection if any.
+        let cases: [(usize, usize, Option<&str>); 7] = [
+            (3, 0, None),
+            (1, 1, None),
+            (2, 2, None),
+            (3, 2, None),
+            (1, 2, Some("most_dropped")),
+            (2, 3, Some("most_dropped")),
+            (0, 3, Some("nothing_supported")),
+        ];
+        for (n_supported, n_unsupported, rejection) in cases {
+            let reply: Vec<&str> = SUPPORTED[..n_supported]
+                .iter()
+                .chain(&UNSUPPORTED[..n_unsupported])
+                .copied()
+                .collect();
+            let reply = reply.join(" ");
+            let checked = run(&reply, ReportKind::Daily);
+            assert_eq!(checked.check.reason.as_deref(), rejection, "{reply}");
+            assert_eq!(checked.check.accepted, rejection.is_none());
+            assert_eq!(checked.check.sentences.len(), n_supported + n_unsupported);
+            if rejection.is_none() {
+                assert_eq!(
+                    checked.text.as_deref(),
+                    Some(SUPPORTED[..n_supported].join(" ").as_str())
+                );
+                let warning = checked.warning.map(|warning| warning.code);
+                let dropped = (n_unsupported > 0).then_some(WarningCode::LlmSentencesDropped);
+                assert_eq!(warning, dropped, "{reply}");
+            } else {
+                assert_eq!(checked.text, None);
+                assert!(checked.check.sentences.iter().all(|sentence| !sentence.kept));
+                assert_eq!(checked.warning.unwrap().code, WarningCode::LlmRejected);
+            }
+        }
+    }
+
+    #[test]
+    fn japanese_sentences_are_joined_without_a_space() {
+        assert_eq!(
+            join(&["一つ目。".to_owned(), "二つ目！".to_owned(), "三つ目".to_owned()]),
+            "一つ目。二つ目！三つ目"
+        );
+        assert_eq!(join(&["One.".to_owned(), "Two.".to_owned()]), "One. Two.");
+        assert_eq!(join(&["終わり？".to_owned(), "Next.".to_owned()]), "終わり？Next.");
+        assert_eq!(join(&[]), "");
+    }
+
+    fn blocker(text: &str, evidence: &[&str]) -> RawBlocker {
+        RawBlocker {
+            text: text.to_owned(),
+            evidence: evidence.iter().map(|id| (*id).to_owned()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_blocker_cites_at_least_one_id_and_only_ids_of_the_payload() {
+        let cases: [(&[&str], &[&str]); 6] = [
+            (&["deadbeef00"], &[]),
+            (&["deadbeef00", "sh:cargo test", "session-6"], &[]),
+            (&[], &["no_evidence"]),
+            (&["deadbeef00", "deadbeef01"], &["unknown_evidence"]),
+            (&["deadbeef"], &["unknown_evidence"]),
+            (&["DEADBEEF00"], &["unknown_evidence"]),
+        ];
+        for (evidence, reasons) in cases {
+            let checked =
+                check_blockers(&[blocker("The zsh reader keeps failing", evidence)], &facts());
+            assert_eq!(checked.len(), 1);
+            assert_eq!(checked[0].reasons, reasons, "{evidence:?}");
+            assert_eq!(checked[0].kept, reasons.is_empty());
+            assert_eq!(checked[0].evidence, evidence);
+        }
+        // The numbers of a blocker are checked too.
+        let checked =
+            check_blockers(&[blocker("Cargo test failed 19 times", &["sh:cargo test"])], &facts());
+        assert_eq!(checked[0].reasons, ["number"]);
+    }
+
+    #[test]
+    fn at_most_five_blockers_are_shown_and_dropped_ones_do_not_count() {
+        for n in [4, 5, 6, 8] {
+            let mut blockers = vec![blocker("Unfounded", &[])];
+            blockers.extend((0..n).map(|idx| {
+                blocker(
+                    &format!("Risk {}", ["a", "b", "c", "d", "e", "f", "g", "h"][idx]),
+                    &["deadbeef00"],
+                )
+            }));
+            let checked = check_blockers(&blockers, &facts());
+            let kept = checked.iter().filter(|blocker| blocker.kept).count();
+            assert_eq!(kept, n.min(MAX_BLOCKERS), "{n} blockers");
+            let too_many: Vec<usize> = checked
+                .iter()
+                .enumerate()
+                .filter(|(_, blocker)| blocker.reasons == ["too_many"])
+                .map(|(idx, _)| idx)
+                .collect();
+            // The first is dropped for its evidence; the sixth good one on are too many.
+            assert_eq!(too_many, (6..=n).collect::<Vec<_>>(), "{n} blockers");
+        }
+    }
+
+    #[test]
+    fn the_warning_counts_dropped_sentences_and_blockers_by_reason() {
+        let reply = json!({
+            "summary": format!("{} {} {}", SUPPORTED[0], SUPPORTED[1], UNSUPPORTED[0]),
+            "blockers": [
+                {"text": "Flaky zsh reader", "evidence": ["deadbeef00"]},
+                {"text": "Unfounded", "evidence": []},
+                {"text": "Other", "evidence": ["nope"]},
+                {"text": "Again", "evidence": []},
+            ],
+        })
+        .to_string();
+        let checked = run(&reply, ReportKind::Standup);
+        assert!(checked.check.structured);
+        assert_eq!(checked.blockers, ["Flaky zsh reader"]);
+        let warning = checked.warning.unwrap();
+        assert_eq!(warning.code, WarningCode::LlmSentencesDropped);
+        assert_eq!(
+            warning.message,
+            "1 of 3 sentences of the narrative left out as not supported by the data (unsupported: 1); \
+             3 of 4 possible blockers left out (no_evidence: 2, unknown_evidence: 1)"
+        );
+        let params: Vec<(&str, &str)> =
+            warning.params.iter().map(|(key, value)| (key.as_str(), value.as_str())).collect();
+        assert_eq!(
+            params,
+            [("blockers", "4"), ("blockers_dropped", "3"), ("dropped", "1"), ("total", "3")]
+        );
+        // Only blockers dropped: still a warning, with no sentence reasons.
+        let reply = json!({
+            "summary": SUPPORTED[0],
+            "blockers": [{"text": "Unfounded", "evidence": []}],
+        })
+        .to_string();
+        assert_eq!(
+            run(&reply, ReportKind::Standup).warning.unwrap().message,
+            "0 of 1 sentences of the narrative left out as not supported by the data; \
+             1 of 1 possible blockers left out (no_evidence: 1)"
+        );
+        // A daily report has no blockers: the same reply has nothing left out.
+        assert_eq!(run(&reply, ReportKind::Daily).warning, None);
+        assert!(run(&reply, ReportKind::Daily).blockers.is_empty());
+    }
+}

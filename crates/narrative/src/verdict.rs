@@ -427,4 +427,30 @@ mod tests {
         assert_eq!(run(&reply, ReportKind::Daily).warning, None);
         assert!(run(&reply, ReportKind::Daily).blockers.is_empty());
     }
+
+    #[test]
+    fn only_a_reply_that_is_json_as_a_whole_is_structured() {
+        let summary = SUPPORTED[0];
+        let json = json!({"summary": summary, "blockers": []}).to_string();
+        // (reply, accepted, structured, rejection)
+        let cases = [
+            (json.clone(), true, true, None),
+            (format!("```json\n{json}\n```"), true, true, None),
+            (format!("  {json}\n"), true, true, None),
+            // JSON inside prose is prose: it is checked as a sentence (and dropped here).
+            (format!("{summary} {json}"), true, false, None),
+            (json!({"summary": 5}).to_string(), false, false, Some("json_dump")),
+            (json!({"projects": ["standup"]}).to_string(), false, false, Some("json_dump")),
+            (summary.to_owned(), true, false, None),
+        ];
+        for (reply, accepted, structured, rejection) in cases {
+            let checked = run(&reply, ReportKind::Standup);
+            assert_eq!(checked.check.accepted, accepted, "{reply}");
+            assert_eq!(checked.check.structured, structured, "{reply}");
+            assert_eq!(checked.check.reason.as_deref(), rejection, "{reply}");
+            if accepted {
+                assert_eq!(checked.text.as_deref(), Some(summary), "{reply}");
+            }
+        }
+    }
 }

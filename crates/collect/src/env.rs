@@ -42,6 +42,7 @@ impl Env {
         "GIT_NO_REPLACE_OBJECTS",
         "GIT_SHALLOW_FILE",
         "GIT_GRAFT_FILE",
+        "GIT_INDEX_FILE",
     ];
 
     /// An environment with this home and no variables.

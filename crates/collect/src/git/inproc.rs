@@ -30,8 +30,8 @@ use super::Repo;
 use crate::Env;
 
 /// Whether the environment lets the in-process reader stand in for git at all: none of
-/// the variables that make git read objects or refs from elsewhere, or rewrite history,
-/// is set.
+/// the variables that make git read objects, refs or the index from elsewhere, or
+/// rewrite history, is set.
 pub(crate) fn environment_allows(env: &Env) -> bool {
     env.var("GIT_NAMESPACE").is_none()
         && env.var("GIT_OBJECT_DIRECTORY").is_none()
@@ -40,6 +40,7 @@ pub(crate) fn environment_allows(env: &Env) -> bool {
         && env.var("GIT_NO_REPLACE_OBJECTS").is_none()
         && env.var("GIT_SHALLOW_FILE").is_none()
         && env.var("GIT_GRAFT_FILE").is_none()
+        && env.var("GIT_INDEX_FILE").is_none()
 }
 
 /// Sections of git's configuration that change what the listing shows.
@@ -317,6 +318,159 @@ fn subject(message: &BStr) -> Vec<u8> {
 
 fn is_blank(line: &[u8]) -> bool {
     line.iter().all(u8::is_ascii_whitespace)
+}
+
+/// Whether `git status` of the repository's main work tree would name no file that
+/// [`super::wip`] keeps (one modified at or after `since`), told without a process; `false`
+/// means "ask git" (it may well be clean). True only when all of this holds:
+///
+/// - every index entry is a plain file or link at stage 0 (no conflict, submodule,
+///   sparse, skip-worktree or intent-to-add entry), and its `lstat` matches the stat data
+///   the index recorded in every field git may compare, and was not written in the same
+///   instant as the index or later (git's "racily clean" case, where git reads the
+///   content): git then sees no change in the work tree;
+/// - the index's cache tree is valid and is `HEAD`'s tree: nothing is staged;
+/// - every entry of a tracked folder that the index does not hold (an untracked or
+///   ignored file or folder, which `status` would name as is, or as `folder/`) was
+///   modified before `since`, so the work-in-progress reader would leave it out anyway.
+///
+/// Reading the index and a `stat` per file costs a fraction of a `git status` process.
+pub(crate) fn worktree_unchanged_since(repo: &Repo, since: Timestamp) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+
+    let work_tree = repo.project.path.as_path();
+    let index_path = repo.git_dir.join("index");
+    if !plain_layout(work_tree, &repo.git_dir) {
+        return false;
+    }
+    let index_meta = match fs_err::symlink_metadata(&index_path) {
+        Ok(meta) => meta,
+        // No index (a clone without a checkout): `status` names every file of `HEAD` as
+        // deleted from the index, each dated by its own path, and every file of the work
+        // tree as untracked; with nothing in the work tree, nothing is kept.
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return fs_err::read_dir(work_tree).is_ok_and(|entries| {
+                entries.filter_map(Result::ok).all(|entry| entry.file_name() == ".git")
+            });
+        }
+        Err(_) => return false,
+    };
+    if !index_meta.file_type().is_file() {
+        return false;
+    }
+    let Ok(repository) = gix::open_opts(work_tree, gix::open::Options::isolated()) else {
+        return false;
+    };
+    let same = fs_err::canonicalize(repository.common_dir()).is_ok_and(|dir| dir == repo.git_dir);
+    if !same || repository.workdir().is_none() {
+        return false;
+    }
+    let options = gix::index::decode::Options { thread_limit: Some(1), ..Default::default() };
+    let Ok(index) = gix::index::File::at(&index_path, gix::hash::Kind::Sha1, false, options) else {
+        return false;
+    };
+    let Ok(head_tree) = repository.head_tree_id() else { return false };
+    let staged_nothing = index.tree().is_some_and(|tree| {
+        tree.num_entries.is_some_and(|count| count as usize == index.entries().len())
+            && tree.id == head_tree.detach()
+    });
+    if !staged_nothing || index.link().is_some() || index.is_sparse() {
+        return false;
+    }
+    let index_time = (index_meta.mtime(), index_meta.mtime_nsec());
+    let mut tracked: std::collections::HashSet<&[u8]> = std::collections::HashSet::new();
+    for entry in index.entries() {
+        let unusual = gix::index::entry::Flags::EXTENDED
+            | gix::index::entry::Flags::SKIP_WORKTREE
+            | gix::index::entry::Flags::INTENT_TO_ADD;
+        if entry.flags.intersects(unusual) || entry.stage_raw() != 0 {
+            return false;
+        }
+        let path: &[u8] = entry.path(&index);
+        let file =
+            work_tree.join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(path));
+        let Ok(meta) = fs_err::symlink_metadata(file) else { return false };
+        let kind_matches = match entry.mode {
+            gix::index::entry::Mode::FILE => meta.file_type().is_file() && meta.mode() & 0o100 == 0,
+            gix::index::entry::Mode::FILE_EXECUTABLE => {
+                meta.file_type().is_file() && meta.mode() & 0o100 != 0
+            }
+            gix::index::entry::Mode::SYMLINK => meta.file_type().is_symlink(),
+            _ => false,
+        };
+        let stat = &entry.stat;
+        // git keeps the low 32 bits of each field.
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "as git stores them"
+        )]
+        let matches = kind_matches
+            && stat.mtime.secs == meta.mtime() as u32
+            && stat.mtime.nsecs == meta.mtime_nsec() as u32
+            && stat.ctime.secs == meta.ctime() as u32
+            && stat.ctime.nsecs == meta.ctime_nsec() as u32
+            && stat.ino == meta.ino() as u32
+            && stat.uid == meta.uid()
+            && stat.gid == meta.gid()
+            && stat.size == meta.size() as u32;
+        let racy = (i64::from(stat.mtime.secs), i64::from(stat.mtime.nsecs)) >= index_time;
+        if !matches || racy {
+            return false;
+        }
+        tracked.insert(path);
+        let mut end = path.len();
+        while let Some(slash) = path[..end].iter().rposition(|&byte| byte == b'/') {
+            if !tracked.insert(&path[..slash]) {
+                break;
+            }
+            end = slash;
+        }
+    }
+    let bound = std::time::SystemTime::from(since);
+    untracked_all_older(work_tree, b"", &tracked, bound)
+}
+
+/// Whether every entry of the tracked folder `dir` (relative, `b""` for the top) that
+/// the index does not hold was modified before `bound`; tracked folders are entered.
+fn untracked_all_older(
+    work_tree: &Path,
+    dir: &[u8],
+    tracked: &std::collections::HashSet<&[u8]>,
+    bound: std::time::SystemTime,
+) -> bool {
+    use std::os::unix::ffi::OsStrExt as _;
+
+    let folder = if dir.is_empty() {
+        work_tree.to_path_buf()
+    } else {
+        work_tree.join(std::ffi::OsStr::from_bytes(dir))
+    };
+    let Ok(entries) = fs_err::read_dir(&folder) else { return false };
+    for entry in entries {
+        let Ok(entry) = entry else { return false };
+        let name = entry.file_name();
+        let name = name.as_bytes();
+        if dir.is_empty() && name == b".git" {
+            continue;
+        }
+        let relative: Vec<u8> =
+            if dir.is_empty() { name.to_vec() } else { [dir, b"/", name].concat() };
+        let Ok(kind) = entry.file_type() else { return false };
+        if tracked.contains(relative.as_slice()) {
+            if kind.is_dir() && !untracked_all_older(work_tree, &relative, tracked, bound) {
+                return false;
+            }
+            continue;
+        }
+        let old = fs_err::symlink_metadata(entry.path())
+            .and_then(|meta| meta.modified())
+            .is_ok_and(|modified| modified < bound);
+        if !old {
+            return false;
+        }
+    }
+    true
 }
 
 /// The records of a listing, for comparing two of them: by hash, the parents, the
@@ -614,6 +768,150 @@ mod tests {
         ];
         for (message, expected) in cases {
             assert_eq!(subject(message.into()), expected.as_bytes(), "{message:?}");
+        }
+    }
+
+    /// The files `git status` names that the work-in-progress reader keeps.
+    fn wip_by_git(repo: &Repo, since: Timestamp) -> Vec<String> {
+        let env = Env::new(&repo.project.path);
+        let mut files = Vec::new();
+        crate::git::wip::status_files(
+            &env,
+            (&repo.project.path, ""),
+            since,
+            crate::git::DEFAULT_TIMEOUT,
+            &mut files,
+        )
+        .unwrap();
+        files.into_iter().map(|file| file.path).collect()
+    }
+
+    fn touch(path: &Path, date: &str) {
+        #[expect(clippy::disallowed_methods, reason = "the test dates a file with coreutils")]
+        let status = std::process::Command::new("touch")
+            .args(["-h", "-d", date])
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// What is done to a work tree, by name.
+    type Change = fn(&Path);
+
+    /// (name, what is done to the work tree, `since`, whether it counts as unchanged).
+    fn work_tree_cases() -> Vec<(&'static str, Change, Timestamp, bool)> {
+        let past: Timestamp = "2020-01-01T00:00:00Z".parse().unwrap();
+        let future: Timestamp = "2099-01-01T00:00:00Z".parse().unwrap();
+        vec![
+            ("clean", |_| {}, past, true),
+            ("modified", |path| fs_err::write(path.join("b.txt"), "other\n").unwrap(), past, false),
+            (
+                "staged",
+                |path| {
+                    fs_err::write(path.join("b.txt"), "staged\n").unwrap();
+                    git(path, "2026-11-27T11:00:00+09:00", &["add", "b.txt"], &[]);
+                },
+                past,
+                false,
+            ),
+            (
+                "deleted",
+                |path| fs_err::remove_file(path.join("src/deep/a.txt")).unwrap(),
+                past,
+                false,
+            ),
+            (
+                "executable",
+                |path| {
+                    use std::os::unix::fs::PermissionsExt as _;
+                    let file = path.join("b.txt");
+                    fs_err::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+                },
+                past,
+                false,
+            ),
+            (
+                "untracked",
+                |path| fs_err::write(path.join("src/new.txt"), "new\n").unwrap(),
+                past,
+                false,
+            ),
+            // Untracked, but older than the window: status names it, the reader drops it.
+            (
+                "untracked-old",
+                |path| {
+                    fs_err::write(path.join("src/new.txt"), "new\n").unwrap();
+                    touch(&path.join("src/new.txt"), "2019-06-01");
+                },
+                past,
+                true,
+            ),
+            // An ignored build folder modified in the window: asked of git, which names nothing.
+            (
+                "ignored",
+                |path| {
+                    fs_err::create_dir_all(path.join("target/debug")).unwrap();
+                    fs_err::write(path.join("target/debug/app"), "binary").unwrap();
+                },
+                past,
+                false,
+            ),
+            (
+                "untracked-future-window",
+                |path| fs_err::write(path.join("new.txt"), "n\n").unwrap(),
+                future,
+                true,
+            ),
+            // No index and no files: every file of `HEAD` is "deleted", none is kept.
+            (
+                "no-checkout",
+                |path| {
+                    fs_err::remove_file(path.join(".git/index")).unwrap();
+                    for name in ["src", "b.txt", ".gitignore"] {
+                        let entry = path.join(name);
+                        if entry.is_dir() {
+                            fs_err::remove_dir_all(entry).unwrap();
+                        } else {
+                            fs_err::remove_file(entry).unwrap();
+                        }
+                    }
+                },
+                past,
+                true,
+            ),
+            // No index, a file left: asked of git.
+            ("no-index", |path| fs_err::remove_file(path.join(".git/index")).unwrap(), past, false),
+        ]
+    }
+
+    #[test]
+    fn a_work_tree_is_unchanged_only_when_git_status_names_nothing_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let make = |name: &str| {
+            let path = init(&dir.path().join(name));
+            fs_err::create_dir_all(path.join("src/deep")).unwrap();
+            commit(&path, "2026-11-27T09:00:00+09:00", "src/deep/a.txt", "first");
+            commit(&path, "2026-11-27T10:00:00+09:00", "b.txt", "second");
+            fs_err::write(path.join(".gitignore"), "target/\n").unwrap();
+            git(&path, "2026-11-27T10:00:00+09:00", &["add", ".gitignore"], &[]);
+            git(&path, "2026-11-27T10:00:00+09:00", &["commit", "-q", "-m", "ignore"], &[]);
+            path
+        };
+        let cases = work_tree_cases();
+        for (name, change, since, unchanged) in cases {
+            let path = make(name);
+            change(&path);
+            let repo = repo_at(&path);
+            let kept = wip_by_git(&repo, since);
+            assert_eq!(
+                worktree_unchanged_since(&repo, since),
+                unchanged,
+                "{name}: git names {kept:?}"
+            );
+            if unchanged {
+                assert!(kept.is_empty(), "{name}: unchanged, but git names {kept:?}");
+            }
         }
     }
 }

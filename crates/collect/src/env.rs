@@ -34,6 +34,15 @@ impl Env {
         "ATUIN_DB_PATH",
         "ATUIN_CONFIG_DIR",
         "ATUIN_DATA_DIR",
+        // git's own, which send a repository to git rather than the in-process reader.
+        "GIT_NAMESPACE",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_REPLACE_REF_BASE",
+        "GIT_NO_REPLACE_OBJECTS",
+        "GIT_SHALLOW_FILE",
+        "GIT_GRAFT_FILE",
+        "GIT_INDEX_FILE",
     ];
 
     /// An environment with this home and no variables.

@@ -30,6 +30,7 @@ use crate::{Env, Error, SourceOutput, SourceStatus, fsread};
 
 mod branches;
 mod identity;
+mod inproc;
 mod wip;
 
 pub use identity::LeftOut;
@@ -546,11 +547,19 @@ pub fn read_commits(
 pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadOutput {
     let active: Vec<&Repo> =
         repos.iter().filter(|repo| changed_since(repo, options.since)).collect();
-    // With no include outside the repositories, most of them need no `git config`.
-    let includes =
-        !active.is_empty() && identity::includes_outside_repositories(env, options.timeout);
+    // With no include outside the repositories, most of them need no `git config`; with
+    // nothing there (or in the environment) that changes a listing, it is read in process.
+    let outside = if active.is_empty() {
+        identity::OutsideConfig::default()
+    } else {
+        identity::outside_config(env, options.timeout)
+    };
+    let how = How {
+        includes: outside.includes,
+        in_process: !outside.changes_listing && inproc::environment_allows(env),
+    };
     let results = crate::pool::map_ordered(&active, options.workers, |repo| {
-        read_repo(env, repo, options, includes)
+        read_repo(env, repo, options, how)
     });
 
     let mut read = ReadOutput::default();
@@ -618,11 +627,27 @@ fn work_dir(repo: &Repo) -> &Path {
     if repo.project.path.is_dir() { &repo.project.path } else { &repo.git_dir }
 }
 
-/// Reads one repository: its commits and the branches containing them (one
-/// `git log`), and, when it holds a commit of the window, its identities and remotes
-/// (one `git config`).
-fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>, includes: bool) -> LogResult {
-    let stdout = log(env, repo, options)?;
+/// How a run reads its repositories, from what is configured outside them.
+#[derive(Debug, Clone, Copy)]
+struct How {
+    /// git's configuration outside the repositories has includes: every repository's
+    /// identities are asked of git.
+    includes: bool,
+    /// Nothing outside the repositories changes a listing: it is read in process where
+    /// the repository allows ([`inproc`]).
+    in_process: bool,
+}
+
+/// Reads one repository: its commits and the branches containing them (read in
+/// process, or one `git log`), and, when it holds a commit of the window, its identities
+/// and remotes (one `git config` when its own configuration cannot tell).
+fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>, how: How) -> LogResult {
+    let includes = how.includes;
+    let listed = how.in_process.then(|| inproc::log(repo, listing_bound(options.since))).flatten();
+    let stdout = match listed {
+        Some(stdout) => stdout,
+        None => log(env, repo, options)?,
+    };
     // Without a commit authored in the window there is nothing to match and nothing to
     // push, so the repository's own configuration is not asked (a fetch or a checkout
     // moves refs without making one).
@@ -741,10 +766,7 @@ fn first_line(stderr: &[u8]) -> String {
 /// Runs one `git log` over every ref but the stash, without diffs; its output is for
 /// [`parse_log`], and the user's commits get their line counts from [`numstats`].
 fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<Vec<u8>, GitFailure> {
-    // `--since` filters by committer date and is inclusive; a commit authored in the
-    // window has a committer date at or after its author date, so the bound is widened
-    // by a day for clock skew and the author date is checked below.
-    let since = options.since.checked_sub(SignedDuration::from_hours(24)).unwrap_or(Timestamp::MIN);
+    let since = listing_bound(options.since);
     let mut command = command(env);
     command
         .current_dir(work_dir(repo))
@@ -771,6 +793,14 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<Vec<u8>, Git
         return Err(GitFailure::Failed(first_line(&output.stderr)));
     }
     Ok(output.stdout)
+}
+
+/// The committer date from which a listing reads. `--since` filters by committer date
+/// and is inclusive; a commit authored in the window has a committer date at or after
+/// its author date, so the bound is widened by a day for clock skew and the author date
+/// is checked by [`parse_log`].
+fn listing_bound(since: Timestamp) -> Timestamp {
+    since.checked_sub(SignedDuration::from_hours(24)).unwrap_or(Timestamp::MIN)
 }
 
 /// What starts each commit's header line in [`log`]'s output: two NUL bytes. The

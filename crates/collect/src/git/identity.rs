@@ -33,19 +33,45 @@ pub(crate) fn repo_config(env: &Env, repo: &Repo, timeout: Duration) -> RepoConf
     }
 }
 
-/// Whether git's configuration outside any repository (system, global, XDG, and any
-/// given through the environment) has an `include` or `includeIf`: one process per run,
-/// in `/`. When it has none, a repository whose own `.git/config` holds no identity and
-/// no include sees exactly the global identity, and [`local_config`] can say so without
-/// asking git. A failure counts as "has includes" (git is then asked per repository).
-pub(crate) fn includes_outside_repositories(env: &Env, timeout: Duration) -> bool {
+/// What git's configuration outside any repository (system, global, XDG, and any given
+/// through the environment) holds that matters to reading repositories: one process per
+/// run, in `/`. A failure counts as "has everything" (git is then asked per repository).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct OutsideConfig {
+    /// An `include` or `includeIf`. Without one, a repository whose own `.git/config`
+    /// holds no identity and no include sees exactly the global identity, and
+    /// [`local_config`] can say so without asking git.
+    pub(crate) includes: bool,
+    /// A key that changes what `git log` lists or prints (`mailmap.*`, `i18n.*`,
+    /// `core.useReplaceRefs`), or an include that might hold one.
+    pub(crate) changes_listing: bool,
+}
+
+pub(crate) fn outside_config(env: &Env, timeout: Duration) -> OutsideConfig {
     let mut git = command(env);
-    git.current_dir("/").args(["config", "--null", "--get-regexp"]).arg(r"^include(if)?\.");
-    match output(git, timeout) {
-        // `git config --get-regexp` exits 1 when nothing matches.
-        Ok(done) => done.status.code() != Some(1) || !done.stdout.is_empty(),
-        Err(_) => true,
+    git.current_dir("/")
+        .args(["config", "--null", "--get-regexp"])
+        .arg(r"^(include(if)?|mailmap|i18n)\.|^core\.usereplacerefs$");
+    let everything = OutsideConfig { includes: true, changes_listing: true };
+    let Ok(done) = output(git, timeout) else { return everything };
+    // `git config --get-regexp` exits 1 when nothing matches.
+    if done.status.code() == Some(1) && done.stdout.is_empty() {
+        return OutsideConfig::default();
     }
+    if !done.status.success() {
+        return everything;
+    }
+    let keys: Vec<String> = done
+        .stdout
+        .split(|&byte| byte == 0)
+        .filter(|entry| !entry.is_empty())
+        .map(|entry| {
+            let key = entry.split(|&byte| byte == b'\n').next().unwrap_or_default();
+            String::from_utf8_lossy(key).to_ascii_lowercase()
+        })
+        .collect();
+    let includes = keys.iter().any(|key| key.starts_with("include"));
+    OutsideConfig { includes, changes_listing: !keys.is_empty() }
 }
 
 /// The repository's configuration read from its own `.git/config`, when that is enough:

@@ -69,7 +69,12 @@ pub(crate) fn read_wip(
     timeout: Duration,
 ) -> Result<Option<WipEvent>, GitFailure> {
     let mut files = Vec::new();
-    if repo.project.path.join(".git").exists() {
+    // A main work tree that provably has nothing to name needs no `git status`.
+    let unchanged = || {
+        super::inproc::environment_allows(env)
+            && super::inproc::worktree_unchanged_since(repo, since)
+    };
+    if repo.project.path.join(".git").exists() && !unchanged() {
         status_files(env, (&repo.project.path, ""), since, timeout, &mut files)?;
     }
     for worktree in linked_worktrees(repo, since) {
@@ -87,7 +92,7 @@ pub(crate) fn read_wip(
 }
 
 /// Adds the files of one work tree's `git status` modified at or after `since`.
-fn status_files(
+pub(super) fn status_files(
     env: &Env,
     (work_tree, prefix): (&Path, &str),
     since: Timestamp,

@@ -8,6 +8,7 @@ mod config;
 mod formats;
 mod full_home;
 mod git;
+mod git_processes;
 mod hostile_home;
 mod identities;
 mod narrative;

@@ -1,0 +1,917 @@
+//! The commit listing of [`super::log`] read in process, with gitoxide, for the
+//! repositories where that gives exactly what git would print: no process per
+//! repository, which on a busy machine was most of the time of a report.
+//!
+//! What is read is the same walk as `git log --all --exclude=refs/stash --since=…`:
+//! every ref under `refs/` but the stash, and `HEAD`, walked newest committer date
+//! first; a commit older than the bound is not listed and its parents are not
+//! followed through it (git's `--since` without `--topo-order`). Each commit gives the
+//! fields of [`super::log`]'s format, in its byte layout, so [`super::parse_log`] reads
+//! both alike, and a test compares the two on real repositories.
+//!
+//! Anything git would treat in a way this reader does not copy sends the repository to
+//! git instead ([`log`] returns `None`): configuration that changes the listing
+//! (`mailmap.*`, `i18n.*`, includes, `core.worktree`, replace refs, grafts, a shallow
+//! clone, alternates, linked worktrees, a reftable, a bare repository), a commit in
+//! another encoding, a repository not owned by the user (git's `safe.directory` rule), a
+//! file that is not a regular file where one is read (a FIFO there would block this
+//! process, where a git process is killed at its deadline), and any error at all, whose
+//! message git then gives.
+
+use std::collections::{BinaryHeap, HashMap};
+use std::path::Path;
+
+use gix::ObjectId;
+use gix::bstr::{BStr, ByteSlice as _};
+use gix::prelude::{Find as _, FindExt as _};
+use jiff::Timestamp;
+
+use super::Repo;
+use crate::Env;
+
+/// Whether the environment lets the in-process reader stand in for git at all: none of
+/// the variables that make git read objects, refs or the index from elsewhere, or
+/// rewrite history, is set.
+pub(crate) fn environment_allows(env: &Env) -> bool {
+    env.var("GIT_NAMESPACE").is_none()
+        && env.var("GIT_OBJECT_DIRECTORY").is_none()
+        && env.var("GIT_ALTERNATE_OBJECT_DIRECTORIES").is_none()
+        && env.var("GIT_REPLACE_REF_BASE").is_none()
+        && env.var("GIT_NO_REPLACE_OBJECTS").is_none()
+        && env.var("GIT_SHALLOW_FILE").is_none()
+        && env.var("GIT_GRAFT_FILE").is_none()
+        && env.var("GIT_INDEX_FILE").is_none()
+}
+
+/// Sections of git's configuration that change what the listing shows.
+const LISTING_SECTIONS: [&str; 5] = ["mailmap", "i18n", "include", "includeif", "extensions"];
+
+/// Lists the repository's commits with committer dates at or after `bound` in the layout
+/// of [`super::log`]'s output, or `None` when git must be asked (see the module doc).
+pub(crate) fn log(repo: &Repo, bound: Timestamp) -> Option<Vec<u8>> {
+    let work_tree = repo.project.path.as_path();
+    if !plain_layout(work_tree, &repo.git_dir) {
+        return None;
+    }
+    let repository = gix::open_opts(work_tree, gix::open::Options::isolated()).ok()?;
+    // The repository discovery found, and no other (a `.git` file leading elsewhere).
+    let same = fs_err::canonicalize(repository.common_dir()).is_ok_and(|dir| dir == repo.git_dir);
+    if !same || !plain_config(&repository) {
+        return None;
+    }
+    let mut repository = repository;
+    repository.object_cache_size_if_unset(4 << 20);
+    list(&repository, bound.as_second())
+}
+
+/// The checks that need no more than `stat`, a folder listing and one small read.
+fn plain_layout(work_tree: &Path, git_dir: &Path) -> bool {
+    let kind = |path: &Path| fs_err::symlink_metadata(path).map(|meta| meta.file_type());
+    let regular = |path: &Path| kind(path).is_ok_and(|kind| kind.is_file());
+    let absent =
+        |path: &Path| kind(path).is_err_and(|error| error.kind() == std::io::ErrorKind::NotFound);
+    let regular_or_absent = |path: &Path| regular(path) || absent(path);
+    let owned = |path: &Path| {
+        gix::sec::Trust::from_path_ownership(path).is_ok_and(|trust| trust == gix::sec::Trust::Full)
+    };
+    work_tree.is_dir()
+        && work_tree.join(".git").exists()
+        && owned(work_tree)
+        && owned(git_dir)
+        && regular(&git_dir.join("HEAD"))
+        && regular_or_absent(&git_dir.join("config"))
+        && regular_or_absent(&git_dir.join("packed-refs"))
+        && regular_or_absent(&work_tree.join(".mailmap"))
+        && [
+            "shallow",
+            "info/grafts",
+            "objects/info/alternates",
+            "reftable",
+            "refs/replace",
+            "commondir",
+        ]
+        .iter()
+        .all(|name| absent(&git_dir.join(name)))
+        && no_linked_worktrees(git_dir)
+        && valid_head(git_dir)
+        && only_regular_files(&git_dir.join("refs"), 8)
+        && only_regular_files(&git_dir.join("objects"), 2)
+}
+
+fn no_linked_worktrees(git_dir: &Path) -> bool {
+    match fs_err::read_dir(git_dir.join("worktrees")) {
+        Ok(mut entries) => entries.next().is_none(),
+        Err(error) => error.kind() == std::io::ErrorKind::NotFound,
+    }
+}
+
+/// `HEAD` as git accepts it for a repository: a symbolic ref into `refs/`, or an object
+/// id. Anything else git calls "not a git repository", and says so.
+fn valid_head(git_dir: &Path) -> bool {
+    let Ok(text) = crate::fsread::read_small_text(&git_dir.join("HEAD"), 4096) else {
+        return false;
+    };
+    let text = text.trim_end();
+    text.strip_prefix("ref: refs/").is_some_and(|rest| !rest.is_empty() && !rest.contains('\n'))
+        || (text.len() == 40 && text.bytes().all(|byte| byte.is_ascii_hexdigit()))
+}
+
+/// Whether every entry below `dir` (folders `depth` levels down) is a folder or a
+/// regular file: the reader opens them without the non-blocking guard of
+/// [`crate::fsread`].
+fn only_regular_files(dir: &Path, depth: usize) -> bool {
+    let entries = match fs_err::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) => return error.kind() == std::io::ErrorKind::NotFound,
+    };
+    for entry in entries {
+        let Ok(entry) = entry else { return false };
+        let Ok(kind) = entry.file_type() else { return false };
+        if kind.is_dir() {
+            if depth == 0 || !only_regular_files(&entry.path(), depth - 1) {
+                return false;
+            }
+        } else if !kind.is_file() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The repository's own configuration changes nothing of the listing.
+fn plain_config(repository: &gix::Repository) -> bool {
+    let config = repository.config_snapshot();
+    let file = config.plumbing();
+    let listing = file.sections().any(|section| {
+        let name = section.header().name().to_str_lossy().to_ascii_lowercase();
+        LISTING_SECTIONS.contains(&name.as_str())
+    });
+    let core = |key: &str| file.string_by("core", None, key).is_some();
+    !listing
+        && !core("worktree")
+        && !core("useReplaceRefs")
+        && !config.boolean("core.bare").unwrap_or(false)
+        && repository.workdir().is_some()
+}
+
+/// One commit of the walk, decoded once.
+struct Node {
+    committer_time: i64,
+    parents: Vec<ObjectId>,
+    line: Line,
+}
+
+/// The fields of a commit's header line but its hash, parents and decorations.
+struct Line {
+    author_time: i64,
+    email: Vec<u8>,
+    name: Vec<u8>,
+    mapped_email: Vec<u8>,
+    mapped_name: Vec<u8>,
+    subject: Vec<u8>,
+}
+
+fn list(repository: &gix::Repository, bound: i64) -> Option<Vec<u8>> {
+    let mailmap = repository.open_mailmap();
+    // Tips: every ref but the stash, peeled, and HEAD (unborn: none).
+    let mut tips: Vec<ObjectId> = Vec::new();
+    let mut decorations: HashMap<ObjectId, Vec<String>> = HashMap::new();
+    let references = repository.references().ok()?;
+    for reference in references.all().ok()? {
+        let mut reference = reference.ok()?;
+        let name = reference.name().as_bstr().to_str().ok()?.to_owned();
+        if name == "refs/stash" {
+            continue;
+        }
+        let id = reference.peel_to_id().ok()?.detach();
+        if name.starts_with("refs/heads/") || name.starts_with("refs/remotes/") {
+            decorations.entry(id).or_default().push(name);
+        }
+        tips.push(id);
+    }
+    let head = repository.head().ok()?;
+    if !head.is_unborn() {
+        tips.push(head.id()?.detach());
+    }
+
+    let mut buffer = Vec::new();
+    let mut nodes: HashMap<ObjectId, Node> = HashMap::new();
+    // Newest committer date first; equal dates in the order they were queued, as git's
+    // date-ordered list does.
+    let mut queue: BinaryHeap<(i64, std::cmp::Reverse<u64>, ObjectId)> = BinaryHeap::new();
+    let mut queued = 0u64;
+    for tip in tips {
+        if nodes.contains_key(&tip) {
+            continue;
+        }
+        let object = repository.objects.try_find(&tip, &mut buffer).ok()??;
+        if object.kind != gix::object::Kind::Commit {
+            // git lists commits only; a ref to a tree or a blob is passed over.
+            continue;
+        }
+        let node = decode(repository, &mailmap, tip, &mut buffer)?;
+        queue.push((node.committer_time, std::cmp::Reverse(queued), tip));
+        queued += 1;
+        nodes.insert(tip, node);
+    }
+    let mut listed: Vec<ObjectId> = Vec::new();
+    while let Some((time, _, id)) = queue.pop() {
+        if time < bound {
+            continue;
+        }
+        listed.push(id);
+        let parents = nodes.get(&id)?.parents.clone();
+        for parent in parents {
+            if nodes.contains_key(&parent) {
+                continue;
+            }
+            let node = decode(repository, &mailmap, parent, &mut buffer)?;
+            queue.push((node.committer_time, std::cmp::Reverse(queued), parent));
+            queued += 1;
+            nodes.insert(parent, node);
+        }
+    }
+
+    let mut out = Vec::new();
+    for id in listed {
+        let node = nodes.get(&id)?;
+        let line = &node.line;
+        let author_time = Timestamp::from_second(line.author_time).ok()?;
+        let mut refs: Vec<&str> = decorations
+            .get(&id)
+            .map(|names| names.iter().map(String::as_str).collect())
+            .unwrap_or_default();
+        refs.sort_unstable();
+        let parents: Vec<String> = node.parents.iter().map(ToString::to_string).collect();
+        out.extend_from_slice(b"\0\0");
+        out.extend_from_slice(id.to_string().as_bytes());
+        for field in [
+            parents.join(" ").as_bytes(),
+            refs.join(", ").as_bytes(),
+            author_time.to_string().as_bytes(),
+            &line.email,
+            &line.name,
+            &line.mapped_email,
+            &line.mapped_name,
+            &line.subject,
+        ] {
+            out.push(0);
+            out.extend_from_slice(field);
+        }
+        out.push(b'\n');
+    }
+    Some(out)
+}
+
+/// Decodes one commit: `None` for anything git would print otherwise (a commit in
+/// another encoding, a field holding a NUL or a newline) or cannot be read.
+fn decode(
+    repository: &gix::Repository,
+    mailmap: &gix::mailmap::Snapshot,
+    id: ObjectId,
+    buffer: &mut Vec<u8>,
+) -> Option<Node> {
+    let commit = repository.objects.find_commit(&id, buffer).ok()?;
+    if commit.encoding.is_some_and(|encoding| {
+        !(encoding.eq_ignore_ascii_case(b"utf-8") || encoding.eq_ignore_ascii_case(b"utf8"))
+    }) {
+        return None;
+    }
+    let author = commit.author().ok()?;
+    let committer = commit.committer().ok()?;
+    let author_time = author.time().ok()?.seconds;
+    let committer_time = committer.time().ok()?.seconds;
+    let mapped = mailmap.resolve(author);
+    let subject = subject(commit.message);
+    let fields: [&[u8]; 5] = [author.email, author.name, &mapped.email, &mapped.name, &subject];
+    if fields.iter().any(|field| field.contains(&0) || field.contains(&b'\n')) {
+        return None;
+    }
+    Some(Node {
+        committer_time,
+        parents: commit.parents().collect(),
+        line: Line {
+            author_time,
+            email: author.email.to_vec(),
+            name: author.name.to_vec(),
+            mapped_email: mapped.email.to_vec(),
+            mapped_name: mapped.name.to_vec(),
+            subject,
+        },
+    })
+}
+
+/// git's `%s`: after any blank lines, the lines of the first paragraph, each without its
+/// trailing white space, joined by a space (`format_subject` in git's `pretty.c`).
+fn subject(message: &BStr) -> Vec<u8> {
+    let mut lines = message.split(|&byte| byte == b'\n').peekable();
+    while lines.next_if(|line| is_blank(line)).is_some() {}
+    let mut out: Vec<u8> = Vec::new();
+    for (index, line) in lines.take_while(|line| !is_blank(line)).enumerate() {
+        if index > 0 {
+            out.push(b' ');
+        }
+        out.extend_from_slice(line.trim_end_with(|c| c.is_ascii_whitespace()));
+    }
+    out
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}
+
+/// Whether `git status` of the repository's main work tree would name no file that
+/// [`super::wip`] keeps (one modified at or after `since`), told without a process; `false`
+/// means "ask git" (it may well be clean). True only when all of this holds:
+///
+/// - every index entry is a plain file or link at stage 0 (no conflict, submodule,
+///   sparse, skip-worktree or intent-to-add entry), and its `lstat` matches the stat data
+///   the index recorded in every field git may compare, and was not written in the same
+///   instant as the index or later (git's "racily clean" case, where git reads the
+///   content): git then sees no change in the work tree;
+/// - the index's cache tree is valid and is `HEAD`'s tree: nothing is staged;
+/// - every entry of a tracked folder that the index does not hold (an untracked or
+///   ignored file or folder, which `status` would name as is, or as `folder/`) was
+///   modified before `since`, so the work-in-progress reader would leave it out anyway.
+///
+/// Reading the index and a `stat` per file costs a fraction of a `git status` process.
+pub(crate) fn worktree_unchanged_since(repo: &Repo, since: Timestamp) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+
+    let work_tree = repo.project.path.as_path();
+    let index_path = repo.git_dir.join("index");
+    if !plain_layout(work_tree, &repo.git_dir) {
+        return false;
+    }
+    let index_meta = match fs_err::symlink_metadata(&index_path) {
+        Ok(meta) => meta,
+        // No index (a clone without a checkout): `status` names every file of `HEAD` as
+        // deleted from the index, each dated by its own path, and every file of the work
+        // tree as untracked; with nothing in the work tree, nothing is kept.
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return fs_err::read_dir(work_tree).is_ok_and(|entries| {
+                entries.filter_map(Result::ok).all(|entry| entry.file_name() == ".git")
+            });
+        }
+        Err(_) => return false,
+    };
+    if !index_meta.file_type().is_file() {
+        return false;
+    }
+    let Ok(repository) = gix::open_opts(work_tree, gix::open::Options::isolated()) else {
+        return false;
+    };
+    let same = fs_err::canonicalize(repository.common_dir()).is_ok_and(|dir| dir == repo.git_dir);
+    if !same || repository.workdir().is_none() {
+        return false;
+    }
+    let options = gix::index::decode::Options { thread_limit: Some(1), ..Default::default() };
+    let Ok(index) = gix::index::File::at(&index_path, gix::hash::Kind::Sha1, false, options) else {
+        return false;
+    };
+    let Ok(head_tree) = repository.head_tree_id() else { return false };
+    let staged_nothing = index.tree().is_some_and(|tree| {
+        tree.num_entries.is_some_and(|count| count as usize == index.entries().len())
+            && tree.id == head_tree.detach()
+    });
+    if !staged_nothing || index.link().is_some() || index.is_sparse() {
+        return false;
+    }
+    let index_time = (index_meta.mtime(), index_meta.mtime_nsec());
+    let mut tracked: std::collections::HashSet<&[u8]> = std::collections::HashSet::new();
+    for entry in index.entries() {
+        let unusual = gix::index::entry::Flags::EXTENDED
+            | gix::index::entry::Flags::SKIP_WORKTREE
+            | gix::index::entry::Flags::INTENT_TO_ADD;
+        if entry.flags.intersects(unusual) || entry.stage_raw() != 0 {
+            return false;
+        }
+        let path: &[u8] = entry.path(&index);
+        let file =
+            work_tree.join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(path));
+        let Ok(meta) = fs_err::symlink_metadata(file) else { return false };
+        let kind_matches = match entry.mode {
+            gix::index::entry::Mode::FILE => meta.file_type().is_file() && meta.mode() & 0o100 == 0,
+            gix::index::entry::Mode::FILE_EXECUTABLE => {
+                meta.file_type().is_file() && meta.mode() & 0o100 != 0
+            }
+            gix::index::entry::Mode::SYMLINK => meta.file_type().is_symlink(),
+            _ => false,
+        };
+        let stat = &entry.stat;
+        // git keeps the low 32 bits of each field.
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "as git stores them"
+        )]
+        let matches = kind_matches
+            && stat.mtime.secs == meta.mtime() as u32
+            && stat.mtime.nsecs == meta.mtime_nsec() as u32
+            && stat.ctime.secs == meta.ctime() as u32
+            && stat.ctime.nsecs == meta.ctime_nsec() as u32
+            && stat.ino == meta.ino() as u32
+            && stat.uid == meta.uid()
+            && stat.gid == meta.gid()
+            && stat.size == meta.size() as u32;
+        let racy = (i64::from(stat.mtime.secs), i64::from(stat.mtime.nsecs)) >= index_time;
+        if !matches || racy {
+            return false;
+        }
+        tracked.insert(path);
+        let mut end = path.len();
+        while let Some(slash) = path[..end].iter().rposition(|&byte| byte == b'/') {
+            if !tracked.insert(&path[..slash]) {
+                break;
+            }
+            end = slash;
+        }
+    }
+    let bound = std::time::SystemTime::from(since);
+    untracked_all_older(work_tree, b"", &tracked, bound)
+}
+
+/// Whether every entry of the tracked folder `dir` (relative, `b""` for the top) that
+/// the index does not hold was modified before `bound`; tracked folders are entered.
+fn untracked_all_older(
+    work_tree: &Path,
+    dir: &[u8],
+    tracked: &std::collections::HashSet<&[u8]>,
+    bound: std::time::SystemTime,
+) -> bool {
+    use std::os::unix::ffi::OsStrExt as _;
+
+    let folder = if dir.is_empty() {
+        work_tree.to_path_buf()
+    } else {
+        work_tree.join(std::ffi::OsStr::from_bytes(dir))
+    };
+    let Ok(entries) = fs_err::read_dir(&folder) else { return false };
+    for entry in entries {
+        let Ok(entry) = entry else { return false };
+        let name = entry.file_name();
+        let name = name.as_bytes();
+        if dir.is_empty() && name == b".git" {
+            continue;
+        }
+        let relative: Vec<u8> =
+            if dir.is_empty() { name.to_vec() } else { [dir, b"/", name].concat() };
+        let Ok(kind) = entry.file_type() else { return false };
+        if tracked.contains(relative.as_slice()) {
+            if kind.is_dir() && !untracked_all_older(work_tree, &relative, tracked, bound) {
+                return false;
+            }
+            continue;
+        }
+        let old = fs_err::symlink_metadata(entry.path())
+            .and_then(|meta| meta.modified())
+            .is_ok_and(|modified| modified < bound);
+        if !old {
+            return false;
+        }
+    }
+    true
+}
+
+/// The records of a listing, for comparing two of them: by hash, the parents, the
+/// `refs/heads/` and `refs/remotes/` decorations (sorted), the author time and the
+/// author fields.
+#[cfg(test)]
+pub(crate) fn records(stdout: &[u8]) -> std::collections::BTreeMap<String, Vec<String>> {
+    super::records(stdout)
+        .into_iter()
+        .map(|(header, _)| {
+            let fields: Vec<String> = header
+                .splitn(9, |&byte| byte == 0)
+                .map(|field| String::from_utf8_lossy(field).into_owned())
+                .collect();
+            let mut refs: Vec<&str> = fields[2]
+                .split(", ")
+                .map(|name| name.rsplit(" -> ").next().unwrap_or(name))
+                .filter(|name| name.starts_with("refs/heads/") || name.starts_with("refs/remotes/"))
+                .collect();
+            refs.sort_unstable();
+            let time =
+                fields[3].parse::<Timestamp>().map(|time| time.to_string()).unwrap_or_default();
+            let mut record = vec![fields[1].clone(), refs.join(", "), time];
+            record.extend(fields[4..].iter().cloned());
+            (fields[0].clone(), record)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use jiff::Timestamp;
+
+    use super::*;
+    use crate::git::{Identity, ReadOptions};
+
+    /// Runs git in `dir` with a pinned home, identity and dates (`date` for both the
+    /// author and the committer unless `extra` sets them).
+    fn git(dir: &Path, date: &str, args: &[&str], extra: &[(&str, &str)]) -> String {
+        #[expect(clippy::disallowed_methods, reason = "the test builds real repositories")]
+        let mut command = std::process::Command::new("git");
+        command
+            .args(args)
+            .current_dir(dir)
+            .env("HOME", dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "Dev One")
+            .env("GIT_AUTHOR_EMAIL", "dev@example.com")
+            .env("GIT_COMMITTER_NAME", "Dev One")
+            .env("GIT_COMMITTER_EMAIL", "dev@example.com")
+            .env("GIT_AUTHOR_DATE", date)
+            .env("GIT_COMMITTER_DATE", date);
+        for (name, value) in extra {
+            command.env(name, value);
+        }
+        let output = command.output().unwrap();
+        assert!(
+            output.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).trim().to_owned()
+    }
+
+    fn commit(dir: &Path, date: &str, file: &str, message: &str) {
+        fs_err::write(dir.join(file), format!("{message}\n{date}\n")).unwrap();
+        git(dir, date, &["add", "--", file], &[]);
+        git(dir, date, &["commit", "-q", "--cleanup=verbatim", "-m", message], &[]);
+    }
+
+    fn repo_at(path: &Path) -> Repo {
+        let path = path.canonicalize().unwrap();
+        Repo {
+            project: report_model::ProjectRef {
+                name: path.file_name().unwrap().to_string_lossy().into_owned(),
+                path: path.clone(),
+            },
+            git_dir: path.join(".git"),
+        }
+    }
+
+    /// The listing as `git log` gives it, in [`records`] form.
+    fn by_git(repo: &Repo, since: Timestamp) -> std::collections::BTreeMap<String, Vec<String>> {
+        let env = Env::new(&repo.project.path);
+        let identity = Identity::default();
+        let options = ReadOptions {
+            identity: &identity,
+            since,
+            include_merges: true,
+            workers: 1,
+            timeout: crate::git::DEFAULT_TIMEOUT,
+        };
+        records(&crate::git::log(&env, repo, &options).unwrap())
+    }
+
+    fn init(dir: &Path) -> PathBuf {
+        fs_err::create_dir_all(dir).unwrap();
+        git(dir, "2026-11-01T09:00:00+09:00", &["init", "-q", "-b", "main"], &[]);
+        dir.to_path_buf()
+    }
+
+    /// The window the tests read: from 2026-11-27 00:00 JST (the listing starts a day
+    /// earlier, at 2026-11-25T15:00:00Z).
+    fn since() -> Timestamp {
+        "2026-11-26T15:00:00Z".parse().unwrap()
+    }
+
+    /// A repository with branches, a merge, remotes, tags of every kind, a stash, notes,
+    /// a `.mailmap`, commits before and after the bound (one exactly on it), an author
+    /// date far before its committer date, and subjects that test `%s`'s rules.
+    fn rich(dir: &Path) -> Repo {
+        let upstream = init(&dir.join("upstream"));
+        commit(&upstream, "2026-10-01T09:00:00+09:00", "a.txt", "very old base");
+        commit(&upstream, "2026-11-24T09:00:00+09:00", "a.txt", "old, before the bound");
+        commit(&upstream, "2026-11-26T00:00:00+09:00", "a.txt", "exactly on the bound");
+        git(dir, "2026-11-26T01:00:00+09:00", &["clone", "-q", "upstream", "app"], &[]);
+        let app = dir.join("app");
+        commit(&app, "2026-11-26T10:00:00+09:00", "b.txt", "Fix the parser\n\nBody text.");
+        commit(
+            &app,
+            "2026-11-27T09:00:00+09:00",
+            "b.txt",
+            "\n\n   leading blank lines  \nand a second line\t\n \nnot in the subject",
+        );
+        git(&app, "2026-11-27T09:30:00+09:00", &["checkout", "-q", "-b", "feature"], &[]);
+        commit(&app, "2026-11-27T10:00:00+09:00", "c.txt", "パーサーを直す");
+        git(&app, "2026-11-27T10:30:00+09:00", &["checkout", "-q", "main"], &[]);
+        commit(&app, "2026-11-27T11:00:00+09:00", "d.txt", "on main meanwhile");
+        git(
+            &app,
+            "2026-11-27T12:00:00+09:00",
+            &["merge", "-q", "--no-ff", "-m", "Merge branch 'feature'", "feature"],
+            &[],
+        );
+        // Authored long ago, committed (rebased) in the window.
+        fs_err::write(app.join("e.txt"), "e\n").unwrap();
+        git(&app, "2026-11-27T13:00:00+09:00", &["add", "e.txt"], &[]);
+        git(
+            &app,
+            "2026-11-27T13:00:00+09:00",
+            &["commit", "-q", "-m", "authored in October"],
+            &[("GIT_AUTHOR_DATE", "2026-10-15T09:00:00+09:00")],
+        );
+        // A colleague, mapped by the work tree's `.mailmap`.
+        fs_err::write(app.join("f.txt"), "f\n").unwrap();
+        git(&app, "2026-11-27T14:00:00+09:00", &["add", "f.txt"], &[]);
+        git(
+            &app,
+            "2026-11-27T14:00:00+09:00",
+            &["commit", "-q", "-m", "a colleague's commit"],
+            &[("GIT_AUTHOR_NAME", "colleague"), ("GIT_AUTHOR_EMAIL", "Old@Example.com")],
+        );
+        fs_err::write(app.join(".mailmap"), "Col League <col@example.com> <old@example.com>\n")
+            .unwrap();
+        git(&app, "2026-11-27T15:00:00+09:00", &["tag", "v1"], &[]);
+        git(
+            &app,
+            "2026-11-27T15:00:00+09:00",
+            &["tag", "-a", "-m", "annotated", "v2", "HEAD~1"],
+            &[],
+        );
+        git(&app, "2026-11-27T15:00:00+09:00", &["tag", "tree-tag", "HEAD^{tree}"], &[]);
+        git(&app, "2026-11-27T15:00:00+09:00", &["notes", "add", "-m", "a note", "HEAD"], &[]);
+        fs_err::write(app.join("a.txt"), "changed, then stashed\n").unwrap();
+        git(&app, "2026-11-27T16:00:00+09:00", &["stash", "-q"], &[]);
+        // A branch whose tip is older than the bound, and one after the window.
+        git(&app, "2026-11-27T16:00:00+09:00", &["branch", "stale", "HEAD~4"], &[]);
+        git(&app, "2026-11-27T16:00:00+09:00", &["checkout", "-q", "-b", "later"], &[]);
+        commit(&app, "2026-11-30T09:00:00+09:00", "g.txt", "after the window");
+        git(&app, "2026-11-30T09:00:00+09:00", &["checkout", "-q", "main"], &[]);
+        repo_at(&app)
+    }
+
+    #[test]
+    fn the_listing_in_process_is_the_listing_of_git() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = rich(dir.path());
+        let expected = by_git(&repo, since());
+        let listed = log(&repo, super::super::listing_bound(since())).expect("read in process");
+        assert_eq!(records(&listed), expected);
+        // The walk did what the fixture is for.
+        let subjects: Vec<&str> = expected.values().map(|record| record[7].as_str()).collect();
+        for subject in [
+            "exactly on the bound",
+            "   leading blank lines and a second line",
+            "Merge branch 'feature'",
+            "authored in October",
+            "after the window",
+            "Notes added by 'git notes add'",
+        ] {
+            assert!(subjects.contains(&subject), "{subject:?} not in {subjects:?}");
+        }
+        assert!(!subjects.contains(&"old, before the bound"), "{subjects:?}");
+        assert!(expected.values().any(|record| record[5] == "col@example.com"), "mailmap applied");
+        assert!(expected.values().any(|record| record[1].contains("refs/remotes/origin/main")));
+
+        // Packed refs and packed objects read alike.
+        git(&repo.project.path, "2026-11-30T10:00:00+09:00", &["gc", "-q"], &[]);
+        assert!(repo.git_dir.join("packed-refs").exists());
+        let listed = log(&repo, super::super::listing_bound(since())).expect("read in process");
+        assert_eq!(records(&listed), by_git(&repo, since()));
+    }
+
+    #[test]
+    fn detached_and_empty_repositories_list_as_git_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let empty = repo_at(&init(&dir.path().join("empty")));
+        assert_eq!(
+            log(&empty, since()).map(|listed| records(&listed)),
+            Some(by_git(&empty, since()))
+        );
+
+        let path = init(&dir.path().join("detached"));
+        commit(&path, "2026-11-27T09:00:00+09:00", "a.txt", "first");
+        commit(&path, "2026-11-27T10:00:00+09:00", "a.txt", "second");
+        git(&path, "2026-11-27T10:00:00+09:00", &["checkout", "-q", "--detach", "HEAD~1"], &[]);
+        commit(&path, "2026-11-27T11:00:00+09:00", "b.txt", "only on the detached HEAD");
+        let detached = repo_at(&path);
+        let expected = by_git(&detached, since());
+        assert_eq!(expected.len(), 3);
+        assert_eq!(log(&detached, since()).map(|listed| records(&listed)), Some(expected));
+    }
+
+    #[test]
+    fn what_the_reader_does_not_copy_is_left_to_git() {
+        let dir = tempfile::tempdir().unwrap();
+        let make = |name: &str| {
+            let path = init(&dir.path().join(name));
+            commit(&path, "2026-11-27T09:00:00+09:00", "a.txt", "first");
+            commit(&path, "2026-11-27T10:00:00+09:00", "a.txt", "second");
+            path
+        };
+        let plain = make("plain");
+        assert!(log(&repo_at(&plain), since()).is_some());
+
+        let configured = make("mailmap-file");
+        git(
+            &configured,
+            "2026-11-27T10:00:00+09:00",
+            &["config", "mailmap.file", "/elsewhere"],
+            &[],
+        );
+        let grafted = make("replaced");
+        git(&grafted, "2026-11-27T10:00:00+09:00", &["replace", "--graft", "HEAD"], &[]);
+        let encoded = make("latin1");
+        fs_err::write(encoded.join("b.txt"), "b\n").unwrap();
+        git(&encoded, "2026-11-27T11:00:00+09:00", &["add", "b.txt"], &[]);
+        git(
+            &encoded,
+            "2026-11-27T11:00:00+09:00",
+            &["-c", "i18n.commitEncoding=ISO-8859-1", "commit", "-q", "-m", "caf\u{e9}"],
+            &[],
+        );
+        let worktrees = make("worktrees");
+        git(
+            &worktrees,
+            "2026-11-27T11:00:00+09:00",
+            &["worktree", "add", "-q", "../wt", "-b", "wt"],
+            &[],
+        );
+        git(
+            dir.path(),
+            "2026-11-27T11:00:00+09:00",
+            &["clone", "-q", "--depth", "1", &format!("file://{}", plain.display()), "shallow"],
+            &[],
+        );
+        let shallow = dir.path().join("shallow");
+        let fifo = make("fifo");
+        let packed = fifo.join(".git/packed-refs");
+        #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO")]
+        let status = std::process::Command::new("mkfifo").arg(&packed).status().unwrap();
+        assert!(status.success());
+        let broken = make("broken-head");
+        fs_err::write(broken.join(".git/HEAD"), "garbage\n").unwrap();
+        for path in [&configured, &grafted, &encoded, &worktrees, &shallow, &fifo, &broken] {
+            assert!(
+                log(&repo_at(path), since()).is_none(),
+                "{} was read in process",
+                path.display()
+            );
+        }
+    }
+
+    #[test]
+    fn subjects_follow_git_format_subject() {
+        let cases: [(&str, &str); 6] = [
+            ("one line", "one line"),
+            ("one line\n", "one line"),
+            ("\n\n  indented\n", "  indented"),
+            ("two \nlines\n\nbody", "two lines"),
+            ("ends at a blank line\n \t \nbody", "ends at a blank line"),
+            ("crlf\r\nline\r\n\r\nbody", "crlf line"),
+        ];
+        for (message, expected) in cases {
+            assert_eq!(subject(message.into()), expected.as_bytes(), "{message:?}");
+        }
+    }
+
+    /// The files `git status` names that the work-in-progress reader keeps.
+    fn wip_by_git(repo: &Repo, since: Timestamp) -> Vec<String> {
+        let env = Env::new(&repo.project.path);
+        let mut files = Vec::new();
+        crate::git::wip::status_files(
+            &env,
+            (&repo.project.path, ""),
+            since,
+            crate::git::DEFAULT_TIMEOUT,
+            &mut files,
+        )
+        .unwrap();
+        files.into_iter().map(|file| file.path).collect()
+    }
+
+    fn touch(path: &Path, date: &str) {
+        #[expect(clippy::disallowed_methods, reason = "the test dates a file with coreutils")]
+        let status = std::process::Command::new("touch")
+            .args(["-h", "-d", date])
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// What is done to a work tree, by name.
+    type Change = fn(&Path);
+
+    /// (name, what is done to the work tree, `since`, whether it counts as unchanged).
+    fn work_tree_cases() -> Vec<(&'static str, Change, Timestamp, bool)> {
+        let past: Timestamp = "2020-01-01T00:00:00Z".parse().unwrap();
+        let future: Timestamp = "2099-01-01T00:00:00Z".parse().unwrap();
+        vec![
+            ("clean", |_| {}, past, true),
+            ("modified", |path| fs_err::write(path.join("b.txt"), "other\n").unwrap(), past, false),
+            (
+                "staged",
+                |path| {
+                    fs_err::write(path.join("b.txt"), "staged\n").unwrap();
+                    git(path, "2026-11-27T11:00:00+09:00", &["add", "b.txt"], &[]);
+                },
+                past,
+                false,
+            ),
+            (
+                "deleted",
+                |path| fs_err::remove_file(path.join("src/deep/a.txt")).unwrap(),
+                past,
+                false,
+            ),
+            (
+                "executable",
+                |path| {
+                    use std::os::unix::fs::PermissionsExt as _;
+                    let file = path.join("b.txt");
+                    fs_err::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+                },
+                past,
+                false,
+            ),
+            (
+                "untracked",
+                |path| fs_err::write(path.join("src/new.txt"), "new\n").unwrap(),
+                past,
+                false,
+            ),
+            // Untracked, but older than the window: status names it, the reader drops it.
+            (
+                "untracked-old",
+                |path| {
+                    fs_err::write(path.join("src/new.txt"), "new\n").unwrap();
+                    touch(&path.join("src/new.txt"), "2019-06-01");
+                },
+                past,
+                true,
+            ),
+            // An ignored build folder modified in the window: asked of git, which names nothing.
+            (
+                "ignored",
+                |path| {
+                    fs_err::create_dir_all(path.join("target/debug")).unwrap();
+                    fs_err::write(path.join("target/debug/app"), "binary").unwrap();
+                },
+                past,
+                false,
+            ),
+            (
+                "untracked-future-window",
+                |path| fs_err::write(path.join("new.txt"), "n\n").unwrap(),
+                future,
+                true,
+            ),
+            // No index and no files: every file of `HEAD` is "deleted", none is kept.
+            (
+                "no-checkout",
+                |path| {
+                    fs_err::remove_file(path.join(".git/index")).unwrap();
+                    for name in ["src", "b.txt", ".gitignore"] {
+                        let entry = path.join(name);
+                        if entry.is_dir() {
+                            fs_err::remove_dir_all(entry).unwrap();
+                        } else {
+                            fs_err::remove_file(entry).unwrap();
+                        }
+                    }
+                },
+                past,
+                true,
+            ),
+            // No index, a file left: asked of git.
+            ("no-index", |path| fs_err::remove_file(path.join(".git/index")).unwrap(), past, false),
+        ]
+    }
+
+    #[test]
+    fn a_work_tree_is_unchanged_only_when_git_status_names_nothing_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let make = |name: &str| {
+            let path = init(&dir.path().join(name));
+            fs_err::create_dir_all(path.join("src/deep")).unwrap();
+            commit(&path, "2026-11-27T09:00:00+09:00", "src/deep/a.txt", "first");
+            commit(&path, "2026-11-27T10:00:00+09:00", "b.txt", "second");
+            fs_err::write(path.join(".gitignore"), "target/\n").unwrap();
+            git(&path, "2026-11-27T10:00:00+09:00", &["add", ".gitignore"], &[]);
+            git(&path, "2026-11-27T10:00:00+09:00", &["commit", "-q", "-m", "ignore"], &[]);
+            path
+        };
+        let cases = work_tree_cases();
+        for (name, change, since, unchanged) in cases {
+            let path = make(name);
+            change(&path);
+            let repo = repo_at(&path);
+            let kept = wip_by_git(&repo, since);
+            assert_eq!(
+                worktree_unchanged_since(&repo, since),
+                unchanged,
+                "{name}: git names {kept:?}"
+            );
+            if unchanged {
+                assert!(kept.is_empty(), "{name}: unchanged, but git names {kept:?}");
+            }
+        }
+    }
+}

@@ -285,3 +285,58 @@ fn a_secret_glued_after_an_existing_mask_is_masked_on_its_own() {
     assert_eq!(masked, "password=\"[REDACTED:github-pat][REDACTED:generic-assignment]\"");
     assert_eq!(n_masked, 1);
 }
+
+#[test]
+fn a_token_that_starts_inside_a_stand_in_is_masked_once_a_mask_breaks_the_stand_in() {
+    // `tfp_` + 59 characters ending in `EXAMPLE` is a documented-example stand-in, and
+    // it swallows the start of a real `tfp_` token. Once the AWS key inside the stand-in
+    // is masked (with no token character on either side of the mask), the stand-in no
+    // longer matches and the token that starts inside it does: the rule whose match
+    // reached the mask runs again.
+    let aws = "AKIAFAKEQ7WERTYUIOP2";
+    let token = format!("tfp_EXAMPLE.{}", random(ALNUM, 51, 7));
+    let head = format!("tfp_{}", random(ALNUM, 26, 8));
+    let text = format!("{head}={aws}={token}");
+    // The stand-in: the first `tfp_` and 59 characters.
+    assert!(text[..4 + 59].ends_with("=tfp_EXAMPLE"));
+    let (masked, n_masked) = builtin().redact(&text);
+    assert_eq!(
+        masked,
+        format!("{head}=[REDACTED:aws-access-key-id]=[REDACTED:typeform-api-token]")
+    );
+    assert_eq!(n_masked, 2);
+}
+
+#[test]
+fn every_rule_runs_again_after_a_later_pass() {
+    // Two user rules that each need the mask the previous pass made, so that the third
+    // pass masks a value inside a `tfp_…EXAMPLE` stand-in. The typeform rule, which had
+    // no reason to run in the second and third passes, must run in the fourth to find the
+    // token that starts inside the stand-in.
+    let after = |id: &str, mask: &str, tail: &str, keyword: &str| Rule {
+        id: id.to_owned(),
+        regex: format!(r"\[REDACTED:{mask}\] {tail}"),
+        keywords: vec![keyword.to_owned()],
+        entropy: None,
+        secret_group: Some(1),
+        description: String::new(),
+    };
+    let redactor = Redactor::builder()
+        .rule(after("first", "aws-access-key-id", r"k=([a-z0-9]{12})\b", "k="))
+        .rule(after("second", "first", r"tfp_[A-Za-z0-9]{2}=([A-Z0-9]{20})=", "tfp_"))
+        .build()
+        .unwrap();
+    let value = random("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 20, 9);
+    let filler = random(ALNUM, 23, 10);
+    let token = format!("tfp_EXAMPLE.{}", random(ALNUM, 51, 11));
+    let text = format!("AKIAFAKEQ7WERTYUIOP2 k=q8w7e6r5t4y3 tfp_AA={value}={filler}={token}");
+    let (masked, n_masked) = redactor.redact(&text);
+    assert_eq!(
+        masked,
+        format!(
+            "[REDACTED:aws-access-key-id] k=[REDACTED:first] \
+             tfp_AA=[REDACTED:second]={filler}=[REDACTED:typeform-api-token]"
+        )
+    );
+    assert_eq!(n_masked, 4);
+}

@@ -1559,3 +1559,33 @@ pub(crate) fn builtin() -> Vec<Builtin> {
     }
     rules
 }
+
+#[cfg(test)]
+mod tests {
+    use super::has_group;
+
+    #[test]
+    fn has_group_agrees_with_the_regex_crate() {
+        for (pattern, expected) in [
+            ("abc", false),
+            ("(abc)", true),
+            ("a(b)", true),
+            ("(?:abc)", false),
+            ("a(?:b)", false),
+            (r"(?-u:\b)x", false),
+            (r"\(x\)", false),
+            (r"\\(x)", true),
+            ("[(]x", false),
+            ("[a](x)", true),
+            ("[^a](x)", true),
+            ("[]()]", false),
+            ("[^]()]", false),
+            (r"[\]()]", false),
+            (r"[\]](x)", true),
+        ] {
+            let regex = regex::Regex::new(pattern).unwrap();
+            assert_eq!(regex.captures_len() > 1, expected, "{pattern:?} (the table)");
+            assert_eq!(has_group(pattern), expected, "{pattern:?}");
+        }
+    }
+}

@@ -279,11 +279,27 @@ fn touching_secrets_get_a_mask_each() {
 }
 
 #[test]
-fn a_secret_glued_after_an_existing_mask_is_masked_on_its_own() {
-    let text = "password=\"[REDACTED:github-pat]S3cretTail99\"";
-    let (masked, n_masked) = builtin().redact(text);
-    assert_eq!(masked, "password=\"[REDACTED:github-pat][REDACTED:generic-assignment]\"");
-    assert_eq!(n_masked, 1);
+fn a_secret_glued_to_an_existing_mask_is_masked_on_its_own() {
+    for (text, expected, n) in [
+        (
+            "password=\"[REDACTED:github-pat]S3cretTail99\"",
+            "password=\"[REDACTED:github-pat][REDACTED:generic-assignment]\"",
+            1,
+        ),
+        (
+            "password=\"S3cretHead99[REDACTED:github-pat]\"",
+            "password=\"[REDACTED:generic-assignment][REDACTED:github-pat]\"",
+            1,
+        ),
+        (
+            "password=\"S3cretHead99[REDACTED:github-pat]S3cretTail99\"",
+            "password=\"[REDACTED:generic-assignment][REDACTED:github-pat][REDACTED:generic-assignment]\"",
+            2,
+        ),
+    ] {
+        let (masked, n_masked) = builtin().redact(text);
+        assert_eq!((masked.as_ref(), n_masked), (expected, n), "{text:?}");
+    }
 }
 
 #[test]

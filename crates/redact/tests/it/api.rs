@@ -356,3 +356,50 @@ fn every_rule_runs_again_after_a_later_pass() {
     );
     assert_eq!(n_masked, 4);
 }
+
+#[test]
+fn the_entropy_floor_is_inclusive() {
+    let redactor = Redactor::builder()
+        .without_builtin()
+        .rule(Rule {
+            id: "pin".to_owned(),
+            regex: "pin=([a-z]{8})".to_owned(),
+            keywords: vec!["pin=".to_owned()],
+            entropy: Some(3.0),
+            secret_group: Some(1),
+            description: String::new(),
+        })
+        .build()
+        .unwrap();
+    // Eight different letters: exactly 3 bits per character.
+    assert_eq!(redactor.redact("pin=abcdefgh").0, "pin=[REDACTED:pin]");
+    // One letter twice: 2.75 bits.
+    assert_eq!(redactor.redact("pin=abcdefga"), (Cow::Borrowed("pin=abcdefga"), 0));
+}
+
+#[test]
+fn a_user_rule_that_can_match_nothing_still_ends_and_masks_back_to_back_matches() {
+    // `[0-9]{0,4}` matches the empty string everywhere (never masked) and `12345678`
+    // as two matches, the second starting where the first ends.
+    let redactor = Redactor::builder()
+        .without_builtin()
+        .rule(Rule {
+            id: "digits".to_owned(),
+            regex: "[0-9]{0,4}".to_owned(),
+            keywords: Vec::new(),
+            entropy: None,
+            secret_group: None,
+            description: String::new(),
+        })
+        .build()
+        .unwrap();
+    for (text, expected, n) in [
+        ("pïn 12345678 ü", "pïn [REDACTED:digits][REDACTED:digits] ü", 2),
+        ("1234", "[REDACTED:digits]", 1),
+        ("ü", "ü", 0),
+        ("", "", 0),
+    ] {
+        let (masked, n_masked) = redactor.redact(text);
+        assert_eq!((masked.as_ref(), n_masked), (expected, n), "{text:?}");
+    }
+}

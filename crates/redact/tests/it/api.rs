@@ -193,6 +193,9 @@ fn errors_name_the_rule_and_never_the_pattern() {
         build(Rule { entropy: Some(-1.0), ..valid.clone() }),
         Error::InvalidEntropy { .. }
     ));
+    // A floor of 0 is valid: it lets every value through.
+    let zero = Rule { entropy: Some(0.0), ..valid.clone() };
+    assert!(Redactor::builder().without_builtin().rule(zero).build().is_ok());
 
     let error = build(Rule { keywords: vec![String::new()], ..valid.clone() });
     assert_eq!(error.to_string(), "rule `acme-key`: a keyword is empty");

@@ -100,17 +100,18 @@ fn generic_keywords(separators: &[&str]) -> Vec<String> {
     keywords
 }
 
-/// Whether `regex` has a capture group: a `(` outside a class that is neither escaped nor
-/// followed by `?`.
+/// Whether `regex` has a capture group: a `(` outside a class (classes may nest) that is
+/// neither escaped nor followed by `?`.
 fn has_group(regex: &str) -> bool {
     let bytes = regex.as_bytes();
-    let mut in_class = false;
+    // How many classes the current byte is in.
+    let mut depth = 0_usize;
     let mut idx = 0;
     while idx < bytes.len() {
         match bytes[idx] {
             b'\\' => idx += 1,
-            b'[' if !in_class => {
-                in_class = true;
+            b'[' => {
+                depth += 1;
                 // A `]` right after `[` or `[^` is a literal.
                 if bytes.get(idx + 1) == Some(&b'^') {
                     idx += 1;
@@ -119,8 +120,8 @@ fn has_group(regex: &str) -> bool {
                     idx += 1;
                 }
             }
-            b']' if in_class => in_class = false,
-            b'(' if !in_class && bytes.get(idx + 1) != Some(&b'?') => return true,
+            b']' if depth > 0 => depth -= 1,
+            b'(' if depth == 0 && bytes.get(idx + 1) != Some(&b'?') => return true,
             _ => {}
         }
         idx += 1;
@@ -1558,4 +1559,42 @@ pub(crate) fn builtin() -> Vec<Builtin> {
         }
     }
     rules
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_group;
+
+    #[test]
+    fn has_group_agrees_with_the_regex_crate() {
+        for (pattern, expected) in [
+            ("abc", false),
+            ("(abc)", true),
+            ("a(b)", true),
+            ("(?:abc)", false),
+            ("a(?:b)", false),
+            (r"(?-u:\b)x", false),
+            (r"\(x\)", false),
+            (r"\\(x)", true),
+            ("[(]x", false),
+            ("[a](x)", true),
+            ("[^a](x)", true),
+            ("[]()]", false),
+            ("[^]()]", false),
+            (r"[\]()]", false),
+            (r"[\]](x)", true),
+            ("a](x)", true),
+            ("a]", false),
+            ("[a[]()]]", false),
+            ("[a[]()]](x)", true),
+            ("[a[b]()]", false),
+            ("[a[^]b]()]", false),
+            ("[[:alpha:]](x)", true),
+            ("[[:alpha:](]", false),
+        ] {
+            let regex = regex::Regex::new(pattern).unwrap();
+            assert_eq!(regex.captures_len() > 1, expected, "{pattern:?} (the table)");
+            assert_eq!(has_group(pattern), expected, "{pattern:?}");
+        }
+    }
 }

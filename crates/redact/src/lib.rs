@@ -128,6 +128,13 @@ const MAX_PASSES: usize = 8;
 /// The text that starts every mask.
 const MARKER_OPEN: &str = "[REDACTED:";
 
+#[cfg(test)]
+thread_local! {
+    /// The ids of the rules [`Redactor::find`] ran on this thread, in order, so that the
+    /// unit tests can check which rules a pass runs again.
+    static RULE_RUNS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// A secret detection rule. See the [crate documentation](crate#rules) for what each
 /// field means.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -426,6 +433,8 @@ impl Redactor {
 
     /// Adds what rule `rule_idx` finds in `text` to `scratch`.
     fn find(&self, rule_idx: usize, compiled: &CompiledRule, text: &str, scratch: &mut Scratch) {
+        #[cfg(test)]
+        RULE_RUNS.with(|runs| runs.borrow_mut().push(compiled.rule.id.clone()));
         let Scratch { markers, spans, matches, .. } = scratch;
         let group = compiled.rule.secret_group.unwrap_or(0);
         let Compiled { regex, extractor, .. } = compiled.compiled();

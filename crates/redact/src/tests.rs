@@ -164,3 +164,52 @@ fn rules_compile_only_when_their_keywords_occur() {
         .collect();
     assert_eq!(compiled, ["github-pat"]);
 }
+
+/// The rules `redact` runs on `text`, in order, one entry per run.
+fn rule_runs(redactor: &crate::Redactor, text: &str) -> Vec<String> {
+    crate::RULE_RUNS.with(|runs| runs.borrow_mut().clear());
+    redactor.redact(text);
+    crate::RULE_RUNS.with(std::cell::RefCell::take)
+}
+
+#[test]
+fn a_second_pass_runs_only_the_rules_that_can_find_something_new() {
+    // The crate documentation: for a token on its own or a `name=value` pair, a second
+    // pass runs at most the generic rules, and stops there.
+    let redactor = crate::Redactor::builtin();
+    let token = |seed: &str| format!("ghp_FAKE{seed}q8w7e6r5t4y3u2i1o9p8a7s6d5f4");
+    for (text, expected) in [
+        (format!("the token {} was pasted", token("a1b2c3d4")), vec!["github-pat"]),
+        (format!("{} and {}", token("a1b2c3d4"), token("e5f6g7h8")), vec!["github-pat"]),
+        (
+            "export DB_PASSWORD=hunter2hunter2 && ./run".to_owned(),
+            vec!["generic-assignment", "generic-assignment"],
+        ),
+        // A mask that only touches another rule's match (its leading or trailing space)
+        // changes nothing that match saw: only `generic-cli-flag`, which can match a
+        // bracket, runs again.
+        (
+            format!("{} --password hunter", token("a1b2c3d4")),
+            vec!["github-pat", "generic-cli-flag", "password-flag", "generic-cli-flag"],
+        ),
+        (
+            format!("--password hunter {}", token("a1b2c3d4")),
+            vec!["github-pat", "generic-cli-flag", "password-flag", "generic-cli-flag"],
+        ),
+    ] {
+        assert_eq!(rule_runs(&redactor, &text), expected, "{text:?}");
+    }
+}
+
+#[test]
+fn the_generic_rules_find_their_secrets_with_an_extractor() {
+    // The generic rules run the most often; each has a one-pass extractor so that its
+    // secret is found without the backtracker (`Builtin::extractor`).
+    let rules = builtin();
+    let with: Vec<&str> = rules
+        .iter()
+        .filter(|builtin| builtin.extractor.is_some())
+        .map(|builtin| builtin.rule.id.as_str())
+        .collect();
+    assert_eq!(with, ["generic-assignment", "generic-key-value", "generic-cli-flag"]);
+}

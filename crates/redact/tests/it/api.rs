@@ -193,6 +193,9 @@ fn errors_name_the_rule_and_never_the_pattern() {
         build(Rule { entropy: Some(-1.0), ..valid.clone() }),
         Error::InvalidEntropy { .. }
     ));
+    // A floor of 0 is valid: it lets every value through.
+    let zero = Rule { entropy: Some(0.0), ..valid.clone() };
+    assert!(Redactor::builder().without_builtin().rule(zero).build().is_ok());
 
     let error = build(Rule { keywords: vec![String::new()], ..valid.clone() });
     assert_eq!(error.to_string(), "rule `acme-key`: a keyword is empty");
@@ -279,9 +282,127 @@ fn touching_secrets_get_a_mask_each() {
 }
 
 #[test]
-fn a_secret_glued_after_an_existing_mask_is_masked_on_its_own() {
-    let text = "password=\"[REDACTED:github-pat]S3cretTail99\"";
-    let (masked, n_masked) = builtin().redact(text);
-    assert_eq!(masked, "password=\"[REDACTED:github-pat][REDACTED:generic-assignment]\"");
-    assert_eq!(n_masked, 1);
+fn a_secret_glued_to_an_existing_mask_is_masked_on_its_own() {
+    for (text, expected, n) in [
+        (
+            "password=\"[REDACTED:github-pat]S3cretTail99\"",
+            "password=\"[REDACTED:github-pat][REDACTED:generic-assignment]\"",
+            1,
+        ),
+        (
+            "password=\"S3cretHead99[REDACTED:github-pat]\"",
+            "password=\"[REDACTED:generic-assignment][REDACTED:github-pat]\"",
+            1,
+        ),
+        (
+            "password=\"S3cretHead99[REDACTED:github-pat]S3cretTail99\"",
+            "password=\"[REDACTED:generic-assignment][REDACTED:github-pat][REDACTED:generic-assignment]\"",
+            2,
+        ),
+    ] {
+        let (masked, n_masked) = builtin().redact(text);
+        assert_eq!((masked.as_ref(), n_masked), (expected, n), "{text:?}");
+    }
+}
+
+#[test]
+fn a_token_that_starts_inside_a_stand_in_is_masked_once_a_mask_breaks_the_stand_in() {
+    // `tfp_` + 59 characters ending in `EXAMPLE` is a documented-example stand-in, and
+    // it swallows the start of a real `tfp_` token. Once the AWS key inside the stand-in
+    // is masked (with no token character on either side of the mask), the stand-in no
+    // longer matches and the token that starts inside it does: the rule whose match
+    // reached the mask runs again.
+    let aws = "AKIAFAKEQ7WERTYUIOP2";
+    let token = format!("tfp_EXAMPLE.{}", random(ALNUM, 51, 7));
+    let head = format!("tfp_{}", random(ALNUM, 26, 8));
+    let text = format!("{head}={aws}={token}");
+    // The stand-in: the first `tfp_` and 59 characters.
+    assert!(text[..4 + 59].ends_with("=tfp_EXAMPLE"));
+    let (masked, n_masked) = builtin().redact(&text);
+    assert_eq!(
+        masked,
+        format!("{head}=[REDACTED:aws-access-key-id]=[REDACTED:typeform-api-token]")
+    );
+    assert_eq!(n_masked, 2);
+}
+
+#[test]
+fn every_rule_runs_again_after_a_later_pass() {
+    // Two user rules that each need the mask the previous pass made, so that the third
+    // pass masks a value inside a `tfp_…EXAMPLE` stand-in. The typeform rule, which had
+    // no reason to run in the second and third passes, must run in the fourth to find the
+    // token that starts inside the stand-in.
+    let after = |id: &str, mask: &str, tail: &str, keyword: &str| Rule {
+        id: id.to_owned(),
+        regex: format!(r"\[REDACTED:{mask}\] {tail}"),
+        keywords: vec![keyword.to_owned()],
+        entropy: None,
+        secret_group: Some(1),
+        description: String::new(),
+    };
+    let redactor = Redactor::builder()
+        .rule(after("first", "aws-access-key-id", r"k=([a-z0-9]{12})\b", "k="))
+        .rule(after("second", "first", r"tfp_[A-Za-z0-9]{2}=([A-Z0-9]{20})=", "tfp_"))
+        .build()
+        .unwrap();
+    let value = random("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 20, 9);
+    let filler = random(ALNUM, 23, 10);
+    let token = format!("tfp_EXAMPLE.{}", random(ALNUM, 51, 11));
+    let text = format!("AKIAFAKEQ7WERTYUIOP2 k=q8w7e6r5t4y3 tfp_AA={value}={filler}={token}");
+    let (masked, n_masked) = redactor.redact(&text);
+    assert_eq!(
+        masked,
+        format!(
+            "[REDACTED:aws-access-key-id] k=[REDACTED:first] \
+             tfp_AA=[REDACTED:second]={filler}=[REDACTED:typeform-api-token]"
+        )
+    );
+    assert_eq!(n_masked, 4);
+}
+
+#[test]
+fn the_entropy_floor_is_inclusive() {
+    let redactor = Redactor::builder()
+        .without_builtin()
+        .rule(Rule {
+            id: "pin".to_owned(),
+            regex: "pin=([a-z]{8})".to_owned(),
+            keywords: vec!["pin=".to_owned()],
+            entropy: Some(3.0),
+            secret_group: Some(1),
+            description: String::new(),
+        })
+        .build()
+        .unwrap();
+    // Eight different letters: exactly 3 bits per character.
+    assert_eq!(redactor.redact("pin=abcdefgh").0, "pin=[REDACTED:pin]");
+    // One letter twice: 2.75 bits.
+    assert_eq!(redactor.redact("pin=abcdefga"), (Cow::Borrowed("pin=abcdefga"), 0));
+}
+
+#[test]
+fn a_user_rule_that_can_match_nothing_still_ends_and_masks_back_to_back_matches() {
+    // `[0-9]{0,4}` matches the empty string everywhere (never masked) and `12345678`
+    // as two matches, the second starting where the first ends.
+    let redactor = Redactor::builder()
+        .without_builtin()
+        .rule(Rule {
+            id: "digits".to_owned(),
+            regex: "[0-9]{0,4}".to_owned(),
+            keywords: Vec::new(),
+            entropy: None,
+            secret_group: None,
+            description: String::new(),
+        })
+        .build()
+        .unwrap();
+    for (text, expected, n) in [
+        ("pïn 12345678 ü", "pïn [REDACTED:digits][REDACTED:digits] ü", 2),
+        ("1234", "[REDACTED:digits]", 1),
+        ("ü", "ü", 0),
+        ("", "", 0),
+    ] {
+        let (masked, n_masked) = redactor.redact(text);
+        assert_eq!((masked.as_ref(), n_masked), (expected, n), "{text:?}");
+    }
 }

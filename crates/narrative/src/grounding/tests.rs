@@ -194,9 +194,12 @@ fn paths_and_addresses_are_urls() {
     ] {
         assert_eq!(strict_faults(sentence), expected, "{sentence}");
     }
-    // A lone slash is no path; a full-width path in the payload is the same path.
-    let payload = json!({"subject": "Fixed VAT rounding and totals in ／etc／hosts"});
+    // A lone slash is no path (there is none in the payload).
+    let payload = json!({"subject": "Fixed VAT rounding and totals"});
     assert!(faults_against(&payload, "Fixed VAT rounding / totals.", false).is_empty());
+    assert_eq!(faults_against(&payload, "Fixed VAT rounding /totals.", false), ["url"]);
+    // A full-width path in the payload is the same path.
+    let payload = json!({"subject": "Fixed VAT rounding and totals in ／etc／hosts"});
     assert!(faults_against(&payload, "Fixed VAT totals in /etc/hosts.", false).is_empty());
     assert_eq!(faults_against(&payload, "Fixed VAT totals in /etc/passwd.", false), ["url"]);
 }

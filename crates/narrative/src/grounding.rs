@@ -279,7 +279,9 @@ pub(crate) fn check_sentence(sentence: &str, facts: &Facts, lexical: bool) -> Ve
     for token in latin_tokens(&rest) {
         match classify(token) {
             Token::Url => {
-                if !facts.text.contains(token) && !fold(&facts.text).contains(token) {
+                // Verbatim, but a full-width form in the payload counts (the token is folded,
+                // and folding leaves its characters as they are).
+                if !fold(&facts.text).contains(token) {
                     fault(SentenceFault::Url);
                 }
             }
@@ -317,7 +319,7 @@ pub(crate) fn check_sentence(sentence: &str, facts: &Facts, lexical: bool) -> Ve
             supported += 1;
         }
     }
-    if lexical && content > 0 && supported * 2 < content {
+    if lexical && supported * 2 < content {
         fault(SentenceFault::Unsupported);
     }
     faults.sort();
@@ -559,18 +561,18 @@ fn classify(token: &str) -> Token {
         let abbreviation = token.split('.').all(|part| part.chars().count() <= 1);
         return if abbreviation { Token::Other } else { Token::Identifier };
     }
-    if chars.iter().any(|&c| c.is_alphabetic() && !c.is_ascii())
-        && !chars.iter().any(char::is_ascii_alphabetic)
-    {
+    if !chars.iter().any(char::is_ascii_alphabetic) {
+        // Letters, none of them Latin (Cyrillic, Hangul…): not content words.
         return Token::Other;
     }
     Token::Words
 }
 
 /// The number values a numeric token stands for: `1,204` is one, `2026-11-27` and `10:30`
-/// are their parts.
+/// are their parts, `3rd` is 3.
 fn number_parts(token: &str) -> Vec<String> {
     let token = token.trim_start_matches(['+', '±']).trim_end_matches('%');
+    let token = token.trim_end_matches(|c: char| c.is_ascii_alphabetic());
     let token = token.strip_prefix(['-', '−']).unwrap_or(token);
     let thousands = {
         let integer = token.split('.').next().unwrap_or("");

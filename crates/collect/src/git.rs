@@ -554,9 +554,14 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
     } else {
         identity::outside_config(env, options.timeout)
     };
+    let in_process = !outside.changes_listing && inproc::environment_allows(env);
+    // git's attributes file outside the repositories (its default place) can mark files
+    // binary or give them a diff driver.
+    let global_attributes = env.config_home().join("git/attributes").exists();
     let how = How {
         includes: outside.includes,
-        in_process: !outside.changes_listing && inproc::environment_allows(env),
+        in_process,
+        numstat_in_process: in_process && !outside.changes_numstat && !global_attributes,
     };
     let results = crate::pool::map_ordered(&active, options.workers, |repo| {
         read_repo(env, repo, options, how)
@@ -636,6 +641,9 @@ struct How {
     /// Nothing outside the repositories changes a listing: it is read in process where
     /// the repository allows ([`inproc`]).
     in_process: bool,
+    /// Nor what `--numstat` counts: line counts are taken in process where git's are
+    /// bound to be the same ([`inproc::numstats`]).
+    numstat_in_process: bool,
 }
 
 /// Reads one repository: its commits and the branches containing them (read in
@@ -672,7 +680,15 @@ fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>, how: How) -> Log
         .filter(|event| !event.commit.merge)
         .map(|event| event.commit.hash.as_str())
         .collect();
-    let stats = numstats(env, repo, &hashes, options.timeout)?;
+    let counted = if hashes.is_empty() || !how.numstat_in_process {
+        None
+    } else {
+        inproc::numstats(repo, &hashes)
+    };
+    let stats = match counted {
+        Some(stats) => stats,
+        None => numstats(env, repo, &hashes, options.timeout)?,
+    };
     for event in &mut commits {
         if let Some(&(files_changed, insertions, deletions)) = stats.get(&event.commit.hash) {
             event.commit.files_changed = files_changed;

@@ -45,14 +45,18 @@ pub(crate) struct OutsideConfig {
     /// A key that changes what `git log` lists or prints (`mailmap.*`, `i18n.*`,
     /// `core.useReplaceRefs`), or an include that might hold one.
     pub(crate) changes_listing: bool,
+    /// Besides those, a key that changes what `--numstat` counts (`diff.algorithm`,
+    /// `core.attributesFile`, `core.bigFileThreshold`, `log.showRoot`).
+    pub(crate) changes_numstat: bool,
 }
 
 pub(crate) fn outside_config(env: &Env, timeout: Duration) -> OutsideConfig {
     let mut git = command(env);
-    git.current_dir("/")
-        .args(["config", "--null", "--get-regexp"])
-        .arg(r"^(include(if)?|mailmap|i18n)\.|^core\.usereplacerefs$");
-    let everything = OutsideConfig { includes: true, changes_listing: true };
+    git.current_dir("/").args(["config", "--null", "--get-regexp"]).arg(concat!(
+        r"^(include(if)?|mailmap|i18n)\.|^core\.usereplacerefs$",
+        r"|^diff\.algorithm$|^core\.(attributesfile|bigfilethreshold)$|^log\.showroot$"
+    ));
+    let everything = OutsideConfig { includes: true, changes_listing: true, changes_numstat: true };
     let Ok(done) = output(git, timeout) else { return everything };
     // `git config --get-regexp` exits 1 when nothing matches.
     if done.status.code() == Some(1) && done.stdout.is_empty() {
@@ -71,7 +75,17 @@ pub(crate) fn outside_config(env: &Env, timeout: Duration) -> OutsideConfig {
         })
         .collect();
     let includes = keys.iter().any(|key| key.starts_with("include"));
-    OutsideConfig { includes, changes_listing: !keys.is_empty() }
+    let numstat_only = |key: &String| {
+        key == "diff.algorithm"
+            || key == "core.attributesfile"
+            || key == "core.bigfilethreshold"
+            || key == "log.showroot"
+    };
+    OutsideConfig {
+        includes,
+        changes_listing: keys.iter().any(|key| !numstat_only(key)),
+        changes_numstat: !keys.is_empty(),
+    }
 }
 
 /// The repository's configuration read from its own `.git/config`, when that is enough:

@@ -473,6 +473,213 @@ fn untracked_all_older(
     true
 }
 
+/// `--numstat` totals (files, insertions, deletions) of the given commits by hash,
+/// counted in process, or `None` when git must count them. Only counts that git's
+/// `git log --no-walk --numstat --find-renames` is bound to give are counted here; any
+/// other commit sends the whole batch to git:
+///
+/// - a file added or deleted counts its lines (a binary file, with a NUL in its first
+///   8,000 bytes as git looks, counts none), and a commit that adds and deletes files is
+///   left to git, whose rename detection could pair them;
+/// - a modified file is compared line by line after its common first and last lines are
+///   set aside, as git's diff does first: when what is left is lines added only, lines
+///   deleted only, or two blocks that share no line, every diff of the two is that many
+///   lines deleted and added, so git's is too; otherwise (edits in two places of a file,
+///   say) git counts;
+/// - a mode change alone is a file with no lines; a type change, a submodule, a file
+///   over 8 MiB, a `.gitattributes` in a tree on the way (its `diff` or `binary`
+///   attributes change what git counts) or a commit with more than one parent is left to
+///   git.
+pub(crate) fn numstats(repo: &Repo, hashes: &[&str]) -> Option<HashMap<String, (u64, u64, u64)>> {
+    let work_tree = repo.project.path.as_path();
+    if !plain_layout(work_tree, &repo.git_dir) {
+        return None;
+    }
+    let kind = |path: &Path| fs_err::symlink_metadata(path).map(|meta| meta.file_type());
+    if kind(&repo.git_dir.join("info/attributes")).is_ok() {
+        return None;
+    }
+    let repository = gix::open_opts(work_tree, gix::open::Options::isolated()).ok()?;
+    let same = fs_err::canonicalize(repository.common_dir()).is_ok_and(|dir| dir == repo.git_dir);
+    if !same || !plain_config(&repository) || !plain_diff_config(&repository) {
+        return None;
+    }
+    let mut stats = HashMap::new();
+    let mut buffer = Vec::new();
+    for hash in hashes {
+        let id = ObjectId::from_hex(hash.as_bytes()).ok()?;
+        let (tree, parents) = {
+            let commit = repository.objects.find_commit(&id, &mut buffer).ok()?;
+            (commit.tree(), commit.parents().collect::<Vec<_>>())
+        };
+        let parent_tree = match parents.as_slice() {
+            [] => None,
+            [parent] => Some(repository.objects.find_commit(parent, &mut buffer).ok()?.tree()),
+            _ => return None,
+        };
+        let mut counts = Counts::default();
+        diff_trees(&repository, parent_tree, Some(tree), &mut counts)?;
+        if counts.added && counts.deleted {
+            return None;
+        }
+        stats.insert((*hash).to_owned(), (counts.files, counts.insertions, counts.deletions));
+    }
+    Some(stats)
+}
+
+/// The repository's own configuration changes nothing of what `--numstat` counts.
+fn plain_diff_config(repository: &gix::Repository) -> bool {
+    let config = repository.config_snapshot();
+    let file = config.plumbing();
+    let diff = file.sections().any(|section| section.header().name().eq_ignore_ascii_case(b"diff"));
+    !diff
+        && file.string_by("core", None, "attributesFile").is_none()
+        && file.string_by("core", None, "bigFileThreshold").is_none()
+        && file.string_by("log", None, "showRoot").is_none()
+}
+
+#[derive(Default)]
+struct Counts {
+    files: u64,
+    insertions: u64,
+    deletions: u64,
+    added: bool,
+    deleted: bool,
+}
+
+/// The largest blob counted in process.
+const BLOB_MAX: u64 = 8 << 20;
+
+/// Adds the changes between two trees (`None`: the empty tree) to `counts`; `None` when
+/// git must count.
+fn diff_trees(
+    repository: &gix::Repository,
+    old: Option<ObjectId>,
+    new: Option<ObjectId>,
+    counts: &mut Counts,
+) -> Option<()> {
+    type Entry = (gix::objs::tree::EntryMode, ObjectId);
+    let read = |id: Option<ObjectId>| -> Option<std::collections::BTreeMap<Vec<u8>, Entry>> {
+        let Some(id) = id else { return Some(std::collections::BTreeMap::new()) };
+        let mut buffer = Vec::new();
+        let tree = repository.objects.find_tree(&id, &mut buffer).ok()?;
+        Some(
+            tree.entries
+                .iter()
+                .map(|entry| (entry.filename.to_vec(), (entry.mode, entry.oid.to_owned())))
+                .collect(),
+        )
+    };
+    let (old, new) = (read(old)?, read(new)?);
+    if old.contains_key(b".gitattributes".as_slice())
+        || new.contains_key(b".gitattributes".as_slice())
+    {
+        return None;
+    }
+    let names: std::collections::BTreeSet<&Vec<u8>> = old.keys().chain(new.keys()).collect();
+    for name in names {
+        match (old.get(name), new.get(name)) {
+            (Some(before), Some(after)) if before == after => {}
+            (Some((before_mode, before)), Some((after_mode, after))) => {
+                if before_mode.is_tree() && after_mode.is_tree() {
+                    diff_trees(repository, Some(*before), Some(*after), counts)?;
+                } else if before_mode.is_blob() == after_mode.is_blob()
+                    && before_mode.is_link() == after_mode.is_link()
+                    && (before_mode.is_blob() || before_mode.is_link())
+                {
+                    counts.files += 1;
+                    if before != after {
+                        let (deleted, inserted) = modified_lines(
+                            &blob(repository, *before)?,
+                            &blob(repository, *after)?,
+                        )?;
+                        counts.deletions += deleted;
+                        counts.insertions += inserted;
+                    }
+                } else {
+                    // A type change, or a submodule.
+                    return None;
+                }
+            }
+            (None, Some((mode, id))) => {
+                if mode.is_tree() {
+                    diff_trees(repository, None, Some(*id), counts)?;
+                } else if mode.is_blob_or_symlink() {
+                    counts.files += 1;
+                    counts.insertions += line_count(&blob(repository, *id)?);
+                    counts.added = true;
+                } else {
+                    return None;
+                }
+            }
+            (Some((mode, id)), None) => {
+                if mode.is_tree() {
+                    diff_trees(repository, Some(*id), None, counts)?;
+                } else if mode.is_blob_or_symlink() {
+                    counts.files += 1;
+                    counts.deletions += line_count(&blob(repository, *id)?);
+                    counts.deleted = true;
+                } else {
+                    return None;
+                }
+            }
+            (None, None) => {}
+        }
+    }
+    Some(())
+}
+
+/// A blob's bytes, when it is no larger than [`BLOB_MAX`].
+fn blob(repository: &gix::Repository, id: ObjectId) -> Option<Vec<u8>> {
+    if repository.find_header(id).ok()?.size() > BLOB_MAX {
+        return None;
+    }
+    let mut buffer = Vec::new();
+    repository.objects.find_blob(&id, &mut buffer).ok()?;
+    Some(buffer)
+}
+
+/// Whether git diffs `data` as binary: a NUL in its first 8,000 bytes.
+fn is_binary(data: &[u8]) -> bool {
+    data[..data.len().min(8000)].contains(&0)
+}
+
+/// The lines of a text blob (a last line without a newline counts); none for a binary
+/// one.
+fn line_count(data: &[u8]) -> u64 {
+    if is_binary(data) {
+        return 0;
+    }
+    lines(data).count() as u64
+}
+
+fn lines(data: &[u8]) -> impl Iterator<Item = &[u8]> {
+    data.split_inclusive(|&byte| byte == b'\n')
+}
+
+/// (deleted, inserted) lines of a modified file when every diff of the two gives the
+/// same counts (see [`numstats`]); `None` when only git can say.
+fn modified_lines(before: &[u8], after: &[u8]) -> Option<(u64, u64)> {
+    if is_binary(before) || is_binary(after) {
+        return Some((0, 0));
+    }
+    let old: Vec<&[u8]> = lines(before).collect();
+    let new: Vec<&[u8]> = lines(after).collect();
+    let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let room = old.len().min(new.len()) - prefix;
+    let suffix =
+        old.iter().rev().zip(new.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+    let old_block = &old[prefix..old.len() - suffix];
+    let new_block = &new[prefix..new.len() - suffix];
+    let shared = if old_block.is_empty() || new_block.is_empty() {
+        false
+    } else {
+        let seen: std::collections::HashSet<&[u8]> = old_block.iter().copied().collect();
+        new_block.iter().any(|line| seen.contains(line))
+    };
+    (!shared).then_some((old_block.len() as u64, new_block.len() as u64))
+}
+
 /// The records of a listing, for comparing two of them: by hash, the parents, the
 /// `refs/heads/` and `refs/remotes/` decorations (sorted), the author time and the
 /// author fields.
@@ -912,6 +1119,113 @@ mod tests {
             if unchanged {
                 assert!(kept.is_empty(), "{name}: unchanged, but git names {kept:?}");
             }
+        }
+    }
+
+    /// A file of a test commit and its new content (`None` deletes it).
+    type FileChange<'a> = (&'a str, Option<&'a [u8]>);
+
+    /// Writes the files, stages everything and commits; the hash.
+    fn commit_files(dir: &Path, files: &[FileChange<'_>], message: &str) -> String {
+        for (name, content) in files {
+            let path = dir.join(name);
+            match content {
+                Some(content) => {
+                    fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+                    fs_err::write(&path, content).unwrap();
+                }
+                None => fs_err::remove_file(&path).unwrap(),
+            }
+        }
+        let date = "2026-11-27T10:00:00+09:00";
+        git(dir, date, &["add", "-A"], &[]);
+        git(dir, date, &["commit", "-q", "--allow-empty", "-m", message], &[]);
+        git(dir, date, &["rev-parse", "HEAD"], &[])
+    }
+
+    #[test]
+    fn line_counts_in_process_are_git_s_or_left_to_git() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = init(&dir.path().join("counts"));
+        let text = b"one\ntwo\nthree\nfour\nfive\nsix\n".as_slice();
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\x01\x02".as_slice();
+        // (what the commit does, whether it is counted in process)
+        let steps: Vec<(&str, Vec<FileChange<'_>>, bool)> = vec![
+            (
+                "root: two files, one empty",
+                vec![("a.txt", Some(text)), ("src/empty.txt", Some(b""))],
+                true,
+            ),
+            (
+                "one block replaced",
+                vec![("a.txt", Some(b"one\ntwo\nTHREE\nFOUR\n4b\nfive\nsix\n"))],
+                true,
+            ),
+            (
+                "lines appended",
+                vec![("a.txt", Some(b"one\ntwo\nTHREE\nFOUR\n4b\nfive\nsix\nseven\neight\n"))],
+                true,
+            ),
+            ("lines deleted", vec![("a.txt", Some(b"one\nfive\nsix\nseven\neight\n"))], true),
+            (
+                "the last newline dropped",
+                vec![("a.txt", Some(b"one\nfive\nsix\nseven\neight"))],
+                true,
+            ),
+            ("edits in two places", vec![("a.txt", Some(b"ONE\nfive\nsix\nseven\nEIGHT"))], false),
+            (
+                "a block replaced by one sharing a line",
+                vec![("a.txt", Some(b"ONE\nsix\nfive\nseven\nEIGHT"))],
+                false,
+            ),
+            ("a binary file added", vec![("img/logo.png", Some(png))], true),
+            ("the binary file changed", vec![("img/logo.png", Some(b"\x89PNG\0\0other"))], true),
+            (
+                "a file added in a new folder",
+                vec![("lib/deep/new.rs", Some(b"fn main() {}\n"))],
+                true,
+            ),
+            ("a file deleted", vec![("src/empty.txt", None)], true),
+            (
+                "a file added and another deleted",
+                vec![("b.txt", Some(b"b\n")), ("lib/deep/new.rs", None)],
+                false,
+            ),
+            (
+                "a .gitattributes",
+                vec![(".gitattributes", Some(b"*.txt -diff\n")), ("c.txt", Some(b"c\n"))],
+                false,
+            ),
+        ];
+        let env = Env::new(&path);
+        let repo = repo_at(&path);
+        for (message, files, counted) in steps {
+            let hash = commit_files(&path, &files, message);
+            let by_git =
+                crate::git::numstats(&env, &repo, &[hash.as_str()], crate::git::DEFAULT_TIMEOUT)
+                    .unwrap();
+            let here = numstats(&repo, &[hash.as_str()]);
+            assert_eq!(here.is_some(), counted, "{message}: in process {here:?}, git {by_git:?}");
+            if let Some(here) = here {
+                assert_eq!(here, by_git, "{message}");
+            }
+        }
+        // A mode change alone, and a symbolic link added.
+        git(&path, "2026-11-27T11:00:00+09:00", &["rm", "-q", ".gitattributes"], &[]);
+        git(&path, "2026-11-27T11:00:00+09:00", &["commit", "-q", "-m", "no attributes"], &[]);
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            fs_err::set_permissions(path.join("a.txt"), std::fs::Permissions::from_mode(0o755))
+                .unwrap();
+        }
+        let chmod = commit_files(&path, &[], "chmod +x");
+        std::os::unix::fs::symlink("a.txt", path.join("link")).unwrap();
+        let link = commit_files(&path, &[], "a link");
+        for hash in [chmod, link] {
+            let by_git =
+                crate::git::numstats(&env, &repo, &[hash.as_str()], crate::git::DEFAULT_TIMEOUT)
+                    .unwrap();
+            assert_eq!(numstats(&repo, &[hash.as_str()]), Some(by_git));
         }
     }
 }

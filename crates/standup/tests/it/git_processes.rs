@@ -1,7 +1,7 @@
-//! Which repositories cost a git process: the in-process reader lists commits and
-//! checks clean work trees, and git is asked only where the reader cannot tell (here: a
-//! repository whose configuration names a mailmap file, and a work tree with a file
-//! modified in the window). A `git` first on `PATH` logs each call, then runs the real
+//! Which repositories cost a git process: the in-process reader lists commits, counts
+//! lines where git's counts are forced and checks clean work trees, and git is asked only
+//! where the reader cannot tell (here: a repository whose configuration names a mailmap
+//! file, and a work tree with a file modified in the window). A `git` first on `PATH` logs each call, then runs the real
 //! git, so the report is the real one.
 
 use std::os::unix::fs::PermissionsExt as _;
@@ -92,6 +92,8 @@ fn git_is_asked_only_where_the_in_process_reader_cannot_tell() {
     assert!(asked(&mapped.path, " --all"), "mapped not listed by git:\n{calls}");
     assert!(!asked(&plain.path, "status"), "clean work tree asked of git:\n{calls}");
     assert!(asked(&dirty.path, "status"), "dirty work tree not asked of git:\n{calls}");
-    // Line counts still come from git, for the user's commits only.
-    assert!(asked(&plain.path, "--numstat"), "{calls}");
+    // Line counts: in process for the plain repository's one-block commit, by git where
+    // the repository is left to git.
+    assert!(!asked(&plain.path, "--numstat"), "plain counted by git:\n{calls}");
+    assert!(asked(&mapped.path, "--numstat"), "mapped not counted by git:\n{calls}");
 }

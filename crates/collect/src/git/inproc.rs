@@ -19,7 +19,7 @@
 //! message git then gives.
 
 use std::collections::{BinaryHeap, HashMap};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use gix::ObjectId;
 use gix::bstr::{BStr, ByteSlice as _};
@@ -518,7 +518,13 @@ pub(crate) fn numstats(repo: &Repo, hashes: &[&str]) -> Option<HashMap<String, (
             _ => return None,
         };
         let mut counts = Counts::default();
-        diff_trees(&repository, parent_tree, Some(tree), &mut counts)?;
+        let mut walk = TreeWalk {
+            repository: &repository,
+            work_tree,
+            dir: PathBuf::new(),
+            counts: &mut counts,
+        };
+        walk.diff(parent_tree, Some(tree))?;
         if counts.added && counts.deleted {
             return None;
         }
@@ -550,83 +556,121 @@ struct Counts {
 /// The largest blob counted in process.
 const BLOB_MAX: u64 = 8 << 20;
 
-/// Adds the changes between two trees (`None`: the empty tree) to `counts`; `None` when
-/// git must count.
-fn diff_trees(
-    repository: &gix::Repository,
-    old: Option<ObjectId>,
-    new: Option<ObjectId>,
-    counts: &mut Counts,
-) -> Option<()> {
-    type Entry = (gix::objs::tree::EntryMode, ObjectId);
-    let read = |id: Option<ObjectId>| -> Option<std::collections::BTreeMap<Vec<u8>, Entry>> {
+/// The deepest folder a tree diff enters before leaving the commit to git.
+const TREE_DEPTH_MAX: usize = 256;
+
+/// A diff of two trees of one commit.
+struct TreeWalk<'a> {
+    repository: &'a gix::Repository,
+    work_tree: &'a Path,
+    /// The folder of the trees being compared, relative to the top.
+    dir: PathBuf,
+    counts: &'a mut Counts,
+}
+
+/// A tree entry: its mode and object.
+type TreeEntry = (gix::objs::tree::EntryMode, ObjectId);
+
+impl TreeWalk<'_> {
+    /// Adds the changes between two trees (`None`: the empty tree) to the counts; `None`
+    /// when git must count. git takes attributes from the work tree as well as from
+    /// `.gitattributes` files: one in either tree, or in the work tree's folder of the
+    /// same name, leaves the commit to git.
+    fn diff(&mut self, old: Option<ObjectId>, new: Option<ObjectId>) -> Option<()> {
+        if self.dir.components().count() > TREE_DEPTH_MAX {
+            return None;
+        }
+        let attributes = self.work_tree.join(&self.dir).join(".gitattributes");
+        if fs_err::symlink_metadata(&attributes).is_ok() {
+            return None;
+        }
+        let (old, new) = (self.read(old)?, self.read(new)?);
+        let name = b".gitattributes".as_slice();
+        if old.contains_key(name) || new.contains_key(name) {
+            return None;
+        }
+        let names: std::collections::BTreeSet<&Vec<u8>> = old.keys().chain(new.keys()).collect();
+        for name in names {
+            let (before, after) = (old.get(name), new.get(name));
+            if before == after {
+                continue;
+            }
+            let is_tree = |entry: Option<&TreeEntry>| entry.is_some_and(|(mode, _)| mode.is_tree());
+            if is_tree(before) || is_tree(after) {
+                self.diff_folder(name, before, after)?;
+            } else {
+                self.diff_file(before, after)?;
+            }
+        }
+        Some(())
+    }
+
+    /// A folder on both sides, added or deleted; a file replaced by a folder (or back) is
+    /// left to git.
+    fn diff_folder(
+        &mut self,
+        name: &[u8],
+        before: Option<&TreeEntry>,
+        after: Option<&TreeEntry>,
+    ) -> Option<()> {
+        let subtree = |entry: Option<&TreeEntry>| match entry {
+            None => Some(None),
+            Some((mode, id)) if mode.is_tree() => Some(Some(*id)),
+            Some(_) => None,
+        };
+        let (old_tree, new_tree) = (subtree(before)?, subtree(after)?);
+        self.dir.push(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(name));
+        let done = self.diff(old_tree, new_tree);
+        self.dir.pop();
+        done
+    }
+
+    /// A file modified, added or deleted; a type change or a submodule is left to git.
+    fn diff_file(&mut self, before: Option<&TreeEntry>, after: Option<&TreeEntry>) -> Option<()> {
+        let repository = self.repository;
+        match (before, after) {
+            (Some((before_mode, before)), Some((after_mode, after))) => {
+                let same_kind = before_mode.is_link() == after_mode.is_link()
+                    && before_mode.is_blob_or_symlink()
+                    && after_mode.is_blob_or_symlink();
+                if !same_kind {
+                    return None;
+                }
+                self.counts.files += 1;
+                if before != after {
+                    let (deleted, inserted) =
+                        modified_lines(&blob(repository, *before)?, &blob(repository, *after)?)?;
+                    self.counts.deletions += deleted;
+                    self.counts.insertions += inserted;
+                }
+            }
+            (None, Some((mode, id))) if mode.is_blob_or_symlink() => {
+                self.counts.files += 1;
+                self.counts.insertions += line_count(&blob(repository, *id)?);
+                self.counts.added = true;
+            }
+            (Some((mode, id)), None) if mode.is_blob_or_symlink() => {
+                self.counts.files += 1;
+                self.counts.deletions += line_count(&blob(repository, *id)?);
+                self.counts.deleted = true;
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+
+    /// A tree's entries by name (`None`: the empty tree).
+    fn read(&self, id: Option<ObjectId>) -> Option<std::collections::BTreeMap<Vec<u8>, TreeEntry>> {
         let Some(id) = id else { return Some(std::collections::BTreeMap::new()) };
         let mut buffer = Vec::new();
-        let tree = repository.objects.find_tree(&id, &mut buffer).ok()?;
+        let tree = self.repository.objects.find_tree(&id, &mut buffer).ok()?;
         Some(
             tree.entries
                 .iter()
                 .map(|entry| (entry.filename.to_vec(), (entry.mode, entry.oid.to_owned())))
                 .collect(),
         )
-    };
-    let (old, new) = (read(old)?, read(new)?);
-    if old.contains_key(b".gitattributes".as_slice())
-        || new.contains_key(b".gitattributes".as_slice())
-    {
-        return None;
     }
-    let names: std::collections::BTreeSet<&Vec<u8>> = old.keys().chain(new.keys()).collect();
-    for name in names {
-        match (old.get(name), new.get(name)) {
-            (Some(before), Some(after)) if before == after => {}
-            (Some((before_mode, before)), Some((after_mode, after))) => {
-                if before_mode.is_tree() && after_mode.is_tree() {
-                    diff_trees(repository, Some(*before), Some(*after), counts)?;
-                } else if before_mode.is_blob() == after_mode.is_blob()
-                    && before_mode.is_link() == after_mode.is_link()
-                    && (before_mode.is_blob() || before_mode.is_link())
-                {
-                    counts.files += 1;
-                    if before != after {
-                        let (deleted, inserted) = modified_lines(
-                            &blob(repository, *before)?,
-                            &blob(repository, *after)?,
-                        )?;
-                        counts.deletions += deleted;
-                        counts.insertions += inserted;
-                    }
-                } else {
-                    // A type change, or a submodule.
-                    return None;
-                }
-            }
-            (None, Some((mode, id))) => {
-                if mode.is_tree() {
-                    diff_trees(repository, None, Some(*id), counts)?;
-                } else if mode.is_blob_or_symlink() {
-                    counts.files += 1;
-                    counts.insertions += line_count(&blob(repository, *id)?);
-                    counts.added = true;
-                } else {
-                    return None;
-                }
-            }
-            (Some((mode, id)), None) => {
-                if mode.is_tree() {
-                    diff_trees(repository, Some(*id), None, counts)?;
-                } else if mode.is_blob_or_symlink() {
-                    counts.files += 1;
-                    counts.deletions += line_count(&blob(repository, *id)?);
-                    counts.deleted = true;
-                } else {
-                    return None;
-                }
-            }
-            (None, None) => {}
-        }
-    }
-    Some(())
 }
 
 /// A blob's bytes, when it is no larger than [`BLOB_MAX`].
@@ -1221,11 +1265,21 @@ mod tests {
         let chmod = commit_files(&path, &[], "chmod +x");
         std::os::unix::fs::symlink("a.txt", path.join("link")).unwrap();
         let link = commit_files(&path, &[], "a link");
-        for hash in [chmod, link] {
+        for hash in [&chmod, &link] {
             let by_git =
                 crate::git::numstats(&env, &repo, &[hash.as_str()], crate::git::DEFAULT_TIMEOUT)
                     .unwrap();
             assert_eq!(numstats(&repo, &[hash.as_str()]), Some(by_git));
         }
+        // git takes attributes from the work tree too: an untracked `.gitattributes` in
+        // the folder of a changed file leaves the commit to git.
+        let edit = commit_files(&path, &[("lib/deep/x.txt", Some(b"x\n"))], "a file in lib/deep");
+        assert!(numstats(&repo, &[edit.as_str()]).is_some());
+        fs_err::write(path.join("lib/deep/.gitattributes"), "*.txt binary\n").unwrap();
+        assert_eq!(numstats(&repo, &[edit.as_str()]), None);
+        assert!(
+            numstats(&repo, &[chmod.as_str()]).is_some(),
+            "a commit elsewhere is still counted"
+        );
     }
 }

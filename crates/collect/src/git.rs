@@ -651,7 +651,8 @@ struct How {
 /// and remotes (one `git config` when its own configuration cannot tell).
 fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>, how: How) -> LogResult {
     let includes = how.includes;
-    let listed = how.in_process.then(|| inproc::log(repo, listing_bound(options.since))).flatten();
+    let reader = how.in_process.then(|| inproc::Reader::open(repo)).flatten();
+    let listed = reader.as_ref().and_then(|reader| reader.log(listing_bound(options.since)));
     let stdout = match listed {
         Some(stdout) => stdout,
         None => log(env, repo, options)?,
@@ -680,10 +681,9 @@ fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>, how: How) -> Log
         .filter(|event| !event.commit.merge)
         .map(|event| event.commit.hash.as_str())
         .collect();
-    let counted = if hashes.is_empty() || !how.numstat_in_process {
-        None
-    } else {
-        inproc::numstats(repo, &hashes)
+    let counted = match &reader {
+        Some(reader) if how.numstat_in_process && !hashes.is_empty() => reader.numstats(&hashes),
+        _ => None,
     };
     let stats = match counted {
         Some(stats) => stats,
@@ -715,8 +715,8 @@ fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>, how: How) -> Log
     };
     // A repository with the user's commits is asked for its work in progress now, on
     // this worker, rather than after the join.
-    let wip =
-        (!commits.is_empty()).then(|| wip::read_wip(env, repo, options.since, options.timeout));
+    let wip = (!commits.is_empty())
+        .then(|| wip::read_wip(env, repo, options.since, options.timeout, reader.as_ref()));
     Ok((commits, read, wip))
 }
 
@@ -942,8 +942,9 @@ pub fn read_work_in_progress(
         .filter(|repo| !failed.contains(&repo.git_dir))
         .filter(|repo| asked.contains(&repo.git_dir) || wip::touched_since(repo, since))
         .collect();
-    let results =
-        crate::pool::map_ordered(&chosen, workers, |repo| wip::read_wip(env, repo, since, timeout));
+    let results = crate::pool::map_ordered(&chosen, workers, |repo| {
+        wip::read_wip(env, repo, since, timeout, None)
+    });
     let mut output = SourceOutput::default();
     for (index, result) in results.into_iter().enumerate() {
         match result {

@@ -46,22 +46,37 @@ pub(crate) fn environment_allows(env: &Env) -> bool {
 /// Sections of git's configuration that change what the listing shows.
 const LISTING_SECTIONS: [&str; 5] = ["mailmap", "i18n", "include", "includeif", "extensions"];
 
-/// Lists the repository's commits with committer dates at or after `bound` in the layout
-/// of [`super::log`]'s output, or `None` when git must be asked (see the module doc).
-pub(crate) fn log(repo: &Repo, bound: Timestamp) -> Option<Vec<u8>> {
-    let work_tree = repo.project.path.as_path();
-    if !plain_layout(work_tree, &repo.git_dir) {
-        return None;
+/// A repository opened for reading in process: its layout and configuration allow it
+/// (see the module doc), checked once for the listing, the line counts and the
+/// work-tree check alike.
+pub(crate) struct Reader<'a> {
+    repo: &'a Repo,
+    repository: gix::Repository,
+}
+
+impl<'a> Reader<'a> {
+    /// Opens the repository, or `None` when git must be asked.
+    pub(crate) fn open(repo: &'a Repo) -> Option<Reader<'a>> {
+        let work_tree = repo.project.path.as_path();
+        if !plain_layout(work_tree, &repo.git_dir) {
+            return None;
+        }
+        let mut repository = gix::open_opts(work_tree, gix::open::Options::isolated()).ok()?;
+        // The repository discovery found, and no other (a `.git` file leading elsewhere).
+        let same =
+            fs_err::canonicalize(repository.common_dir()).is_ok_and(|dir| dir == repo.git_dir);
+        if !same || !plain_config(&repository) {
+            return None;
+        }
+        repository.object_cache_size_if_unset(4 << 20);
+        Some(Reader { repo, repository })
     }
-    let repository = gix::open_opts(work_tree, gix::open::Options::isolated()).ok()?;
-    // The repository discovery found, and no other (a `.git` file leading elsewhere).
-    let same = fs_err::canonicalize(repository.common_dir()).is_ok_and(|dir| dir == repo.git_dir);
-    if !same || !plain_config(&repository) {
-        return None;
+
+    /// Lists the commits with committer dates at or after `bound` in the layout of
+    /// [`super::log`]'s output, or `None` when git must be asked.
+    pub(crate) fn log(&self, bound: Timestamp) -> Option<Vec<u8>> {
+        list(&self.repository, bound.as_second())
     }
-    let mut repository = repository;
-    repository.object_cache_size_if_unset(4 << 20);
-    list(&repository, bound.as_second())
 }
 
 /// The checks that need no more than `stat`, a folder listing and one small read.
@@ -320,115 +335,116 @@ fn is_blank(line: &[u8]) -> bool {
     line.iter().all(u8::is_ascii_whitespace)
 }
 
-/// Whether `git status` of the repository's main work tree would name no file that
-/// [`super::wip`] keeps (one modified at or after `since`), told without a process; `false`
-/// means "ask git" (it may well be clean). True only when all of this holds:
-///
-/// - every index entry is a plain file or link at stage 0 (no conflict, submodule,
-///   sparse, skip-worktree or intent-to-add entry), and its `lstat` matches the stat data
-///   the index recorded in every field git may compare, and was not written in the same
-///   instant as the index or later (git's "racily clean" case, where git reads the
-///   content): git then sees no change in the work tree;
-/// - the index's cache tree is valid and is `HEAD`'s tree: nothing is staged;
-/// - every entry of a tracked folder that the index does not hold (an untracked or
-///   ignored file or folder, which `status` would name as is, or as `folder/`) was
-///   modified before `since`, so the work-in-progress reader would leave it out anyway.
-///
-/// Reading the index and a `stat` per file costs a fraction of a `git status` process.
-pub(crate) fn worktree_unchanged_since(repo: &Repo, since: Timestamp) -> bool {
-    use std::os::unix::fs::MetadataExt as _;
+impl Reader<'_> {
+    /// Whether `git status` of the repository's main work tree would name no file that
+    /// [`super::wip`] keeps (one modified at or after `since`), told without a process; `false`
+    /// means "ask git" (it may well be clean). True only when all of this holds:
+    ///
+    /// - every index entry is a plain file or link at stage 0 (no conflict, submodule,
+    ///   sparse, skip-worktree or intent-to-add entry), and its `lstat` matches the stat data
+    ///   the index recorded in every field git may compare, and was not written in the same
+    ///   instant as the index or later (git's "racily clean" case, where git reads the
+    ///   content): git then sees no change in the work tree;
+    /// - the index's cache tree is valid and is `HEAD`'s tree: nothing is staged;
+    /// - every entry of a tracked folder that the index does not hold (an untracked or
+    ///   ignored file or folder, which `status` would name as is, or as `folder/`) was
+    ///   modified before `since`, so the work-in-progress reader would leave it out anyway.
+    ///
+    /// Reading the index and a `stat` per file costs a fraction of a `git status` process.
+    pub(crate) fn worktree_unchanged_since(&self, since: Timestamp) -> bool {
+        use std::os::unix::fs::MetadataExt as _;
 
-    let work_tree = repo.project.path.as_path();
-    let index_path = repo.git_dir.join("index");
-    if !plain_layout(work_tree, &repo.git_dir) {
-        return false;
-    }
-    let index_meta = match fs_err::symlink_metadata(&index_path) {
-        Ok(meta) => meta,
-        // No index (a clone without a checkout): `status` names every file of `HEAD` as
-        // deleted from the index, each dated by its own path, and every file of the work
-        // tree as untracked; with nothing in the work tree, nothing is kept.
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            return fs_err::read_dir(work_tree).is_ok_and(|entries| {
-                entries.filter_map(Result::ok).all(|entry| entry.file_name() == ".git")
-            });
-        }
-        Err(_) => return false,
-    };
-    if !index_meta.file_type().is_file() {
-        return false;
-    }
-    let Ok(repository) = gix::open_opts(work_tree, gix::open::Options::isolated()) else {
-        return false;
-    };
-    let same = fs_err::canonicalize(repository.common_dir()).is_ok_and(|dir| dir == repo.git_dir);
-    if !same || repository.workdir().is_none() {
-        return false;
-    }
-    let options = gix::index::decode::Options { thread_limit: Some(1), ..Default::default() };
-    let Ok(index) = gix::index::File::at(&index_path, gix::hash::Kind::Sha1, false, options) else {
-        return false;
-    };
-    let Ok(head_tree) = repository.head_tree_id() else { return false };
-    let staged_nothing = index.tree().is_some_and(|tree| {
-        tree.num_entries.is_some_and(|count| count as usize == index.entries().len())
-            && tree.id == head_tree.detach()
-    });
-    if !staged_nothing || index.link().is_some() || index.is_sparse() {
-        return false;
-    }
-    let index_time = (index_meta.mtime(), index_meta.mtime_nsec());
-    let mut tracked: std::collections::HashSet<&[u8]> = std::collections::HashSet::new();
-    for entry in index.entries() {
-        let unusual = gix::index::entry::Flags::EXTENDED
-            | gix::index::entry::Flags::SKIP_WORKTREE
-            | gix::index::entry::Flags::INTENT_TO_ADD;
-        if entry.flags.intersects(unusual) || entry.stage_raw() != 0 {
-            return false;
-        }
-        let path: &[u8] = entry.path(&index);
-        let file =
-            work_tree.join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(path));
-        let Ok(meta) = fs_err::symlink_metadata(file) else { return false };
-        let kind_matches = match entry.mode {
-            gix::index::entry::Mode::FILE => meta.file_type().is_file() && meta.mode() & 0o100 == 0,
-            gix::index::entry::Mode::FILE_EXECUTABLE => {
-                meta.file_type().is_file() && meta.mode() & 0o100 != 0
+        let repo = self.repo;
+
+        let work_tree = repo.project.path.as_path();
+        let index_path = repo.git_dir.join("index");
+        let index_meta = match fs_err::symlink_metadata(&index_path) {
+            Ok(meta) => meta,
+            // No index (a clone without a checkout): `status` names every file of `HEAD` as
+            // deleted from the index, each dated by its own path, and every file of the work
+            // tree as untracked; with nothing in the work tree, nothing is kept.
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return fs_err::read_dir(work_tree).is_ok_and(|entries| {
+                    entries.filter_map(Result::ok).all(|entry| entry.file_name() == ".git")
+                });
             }
-            gix::index::entry::Mode::SYMLINK => meta.file_type().is_symlink(),
-            _ => false,
+            Err(_) => return false,
         };
-        let stat = &entry.stat;
-        // git keeps the low 32 bits of each field.
-        #[expect(
-            clippy::cast_possible_truncation,
-            clippy::cast_sign_loss,
-            reason = "as git stores them"
-        )]
-        let matches = kind_matches
-            && stat.mtime.secs == meta.mtime() as u32
-            && stat.mtime.nsecs == meta.mtime_nsec() as u32
-            && stat.ctime.secs == meta.ctime() as u32
-            && stat.ctime.nsecs == meta.ctime_nsec() as u32
-            && stat.ino == meta.ino() as u32
-            && stat.uid == meta.uid()
-            && stat.gid == meta.gid()
-            && stat.size == meta.size() as u32;
-        let racy = (i64::from(stat.mtime.secs), i64::from(stat.mtime.nsecs)) >= index_time;
-        if !matches || racy {
+        if !index_meta.file_type().is_file() {
             return false;
         }
-        tracked.insert(path);
-        let mut end = path.len();
-        while let Some(slash) = path[..end].iter().rposition(|&byte| byte == b'/') {
-            if !tracked.insert(&path[..slash]) {
-                break;
-            }
-            end = slash;
+        let repository = &self.repository;
+        if repository.workdir().is_none() {
+            return false;
         }
+        let options = gix::index::decode::Options { thread_limit: Some(1), ..Default::default() };
+        let Ok(index) = gix::index::File::at(&index_path, gix::hash::Kind::Sha1, false, options)
+        else {
+            return false;
+        };
+        let Ok(head_tree) = repository.head_tree_id() else { return false };
+        let staged_nothing = index.tree().is_some_and(|tree| {
+            tree.num_entries.is_some_and(|count| count as usize == index.entries().len())
+                && tree.id == head_tree.detach()
+        });
+        if !staged_nothing || index.link().is_some() || index.is_sparse() {
+            return false;
+        }
+        let index_time = (index_meta.mtime(), index_meta.mtime_nsec());
+        let mut tracked: std::collections::HashSet<&[u8]> = std::collections::HashSet::new();
+        for entry in index.entries() {
+            let unusual = gix::index::entry::Flags::EXTENDED
+                | gix::index::entry::Flags::SKIP_WORKTREE
+                | gix::index::entry::Flags::INTENT_TO_ADD;
+            if entry.flags.intersects(unusual) || entry.stage_raw() != 0 {
+                return false;
+            }
+            let path: &[u8] = entry.path(&index);
+            let file =
+                work_tree.join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(path));
+            let Ok(meta) = fs_err::symlink_metadata(file) else { return false };
+            let kind_matches = match entry.mode {
+                gix::index::entry::Mode::FILE => {
+                    meta.file_type().is_file() && meta.mode() & 0o100 == 0
+                }
+                gix::index::entry::Mode::FILE_EXECUTABLE => {
+                    meta.file_type().is_file() && meta.mode() & 0o100 != 0
+                }
+                gix::index::entry::Mode::SYMLINK => meta.file_type().is_symlink(),
+                _ => false,
+            };
+            let stat = &entry.stat;
+            // git keeps the low 32 bits of each field.
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "as git stores them"
+            )]
+            let matches = kind_matches
+                && stat.mtime.secs == meta.mtime() as u32
+                && stat.mtime.nsecs == meta.mtime_nsec() as u32
+                && stat.ctime.secs == meta.ctime() as u32
+                && stat.ctime.nsecs == meta.ctime_nsec() as u32
+                && stat.ino == meta.ino() as u32
+                && stat.uid == meta.uid()
+                && stat.gid == meta.gid()
+                && stat.size == meta.size() as u32;
+            let racy = (i64::from(stat.mtime.secs), i64::from(stat.mtime.nsecs)) >= index_time;
+            if !matches || racy {
+                return false;
+            }
+            tracked.insert(path);
+            let mut end = path.len();
+            while let Some(slash) = path[..end].iter().rposition(|&byte| byte == b'/') {
+                if !tracked.insert(&path[..slash]) {
+                    break;
+                }
+                end = slash;
+            }
+        }
+        let bound = std::time::SystemTime::from(since);
+        untracked_all_older(work_tree, b"", &tracked, bound)
     }
-    let bound = std::time::SystemTime::from(since);
-    untracked_all_older(work_tree, b"", &tracked, bound)
 }
 
 /// Whether every entry of the tracked folder `dir` (relative, `b""` for the top) that
@@ -473,64 +489,59 @@ fn untracked_all_older(
     true
 }
 
-/// `--numstat` totals (files, insertions, deletions) of the given commits by hash,
-/// counted in process, or `None` when git must count them. Only counts that git's
-/// `git log --no-walk --numstat --find-renames` is bound to give are counted here; any
-/// other commit sends the whole batch to git:
-///
-/// - a file added or deleted counts its lines (a binary file, with a NUL in its first
-///   8,000 bytes as git looks, counts none), and a commit that adds and deletes files is
-///   left to git, whose rename detection could pair them;
-/// - a modified file is compared line by line after its common first and last lines are
-///   set aside, as git's diff does first: when what is left is lines added only, lines
-///   deleted only, or two blocks that share no line, every diff of the two is that many
-///   lines deleted and added, so git's is too; otherwise (edits in two places of a file,
-///   say) git counts;
-/// - a mode change alone is a file with no lines; a type change, a submodule, a file
-///   over 8 MiB, a `.gitattributes` in a tree on the way (its `diff` or `binary`
-///   attributes change what git counts) or a commit with more than one parent is left to
-///   git.
-pub(crate) fn numstats(repo: &Repo, hashes: &[&str]) -> Option<HashMap<String, (u64, u64, u64)>> {
-    let work_tree = repo.project.path.as_path();
-    if !plain_layout(work_tree, &repo.git_dir) {
-        return None;
-    }
-    let kind = |path: &Path| fs_err::symlink_metadata(path).map(|meta| meta.file_type());
-    if kind(&repo.git_dir.join("info/attributes")).is_ok() {
-        return None;
-    }
-    let repository = gix::open_opts(work_tree, gix::open::Options::isolated()).ok()?;
-    let same = fs_err::canonicalize(repository.common_dir()).is_ok_and(|dir| dir == repo.git_dir);
-    if !same || !plain_config(&repository) || !plain_diff_config(&repository) {
-        return None;
-    }
-    let mut stats = HashMap::new();
-    let mut buffer = Vec::new();
-    for hash in hashes {
-        let id = ObjectId::from_hex(hash.as_bytes()).ok()?;
-        let (tree, parents) = {
-            let commit = repository.objects.find_commit(&id, &mut buffer).ok()?;
-            (commit.tree(), commit.parents().collect::<Vec<_>>())
-        };
-        let parent_tree = match parents.as_slice() {
-            [] => None,
-            [parent] => Some(repository.objects.find_commit(parent, &mut buffer).ok()?.tree()),
-            _ => return None,
-        };
-        let mut counts = Counts::default();
-        let mut walk = TreeWalk {
-            repository: &repository,
-            work_tree,
-            dir: PathBuf::new(),
-            counts: &mut counts,
-        };
-        walk.diff(parent_tree, Some(tree))?;
-        if counts.added && counts.deleted {
+impl Reader<'_> {
+    /// `--numstat` totals (files, insertions, deletions) of the given commits by hash,
+    /// counted in process, or `None` when git must count them. Only counts that git's
+    /// `git log --no-walk --numstat --find-renames` is bound to give are counted here; any
+    /// other commit sends the whole batch to git:
+    ///
+    /// - a file added or deleted counts its lines (a binary file, with a NUL in its first
+    ///   8,000 bytes as git looks, counts none), and a commit that adds and deletes files is
+    ///   left to git, whose rename detection could pair them;
+    /// - a modified file is compared line by line after its common first and last lines are
+    ///   set aside, as git's diff does first: when what is left is lines added only, lines
+    ///   deleted only, or two blocks that share no line, every diff of the two is that many
+    ///   lines deleted and added, so git's is too; otherwise (edits in two places of a file,
+    ///   say) git counts;
+    /// - a mode change alone is a file with no lines; a type change, a submodule, a file
+    ///   over 8 MiB, a `.gitattributes` in a tree on the way (its `diff` or `binary`
+    ///   attributes change what git counts) or a commit with more than one parent is left to
+    ///   git.
+    pub(crate) fn numstats(&self, hashes: &[&str]) -> Option<HashMap<String, (u64, u64, u64)>> {
+        let repo = self.repo;
+        let work_tree = repo.project.path.as_path();
+        let kind = |path: &Path| fs_err::symlink_metadata(path).map(|meta| meta.file_type());
+        if kind(&repo.git_dir.join("info/attributes")).is_ok() {
             return None;
         }
-        stats.insert((*hash).to_owned(), (counts.files, counts.insertions, counts.deletions));
+        let repository = &self.repository;
+        if !plain_diff_config(repository) {
+            return None;
+        }
+        let mut stats = HashMap::new();
+        let mut buffer = Vec::new();
+        for hash in hashes {
+            let id = ObjectId::from_hex(hash.as_bytes()).ok()?;
+            let (tree, parents) = {
+                let commit = repository.objects.find_commit(&id, &mut buffer).ok()?;
+                (commit.tree(), commit.parents().collect::<Vec<_>>())
+            };
+            let parent_tree = match parents.as_slice() {
+                [] => None,
+                [parent] => Some(repository.objects.find_commit(parent, &mut buffer).ok()?.tree()),
+                _ => return None,
+            };
+            let mut counts = Counts::default();
+            let mut walk =
+                TreeWalk { repository, work_tree, dir: PathBuf::new(), counts: &mut counts };
+            walk.diff(parent_tree, Some(tree))?;
+            if counts.added && counts.deleted {
+                return None;
+            }
+            stats.insert((*hash).to_owned(), (counts.files, counts.insertions, counts.deletions));
+        }
+        Some(stats)
     }
-    Some(stats)
 }
 
 /// The repository's own configuration changes nothing of what `--numstat` counts.
@@ -759,6 +770,18 @@ mod tests {
 
     use super::*;
     use crate::git::{Identity, ReadOptions};
+
+    fn log(repo: &Repo, bound: Timestamp) -> Option<Vec<u8>> {
+        Reader::open(repo)?.log(bound)
+    }
+
+    fn numstats(repo: &Repo, hashes: &[&str]) -> Option<HashMap<String, (u64, u64, u64)>> {
+        Reader::open(repo)?.numstats(hashes)
+    }
+
+    fn worktree_unchanged_since(repo: &Repo, since: Timestamp) -> bool {
+        Reader::open(repo).is_some_and(|reader| reader.worktree_unchanged_since(since))
+    }
 
     /// Runs git in `dir` with a pinned home, identity and dates (`date` for both the
     /// author and the committer unless `extra` sets them).

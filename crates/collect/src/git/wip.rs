@@ -62,17 +62,25 @@ fn linked_worktrees(repo: &Repo, since: Timestamp) -> Vec<PathBuf> {
 /// `since` in its main work tree and in each linked worktree whose index or HEAD moved
 /// since then (their paths led by the worktree's folder name and `:`), and stashes made
 /// at or after `since`. `Ok(None)` when there is none.
+///
+/// `reader`, when the caller has the repository open in process already, is used for the
+/// clean-work-tree check; without one it is opened here when the environment allows.
 pub(crate) fn read_wip(
     env: &Env,
     repo: &Repo,
     since: Timestamp,
     timeout: Duration,
+    reader: Option<&super::inproc::Reader<'_>>,
 ) -> Result<Option<WipEvent>, GitFailure> {
     let mut files = Vec::new();
     // A main work tree that provably has nothing to name needs no `git status`.
-    let unchanged = || {
-        super::inproc::environment_allows(env)
-            && super::inproc::worktree_unchanged_since(repo, since)
+    let unchanged = || match reader {
+        Some(reader) => reader.worktree_unchanged_since(since),
+        None => {
+            super::inproc::environment_allows(env)
+                && super::inproc::Reader::open(repo)
+                    .is_some_and(|reader| reader.worktree_unchanged_since(since))
+        }
     };
     if repo.project.path.join(".git").exists() && !unchanged() {
         status_files(env, (&repo.project.path, ""), since, timeout, &mut files)?;

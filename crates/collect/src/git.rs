@@ -642,7 +642,7 @@ struct How {
     /// the repository allows ([`inproc`]).
     in_process: bool,
     /// Nor what `--numstat` counts: line counts are taken in process where git's are
-    /// bound to be the same ([`inproc::numstats`]).
+    /// bound to be the same ([`inproc::Reader::numstats`]).
     numstat_in_process: bool,
 }
 

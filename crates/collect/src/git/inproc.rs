@@ -10,7 +10,7 @@
 //! both alike, and a test compares the two on real repositories.
 //!
 //! Anything git would treat in a way this reader does not copy sends the repository to
-//! git instead ([`log`] returns `None`): configuration that changes the listing
+//! git instead ([`Reader::open`] returns `None`): configuration that changes the listing
 //! (`mailmap.*`, `i18n.*`, includes, `core.worktree`, replace refs, grafts, a shallow
 //! clone, alternates, linked worktrees, a reftable, a bare repository), a commit in
 //! another encoding, a repository not owned by the user (git's `safe.directory` rule), a
@@ -713,7 +713,7 @@ fn lines(data: &[u8]) -> impl Iterator<Item = &[u8]> {
 }
 
 /// (deleted, inserted) lines of a modified file when every diff of the two gives the
-/// same counts (see [`numstats`]); `None` when only git can say.
+/// same counts (see [`Reader::numstats`]); `None` when only git can say.
 fn modified_lines(before: &[u8], after: &[u8]) -> Option<(u64, u64)> {
     if is_binary(before) || is_binary(after) {
         return Some((0, 0));

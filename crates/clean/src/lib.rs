@@ -268,8 +268,8 @@ pub fn quote(input: &str) -> String {
 /// A whole message line (an error, a warning) made safe to print: sanitized and redacted
 /// with the built-in rules, not capped. The last guard before the terminal.
 pub fn message(text: &str) -> String {
-    static BUILTIN: std::sync::OnceLock<Redactor> = std::sync::OnceLock::new();
     let sanitized = sanitize::clean(text);
-    let (redacted, _) = BUILTIN.get_or_init(Redactor::builtin).redact(&sanitized);
+    // The process's one built-in redactor (built on first use, then shared).
+    let (redacted, _) = Redactor::builtin().redact(&sanitized);
     redacted.into_owned()
 }

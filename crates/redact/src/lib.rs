@@ -252,13 +252,20 @@ struct Span {
 impl Redactor {
     /// The built-in ruleset with an empty allow-list.
     ///
+    /// Built once per process, on the first call: later calls return a handle to the
+    /// same redactor, so its automaton is built and each rule's regex compiled once for
+    /// the whole process. [`Redactor::builder`]`().build()` builds a fresh one.
+    ///
     /// # Panics
     ///
     /// Never: the built-in rules are tested to build.
     pub fn builtin() -> Redactor {
+        static BUILTIN: OnceLock<Redactor> = OnceLock::new();
         // The built-in rules are tested to compile (`tests/it/rules.rs`); a failure here
         // is a bug in this crate, not something input can cause.
-        Redactor::builder().build().expect("the built-in rules compile")
+        BUILTIN
+            .get_or_init(|| Redactor::builder().build().expect("the built-in rules compile"))
+            .clone()
     }
 
     /// A builder that starts from the built-in rules.

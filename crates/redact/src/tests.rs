@@ -134,7 +134,8 @@ fn bracket_analysis() {
 #[test]
 fn every_builtin_rule_compiles() {
     // Built-in rules compile lazily; this is what makes `CompiledRule::compiled` safe.
-    let redactor = crate::Redactor::builtin();
+    // A fresh redactor: `builtin()` is shared by every test of the process.
+    let redactor = crate::Redactor::builder().build().expect("the built-in rules compile");
     for compiled in &redactor.inner.rules {
         assert!(compiled.compiled.get().is_none(), "{} compiled eagerly", compiled.rule.id);
         let rule = &compiled.rule;
@@ -148,7 +149,8 @@ fn every_builtin_rule_compiles() {
 
 #[test]
 fn rules_compile_only_when_their_keywords_occur() {
-    let redactor = crate::Redactor::builtin();
+    // A fresh redactor: `builtin()` is shared by every test of the process.
+    let redactor = crate::Redactor::builder().build().expect("the built-in rules compile");
     let n_compiled =
         || redactor.inner.rules.iter().filter(|rule| rule.compiled.get().is_some()).count();
     assert_eq!(redactor.redact("cargo test -p redact").1, 0);
@@ -212,4 +214,13 @@ fn the_generic_rules_find_their_secrets_with_an_extractor() {
         .map(|builtin| builtin.rule.id.as_str())
         .collect();
     assert_eq!(with, ["generic-assignment", "generic-key-value", "generic-cli-flag"]);
+}
+
+#[test]
+fn builtin_is_built_once_and_shared() {
+    let first = crate::Redactor::builtin();
+    let second = crate::Redactor::builtin();
+    assert!(std::sync::Arc::ptr_eq(&first.inner, &second.inner));
+    let fresh = crate::Redactor::builder().build().expect("the built-in rules compile");
+    assert!(!std::sync::Arc::ptr_eq(&first.inner, &fresh.inner));
 }

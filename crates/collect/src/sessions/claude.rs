@@ -33,9 +33,10 @@ use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use report_model::{Agent, Warning};
 use serde::Deserialize;
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, LStr, Text};
+use super::lenient::{LBool, LNum, LStr, Stripping, Text};
 use super::{Ctx, Drafts, SessionsConfig, config_path, dedup_paths, draft, has_extension};
 use crate::{Env, SourceStatus, fsread};
 use report_model::plural;
@@ -53,36 +54,111 @@ const NOT_PROMPT_PREFIXES: &[&str] = &[
 ];
 
 /// The fields of a transcript line that the reader uses.
-#[derive(Deserialize, Default)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Default)]
 struct Line<'a> {
-    #[serde(rename = "type", borrow)]
     kind: LStr<'a>,
-    #[serde(borrow)]
     uuid: LStr<'a>,
-    #[serde(borrow)]
     timestamp: LStr<'a>,
-    #[serde(borrow)]
     session_id: LStr<'a>,
-    #[serde(borrow)]
     cwd: LStr<'a>,
     is_sidechain: LBool,
     is_meta: LBool,
     is_compact_summary: LBool,
-    /// Kept raw: only a main-chain `user` record's message is decoded (assistant replies
-    /// and tool output are most of a transcript's bytes and are only scanned past).
-    #[serde(borrow)]
-    message: Option<&'a serde_json::value::RawValue>,
-    #[serde(borrow)]
+    message: Message<'a>,
     custom_title: LStr<'a>,
-    #[serde(borrow)]
     ai_title: LStr<'a>,
-    #[serde(borrow)]
     summary: LStr<'a>,
-    #[serde(borrow)]
     leaf_uuid: LStr<'a>,
-    #[serde(borrow)]
     git_branch: LStr<'a>,
+}
+
+/// A record's `message`. Only a main-chain `user` record's message is decoded (assistant
+/// replies and tool output are most of a transcript's bytes and are only scanned past),
+/// and it is decoded where the parser meets it when the record's `type` came first, as
+/// Claude Code writes it: its bytes are then read once, not scanned and then decoded.
+#[derive(Default)]
+enum Message<'a> {
+    #[default]
+    Absent,
+    Raw(&'a serde_json::value::RawValue),
+    Decoded(Text),
+}
+
+/// Parses a transcript line into a [`Line`]; `subagent` says whether every record of
+/// the file is a side chain (a sub-agent log), whose messages are never decoded.
+struct LineSeed {
+    subagent: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for LineSeed {
+    type Value = Line<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Line<'de>, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for LineSeed {
+    type Value = Line<'de>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("a transcript record (a JSON object)")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Line<'de>, A::Error> {
+        let mut line = Line::default();
+        while let Some(key) = map.next_key::<LStr<'de>>()? {
+            let slot = match key.get() {
+                Some("type") => &mut line.kind,
+                Some("uuid") => &mut line.uuid,
+                Some("timestamp") => &mut line.timestamp,
+                Some("sessionId") => &mut line.session_id,
+                Some("cwd") => &mut line.cwd,
+                Some("customTitle") => &mut line.custom_title,
+                Some("aiTitle") => &mut line.ai_title,
+                Some("summary") => &mut line.summary,
+                Some("leafUuid") => &mut line.leaf_uuid,
+                Some("gitBranch") => &mut line.git_branch,
+                Some("isSidechain") => {
+                    line.is_sidechain = map.next_value()?;
+                    continue;
+                }
+                Some("isMeta") => {
+                    line.is_meta = map.next_value()?;
+                    continue;
+                }
+                Some("isCompactSummary") => {
+                    line.is_compact_summary = map.next_value()?;
+                    continue;
+                }
+                Some("message") => {
+                    let main_user = line.kind.is("user") && !self.subagent && !line.is_sidechain.0;
+                    line.message = if main_user {
+                        Message::Decoded(map.next_value_seed(Stripping)?)
+                    } else {
+                        map.next_value::<Option<&'de serde_json::value::RawValue>>()?
+                            .map_or(Message::Absent, Message::Raw)
+                    };
+                    continue;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            *slot = map.next_value()?;
+        }
+        Ok(line)
+    }
+}
+
+impl<'a> Line<'a> {
+    fn parse(bytes: &'a [u8], subagent: bool) -> Result<Line<'a>, serde_json::Error> {
+        let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+        let line = LineSeed { subagent }.deserialize(&mut deserializer)?;
+        deserializer.end()?;
+        Ok(line)
+    }
 }
 
 /// The fields of a `history.jsonl` entry that the reader uses (never `pastedContents`).
@@ -380,7 +456,7 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
     let mut models = Vec::new();
     let mut records = Vec::new();
     jsonl::read_lines(&mut ctx, &mut stats, &job.path, |bytes| {
-        let line: Line = serde_json::from_slice(bytes)?;
+        let mut line = Line::parse(bytes, job.subagent)?;
         let session = if job.subagent {
             0
         } else {
@@ -415,16 +491,20 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
         let side_chain = job.subagent || line.is_sidechain.0;
         let mut prompt = None;
         if line.kind.is("user") && !side_chain {
-            let message: Text = match line.message {
-                Some(raw) => Text::from_json_stripping(raw.get())?,
-                None => Text::default(),
+            let message: Text = match std::mem::take(&mut line.message) {
+                Message::Decoded(text) => text,
+                Message::Raw(raw) => Text::from_json_stripping(raw.get())?,
+                Message::Absent => Text::default(),
             };
             if is_prompt(&line, &message) {
                 prompt = Some(message.value);
             }
         }
         let model = if line.kind.is("assistant") && !side_chain {
-            line.message.and_then(|raw| quick_model(raw.get().as_bytes()))
+            match line.message {
+                Message::Raw(raw) => quick_model(raw.get().as_bytes()),
+                Message::Decoded(_) | Message::Absent => None,
+            }
         } else {
             None
         };
@@ -727,6 +807,51 @@ mod tests {
         assert_eq!(quick_model(br#"{"model":"<synthetic>","content":[]}"#), None);
         assert_eq!(quick_model(br#"{"content":[{"text":"say \"model\":\"x\""}]}"#), None);
         assert_eq!(quick_model(br#"{"model":""}"#), None);
+    }
+
+    /// The message's text and kind as the reader ends up with them.
+    fn message_of(json: &str, subagent: bool) -> (&'static str, Option<Text>) {
+        let line = Line::parse(json.as_bytes(), subagent).expect("the line parses");
+        match line.message {
+            Message::Absent => ("absent", None),
+            Message::Raw(raw) => {
+                ("raw", Some(Text::from_json_stripping(raw.get()).expect("the message parses")))
+            }
+            Message::Decoded(text) => ("decoded", Some(text)),
+        }
+    }
+
+    #[test]
+    fn a_user_message_is_decoded_in_place_when_its_type_came_first() {
+        let message =
+            r#"{"role":"user","content":"<ide_opened_file>a.rs</ide_opened_file> fix \"it\""}"#;
+        let type_first = format!(r#"{{"type":"user","isSidechain":false,"message":{message}}}"#);
+        let message_first = format!(r#"{{"message":{message},"isSidechain":false,"type":"user"}}"#);
+        let (how, decoded) = message_of(&type_first, false);
+        assert_eq!(how, "decoded");
+        let (how, raw) = message_of(&message_first, false);
+        assert_eq!(how, "raw");
+        assert_eq!(decoded, raw);
+        assert_eq!(
+            decoded.map(|text| (text.value, text.stripped)),
+            Some(("fix \"it\"".into(), true))
+        );
+        // Side chains and assistant replies are only scanned past.
+        let side = format!(r#"{{"type":"user","isSidechain":true,"message":{message}}}"#);
+        assert_eq!(message_of(&side, false).0, "raw");
+        assert_eq!(message_of(&type_first, true).0, "raw");
+        let reply = r#"{"type":"assistant","message":{"model":"m","content":[]}}"#;
+        assert_eq!(message_of(reply, false).0, "raw");
+        assert_eq!(message_of(r#"{"type":"user","message":null}"#, false).0, "decoded");
+        assert_eq!(message_of(r#"{"type":"assistant","message":null}"#, false).0, "absent");
+        // Fields keep their lenient reading, and a line that is not an object is an error.
+        let odd =
+            Line::parse(br#"{"type":7,"isMeta":"yes","cwd":"/w","extra":[1,{"a":2}]}"#, false)
+                .expect("odd values are skipped, not errors");
+        assert_eq!((odd.kind.get(), odd.is_meta.0, odd.cwd.get()), (None, false, Some("/w")));
+        assert!(Line::parse(b"[1, 2]", false).is_err());
+        assert!(Line::parse(br#"{"type":"user","message":{"content":"x"}"#, false).is_err());
+        assert!(Line::parse(br#"{"type":"user"} trailing"#, false).is_err());
     }
 
     #[test]

@@ -336,10 +336,23 @@ impl Text {
     /// `<ide_diagnostics>` (Claude Code's IDE extensions), `<system-reminder>` (hooks
     /// and the client itself) and the older `<user-prompt-submit-hook>`. What is left is what the person typed.
     pub(crate) fn from_json_stripping(json: &str) -> Result<Text, serde_json::Error> {
-        let mut text = Text { strip: true, ..Text::default() };
         let mut deserializer = serde_json::Deserializer::from_str(json);
-        TextSeed(&mut text).deserialize(&mut deserializer)?;
+        let text = Stripping.deserialize(&mut deserializer)?;
         deserializer.end()?;
+        Ok(text)
+    }
+}
+
+/// Reads a [`Text`] as [`Text::from_json_stripping`] does, from inside a larger value:
+/// a record's message decoded where the parser finds it rather than scanned past first.
+pub(crate) struct Stripping;
+
+impl<'de> DeserializeSeed<'de> for Stripping {
+    type Value = Text;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Text, D::Error> {
+        let mut text = Text { strip: true, ..Text::default() };
+        TextSeed(&mut text).deserialize(deserializer)?;
         Ok(text)
     }
 }

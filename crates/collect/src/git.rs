@@ -545,8 +545,12 @@ pub fn read_commits(
 /// [`read_commits`], with what each repository read told (its identities, the commits
 /// left out as other people's).
 pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadOutput {
+    // The skip check only stats, but on a cold cache each stat waits for the disk: the
+    // checks run on the pool so several wait at once.
+    let changed =
+        crate::pool::map_ordered(repos, options.workers, |repo| changed_since(repo, options.since));
     let active: Vec<&Repo> =
-        repos.iter().filter(|repo| changed_since(repo, options.since)).collect();
+        repos.iter().zip(changed).filter_map(|(repo, changed)| changed.then_some(repo)).collect();
     // With no include outside the repositories, most of them need no `git config`; with
     // nothing there (or in the environment) that changes a listing, it is read in process.
     let outside = if active.is_empty() {

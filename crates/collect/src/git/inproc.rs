@@ -18,7 +18,7 @@
 //! process, where a git process is killed at its deadline), and any error at all, whose
 //! message git then gives.
 
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use gix::ObjectId;
@@ -63,8 +63,10 @@ impl<'a> Reader<'a> {
         }
         let mut repository = gix::open_opts(work_tree, gix::open::Options::isolated()).ok()?;
         // The repository discovery found, and no other (a `.git` file leading elsewhere).
-        let same =
-            fs_err::canonicalize(repository.common_dir()).is_ok_and(|dir| dir == repo.git_dir);
+        // (`repo.git_dir` is canonical, and so is the work tree gix was given: a `.git`
+        // folder there is found under that very path, a `.git` file leads elsewhere.)
+        let same = repository.common_dir() == repo.git_dir
+            || fs_err::canonicalize(repository.common_dir()).is_ok_and(|dir| dir == repo.git_dir);
         if !same || !plain_config(&repository) {
             return None;
         }
@@ -192,13 +194,16 @@ fn list(repository: &gix::Repository, bound: i64) -> Option<Vec<u8>> {
     let mut tips: Vec<ObjectId> = Vec::new();
     let mut decorations: HashMap<ObjectId, Vec<String>> = HashMap::new();
     let references = repository.references().ok()?;
+    // Read once for all the refs (`peel_to_id` would check `packed-refs` again for each).
+    let packed = repository.refs.cached_packed_buffer().ok()?;
     for reference in references.all().ok()? {
         let mut reference = reference.ok()?;
         let name = reference.name().as_bstr().to_str().ok()?.to_owned();
         if name == "refs/stash" {
             continue;
         }
-        let id = reference.peel_to_id().ok()?.detach();
+        let id =
+            reference.peel_to_id_packed(packed.as_ref().map(|buffer| &***buffer)).ok()?.detach();
         if name.starts_with("refs/heads/") || name.starts_with("refs/remotes/") {
             decorations.entry(id).or_default().push(name);
         }
@@ -520,6 +525,7 @@ impl Reader<'_> {
         }
         let mut stats = HashMap::new();
         let mut buffer = Vec::new();
+        let mut plain_dirs = HashSet::new();
         for hash in hashes {
             let id = ObjectId::from_hex(hash.as_bytes()).ok()?;
             let (tree, parents) = {
@@ -532,8 +538,13 @@ impl Reader<'_> {
                 _ => return None,
             };
             let mut counts = Counts::default();
-            let mut walk =
-                TreeWalk { repository, work_tree, dir: PathBuf::new(), counts: &mut counts };
+            let mut walk = TreeWalk {
+                repository,
+                work_tree,
+                dir: PathBuf::new(),
+                counts: &mut counts,
+                plain_dirs: &mut plain_dirs,
+            };
             walk.diff(parent_tree, Some(tree))?;
             if counts.added && counts.deleted {
                 return None;
@@ -577,6 +588,9 @@ struct TreeWalk<'a> {
     /// The folder of the trees being compared, relative to the top.
     dir: PathBuf,
     counts: &'a mut Counts,
+    /// The folders of the work tree already seen to hold no `.gitattributes` (the
+    /// commits of one read share it).
+    plain_dirs: &'a mut HashSet<PathBuf>,
 }
 
 /// A tree entry: its mode and object.
@@ -591,9 +605,12 @@ impl TreeWalk<'_> {
         if self.dir.components().count() > TREE_DEPTH_MAX {
             return None;
         }
-        let attributes = self.work_tree.join(&self.dir).join(".gitattributes");
-        if fs_err::symlink_metadata(&attributes).is_ok() {
-            return None;
+        if !self.plain_dirs.contains(&self.dir) {
+            let attributes = self.work_tree.join(&self.dir).join(".gitattributes");
+            if fs_err::symlink_metadata(&attributes).is_ok() {
+                return None;
+            }
+            self.plain_dirs.insert(self.dir.clone());
         }
         let (old, new) = (self.read(old)?, self.read(new)?);
         let name = b".gitattributes".as_slice();

@@ -281,7 +281,29 @@ pub fn discover(env: &Env, config: &GitConfig, extra: &[PathBuf]) -> (Vec<Repo>,
         errors: Vec::new(),
     };
     for root in &roots {
-        walk.enter(&canonical(root), config.max_depth);
+        let root = canonical(root);
+        let children = walk.visit(&root, config.max_depth);
+        // The root's folders are walked in parallel (on a cold cache each listing waits
+        // for the disk), each by a walk of its own that knows the folders entered so far;
+        // their finds are merged in the folders' order. A folder that two of them reach
+        // (through a link) is walked by both, and found once.
+        let walks = crate::pool::map_ordered(&children, crate::pool::threads(), |child| {
+            let mut sub = Walk {
+                exclude: &exclude,
+                found: BTreeMap::new(),
+                entered: walk.entered.clone(),
+                errors: Vec::new(),
+            };
+            sub.enter(child, config.max_depth - 1);
+            sub
+        });
+        for sub in walks {
+            for (git_dir, repo) in sub.found {
+                walk.found.entry(git_dir).or_insert(repo);
+            }
+            walk.entered.extend(sub.entered);
+            walk.errors.extend(sub.errors);
+        }
     }
     for path in extra {
         match find_repo(path) {
@@ -378,8 +400,16 @@ struct Walk<'a> {
 impl Walk<'_> {
     /// Walks the canonical folder `dir`, `depth_left` levels down.
     fn enter(&mut self, dir: &Path, depth_left: usize) {
+        for child in self.visit(dir, depth_left) {
+            self.enter(&child, depth_left - 1);
+        }
+    }
+
+    /// Enters the canonical folder `dir`: notes its repository and returns the folders
+    /// to walk next, sorted (none when it was entered before or `depth_left` is 0).
+    fn visit(&mut self, dir: &Path, depth_left: usize) -> Vec<PathBuf> {
         if !self.entered.insert(dir.to_path_buf()) {
-            return;
+            return Vec::new();
         }
         match repo_at(dir) {
             Ok(Some(repo)) => {
@@ -389,9 +419,9 @@ impl Walk<'_> {
             Err(error) => self.errors.push(error),
         }
         if depth_left == 0 {
-            return;
+            return Vec::new();
         }
-        let Ok(entries) = fs_err::read_dir(dir) else { return };
+        let Ok(entries) = fs_err::read_dir(dir) else { return Vec::new() };
         let mut children: Vec<PathBuf> = entries
             .filter_map(Result::ok)
             .filter_map(|entry| {
@@ -410,9 +440,7 @@ impl Walk<'_> {
             })
             .collect();
         children.sort();
-        for child in children {
-            self.enter(&child, depth_left - 1);
-        }
+        children
     }
 
     /// Whether the walk stays out of a folder: hidden, a build or package folder, or

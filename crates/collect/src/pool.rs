@@ -1,7 +1,14 @@
 //! The one worker pool: a function mapped over items on a few scoped threads, the
 //! results in item order whichever thread finished first.
 
+use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Threads for work that waits on the disk about as much as it computes (reading
+/// repositories, walking folders): two per core, at most 8.
+pub fn threads() -> usize {
+    std::thread::available_parallelism().map_or(4, |cores| NonZeroUsize::get(cores) * 2).min(8)
+}
 
 /// Applies `f` to every item on up to `threads` threads (at least one, at most one per
 /// item) and returns the results in the order of `items`. Items are handed out one at

@@ -197,7 +197,7 @@ fn gather(env: &ProcessEnv, config: &Config, since: Timestamp) -> collect::gathe
         sessions,
         shell,
     };
-    let workers = std::thread::available_parallelism().map_or(4, |n| n.get() * 2).min(8);
+    let workers = collect::pool::threads();
     collect::gather::gather(&collect_env, &sources, since, env.cwd.as_deref(), workers)
 }
 

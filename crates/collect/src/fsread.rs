@@ -103,8 +103,9 @@ pub(crate) struct Line<'a> {
     pub(crate) complete: bool,
 }
 
-/// Lines of a file as raw bytes, read into one reused buffer, each at most `limit`
-/// bytes; longer lines are skipped and counted.
+/// Lines of a file as raw bytes, each at most `limit` bytes; longer lines are skipped
+/// and counted. A line that lies whole in the reader's buffer is handed out from there;
+/// one that spans refills is copied into one reused buffer.
 pub(crate) struct Lines<R> {
     reader: R,
     buf: Vec<u8>,
@@ -112,6 +113,9 @@ pub(crate) struct Lines<R> {
     line_no: u64,
     too_long: u64,
     first_too_long: u64,
+    /// The bytes of the reader's buffer the last line handed out from there took (its
+    /// `\n` included), consumed on the next call.
+    lent: usize,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -124,11 +128,29 @@ impl<R: BufRead> Lines<R> {
             line_no: 0,
             too_long: 0,
             first_too_long: 0,
+            lent: 0,
         }
     }
 
     /// The next line no longer than the limit, or `None` at the end of the input.
     pub(crate) fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+        self.reader.consume(std::mem::take(&mut self.lent));
+        // A whole line in the reader's buffer is lent from there, not copied.
+        let whole = loop {
+            match self.reader.fill_buf() {
+                Ok(available) => break memchr::memchr(b'\n', available),
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        };
+        if let Some(end) = whole.filter(|&end| end <= self.limit) {
+            self.line_no += 1;
+            self.lent = end + 1;
+            // Not consumed, so the same buffer (`BufRead`'s contract).
+            let available = self.reader.fill_buf()?;
+            let bytes = available.get(..end).ok_or_else(|| io::Error::other("buffer shrank"))?;
+            return Ok(Some(Line { number: self.line_no, bytes, complete: true }));
+        }
         loop {
             self.buf.clear();
             let mut over = false;
@@ -200,9 +222,10 @@ impl<R: BufRead> Lines<R> {
 mod tests {
     use super::*;
 
-    fn lines(input: &[u8], limit: usize) -> (Vec<(u64, String, bool)>, u64, u64) {
-        // A tiny buffer, so lines span several `fill_buf` calls.
-        let mut lines = Lines::new(io::BufReader::with_capacity(3, input), limit);
+    type Read = (Vec<(u64, String, bool)>, u64, u64);
+
+    fn lines_with(input: &[u8], limit: usize, capacity: usize) -> Read {
+        let mut lines = Lines::new(io::BufReader::with_capacity(capacity, input), limit);
         let mut seen = Vec::new();
         while let Some(line) = lines.next_line().unwrap() {
             seen.push((
@@ -212,6 +235,31 @@ mod tests {
             ));
         }
         (seen, lines.too_long, lines.first_too_long)
+    }
+
+    /// The lines of `input`, the same whatever the reader's buffer: a tiny one (lines
+    /// span several `fill_buf` calls and are copied) or a large one (lines are lent from
+    /// it).
+    fn lines(input: &[u8], limit: usize) -> Read {
+        let read = lines_with(input, limit, 3);
+        for capacity in [1, 7, 64, 8192] {
+            assert_eq!(lines_with(input, limit, capacity), read, "capacity {capacity}");
+        }
+        read
+    }
+
+    #[test]
+    fn lines_lent_from_the_buffer_and_copied_ones_mix() {
+        let input = b"0123456789\nab\n\nlonger than ten bytes\nxyz\n0123456789a\nend";
+        let (seen, too_long, first) = lines(input, 10);
+        let expected = [(1, "0123456789", true), (2, "ab", true), (3, "", true), (5, "xyz", true)];
+        let expected: Vec<_> = expected
+            .iter()
+            .map(|&(number, text, complete)| (number, text.to_owned(), complete))
+            .chain([(7, "end".to_owned(), false)])
+            .collect();
+        assert_eq!(seen, expected);
+        assert_eq!((too_long, first), (2, 4));
     }
 
     #[test]

@@ -1,17 +1,31 @@
 //! The subprocess backend, with real programs (small `sh` scripts) as model runners.
 
-use std::os::unix::fs::PermissionsExt as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use llm_client::{Backend, ChatOptions, ClientConfig, CommandBackend, Error};
 use serde_json::{Value, json};
 
 /// Writes an executable `sh` script named `name` into `dir`.
+///
+/// The file is written by a short-lived `sh`, so this process never holds it open for
+/// writing. Tests run on parallel threads that spawn processes: a child forked while a
+/// write descriptor is open inherits it until it execs, and until then the kernel
+/// refuses to run the file ("executable file busy", `ETXTBSY`).
 fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
     let path = dir.join(name);
-    fs_err::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    fs_err::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    #[expect(clippy::disallowed_methods, reason = "the script is written by sh, not git")]
+    let mut child = Command::new("sh")
+        .args(["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh"])
+        .arg(&path)
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("sh on PATH");
+    let text = format!("#!/bin/sh\n{body}\n");
+    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    assert!(child.wait().unwrap().success(), "could not write {}", path.display());
     path
 }
 

@@ -4,7 +4,6 @@
 //! file, and a work tree with a file modified in the window). A `git` first on `PATH` logs each call, then runs the real
 //! git, so the report is the real one.
 
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 
 use crate::support::{Home, report_json};
@@ -28,8 +27,7 @@ fn logging_git(bin: &Path, log: &Path) {
     );
     fs_err::create_dir_all(bin).unwrap();
     let path = bin.join("git");
-    fs_err::write(&path, script).unwrap();
-    fs_err::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::support::write_executable(&path, &script);
 }
 
 #[test]

@@ -432,14 +432,12 @@ fn style_notes_go_in_a_tuning_section_and_none_leave_the_prompt_as_it_was() {
 
 #[test]
 fn the_command_backend_runs_a_model_runner_with_the_request_on_stdin() {
-    use std::os::unix::fs::PermissionsExt as _;
     let home = home_with_work();
     let seen = home.path().join("request.json");
-    let runner = home.write(
+    let runner = home.write_executable(
         "bin/runner",
         &format!("#!/bin/sh\ncat > {}\necho '{{\"summary\": \"The app parser accepts trailing commas now.\", \"blockers\": []}}'\n", seen.display()),
     );
-    fs_err::set_permissions(&runner, std::fs::Permissions::from_mode(0o755)).unwrap();
     home.config(&format!(
         "[llm]\napi = \"command\"\ncommand = \"{} --model tiny\"\n",
         runner.display()

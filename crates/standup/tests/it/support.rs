@@ -45,6 +45,19 @@ impl Home {
         path
     }
 
+    /// Writes an executable script at `~/<relative>`.
+    ///
+    /// The file is written by a short-lived `sh`, so this process never holds it open
+    /// for writing. Tests run on parallel threads that spawn processes: a child forked
+    /// while a write descriptor is open inherits it until it execs, and until then the
+    /// kernel refuses to run the file ("executable file busy", `ETXTBSY`).
+    pub(crate) fn write_executable(&self, relative: &str, text: &str) -> PathBuf {
+        let path = self.home.join(relative);
+        fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+        write_executable(&path, text);
+        path
+    }
+
     /// Writes `~/.config/standup/config.toml`.
     pub(crate) fn config(&self, text: &str) -> PathBuf {
         self.write(".config/standup/config.toml", text)
@@ -238,4 +251,18 @@ pub(crate) fn subjects_by_bucket(report: &serde_json::Value) -> Vec<Vec<String>>
                 .collect()
         })
         .collect()
+}
+
+/// Writes `text` to an executable file at `path` through `sh`, without this process
+/// ever holding a descriptor to it (see [`Home::write_executable`]).
+pub(crate) fn write_executable(path: &Path, text: &str) {
+    #[expect(clippy::disallowed_methods, reason = "the script is written by sh, not git")]
+    let mut child = Command::new("sh")
+        .args(["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh"])
+        .arg(path)
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("sh on PATH");
+    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    assert!(child.wait().unwrap().success(), "could not write {}", path.display());
 }

@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use jiff::{SignedDuration, Timestamp};
@@ -31,9 +31,11 @@ use crate::{Env, Error, SourceOutput, SourceStatus, fsread};
 mod branches;
 mod identity;
 mod inproc;
+mod skip;
 mod wip;
 
 pub use identity::LeftOut;
+pub use skip::changed_since;
 
 /// The folders under `~` searched for repositories when no roots are configured.
 pub const DEFAULT_ROOTS: [&str; 11] = [
@@ -454,66 +456,6 @@ impl Walk<'_> {
     }
 }
 
-/// Whether any ref, `packed-refs` or HEAD reflog of the repository changed at or after
-/// `since`. A commit made (or rebased, or fetched) in a window moves one of them, so a
-/// repository where none moved cannot hold a commit for that window and is skipped
-/// without spawning git. Only `stat` and folder listings are used, never a file read.
-///
-/// Anything that cannot be looked at counts as changed: a git dir without permission
-/// (or otherwise unreadable) is read, so git reports what is wrong with it, instead of
-/// the repository silently counting as unchanged.
-pub fn changed_since(repo: &Repo, since: Timestamp) -> bool {
-    let since = since
-        .checked_sub(SignedDuration::from_secs(2))
-        .map_or(SystemTime::UNIX_EPOCH, SystemTime::from);
-    let newer = |path: &Path| match fs_err::metadata(path).and_then(|meta| meta.modified()) {
-        Ok(time) => time >= since,
-        Err(error) => error.kind() != io::ErrorKind::NotFound,
-    };
-    let git_dir = &repo.git_dir;
-    // Not `FETCH_HEAD`: git rewrites it on every fetch, even one that brings nothing; a
-    // fetch that moves a remote-tracking ref changes `refs/remotes/…` or `packed-refs`.
-    let files = ["HEAD", "packed-refs", "logs/HEAD"];
-    if files.iter().any(|file| newer(&git_dir.join(file))) {
-        return true;
-    }
-    if tree_newer(&git_dir.join("refs"), &newer) || tree_newer(&git_dir.join("reftable"), &newer) {
-        return true;
-    }
-    // Linked worktrees keep their own HEAD and reflog under `worktrees/<name>`.
-    let worktrees = match fs_err::read_dir(git_dir.join("worktrees")) {
-        Ok(worktrees) => worktrees,
-        Err(error) => {
-            return !matches!(error.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory);
-        }
-    };
-    worktrees.filter_map(Result::ok).any(|entry| {
-        let path = entry.path();
-        newer(&path.join("HEAD")) || newer(&path.join("logs/HEAD"))
-    })
-}
-
-/// Whether a folder of loose refs, or one below it, changed at or after the bound. git
-/// (and libgit2 and JGit) update a loose ref by writing `<name>.lock` and renaming it
-/// into place, which changes the folder's mtime; so folders are enough, and the ref
-/// files themselves need no `stat`.
-fn tree_newer(dir: &Path, newer: &dyn Fn(&Path) -> bool) -> bool {
-    if newer(dir) {
-        return true;
-    }
-    // A folder that cannot be listed might hide a change: read the repository.
-    let entries = match fs_err::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(error) => {
-            return !matches!(error.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory);
-        }
-    };
-    entries
-        .filter_map(Result::ok)
-        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
-        .any(|entry| tree_newer(&entry.path(), newer))
-}
-
 /// What to read from the repositories.
 #[derive(Debug, Clone)]
 pub struct ReadOptions<'a> {
@@ -557,6 +499,10 @@ pub struct ReadOutput {
     pub wip: Vec<report_model::WipEvent>,
     /// The git dirs whose work in progress was read with their commits.
     pub wip_read: Vec<PathBuf>,
+    /// The git dirs whose index, stash or linked worktree moved since the window began
+    /// (whether or not their refs did), found with the skip check: their work in
+    /// progress is read too.
+    pub touched: Vec<PathBuf>,
 }
 
 /// Reads the user's commits authored at or after `options.since` from every repository
@@ -575,10 +521,22 @@ pub fn read_commits(
 pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadOutput {
     // The skip check only stats, but on a cold cache each stat waits for the disk: the
     // checks run on the pool so several wait at once.
-    let changed =
-        crate::pool::map_ordered(repos, options.workers, |repo| changed_since(repo, options.since));
-    let active: Vec<&Repo> =
-        repos.iter().zip(changed).filter_map(|(repo, changed)| changed.then_some(repo)).collect();
+    // Whether a working tree was worked on is told by `stat` too, so it is asked here,
+    // on the pool, rather than one repository after another once the logs are joined.
+    let checks = crate::pool::map_ordered(repos, options.workers, |repo| {
+        (changed_since(repo, options.since), wip::touched_since(repo, options.since))
+    });
+    let touched: Vec<PathBuf> = repos
+        .iter()
+        .zip(&checks)
+        .filter(|(_, (_, touched))| *touched)
+        .map(|(repo, _)| repo.git_dir.clone())
+        .collect();
+    let active: Vec<&Repo> = repos
+        .iter()
+        .zip(&checks)
+        .filter_map(|(repo, (changed, _))| changed.then_some(repo))
+        .collect();
     // With no include outside the repositories, most of them need no `git config`; with
     // nothing there (or in the environment) that changes a listing, it is read in process.
     let outside = if active.is_empty() {
@@ -599,7 +557,7 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
         read_repo(env, repo, options, how)
     });
 
-    let mut read = ReadOutput::default();
+    let mut read = ReadOutput { touched, ..ReadOutput::default() };
     let output = &mut read.output;
     for (index, result) in results.into_iter().enumerate() {
         match result {
@@ -958,9 +916,9 @@ fn parse_log(
 }
 
 /// The work in progress of the repositories in `asked` (by git dir: the ones with the
-/// user's commits, or a session or command of the window) and of any other whose index
-/// or stash changed since `since`; never of the ones in `failed`. Each git process is
-/// killed after `timeout`.
+/// user's commits, a session or command of the window, or an index or stash that
+/// changed since `since`, [`ReadOutput::touched`]); never of the ones in `failed`. Each
+/// git process is killed after `timeout`.
 pub fn read_work_in_progress(
     env: &Env,
     repos: &[Repo],
@@ -971,8 +929,7 @@ pub fn read_work_in_progress(
 ) -> SourceOutput<report_model::WipEvent> {
     let chosen: Vec<&Repo> = repos
         .iter()
-        .filter(|repo| !failed.contains(&repo.git_dir))
-        .filter(|repo| asked.contains(&repo.git_dir) || wip::touched_since(repo, since))
+        .filter(|repo| !failed.contains(&repo.git_dir) && asked.contains(&repo.git_dir))
         .collect();
     let results = crate::pool::map_ordered(&chosen, workers, |repo| {
         wip::read_wip(env, repo, since, timeout, None)

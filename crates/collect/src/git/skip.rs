@@ -1,0 +1,381 @@
+//! The skip check: whether a repository's refs can have moved since a time, told by
+//! `stat` alone, so a repository nobody touched is never read.
+//!
+//! A commit made (or rebased, or fetched) moves a ref, `packed-refs` or the HEAD reflog.
+//! git (and libgit2 and JGit) update a loose ref by writing `<name>.lock` and renaming it
+//! into place, which changes the mtime of the folder that holds it; so the folders of
+//! `refs/` are enough, and the ref files themselves need no `stat`.
+//!
+//! Most of the cost is listing those folders. On the file systems that count a folder's
+//! subfolders in its link count (`st_nlink` is 2 plus their number: ext2/3/4, XFS, tmpfs,
+//! F2FS), a folder whose count says it has none is not listed, and a folder whose
+//! subfolders are all found under the usual names (`heads`, `tags`, `remotes`, `origin`)
+//! is not listed either. Elsewhere (btrfs and overlayfs say 1, NFS may be wrong) every
+//! folder is listed, as GNU `find` does without its leaf optimization. A repository costs
+//! about ten `stat`s instead of some forty calls.
+
+use std::collections::HashMap;
+use std::fs::Metadata;
+use std::io;
+use std::os::unix::fs::MetadataExt as _;
+use std::path::Path;
+use std::sync::{Mutex, PoisonError};
+use std::time::SystemTime;
+
+use jiff::{SignedDuration, Timestamp};
+
+use super::Repo;
+
+/// Whether any ref, `packed-refs` or HEAD reflog of the repository changed at or after
+/// `since`. A repository where none moved cannot hold a commit made since then, so it
+/// is skipped without spawning git. Only `stat` and folder listings are used, never a
+/// file read.
+///
+/// Anything that cannot be looked at counts as changed: a git dir without permission
+/// (or otherwise unreadable) is read, so git reports what is wrong with it, instead of
+/// the repository silently counting as unchanged.
+pub fn changed_since(repo: &Repo, since: Timestamp) -> bool {
+    Check::new(since, link_counts_trusted).changed(&repo.git_dir)
+}
+
+/// One skip check: the bound, and how to tell whether a file system counts subfolders.
+struct Check<F> {
+    since: SystemTime,
+    counts_subfolders: F,
+}
+
+/// What a `stat` said about a path.
+enum Probe {
+    /// Nothing there.
+    Missing,
+    /// Changed at or after the bound, or could not be looked at.
+    Changed,
+    /// There, and older than the bound.
+    Older(Metadata),
+}
+
+impl<F: Fn(&Path, u64) -> bool> Check<F> {
+    fn new(since: Timestamp, counts_subfolders: F) -> Check<F> {
+        // Two seconds of slack for file systems with coarse times.
+        let since = since
+            .checked_sub(SignedDuration::from_secs(2))
+            .map_or(SystemTime::UNIX_EPOCH, SystemTime::from);
+        Check { since, counts_subfolders }
+    }
+
+    fn changed(&self, git_dir: &Path) -> bool {
+        // Not `FETCH_HEAD`: git rewrites it on every fetch, even one that brings nothing; a
+        // fetch that moves a remote-tracking ref changes `refs/remotes/…` or `packed-refs`.
+        for file in ["HEAD", "packed-refs", "logs/HEAD"] {
+            if matches!(self.probe(&git_dir.join(file), true), Probe::Changed) {
+                return true;
+            }
+        }
+        for tree in ["refs", "reftable"] {
+            let dir = git_dir.join(tree);
+            match self.probe(&dir, true) {
+                Probe::Missing => {}
+                Probe::Changed => return true,
+                Probe::Older(metadata) => {
+                    let trusted = (self.counts_subfolders)(&dir, metadata.dev());
+                    let trusted_device = trusted.then(|| metadata.dev());
+                    if self.tree_changed(&dir, &metadata, tree, trusted_device) {
+                        return true;
+                    }
+                }
+            }
+        }
+        // Linked worktrees keep their own HEAD and reflog under `worktrees/<name>`.
+        let worktrees = match fs_err::read_dir(git_dir.join("worktrees")) {
+            Ok(worktrees) => worktrees,
+            Err(error) => {
+                return !matches!(
+                    error.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                );
+            }
+        };
+        worktrees.filter_map(Result::ok).any(|entry| {
+            let path = entry.path();
+            ["HEAD", "logs/HEAD"]
+                .iter()
+                .any(|file| matches!(self.probe(&path.join(file), true), Probe::Changed))
+        })
+    }
+
+    /// `stat` (`follow`) or `lstat` of `path`, against the bound.
+    fn probe(&self, path: &Path, follow: bool) -> Probe {
+        let metadata = if follow { fs_err::metadata(path) } else { fs_err::symlink_metadata(path) };
+        match metadata {
+            Ok(metadata) => match metadata.modified() {
+                Ok(time) if time < self.since => Probe::Older(metadata),
+                _ => Probe::Changed,
+            },
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Probe::Missing,
+            Err(_) => Probe::Changed,
+        }
+    }
+
+    /// Whether a folder of `refs/` (or `reftable/`) older than the bound holds a folder
+    /// that changed at or after it. `relative` is its path below the git dir; its link
+    /// count is believed when it lies on `trusted_device`.
+    fn tree_changed(
+        &self,
+        dir: &Path,
+        metadata: &Metadata,
+        relative: &str,
+        trusted_device: Option<u64>,
+    ) -> bool {
+        let subfolders = (trusted_device == Some(metadata.dev()) && metadata.nlink() >= 2)
+            .then(|| metadata.nlink() - 2);
+        if subfolders == Some(0) {
+            return false;
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        if let Some(subfolders) = subfolders {
+            for &name in usual_subfolders(relative) {
+                match self.probe(&dir.join(name), false) {
+                    Probe::Changed => return true,
+                    // A link is not a subfolder, and `refs/` is walked without following
+                    // links (a listing's entry types say so): it is left to the listing.
+                    Probe::Older(child) if child.is_dir() => {
+                        let path = format!("{relative}/{name}");
+                        if self.tree_changed(&dir.join(name), &child, &path, trusted_device) {
+                            return true;
+                        }
+                        seen.push(name);
+                    }
+                    Probe::Missing | Probe::Older(_) => {}
+                }
+            }
+            if seen.len() as u64 == subfolders {
+                return false;
+            }
+        }
+        // A folder that cannot be listed might hide a change: read the repository.
+        let entries = match fs_err::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(error) => {
+                return !matches!(
+                    error.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                );
+            }
+        };
+        entries
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
+            .filter(|entry| !seen.iter().any(|name| entry.file_name() == **name))
+            .any(|entry| {
+                let path = entry.path();
+                match self.probe(&path, false) {
+                    Probe::Missing => false,
+                    Probe::Changed => true,
+                    Probe::Older(child) => {
+                        let name = entry.file_name();
+                        let relative = format!("{relative}/{}", name.to_string_lossy());
+                        self.tree_changed(&path, &child, &relative, trusted_device)
+                    }
+                }
+            })
+    }
+}
+
+/// The subfolders a folder of `refs/` usually has, tried by name before it is listed.
+fn usual_subfolders(relative: &str) -> &'static [&'static str] {
+    match relative {
+        "refs" => &["heads", "tags", "remotes"],
+        "refs/remotes" => &["origin", "upstream"],
+        _ => &[],
+    }
+}
+
+/// Whether the file system of `path` (on device `device`) counts a folder's subfolders
+/// in its link count. Asked once per device (a `statfs`), then remembered.
+fn link_counts_trusted(path: &Path, device: u64) -> bool {
+    static KNOWN: Mutex<Option<HashMap<u64, bool>>> = Mutex::new(None);
+    if let Some(&known) = KNOWN
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .as_ref()
+        .and_then(|known| known.get(&device))
+    {
+        return known;
+    }
+    let trusted = counts_subfolders(path);
+    KNOWN
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get_or_insert_with(HashMap::new)
+        .insert(device, trusted);
+    trusted
+}
+
+/// Whether the file system holding `path` is one known to keep a folder's link count at
+/// 2 plus its subfolders. Unknown ones are not believed (GNU `find` refuses its leaf
+/// optimization on AFS, CIFS, NFS and procfs, where the count can be wrong).
+#[cfg(target_os = "linux")]
+fn counts_subfolders(path: &Path) -> bool {
+    const EXT: i64 = 0xEF53;
+    const XFS: i64 = 0x5846_5342;
+    const TMPFS: i64 = 0x0102_1994;
+    const F2FS: i64 = 0xF2F5_2010;
+    #[allow(clippy::useless_conversion, reason = "`f_type` is narrower on 32-bit targets")]
+    rustix::fs::statfs(path)
+        .is_ok_and(|stat| matches!(i64::from(stat.f_type), EXT | XFS | TMPFS | F2FS))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn counts_subfolders(_path: &Path) -> bool {
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    const SINCE: &str = "2026-11-27T00:00:00Z";
+
+    fn set_time(path: &Path, when: &str) {
+        let time = SystemTime::from(when.parse::<Timestamp>().unwrap());
+        fs_err::File::open(path).unwrap().set_modified(time).unwrap();
+    }
+
+    /// A git dir whose every folder and file is older than the bound, with the ref
+    /// folders named (relative to the git dir).
+    fn git_dir(folders: &[&str]) -> (tempfile::TempDir, PathBuf) {
+        let temp = tempfile::tempdir().unwrap();
+        let git_dir = temp.path().join(".git");
+        fs_err::create_dir_all(git_dir.join("refs")).unwrap();
+        for folder in folders {
+            fs_err::create_dir_all(git_dir.join(folder)).unwrap();
+            fs_err::write(git_dir.join(folder).join("ref"), "0\n").unwrap();
+        }
+        fs_err::write(git_dir.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+        age(&git_dir);
+        (temp, git_dir)
+    }
+
+    fn age(dir: &Path) {
+        for entry in fs_err::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() && !path.is_symlink() {
+                age(&path);
+            }
+            if !path.is_symlink() {
+                set_time(&path, "2026-11-20T00:00:00Z");
+            }
+        }
+        set_time(dir, "2026-11-20T00:00:00Z");
+    }
+
+    /// The check's answer believing link counts, and listing every folder.
+    fn both(git_dir: &Path) -> (bool, bool) {
+        let since: Timestamp = SINCE.parse().unwrap();
+        let believing = Check::new(since, |_: &Path, _| true).changed(git_dir);
+        let listing = Check::new(since, |_: &Path, _| false).changed(git_dir);
+        (believing, listing)
+    }
+
+    const FOLDERS: [&str; 9] = [
+        "refs/heads",
+        "refs/heads/feature",
+        "refs/heads/feature/deep",
+        "refs/tags",
+        "refs/remotes/origin",
+        "refs/remotes/origin/release",
+        "refs/remotes/upstream",
+        "refs/remotes/fork",
+        "refs/prefetch/remotes/origin",
+    ];
+
+    #[test]
+    fn an_untouched_git_dir_is_unchanged_whether_link_counts_are_believed_or_not() {
+        let (_temp, git_dir) = git_dir(&FOLDERS);
+        assert_eq!(both(&git_dir), (false, false));
+    }
+
+    #[test]
+    fn a_change_in_any_ref_folder_is_found_whether_link_counts_are_believed_or_not() {
+        // Every folder, the usual names and the others, at every depth.
+        for changed in FOLDERS.iter().chain(&["refs", "refs/remotes"]) {
+            let (_temp, git_dir) = git_dir(&FOLDERS);
+            set_time(&git_dir.join(changed), "2026-11-27T09:00:00Z");
+            assert_eq!(both(&git_dir), (true, true), "{changed}");
+        }
+    }
+
+    #[test]
+    fn a_folder_the_usual_names_miss_is_found_by_listing() {
+        // `refs/remotes` holds only `fork`: neither `origin` nor `upstream`.
+        let (_temp, git_dir) = git_dir(&["refs/heads", "refs/tags", "refs/remotes/fork/topic"]);
+        set_time(&git_dir.join("refs/remotes/fork/topic"), "2026-11-27T09:00:00Z");
+        assert_eq!(both(&git_dir), (true, true));
+    }
+
+    #[test]
+    fn a_link_under_a_usual_name_does_not_stand_for_a_subfolder() {
+        // `refs/remotes/origin` is a link to a folder, so the one real subfolder of
+        // `refs/remotes` is `mirror`, which changed: the link must not hide it.
+        let (temp, git_dir) = git_dir(&["refs/heads", "refs/tags", "refs/remotes/mirror"]);
+        let elsewhere = temp.path().join("elsewhere");
+        fs_err::create_dir_all(&elsewhere).unwrap();
+        set_time(&elsewhere, "2026-11-20T00:00:00Z");
+        let link = git_dir.join("refs/remotes/origin");
+        std::os::unix::fs::symlink(&elsewhere, &link).unwrap();
+        // The link's own time too (`touch -h`), so only `mirror` is newer.
+        #[expect(clippy::disallowed_methods, reason = "the test dates a link with coreutils")]
+        let touched = std::process::Command::new("touch")
+            .args(["-h", "-d", "2026-11-20T00:00:00Z"])
+            .arg(&link)
+            .status()
+            .unwrap();
+        assert!(touched.success());
+        set_time(&git_dir.join("refs/remotes"), "2026-11-20T00:00:00Z");
+        set_time(&git_dir.join("refs/remotes/mirror"), "2026-11-27T09:00:00Z");
+        assert_eq!(both(&git_dir), (true, true));
+    }
+
+    #[test]
+    fn the_files_outside_refs_count() {
+        for file in ["HEAD", "packed-refs", "logs/HEAD", "reftable/tables.list"] {
+            let (_temp, git_dir) = git_dir(&["refs/heads"]);
+            let path = git_dir.join(file);
+            fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+            fs_err::write(&path, "x\n").unwrap();
+            set_time(&path, "2026-11-27T09:00:00Z");
+            // A new `reftable` folder is itself newer than the bound.
+            assert_eq!(both(&git_dir), (true, true), "{file}");
+        }
+    }
+
+    #[test]
+    fn a_linked_worktree_that_moved_counts() {
+        let (_temp, git_dir) = git_dir(&["refs/heads"]);
+        let worktree = git_dir.join("worktrees/topic");
+        fs_err::create_dir_all(&worktree).unwrap();
+        fs_err::write(worktree.join("HEAD"), "0\n").unwrap();
+        age(&git_dir);
+        assert_eq!(both(&git_dir), (false, false));
+        set_time(&worktree.join("HEAD"), "2026-11-27T09:00:00Z");
+        assert_eq!(both(&git_dir), (true, true));
+    }
+
+    #[test]
+    fn this_machines_temporary_folder_is_asked_about_its_link_counts() {
+        // Whatever the answer, it is the same when asked again (remembered by device).
+        let temp = tempfile::tempdir().unwrap();
+        let device = fs_err::metadata(temp.path()).unwrap().dev();
+        let first = link_counts_trusted(temp.path(), device);
+        assert_eq!(link_counts_trusted(temp.path(), device), first);
+        if first {
+            // Where the count is believed, it really is 2 plus the subfolders.
+            fs_err::create_dir_all(temp.path().join("a/b")).unwrap();
+            fs_err::create_dir_all(temp.path().join("c")).unwrap();
+            assert_eq!(fs_err::metadata(temp.path()).unwrap().nlink(), 4);
+            assert_eq!(fs_err::metadata(temp.path().join("a")).unwrap().nlink(), 3);
+        }
+    }
+}

@@ -205,7 +205,9 @@ fn work_in_progress(
     let asked: BTreeSet<PathBuf> = repos
         .iter()
         .filter(|repo| {
-            with_commits.contains(repo.project.path.as_path()) || worked_in.contains(&repo.git_dir)
+            with_commits.contains(repo.project.path.as_path())
+                || worked_in.contains(&repo.git_dir)
+                || reads.touched.contains(&repo.git_dir)
         })
         .map(|repo| repo.git_dir.clone())
         .collect();
@@ -223,6 +225,7 @@ fn merge_reads(reads: &mut git::ReadOutput, more: git::ReadOutput) {
     reads.failed.extend(more.failed);
     reads.wip.extend(more.wip);
     reads.wip_read.extend(more.wip_read);
+    reads.touched.extend(more.touched);
     merge_commits(&mut reads.output, more.output);
 }
 

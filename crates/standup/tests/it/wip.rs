@@ -103,6 +103,41 @@ fn a_repository_with_only_uncommitted_work_shows_it() {
 }
 
 #[test]
+fn a_repository_skipped_for_its_refs_still_shows_work_staged_in_the_window() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("quiet");
+    repo.commit("a.txt", "long ago", "2026-10-01T10:00:00+09:00");
+    write_at(&repo, "b.txt", "new\n", "2026-11-27T11:00:00+09:00");
+    repo.git(&["add", "b.txt"]);
+    // Every ref, reflog and folder of the git dir dates from October, so the skip check
+    // leaves the repository unread; only the index moved in the window.
+    let git_dir = repo.path.join(".git");
+    age_except(&git_dir, &git_dir.join("index"), "2026-10-01T10:00:00+09:00");
+    touch(&git_dir.join("index"), "2026-11-27T11:00:05+09:00");
+    let report = run_json(&home, &["daily"]);
+    assert_eq!(project(&report, "quiet")["wip"]["files"], serde_json::json!(["b.txt"]));
+    // With the index old too, nothing says the work tree was worked on.
+    touch(&git_dir.join("index"), "2026-10-01T10:00:00+09:00");
+    let report = run_json(&home, &["daily"]);
+    assert!(report["buckets"][0]["projects"].as_array().unwrap().is_empty(), "{report:#}");
+}
+
+/// Sets the time of every file and folder under `dir` (and `dir`) but `keep`.
+fn age_except(dir: &Path, keep: &Path, when: &str) {
+    for entry in fs_err::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            age_except(&path, keep, when);
+        } else if path != keep {
+            touch(&path, when);
+        }
+    }
+    let time: jiff::Timestamp = when.parse().unwrap();
+    fs_err::File::open(dir).unwrap().set_modified(std::time::SystemTime::from(time)).unwrap();
+}
+
+#[test]
 fn a_stash_made_in_the_window_is_in_progress() {
     let home = Home::new();
     home.git_identity(ME.email, ME.name);

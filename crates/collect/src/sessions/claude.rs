@@ -263,22 +263,50 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     let candidates = roots(env, config);
     let roots: Vec<PathBuf> = candidates.iter().filter(|root| root.is_dir()).cloned().collect();
     let mut state = State::default();
-    let mut folders = Vec::new();
+    let mut folder_paths = Vec::new();
     for root in &roots {
         for (folder, kind) in ctx.list_dir_typed(&root.join("projects")) {
             if kind.is_dir() || (kind.is_symlink() && folder.is_dir()) {
-                folders.push(list_folder(ctx, &mut state, &folder));
+                folder_paths.push(folder);
             }
         }
     }
-    read_folders(ctx, &mut state, &folders);
+    // A busy machine has hundreds of project folders, each a listing and a `stat` per
+    // file: they are listed on the pool, then taken in order.
+    let since = ctx.since;
+    let listed =
+        crate::pool::map_ordered(&folder_paths, workers(), |folder| list_folder(folder, since));
+    let mut folders = Vec::with_capacity(listed.len());
+    for listing in listed {
+        for error in listing.errors {
+            ctx.fail(error);
+        }
+        state.transcripts.extend(listing.stems);
+        state.files += listing.jobs.jobs.len() as u64;
+        folders.push(listing.jobs);
+    }
+    // `history.jsonl` holds every prompt ever made, and most of its lines belong to a
+    // listed transcript: they are set aside by a byte scan on a thread of their own
+    // while the transcripts are parsed, and only the rest are parsed afterwards.
+    let listed = state.transcripts.clone();
+    let scans = std::thread::scope(|scope| {
+        let scan = scope.spawn(|| {
+            roots
+                .iter()
+                .map(|root| scan_history(&root.join("history.jsonl"), &listed, since))
+                .collect::<Vec<_>>()
+        });
+        read_folders(ctx, &mut state, &folders);
+        // A panic while scanning is a bug; re-raise it rather than hide it.
+        scan.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    });
     finish_titles(&mut state);
 
     let mut limits = Vec::new();
     let mut history_days = BTreeSet::new();
     let mut cleanup_days = None;
-    for root in &roots {
-        read_history(ctx, &mut state, &root.join("history.jsonl"), &mut history_days);
+    for (root, scan) in roots.iter().zip(scans) {
+        read_history(ctx, &mut state, &root.join("history.jsonl"), scan, &mut history_days);
         if cleanup_days.is_none() {
             cleanup_days = read_cleanup_days(ctx, &root.join("settings.json"));
         }
@@ -334,11 +362,28 @@ struct FolderJobs {
     fresh: Vec<bool>,
 }
 
+/// One project folder's transcripts, listed off the main thread.
+struct Listing {
+    jobs: FolderJobs,
+    /// The file stems of its main transcripts (not `agent-*` sub-agent logs).
+    stems: Vec<String>,
+    /// What could not be listed, in order.
+    errors: Vec<crate::Error>,
+}
+
 /// Lists the transcripts of one project folder.
-fn list_folder(ctx: &mut Ctx, state: &mut State, folder_path: &Path) -> FolderJobs {
+fn list_folder(folder_path: &Path, since: Timestamp) -> Listing {
     let mut jobs = Vec::new();
     let mut fresh = Vec::new();
-    for (path, kind, modified_since) in ctx.list_dir_fresh(folder_path) {
+    let mut stems = Vec::new();
+    let mut errors = Vec::new();
+    let mut list = |path: &Path| {
+        super::list_fresh(path, since).unwrap_or_else(|error| {
+            errors.push(error);
+            Vec::new()
+        })
+    };
+    for (path, kind, modified_since) in list(folder_path) {
         // A symbolic link is followed, as `is_dir` would; a plain entry needs no `stat`.
         // Anything that is not a folder is a transcript when its name says so: a FIFO or
         // a device there is refused when it is opened, with a warning naming it.
@@ -346,13 +391,13 @@ fn list_folder(ctx: &mut Ctx, state: &mut State, folder_path: &Path) -> FolderJo
         if has_extension(&path, "jsonl") && !is_dir {
             let Some(stem) = super::file_stem(&path) else { continue };
             if !stem.starts_with("agent-") {
-                state.transcripts.insert(stem.clone());
+                stems.push(stem.clone());
             }
             jobs.push(Job { default_session: stem, path, subagent: false });
             fresh.push(modified_since);
         } else if is_dir {
             let Some(parent) = super::file_name(&path) else { continue };
-            for (sub, sub_kind, sub_fresh) in ctx.list_dir_fresh(&path.join("subagents")) {
+            for (sub, sub_kind, sub_fresh) in list(&path.join("subagents")) {
                 let sub_is_dir = sub_kind.is_dir() || (sub_kind.is_symlink() && sub.is_dir());
                 if has_extension(&sub, "jsonl") && !sub_is_dir {
                     jobs.push(Job { path: sub, default_session: parent.clone(), subagent: true });
@@ -361,8 +406,12 @@ fn list_folder(ctx: &mut Ctx, state: &mut State, folder_path: &Path) -> FolderJo
             }
         }
     }
-    state.files += jobs.len() as u64;
-    FolderJobs { jobs, fresh }
+    Listing { jobs: FolderJobs { jobs, fresh }, stems, errors }
+}
+
+/// The threads to list and parse on: as many as there are cores.
+fn workers() -> usize {
+    std::thread::available_parallelism().map_or(2, NonZeroUsize::get)
 }
 
 /// Parses every fresh transcript, on as many threads as there are cores (parsing JSON
@@ -375,9 +424,8 @@ fn read_folders(ctx: &mut Ctx, state: &mut State, folders: &[FolderJobs]) {
         .map(|(job, _)| job)
         .collect();
     let since = ctx.since;
-    let workers = std::thread::available_parallelism().map_or(2, NonZeroUsize::get);
     let mut parsed =
-        crate::pool::map_ordered(&fresh, workers, |job| parse_transcript(job, since)).into_iter();
+        crate::pool::map_ordered(&fresh, workers(), |job| parse_transcript(job, since)).into_iter();
     for folder_jobs in folders {
         let mut folder = Folder::default();
         for (job, fresh) in folder_jobs.jobs.iter().zip(&folder_jobs.fresh) {
@@ -613,8 +661,38 @@ struct Orphan {
     cwd: Option<PathBuf>,
 }
 
-/// Reads `history.jsonl`: entries of sessions without a transcript become sessions.
-fn read_history(ctx: &mut Ctx, state: &mut State, path: &Path, days: &mut BTreeSet<Date>) {
+/// The lines of one `history.jsonl` that a byte scan could not set aside as belonging to
+/// a listed transcript, with what reading the file said.
+struct HistoryScan {
+    /// Line number, whether the line ended with a newline, and its bytes.
+    kept: Vec<(u64, bool, Vec<u8>)>,
+    warnings: Vec<Warning>,
+    stats: Stats,
+}
+
+/// Reads `history.jsonl`, keeping the lines whose `sessionId` is not one of `listed`
+/// (the transcripts' file names) or cannot be found without parsing.
+fn scan_history(path: &Path, listed: &HashSet<String>, since: Timestamp) -> HistoryScan {
+    let mut ctx = Ctx { since, warnings: Vec::new() };
+    let mut stats = Stats::default();
+    let mut kept = Vec::new();
+    jsonl::for_each_line(&mut ctx, &mut stats, path, |bytes, number, complete| {
+        if !quick_session_id(bytes).is_some_and(|session_id| listed.contains(session_id)) {
+            kept.push((number, complete, bytes.to_vec()));
+        }
+    });
+    HistoryScan { kept, warnings: ctx.warnings, stats }
+}
+
+/// Reads the lines of `history.jsonl` its [`scan_history`] kept: entries of sessions
+/// without a transcript become sessions.
+fn read_history(
+    ctx: &mut Ctx,
+    state: &mut State,
+    path: &Path,
+    scan: HistoryScan,
+    days: &mut BTreeSet<Date>,
+) {
     let since = ctx.since;
     // Old entries have no `sessionId`: they are covered when a transcript session of the
     // same working directory has activity on the same UTC day.
@@ -628,9 +706,8 @@ fn read_history(ctx: &mut Ctx, state: &mut State, path: &Path, days: &mut BTreeS
     }
     let mut orphans: Drafts = Drafts::new();
     let transcripts = &state.transcripts;
-    jsonl::read_lines(ctx, &mut state.stats, path, |bytes| {
-        // Most entries belong to a session whose transcript was listed: those are skipped
-        // without parsing the line, so the file's old history costs a byte scan.
+    let mut read_line = |bytes: &[u8]| -> Result<(), serde_json::Error> {
+        // An entry of a session whose id only the transcripts' records told.
         if quick_session_id(bytes).is_some_and(|session_id| transcripts.contains(session_id)) {
             return Ok(());
         }
@@ -682,7 +759,16 @@ fn read_history(ctx: &mut Ctx, state: &mut State, path: &Path, days: &mut BTreeS
         session.activity.push(time);
         session.note_prompt_text(time, &display.value);
         Ok(())
-    });
+    };
+    let mut malformed = jsonl::Malformed::default();
+    for (number, complete, bytes) in &scan.kept {
+        if read_line(bytes).is_err() && *complete {
+            malformed.count(*number);
+        }
+    }
+    ctx.warnings.extend(scan.warnings);
+    state.stats.files_read += scan.stats.files_read;
+    malformed.report(ctx, &mut state.stats, path);
     for orphan in orphans.into_values() {
         super::add_draft(&mut state.drafts, orphan);
     }

@@ -35,6 +35,25 @@ pub(crate) fn read_lines(
     path: &Path,
     mut parse_line: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
 ) {
+    let mut malformed = Malformed::default();
+    for_each_line(ctx, stats, path, |bytes, number, complete| {
+        if parse_line(bytes).is_err() && complete {
+            malformed.count(number);
+        }
+    });
+    malformed.report(ctx, stats, path);
+}
+
+/// Streams the non-blank lines of `path` (trimmed) through `visit`, with their line
+/// numbers and whether each ended with a newline; what [`read_lines`] does but the
+/// parsing and counting, for a reader that parses some lines later (after
+/// [`Malformed::count`] their failures, and [`Malformed::report`] them).
+pub(crate) fn for_each_line(
+    ctx: &mut Ctx,
+    stats: &mut Stats,
+    path: &Path,
+    mut visit: impl FnMut(&[u8], u64, bool),
+) {
     let file = match fsread::open(path) {
         Ok(file) => file,
         Err(error) => {
@@ -44,8 +63,6 @@ pub(crate) fn read_lines(
     };
     stats.files_read += 1;
     let mut lines = Lines::new(BufReader::with_capacity(64 * 1024, file), fsread::LOG_LINE_MAX);
-    let mut malformed = 0_u64;
-    let mut first_malformed = 0_u64;
     loop {
         let line = match lines.next_line() {
             Ok(Some(line)) => line,
@@ -55,25 +72,39 @@ pub(crate) fn read_lines(
                 break;
             }
         };
-        let (line_number, complete) = (line.number, line.complete);
         let bytes = line.bytes.trim_ascii();
-        if bytes.is_empty() {
-            continue;
-        }
-        if parse_line(bytes).is_err() && complete {
-            malformed += 1;
-            if first_malformed == 0 {
-                first_malformed = line_number;
-            }
+        if !bytes.is_empty() {
+            visit(bytes, line.number, line.complete);
         }
     }
     if let Some(error) = lines.too_long(path) {
         ctx.fail(error);
     }
-    if malformed > 0 {
-        stats.malformed_lines += malformed;
-        stats.malformed_files += 1;
-        ctx.warnings.push(malformed_warning(path, malformed, first_malformed));
+}
+
+/// The malformed lines of one file: how many, and the first.
+#[derive(Debug, Default)]
+pub(crate) struct Malformed {
+    count: u64,
+    first: u64,
+}
+
+impl Malformed {
+    /// Counts line `number` as malformed.
+    pub(crate) fn count(&mut self, number: u64) {
+        self.count += 1;
+        if self.first == 0 {
+            self.first = number;
+        }
+    }
+
+    /// Adds the count to `stats` and gives the file's one warning, if any line was bad.
+    pub(crate) fn report(self, ctx: &mut Ctx, stats: &mut Stats, path: &Path) {
+        if self.count > 0 {
+            stats.malformed_lines += self.count;
+            stats.malformed_files += 1;
+            ctx.warnings.push(malformed_warning(path, self.count, self.first));
+        }
     }
 }
 

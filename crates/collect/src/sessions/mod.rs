@@ -147,44 +147,6 @@ impl Ctx {
         }
     }
 
-    /// The entries of a folder with their types and whether each was modified at or
-    /// after `since`, sorted. The times come from `DirEntry::metadata`, a `stat`
-    /// relative to the open folder, so long paths are not walked again per file.
-    fn list_dir_fresh(&mut self, path: &Path) -> Vec<(PathBuf, std::fs::FileType, bool)> {
-        let since = self.since;
-        let entries = match fs_err::read_dir(path) {
-            Ok(entries) => entries,
-            Err(error)
-                if matches!(
-                    error.kind(),
-                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
-                ) =>
-            {
-                return Vec::new();
-            }
-            Err(error) => {
-                self.unreadable(path, error);
-                return Vec::new();
-            }
-        };
-        let mut listed: Vec<(PathBuf, std::fs::FileType, bool)> = entries
-            .filter_map(|entry| {
-                let entry = entry.ok()?;
-                let kind = entry.file_type().ok()?;
-                let path = entry.path();
-                // A file whose time cannot be read is opened anyway; a link is followed.
-                let fresh = if kind.is_symlink() {
-                    self_modified_since(&path, since)
-                } else {
-                    fresh_time(entry.metadata().ok().and_then(|meta| meta.modified().ok()), since)
-                };
-                Some((path, kind, fresh))
-            })
-            .collect();
-        listed.sort_by(|a, b| a.0.cmp(&b.0));
-        listed
-    }
-
     /// Whether a file was modified at or after `since`, so that it may hold records in
     /// the window. A file whose time cannot be read is opened anyway.
     fn modified_since(&mut self, path: &Path) -> bool {
@@ -202,6 +164,41 @@ impl Ctx {
             }
         }
     }
+}
+
+/// The entries of a folder with their types and whether each was modified at or after
+/// `since`, sorted; a missing folder is empty. The times come from
+/// `DirEntry::metadata`, a `stat` relative to the open folder, so long paths are not
+/// walked again per file. Needs no [`Ctx`], so folders can be listed on the pool.
+fn list_fresh(
+    path: &Path,
+    since: Timestamp,
+) -> Result<Vec<(PathBuf, std::fs::FileType, bool)>, Error> {
+    let entries = match fs_err::read_dir(path) {
+        Ok(entries) => entries,
+        Err(error)
+            if matches!(error.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory) =>
+        {
+            return Ok(Vec::new());
+        }
+        Err(error) => return Err(Error::io(path, error)),
+    };
+    let mut listed: Vec<(PathBuf, std::fs::FileType, bool)> = entries
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            let kind = entry.file_type().ok()?;
+            let path = entry.path();
+            // A file whose time cannot be read is opened anyway; a link is followed.
+            let fresh = if kind.is_symlink() {
+                self_modified_since(&path, since)
+            } else {
+                fresh_time(entry.metadata().ok().and_then(|meta| meta.modified().ok()), since)
+            };
+            Some((path, kind, fresh))
+        })
+        .collect();
+    listed.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(listed)
 }
 
 /// Whether the file at `path` (links followed) was modified at or after `since`; a time

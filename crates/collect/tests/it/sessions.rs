@@ -673,3 +673,49 @@ fn claude_history_entries_are_prompts_as_typed_too() {
     assert_eq!(session.title, "rename this type");
     assert_eq!(session.prompts, times(&["2026-03-02T05:01:00Z"]));
 }
+
+#[test]
+fn claude_history_lines_are_judged_against_every_session_the_transcripts_told() {
+    // The transcript's file is `aaaa…01`, but its records carry `bbbb…02` (a resumed
+    // session): history entries of either are the transcript's, not prompts of their own.
+    let home = Home::empty();
+    let record = serde_json::json!({
+        "parentUuid": null, "isSidechain": false, "cwd": "/home/dev/ledger",
+        "sessionId": "bbbbbbbb-0000-4000-8000-000000000002", "type": "user",
+        "message": {"role": "user", "content": "Why does the parser drop the last row?"},
+        "uuid": "00000000-0000-4000-8000-000000000701", "timestamp": "2026-03-02T05:00:00.000Z"
+    });
+    home.write(
+        ".claude/projects/-home-dev-ledger/aaaaaaaa-0000-4000-8000-000000000001.jsonl",
+        format!("{record}\n").as_bytes(),
+    );
+    let entry = |session: &str, millis: i64| {
+        serde_json::json!({
+            "display": "a prompt", "pastedContents": {}, "timestamp": millis,
+            "project": "/home/dev/ledger", "sessionId": session
+        })
+        .to_string()
+    };
+    let lines = [
+        entry("aaaaaaaa-0000-4000-8000-000000000001", 1_772_427_630_000),
+        "{\"display\": oops".to_owned(),
+        entry("bbbbbbbb-0000-4000-8000-000000000002", 1_772_427_630_000),
+        entry("cccccccc-0000-4000-8000-000000000003", 1_772_431_200_000),
+    ];
+    home.write(".claude/history.jsonl", format!("{}\n", lines.join("\n")).as_bytes());
+
+    let output = home.read();
+
+    let resumed = event(&output, Agent::ClaudeCode, "bbbbbbbb-0000-4000-8000-000000000002");
+    assert_eq!(resumed.prompts, times(&["2026-03-02T05:00:00Z"]));
+    assert!(output.events.iter().all(|event| !event.session_id.starts_with("aaaaaaaa")));
+    let orphan = event(&output, Agent::ClaudeCode, "cccccccc-0000-4000-8000-000000000003");
+    assert_eq!(orphan.prompts, times(&["2026-03-02T06:00:00Z"]));
+    let messages: Vec<&str> =
+        output.warnings.iter().map(|warning| warning.message.as_str()).collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(
+        messages[0].ends_with("history.jsonl`: 1 malformed line skipped (line 2)"),
+        "{messages:?}"
+    );
+}

@@ -305,24 +305,45 @@ type Logs = (
     Vec<(String, Duration)>,
 );
 
-/// Reads each enabled agent on its own, so each has its own timing, then the shells.
+/// Reads each enabled agent on its own, so each has its own timing, and the shells.
+/// Claude Code (the biggest, parsed on the pool itself) is read on this thread while
+/// Codex and Gemini share one thread and the shells another: the outputs are merged in
+/// that fixed order, so the result does not depend on which finished first.
 fn read_logs(env: &Env, sources: &Sources, since: Timestamp) -> Logs {
-    let mut timings = Vec::new();
-    let mut sessions_out = SourceOutput::default();
-    for agent in [Agent::ClaudeCode, Agent::Codex, Agent::Gemini] {
+    type Timed<T> = (T, (String, Duration));
+    let read_agent = |agent: Agent| -> Option<Timed<SourceOutput<report_model::SessionEvent>>> {
         if !sources.sessions.agents.contains(&agent) {
-            continue;
+            return None;
         }
         let start = Instant::now();
         let config = SessionsConfig { agents: vec![agent], ..sources.sessions.clone() };
-        merge(&mut sessions_out, sessions::read_sessions(env, &config, since));
-        timings.push((format!("sessions: {}", agent.display_name()), start.elapsed()));
+        let output = sessions::read_sessions(env, &config, since);
+        Some((output, (format!("sessions: {}", agent.display_name()), start.elapsed())))
+    };
+    let (claude, others, shell) = std::thread::scope(|scope| {
+        let others = scope.spawn(|| [Agent::Codex, Agent::Gemini].map(read_agent));
+        // The shells are read together: a command atuin also recorded is counted once.
+        let shell = scope.spawn(|| {
+            let start = Instant::now();
+            let output = shell::read_shell(env, &sources.shell, since);
+            let names: Vec<&str> =
+                sources.shell.shells.iter().map(|kind| kind.display_name()).collect();
+            (output, (format!("shell: {}", names.join(", ")), start.elapsed()))
+        });
+        let claude = read_agent(Agent::ClaudeCode);
+        // A panic in a reader is a bug; re-raise it rather than hide it.
+        let others = others.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let shell = shell.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (claude, others, shell)
+    });
+    let mut timings = Vec::new();
+    let mut sessions_out = SourceOutput::default();
+    for (output, timing) in std::iter::once(claude).chain(others).flatten() {
+        merge(&mut sessions_out, output);
+        timings.push(timing);
     }
-    // The shells are read together: a command atuin also recorded is counted once.
-    let start = Instant::now();
-    let shell_out = shell::read_shell(env, &sources.shell, since);
-    let names: Vec<&str> = sources.shell.shells.iter().map(|kind| kind.display_name()).collect();
-    timings.push((format!("shell: {}", names.join(", ")), start.elapsed()));
+    let (shell_out, timing) = shell;
+    timings.push(timing);
     (sessions_out, shell_out, timings)
 }
 

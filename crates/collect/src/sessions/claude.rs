@@ -32,6 +32,7 @@ use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use report_model::{Agent, Warning};
+use rustix::fs::FileType;
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
@@ -387,7 +388,7 @@ fn list_folder(folder_path: &Path, since: Timestamp) -> Listing {
         // A symbolic link is followed, as `is_dir` would; a plain entry needs no `stat`.
         // Anything that is not a folder is a transcript when its name says so: a FIFO or
         // a device there is refused when it is opened, with a warning naming it.
-        let is_dir = kind.is_dir() || (kind.is_symlink() && path.is_dir());
+        let is_dir = kind == FileType::Directory || (kind == FileType::Symlink && path.is_dir());
         if has_extension(&path, "jsonl") && !is_dir {
             let Some(stem) = super::file_stem(&path) else { continue };
             if !stem.starts_with("agent-") {
@@ -398,7 +399,8 @@ fn list_folder(folder_path: &Path, since: Timestamp) -> Listing {
         } else if is_dir {
             let Some(parent) = super::file_name(&path) else { continue };
             for (sub, sub_kind, sub_fresh) in list(&path.join("subagents")) {
-                let sub_is_dir = sub_kind.is_dir() || (sub_kind.is_symlink() && sub.is_dir());
+                let sub_is_dir = sub_kind == FileType::Directory
+                    || (sub_kind == FileType::Symlink && sub.is_dir());
                 if has_extension(&sub, "jsonl") && !sub_is_dir {
                     jobs.push(Job { path: sub, default_session: parent.clone(), subagent: true });
                     fresh.push(sub_fresh);

@@ -31,10 +31,13 @@ mod lenient;
 
 use std::collections::BTreeMap;
 use std::io;
+use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
 use report_model::{Agent, SessionEvent, Warning, plural};
+
+use rustix::fs::FileType;
 
 use crate::{Env, Error, SourceOutput};
 
@@ -167,44 +170,55 @@ impl Ctx {
 }
 
 /// The entries of a folder with their types and whether each was modified at or after
-/// `since`, sorted; a missing folder is empty. The times come from
-/// `DirEntry::metadata`, a `stat` relative to the open folder, so long paths are not
-/// walked again per file. Needs no [`Ctx`], so folders can be listed on the pool.
-fn list_fresh(
-    path: &Path,
-    since: Timestamp,
-) -> Result<Vec<(PathBuf, std::fs::FileType, bool)>, Error> {
-    let entries = match fs_err::read_dir(path) {
-        Ok(entries) => entries,
-        Err(error)
-            if matches!(error.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory) =>
-        {
-            return Ok(Vec::new());
-        }
-        Err(error) => return Err(Error::io(path, error)),
+/// `since`, sorted; a missing folder is empty. The folder is opened once and each time
+/// comes from a `stat` relative to it (`fstatat`, a link followed), so long paths are
+/// not walked again per file; the types come from the listing. Needs no [`Ctx`], so
+/// folders can be listed on the pool.
+fn list_fresh(path: &Path, since: Timestamp) -> Result<Vec<(PathBuf, FileType, bool)>, Error> {
+    use rustix::fs::{AtFlags, Dir, Mode, OFlags};
+    use rustix::io::Errno;
+    let fd = match rustix::fs::open(
+        path,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    ) {
+        Ok(fd) => fd,
+        Err(Errno::NOENT | Errno::NOTDIR) => return Ok(Vec::new()),
+        Err(error) => return Err(Error::io(path, error.into())),
     };
-    let mut listed: Vec<(PathBuf, std::fs::FileType, bool)> = entries
-        .filter_map(|entry| {
-            let entry = entry.ok()?;
-            let kind = entry.file_type().ok()?;
-            let path = entry.path();
-            // A file whose time cannot be read is opened anyway; a link is followed.
-            let fresh = if kind.is_symlink() {
-                self_modified_since(&path, since)
-            } else {
-                fresh_time(entry.metadata().ok().and_then(|meta| meta.modified().ok()), since)
-            };
-            Some((path, kind, fresh))
-        })
-        .collect();
+    let mut dir = Dir::new(fd).map_err(|error| Error::io(path, error.into()))?;
+    let mut listed = Vec::new();
+    while let Some(entry) = dir.read() {
+        // An entry that cannot be read ends the listing, as `read_dir` would.
+        let Ok(entry) = entry else { break };
+        let name = entry.file_name();
+        if matches!(name.to_bytes(), b"." | b"..") {
+            continue;
+        }
+        let Ok(folder) = dir.fd() else { break };
+        let mut kind = entry.file_type();
+        let stat = |flags| rustix::fs::statat(folder, name, flags);
+        // Not every file system gives the type in the listing.
+        if kind == FileType::Unknown {
+            match stat(AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(stat) => kind = FileType::from_raw_mode(stat.st_mode),
+                Err(_) => continue,
+            }
+        }
+        // A file whose time cannot be read is opened anyway; a link is followed.
+        let flags =
+            if kind == FileType::Symlink { AtFlags::empty() } else { AtFlags::SYMLINK_NOFOLLOW };
+        let modified = stat(flags).ok().map(|stat| {
+            let nanos = u32::try_from(stat.st_mtime_nsec).unwrap_or(0);
+            u64::try_from(stat.st_mtime).map_or(std::time::SystemTime::UNIX_EPOCH, |secs| {
+                std::time::SystemTime::UNIX_EPOCH + std::time::Duration::new(secs, nanos)
+            })
+        });
+        let path = path.join(std::ffi::OsStr::from_bytes(name.to_bytes()));
+        listed.push((path, kind, fresh_time(modified, since)));
+    }
     listed.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(listed)
-}
-
-/// Whether the file at `path` (links followed) was modified at or after `since`; a time
-/// that cannot be read counts as fresh.
-fn self_modified_since(path: &Path, since: Timestamp) -> bool {
-    fresh_time(fs_err::metadata(path).ok().and_then(|meta| meta.modified().ok()), since)
 }
 
 /// Whether a modification time is at or after `since`; an unknown time counts as fresh.

@@ -523,9 +523,8 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
     // checks run on the pool so several wait at once.
     // Whether a working tree was worked on is told by `stat` too, so it is asked here,
     // on the pool, rather than one repository after another once the logs are joined.
-    let checks = crate::pool::map_ordered(repos, options.workers, |repo| {
-        (changed_since(repo, options.since), wip::touched_since(repo, options.since))
-    });
+    let checks =
+        crate::pool::map_ordered(repos, options.workers, |repo| skip::check(repo, options.since));
     let touched: Vec<PathBuf> = repos
         .iter()
         .zip(&checks)

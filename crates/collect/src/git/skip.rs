@@ -37,7 +37,35 @@ use super::Repo;
 /// (or otherwise unreadable) is read, so git reports what is wrong with it, instead of
 /// the repository silently counting as unchanged.
 pub fn changed_since(repo: &Repo, since: Timestamp) -> bool {
-    Check::new(since, link_counts_trusted).changed(&repo.git_dir)
+    check(repo, since).0
+}
+
+/// [`changed_since`], and whether the repository's work tree was worked on since then:
+/// its index changed (git rewrites it on `add`, `commit`, `checkout`, `reset` and when
+/// `status` refreshes it), or its stash did, or a linked worktree's index or HEAD. Both
+/// come from one opening of the git dir and one listing of its `worktrees`.
+pub(crate) fn check(repo: &Repo, since: Timestamp) -> (bool, bool) {
+    let check = Check::new(since, link_counts_trusted);
+    let git_dir = &repo.git_dir;
+    let base = match fs::open(
+        git_dir,
+        OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    ) {
+        Ok(base) => base,
+        // Nothing to tell it was worked on; unreadable, it is read so git says why.
+        Err(error) => return (error != Errno::NOENT, false),
+    };
+    let worktrees = list_folders(&base, Path::new("worktrees"), false);
+    let changed = check.changed(&base, git_dir, &worktrees);
+    let newer = |file: &str| {
+        fs::statat(&base, file, AtFlags::empty()).is_ok_and(|stat| modified(&stat) >= check.since)
+    };
+    let touched = newer("index")
+        || newer("logs/refs/stash")
+        || (worktrees.as_ref().is_ok_and(|names| !names.is_empty())
+            && !super::wip::linked_worktrees(repo, since).is_empty());
+    (changed, touched)
 }
 
 /// One skip check: the bound, and how to tell whether a file system counts subfolders.
@@ -68,46 +96,43 @@ impl<F: Fn(&Path, u64) -> bool> Check<F> {
     /// Whether the git dir changed. Every path is looked up relative to the git dir,
     /// opened once (`O_PATH`): a `stat` of a short relative path costs about half one
     /// of the whole path from `/`.
-    fn changed(&self, git_dir: &Path) -> bool {
-        let base = match fs::open(
-            git_dir,
-            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
-            Mode::empty(),
-        ) {
-            Ok(base) => base,
-            Err(error) => return error != Errno::NOENT,
-        };
+    fn changed(
+        &self,
+        base: &OwnedFd,
+        git_dir: &Path,
+        worktrees: &Result<Vec<PathBuf>, Errno>,
+    ) -> bool {
         // Not `FETCH_HEAD`: git rewrites it on every fetch, even one that brings nothing; a
         // fetch that moves a remote-tracking ref changes `refs/remotes/…` or `packed-refs`.
         for file in ["HEAD", "packed-refs", "logs/HEAD"] {
-            if matches!(self.probe(&base, Path::new(file), true), Probe::Changed) {
+            if matches!(self.probe(base, Path::new(file), true), Probe::Changed) {
                 return true;
             }
         }
         for tree in ["refs", "reftable"] {
             let relative = Path::new(tree);
-            match self.probe(&base, relative, true) {
+            match self.probe(base, relative, true) {
                 Probe::Missing => {}
                 Probe::Changed => return true,
                 Probe::Older(stat) => {
                     let device = stat.st_dev;
                     let trusted = (self.counts_subfolders)(&git_dir.join(tree), device);
-                    if self.tree_changed(&base, relative, &stat, trusted.then_some(device)) {
+                    if self.tree_changed(base, relative, &stat, trusted.then_some(device)) {
                         return true;
                     }
                 }
             }
         }
         // Linked worktrees keep their own HEAD and reflog under `worktrees/<name>`.
-        let names = match list_folders(&base, Path::new("worktrees"), false) {
+        let names = match worktrees {
             Ok(names) => names,
-            Err(error) => return !matches!(error, Errno::NOENT | Errno::NOTDIR),
+            Err(error) => return !matches!(*error, Errno::NOENT | Errno::NOTDIR),
         };
         names.iter().any(|name| {
             let worktree = Path::new("worktrees").join(name);
             ["HEAD", "logs/HEAD"]
                 .iter()
-                .any(|file| matches!(self.probe(&base, &worktree.join(file), true), Probe::Changed))
+                .any(|file| matches!(self.probe(base, &worktree.join(file), true), Probe::Changed))
         })
     }
 
@@ -311,8 +336,10 @@ mod tests {
     /// The check's answer believing link counts, and listing every folder.
     fn both(git_dir: &Path) -> (bool, bool) {
         let since: Timestamp = SINCE.parse().unwrap();
-        let believing = Check::new(since, |_: &Path, _| true).changed(git_dir);
-        let listing = Check::new(since, |_: &Path, _| false).changed(git_dir);
+        let base = fs::open(git_dir, OFlags::PATH | OFlags::CLOEXEC, Mode::empty()).unwrap();
+        let worktrees = list_folders(&base, Path::new("worktrees"), false);
+        let believing = Check::new(since, |_: &Path, _| true).changed(&base, git_dir, &worktrees);
+        let listing = Check::new(since, |_: &Path, _| false).changed(&base, git_dir, &worktrees);
         (believing, listing)
     }
 

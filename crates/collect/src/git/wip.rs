@@ -19,25 +19,10 @@ use crate::{Env, fsread};
 /// The largest stash reflog read (about 5,000 stashes); a larger one shows no stash.
 const MAX_STASH_LOG_BYTES: u64 = 1 << 20;
 
-/// Whether the repository's index changed at or after `since` (git rewrites it on
-/// `add`, `commit`, `checkout`, `reset` and when `status` refreshes it), or its stash
-/// did, or a linked worktree's index or HEAD: a cheap sign that a working tree was
-/// worked on.
-pub(crate) fn touched_since(repo: &Repo, since: Timestamp) -> bool {
-    let bound =
-        SystemTime::from(since.checked_sub(SignedDuration::from_secs(2)).unwrap_or(Timestamp::MIN));
-    let newer = |path: &Path| {
-        fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= bound)
-    };
-    newer(&repo.git_dir.join("index"))
-        || newer(&repo.git_dir.join("logs/refs/stash"))
-        || !linked_worktrees(repo, since).is_empty()
-}
-
 /// The linked worktrees of the repository (`git worktree add`) whose own index or HEAD
 /// reflog changed at or after `since`, by their folder: `worktrees/<name>/gitdir` names
 /// the worktree's `.git` file. Stat-based, no process.
-fn linked_worktrees(repo: &Repo, since: Timestamp) -> Vec<PathBuf> {
+pub(crate) fn linked_worktrees(repo: &Repo, since: Timestamp) -> Vec<PathBuf> {
     let bound =
         SystemTime::from(since.checked_sub(SignedDuration::from_secs(2)).unwrap_or(Timestamp::MIN));
     let newer = |path: &Path| {

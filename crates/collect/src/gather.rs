@@ -79,18 +79,7 @@ pub fn gather(
     // processes of its own, so on two cores both go at once. Repositories that only the
     // logs' working directories reveal are read after the join.
     let (found, (sessions, shell, mut timings)) = std::thread::scope(|scope| {
-        let git_side = scope.spawn(|| {
-            let start = Instant::now();
-            let (repos, warnings) = git::discover(env, &sources.git, &extra);
-            // The configured identity and git's global one; each repository adds its own.
-            let identity = sources.identity.union(&git::global_identity(env, sources.git.timeout));
-            let discover_time = start.elapsed();
-            let start = Instant::now();
-            let options = read_options(sources, &identity, since, workers);
-            let commits = git::read_repos(env, &repos, &options);
-            let git_time = start.elapsed();
-            FoundRepos { repos, warnings, identity, commits, discover_time, git_time }
-        });
+        let git_side = scope.spawn(|| read_git_side(env, sources, since, &extra, workers));
         let logs = read_logs(env, sources, since);
         // A panic on the git side is a bug; re-raise it rather than hide it.
         let found = git_side.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -154,7 +143,10 @@ pub fn gather(
     let revealed: Vec<Repo> = revealed.into_values().collect();
     if !revealed.is_empty() {
         let start = Instant::now();
-        let options = read_options(sources, &gathered.identity, since, workers);
+        let options = ReadOptions {
+            outside: Some(found.outside),
+            ..read_options(sources, &gathered.identity, since, workers)
+        };
         merge_reads(&mut reads, git::read_repos(env, &revealed, &options));
         gathered.timings.push(("git: repositories of session folders".to_owned(), start.elapsed()));
     }
@@ -174,6 +166,39 @@ pub fn gather(
     gathered.statuses.extend(sessions.statuses);
     gathered.statuses.extend(shell.statuses);
     gathered
+}
+
+/// Finds the repositories under the roots and reads them: the side of [`gather`] that
+/// runs while the logs are parsed.
+fn read_git_side(
+    env: &Env,
+    sources: &Sources,
+    since: Timestamp,
+    extra: &[PathBuf],
+    workers: usize,
+) -> FoundRepos {
+    let start = Instant::now();
+    let timeout = sources.git.timeout;
+    // git is asked for its own configuration (two processes) while the folders are
+    // walked, so neither waits for the other.
+    let (repos, warnings, global, outside) = std::thread::scope(|scope| {
+        let global = scope.spawn(|| git::global_identity(env, timeout));
+        let outside = scope.spawn(|| git::outside_config(env, timeout));
+        let (repos, warnings) = git::discover(env, &sources.git, extra);
+        // A panic on either thread is a bug; re-raise it rather than hide it.
+        let global = global.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let outside = outside.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (repos, warnings, global, outside)
+    });
+    // The configured identity and git's global one; each repository adds its own.
+    let identity = sources.identity.union(&global);
+    let discover_time = start.elapsed();
+    let start = Instant::now();
+    let options =
+        ReadOptions { outside: Some(outside), ..read_options(sources, &identity, since, workers) };
+    let commits = git::read_repos(env, &repos, &options);
+    let git_time = start.elapsed();
+    FoundRepos { repos, warnings, identity, commits, outside, discover_time, git_time }
 }
 
 /// The warning that every author is shown because no identity at all is known: none
@@ -242,6 +267,7 @@ fn read_options<'a>(
         include_merges: sources.git.include_merges,
         workers,
         timeout: sources.git.timeout,
+        outside: None,
     }
 }
 
@@ -295,6 +321,7 @@ struct FoundRepos {
     warnings: Vec<Warning>,
     identity: Identity,
     commits: git::ReadOutput,
+    outside: git::OutsideConfig,
     discover_time: Duration,
     git_time: Duration,
 }

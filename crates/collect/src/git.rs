@@ -34,7 +34,7 @@ mod inproc;
 mod skip;
 mod wip;
 
-pub use identity::LeftOut;
+pub use identity::{LeftOut, OutsideConfig, outside_config};
 pub use skip::changed_since;
 
 /// The folders under `~` searched for repositories when no roots are configured.
@@ -148,17 +148,26 @@ pub fn command(env: &Env) -> Command {
 /// The identity from git's global configuration (`user.email`, `user.name`), each git
 /// process killed after `timeout`.
 pub fn global_identity(env: &Env, timeout: Duration) -> Identity {
-    let read = |key: &str| -> Option<String> {
-        let mut git = command(env);
-        git.args(["config", "--global", "--get", key]);
-        let output = output(git, timeout).ok()?;
-        let value = String::from_utf8_lossy(&output.stdout).trim().to_owned();
-        (output.status.success() && !value.is_empty()).then_some(value)
-    };
-    Identity {
-        emails: read("user.email").into_iter().collect(),
-        names: read("user.name").into_iter().collect(),
+    // One process for both keys; as with `--get`, the last value of a key wins.
+    let mut git = command(env);
+    git.args(["config", "--global", "--null", "--get-regexp", r"^user\.(email|name)$"]);
+    let Ok(done) = output(git, timeout) else { return Identity::default() };
+    if !done.status.success() {
+        return Identity::default();
     }
+    let (mut email, mut name) = (None, None);
+    for entry in done.stdout.split(|&byte| byte == 0) {
+        let mut parts = entry.splitn(2, |&byte| byte == b'\n');
+        let key = String::from_utf8_lossy(parts.next().unwrap_or_default()).to_ascii_lowercase();
+        let value = String::from_utf8_lossy(parts.next().unwrap_or_default()).trim().to_owned();
+        let slot = match key.as_str() {
+            "user.email" => &mut email,
+            "user.name" => &mut name,
+            _ => continue,
+        };
+        *slot = (!value.is_empty()).then_some(value);
+    }
+    Identity { emails: email.into_iter().collect(), names: name.into_iter().collect() }
 }
 
 /// Finds the repository that contains `path` (worktrees folded), if any. A `.git` that
@@ -469,6 +478,10 @@ pub struct ReadOptions<'a> {
     pub workers: usize,
     /// How long one git process may run before it is killed.
     pub timeout: Duration,
+    /// git's configuration outside the repositories, when the caller asked for it
+    /// already ([`outside_config`], on a thread of its own while the repositories are
+    /// found); `None` to have it asked here, only if some repository is read.
+    pub outside: Option<OutsideConfig>,
 }
 
 /// What reading one repository found besides its commits.
@@ -538,10 +551,10 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
         .collect();
     // With no include outside the repositories, most of them need no `git config`; with
     // nothing there (or in the environment) that changes a listing, it is read in process.
-    let outside = if active.is_empty() {
-        identity::OutsideConfig::default()
-    } else {
-        identity::outside_config(env, options.timeout)
+    let outside = match options.outside {
+        Some(outside) => outside,
+        None if active.is_empty() => OutsideConfig::default(),
+        None => outside_config(env, options.timeout),
     };
     let in_process = !outside.changes_listing && inproc::environment_allows(env);
     // git's attributes file outside the repositories (its default place) can mark files

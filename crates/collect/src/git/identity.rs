@@ -37,7 +37,7 @@ pub(crate) fn repo_config(env: &Env, repo: &Repo, timeout: Duration) -> RepoConf
 /// through the environment) holds that matters to reading repositories: one process per
 /// run, in `/`. A failure counts as "has everything" (git is then asked per repository).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct OutsideConfig {
+pub struct OutsideConfig {
     /// An `include` or `includeIf`. Without one, a repository whose own `.git/config`
     /// holds no identity and no include sees exactly the global identity, and
     /// [`local_config`] can say so without asking git.
@@ -50,7 +50,9 @@ pub(crate) struct OutsideConfig {
     pub(crate) changes_numstat: bool,
 }
 
-pub(crate) fn outside_config(env: &Env, timeout: Duration) -> OutsideConfig {
+/// Asks git (one process, in `/`) what its configuration outside any repository holds
+/// that matters to reading repositories.
+pub fn outside_config(env: &Env, timeout: Duration) -> OutsideConfig {
     let mut git = command(env);
     git.current_dir("/").args(["config", "--null", "--get-regexp"]).arg(concat!(
         r"^(include(if)?|mailmap|i18n)\.|^core\.usereplacerefs$",

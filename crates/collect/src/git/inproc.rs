@@ -855,6 +855,7 @@ mod tests {
             include_merges: true,
             workers: 1,
             timeout: crate::git::DEFAULT_TIMEOUT,
+            outside: None,
         };
         records(&crate::git::log(&env, repo, &options).unwrap())
     }

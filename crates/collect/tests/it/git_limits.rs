@@ -48,6 +48,7 @@ fn since_at_the_ends_of_time_does_not_overflow() {
                 include_merges: false,
                 workers: 2,
                 timeout: git::DEFAULT_TIMEOUT,
+                outside: None,
             },
         )
     };

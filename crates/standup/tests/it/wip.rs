@@ -87,15 +87,22 @@ fn uncommitted_files_modified_in_the_window_are_in_progress() {
     assert_eq!(project(&thursday, "app")["wip"]["files"], serde_json::json!(["a.txt"]));
 }
 
-#[test]
-fn a_repository_with_only_uncommitted_work_shows_it() {
+/// A repository `quiet` whose one commit is from October, with `b.txt` written in the
+/// window and staged. Staging rewrites the index: the cheap sign that the work tree was
+/// worked on.
+fn quiet_repo_with_staged_work() -> (Home, Repo) {
     let home = Home::new();
     home.git_identity(ME.email, ME.name);
     let repo = home.repo("quiet");
     repo.commit("a.txt", "long ago", "2026-10-01T10:00:00+09:00");
     write_at(&repo, "b.txt", "new\n", "2026-11-27T11:00:00+09:00");
-    // Staging it rewrites the index: the cheap sign that the work tree was worked on.
     repo.git(&["add", "b.txt"]);
+    (home, repo)
+}
+
+#[test]
+fn a_repository_with_only_uncommitted_work_shows_it() {
+    let (home, _repo) = quiet_repo_with_staged_work();
     let report = run_json(&home, &["daily"]);
     let quiet = project(&report, "quiet");
     assert_eq!(quiet["totals"]["commits"], 0);
@@ -104,12 +111,7 @@ fn a_repository_with_only_uncommitted_work_shows_it() {
 
 #[test]
 fn a_repository_skipped_for_its_refs_still_shows_work_staged_in_the_window() {
-    let home = Home::new();
-    home.git_identity(ME.email, ME.name);
-    let repo = home.repo("quiet");
-    repo.commit("a.txt", "long ago", "2026-10-01T10:00:00+09:00");
-    write_at(&repo, "b.txt", "new\n", "2026-11-27T11:00:00+09:00");
-    repo.git(&["add", "b.txt"]);
+    let (home, repo) = quiet_repo_with_staged_work();
     // Every ref, reflog and folder of the git dir dates from October, so the skip check
     // leaves the repository unread; only the index moved in the window.
     let git_dir = repo.path.join(".git");

@@ -42,6 +42,15 @@ pub(crate) const LOG_LINE_MAX: usize = 16 << 20;
 /// The longest line of a shell history (one physical line of a command).
 pub(crate) const HISTORY_LINE_MAX: usize = 256 << 10;
 
+/// The modification time of a `stat` made through rustix (a time before 1970 counts as
+/// 1970: older than any bound a report uses).
+pub(crate) fn stat_modified(stat: &rustix::fs::Stat) -> std::time::SystemTime {
+    let nanos = u32::try_from(stat.st_mtime_nsec).unwrap_or(0);
+    u64::try_from(stat.st_mtime).map_or(std::time::SystemTime::UNIX_EPOCH, |secs| {
+        std::time::SystemTime::UNIX_EPOCH + std::time::Duration::new(secs, nanos)
+    })
+}
+
 /// `stat` of `path` (links followed), refusing anything but a regular file. Never opens
 /// the path, so a FIFO cannot block it; for readers that hand the path to a library
 /// (SQLite) rather than reading it through [`open`].

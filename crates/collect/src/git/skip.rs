@@ -27,6 +27,7 @@ use rustix::fs::{self, AtFlags, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
 use super::Repo;
+use crate::fsread::stat_modified;
 
 /// Whether any ref, `packed-refs` or HEAD reflog of the repository changed at or after
 /// `since`. A repository where none moved cannot hold a commit made since then, so it
@@ -59,7 +60,8 @@ pub(crate) fn check(repo: &Repo, since: Timestamp) -> (bool, bool) {
     let worktrees = list_folders(&base, Path::new("worktrees"), false);
     let changed = check.changed(&base, git_dir, &worktrees);
     let newer = |file: &str| {
-        fs::statat(&base, file, AtFlags::empty()).is_ok_and(|stat| modified(&stat) >= check.since)
+        fs::statat(&base, file, AtFlags::empty())
+            .is_ok_and(|stat| stat_modified(&stat) >= check.since)
     };
     let touched = newer("index")
         || newer("logs/refs/stash")
@@ -140,7 +142,7 @@ impl<F: Fn(&Path, u64) -> bool> Check<F> {
     fn probe(&self, base: &OwnedFd, relative: &Path, follow: bool) -> Probe {
         let flags = if follow { AtFlags::empty() } else { AtFlags::SYMLINK_NOFOLLOW };
         match fs::statat(base, relative, flags) {
-            Ok(stat) if modified(&stat) < self.since => Probe::Older(stat),
+            Ok(stat) if stat_modified(&stat) < self.since => Probe::Older(stat),
             Err(Errno::NOENT) => Probe::Missing,
             Ok(_) | Err(_) => Probe::Changed,
         }
@@ -196,16 +198,6 @@ impl<F: Fn(&Path, u64) -> bool> Check<F> {
                 Probe::Older(child) => self.tree_changed(base, &path, &child, trusted_device),
             }
         })
-    }
-}
-
-/// The modification time of a `stat`.
-fn modified(stat: &Stat) -> SystemTime {
-    let nanos = u32::try_from(stat.st_mtime_nsec).unwrap_or(0);
-    match u64::try_from(stat.st_mtime) {
-        Ok(secs) => SystemTime::UNIX_EPOCH + std::time::Duration::new(secs, nanos),
-        // Before 1970: older than any bound.
-        Err(_) => SystemTime::UNIX_EPOCH,
     }
 }
 

@@ -208,12 +208,7 @@ fn list_fresh(path: &Path, since: Timestamp) -> Result<Vec<(PathBuf, FileType, b
         // A file whose time cannot be read is opened anyway; a link is followed.
         let flags =
             if kind == FileType::Symlink { AtFlags::empty() } else { AtFlags::SYMLINK_NOFOLLOW };
-        let modified = stat(flags).ok().map(|stat| {
-            let nanos = u32::try_from(stat.st_mtime_nsec).unwrap_or(0);
-            u64::try_from(stat.st_mtime).map_or(std::time::SystemTime::UNIX_EPOCH, |secs| {
-                std::time::SystemTime::UNIX_EPOCH + std::time::Duration::new(secs, nanos)
-            })
-        });
+        let modified = stat(flags).ok().map(|stat| crate::fsread::stat_modified(&stat));
         let path = path.join(std::ffi::OsStr::from_bytes(name.to_bytes()));
         listed.push((path, kind, fresh_time(modified, since)));
     }

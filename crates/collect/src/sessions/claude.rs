@@ -26,13 +26,14 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::num::NonZeroUsize;
+use std::os::fd::BorrowedFd;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use report_model::{Agent, Warning};
-use rustix::fs::FileType;
+use rustix::fs::{Dir, FileType};
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
@@ -264,19 +265,36 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     let candidates = roots(env, config);
     let roots: Vec<PathBuf> = candidates.iter().filter(|root| root.is_dir()).cloned().collect();
     let mut state = State::default();
-    let mut folder_paths = Vec::new();
+    // Each `projects` folder stays open while its folders are listed, and they are
+    // opened by name below it, not by their whole paths.
+    let mut projects: Vec<Dir> = Vec::new();
+    let mut folder_paths: Vec<(usize, PathBuf)> = Vec::new();
     for root in &roots {
-        for (folder, kind) in ctx.list_dir_typed(&root.join("projects")) {
-            if kind.is_dir() || (kind.is_symlink() && folder.is_dir()) {
-                folder_paths.push(folder);
+        match super::open_listed(&root.join("projects")) {
+            Ok(Some((dir, entries))) => {
+                for (folder, kind) in entries {
+                    // A symbolic link is followed, as `is_dir` would.
+                    if kind == FileType::Directory || (kind == FileType::Symlink && folder.is_dir())
+                    {
+                        folder_paths.push((projects.len(), folder));
+                    }
+                }
+                projects.push(dir);
             }
+            Ok(None) => {}
+            Err(error) => ctx.fail(error),
         }
     }
     // A busy machine has hundreds of project folders, each a listing and a `stat` per
     // file: they are listed on the pool, then taken in order.
     let since = ctx.since;
-    let listed =
-        crate::pool::map_ordered(&folder_paths, workers(), |folder| list_folder(folder, since));
+    let listed = crate::pool::map_ordered(&folder_paths, workers(), |(index, folder)| {
+        let name = folder.file_name().map(Path::new);
+        match (projects[*index].fd(), name) {
+            (Ok(base), Some(name)) => list_folder(base, name, folder, since),
+            _ => list_folder(rustix::fs::CWD, folder, folder, since),
+        }
+    });
     let mut folders = Vec::with_capacity(listed.len());
     for listing in listed {
         for error in listing.errors {
@@ -372,19 +390,27 @@ struct Listing {
     errors: Vec<crate::Error>,
 }
 
-/// Lists the transcripts of one project folder.
-fn list_folder(folder_path: &Path, since: Timestamp) -> Listing {
+/// Lists the transcripts of one project folder, `relative` below the open folder `base`
+/// (the `projects` folder, or the current directory when `relative` is the whole path
+/// `folder_path`).
+fn list_folder(
+    base: BorrowedFd<'_>,
+    relative: &Path,
+    folder_path: &Path,
+    since: Timestamp,
+) -> Listing {
     let mut jobs = Vec::new();
     let mut fresh = Vec::new();
     let mut stems = Vec::new();
     let mut errors = Vec::new();
-    let mut list = |path: &Path| {
-        super::list_fresh(path, since).unwrap_or_else(|error| {
+    let mut keep = |listed: Result<_, crate::Error>| {
+        listed.unwrap_or_else(|error| {
             errors.push(error);
             Vec::new()
         })
     };
-    for (path, kind, modified_since) in list(folder_path) {
+    let listed = keep(super::list_fresh_at(base, relative, folder_path, since));
+    for (path, kind, modified_since) in listed {
         // A symbolic link is followed, as `is_dir` would; a plain entry needs no `stat`.
         // Anything that is not a folder is a transcript when its name says so: a FIFO or
         // a device there is refused when it is opened, with a warning naming it.
@@ -398,7 +424,9 @@ fn list_folder(folder_path: &Path, since: Timestamp) -> Listing {
             fresh.push(modified_since);
         } else if is_dir {
             let Some(parent) = super::file_name(&path) else { continue };
-            for (sub, sub_kind, sub_fresh) in list(&path.join("subagents")) {
+            for (sub, sub_kind, sub_fresh) in
+                keep(super::list_fresh(&path.join("subagents"), since))
+            {
                 let sub_is_dir = sub_kind == FileType::Directory
                     || (sub_kind == FileType::Symlink && sub.is_dir());
                 if has_extension(&sub, "jsonl") && !sub_is_dir {

@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
 use report_model::Agent;
+use rustix::fs::FileType;
 use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
@@ -113,8 +114,8 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         collect_rollouts(ctx, &home.join(folder), MAX_DEPTH, &mut files);
     }
     status.files = files.len() as u64;
-    for path in &files {
-        if ctx.modified_since(path) {
+    for (path, fresh) in &files {
+        if *fresh {
             if let Some(mut session) = read_rollout(ctx, &mut counts, path) {
                 if let Some(name) = names.get(&session.session_id) {
                     session.title = Some(name.clone());
@@ -151,16 +152,24 @@ fn read_index(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> HashMap<String, 
     latest.into_iter().map(|(id, (_, name))| (id, name)).collect()
 }
 
-/// The `rollout-*.jsonl` files under a folder, sorted, down to `depth` levels.
-fn collect_rollouts(ctx: &mut Ctx, folder: &Path, depth: usize, files: &mut Vec<PathBuf>) {
+/// The `rollout-*.jsonl` files under a folder, sorted, down to `depth` levels, each
+/// with whether it was modified since the window began. The types come from the
+/// listings and the times from a `stat` relative to each open folder, so a file costs
+/// one short `stat` (a folder of days holds every rollout ever made).
+fn collect_rollouts(ctx: &mut Ctx, folder: &Path, depth: usize, files: &mut Vec<(PathBuf, bool)>) {
     if depth == 0 {
         return;
     }
-    for path in ctx.list_dir(folder) {
-        if path.is_dir() {
+    let listed = super::list_fresh(folder, ctx.since).unwrap_or_else(|error| {
+        ctx.fail(error);
+        Vec::new()
+    });
+    for (path, kind, fresh) in listed {
+        // A symbolic link is followed, as `is_dir` would; a plain entry needs no `stat`.
+        if kind == FileType::Directory || (kind == FileType::Symlink && path.is_dir()) {
             collect_rollouts(ctx, &path, depth - 1, files);
         } else if has_extension(&path, "jsonl") && super::name_starts_with(&path, "rollout-") {
-            files.push(path);
+            files.push((path, fresh));
         }
     }
 }

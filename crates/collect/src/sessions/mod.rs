@@ -31,13 +31,14 @@ mod lenient;
 
 use std::collections::BTreeMap;
 use std::io;
+use std::os::fd::BorrowedFd;
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
 use report_model::{Agent, SessionEvent, Warning, plural};
 
-use rustix::fs::FileType;
+use rustix::fs::{Dir, FileType};
 
 use crate::{Env, Error, SourceOutput};
 
@@ -175,18 +176,20 @@ impl Ctx {
 /// not walked again per file; the types come from the listing. Needs no [`Ctx`], so
 /// folders can be listed on the pool.
 fn list_fresh(path: &Path, since: Timestamp) -> Result<Vec<(PathBuf, FileType, bool)>, Error> {
-    use rustix::fs::{AtFlags, Dir, Mode, OFlags};
-    use rustix::io::Errno;
-    let fd = match rustix::fs::open(
-        path,
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-        Mode::empty(),
-    ) {
-        Ok(fd) => fd,
-        Err(Errno::NOENT | Errno::NOTDIR) => return Ok(Vec::new()),
-        Err(error) => return Err(Error::io(path, error.into())),
-    };
-    let mut dir = Dir::new(fd).map_err(|error| Error::io(path, error.into()))?;
+    list_fresh_at(rustix::fs::CWD, path, path, since)
+}
+
+/// [`list_fresh`] of the folder at `relative` below the open folder `base`; `path` is
+/// its whole path, for the entries' paths and the errors. Opening it by one name
+/// instead of a whole path spares the kernel the walk down to it.
+fn list_fresh_at(
+    base: BorrowedFd<'_>,
+    relative: &Path,
+    path: &Path,
+    since: Timestamp,
+) -> Result<Vec<(PathBuf, FileType, bool)>, Error> {
+    use rustix::fs::AtFlags;
+    let Some(mut dir) = open_dir(base, relative, path)? else { return Ok(Vec::new()) };
     let mut listed = Vec::new();
     while let Some(entry) = dir.read() {
         // An entry that cannot be read ends the listing, as `read_dir` would.
@@ -196,15 +199,10 @@ fn list_fresh(path: &Path, since: Timestamp) -> Result<Vec<(PathBuf, FileType, b
             continue;
         }
         let Ok(folder) = dir.fd() else { break };
-        let mut kind = entry.file_type();
         let stat = |flags| rustix::fs::statat(folder, name, flags);
-        // Not every file system gives the type in the listing.
-        if kind == FileType::Unknown {
-            match stat(AtFlags::SYMLINK_NOFOLLOW) {
-                Ok(stat) => kind = FileType::from_raw_mode(stat.st_mode),
-                Err(_) => continue,
-            }
-        }
+        let Some(kind) = entry_type(entry.file_type(), || stat(AtFlags::SYMLINK_NOFOLLOW)) else {
+            continue;
+        };
         // A file whose time cannot be read is opened anyway; a link is followed.
         let flags =
             if kind == FileType::Symlink { AtFlags::empty() } else { AtFlags::SYMLINK_NOFOLLOW };
@@ -212,16 +210,74 @@ fn list_fresh(path: &Path, since: Timestamp) -> Result<Vec<(PathBuf, FileType, b
         let path = path.join(std::ffi::OsStr::from_bytes(name.to_bytes()));
         listed.push((path, kind, fresh_time(modified, since)));
     }
-    listed.sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
+    listed.sort_by(|a, b| by_name(&a.0, &b.0));
     Ok(listed)
 }
 
+/// A folder kept open, and its entries with their types, sorted.
+type OpenListing = (Dir, Vec<(PathBuf, FileType)>);
+
+/// The folder at `path`, open and listed: its entries with their types (no `stat` where
+/// the listing gives the type), sorted, and the open folder, for reaching what is below
+/// it by name ([`list_fresh_at`]). `None` when it does not exist.
+fn open_listed(path: &Path) -> Result<Option<OpenListing>, Error> {
+    use rustix::fs::AtFlags;
+    let Some(mut dir) = open_dir(rustix::fs::CWD, path, path)? else { return Ok(None) };
+    let mut listed = Vec::new();
+    while let Some(entry) = dir.read() {
+        // An entry that cannot be read ends the listing, as `read_dir` would.
+        let Ok(entry) = entry else { break };
+        let name = entry.file_name();
+        if matches!(name.to_bytes(), b"." | b"..") {
+            continue;
+        }
+        let Ok(folder) = dir.fd() else { break };
+        let lstat = || rustix::fs::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW);
+        let Some(kind) = entry_type(entry.file_type(), lstat) else { continue };
+        listed.push((path.join(std::ffi::OsStr::from_bytes(name.to_bytes())), kind));
+    }
+    sort_by_name(&mut listed);
+    Ok(Some((dir, listed)))
+}
+
+/// The folder at `relative` below `base`, open for listing; `None` when it does not
+/// exist (or is not a folder). `path` names it in the error.
+fn open_dir(base: BorrowedFd<'_>, relative: &Path, path: &Path) -> Result<Option<Dir>, Error> {
+    use rustix::fs::{Mode, OFlags};
+    use rustix::io::Errno;
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let fd = match rustix::fs::openat(base, relative, flags, Mode::empty()) {
+        Ok(fd) => fd,
+        Err(Errno::NOENT | Errno::NOTDIR) => return Ok(None),
+        Err(error) => return Err(Error::io(path, error.into())),
+    };
+    Dir::new(fd).map(Some).map_err(|error| Error::io(path, error.into()))
+}
+
+/// An entry's type: the listing's, or (on a file system that does not give it) its
+/// `lstat`'s; `None` when neither tells.
+fn entry_type(
+    listed: FileType,
+    lstat: impl FnOnce() -> rustix::io::Result<rustix::fs::Stat>,
+) -> Option<FileType> {
+    if listed != FileType::Unknown {
+        return Some(listed);
+    }
+    lstat().ok().map(|stat| FileType::from_raw_mode(stat.st_mode))
+}
+
 /// Sorts the entries of one folder by path. They share the folder, so their names (as
-/// bytes) sort them as their paths would; comparing paths goes component by component
-/// and costs about a millisecond on a folder of 700 entries. ([`list_fresh`] sorts the
-/// same way.)
+/// bytes) sort them as their paths would, and so do their whole paths as bytes: the
+/// same prefix, then the name, which holds no `/`. Comparing paths goes component by
+/// component, and even taking each one's file name parses it from the end: about a
+/// millisecond on a folder of 700 entries, against a few dozen microseconds for bytes.
 fn sort_by_name<T>(listed: &mut [(PathBuf, T)]) {
-    listed.sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
+    listed.sort_by(|a, b| by_name(&a.0, &b.0));
+}
+
+/// The order of two entries of one folder by name: their paths' bytes ([`sort_by_name`]).
+fn by_name(a: &Path, b: &Path) -> std::cmp::Ordering {
+    a.as_os_str().as_bytes().cmp(b.as_os_str().as_bytes())
 }
 
 /// Whether a modification time is at or after `since`; an unknown time counts as fresh.

@@ -473,6 +473,40 @@ fn codex_places_events_by_utc_timestamps_not_local_folder_dates() {
 }
 
 #[test]
+fn claude_project_folders_reached_through_a_link_are_read() {
+    let home = Home::fixture();
+    let folder = home.path().join(APP_FOLDER);
+    let moved = home.path().join("archive/claude-project");
+    fs_err::create_dir_all(moved.parent().expect("parent")).expect("create archive");
+    fs_err::rename(&folder, &moved).expect("move the project folder");
+    std::os::unix::fs::symlink(&moved, &folder).expect("link the project folder back");
+    let output = home.read();
+    let baseline = Home::fixture().read();
+    for session in [CLAUDE_1, CLAUDE_2, CLAUDE_3] {
+        assert_eq!(
+            event(&output, Agent::ClaudeCode, session),
+            event(&baseline, Agent::ClaudeCode, session)
+        );
+    }
+    assert_eq!(output.statuses[0].files, baseline.statuses[0].files);
+}
+
+#[test]
+fn codex_day_folders_reached_through_a_link_are_read() {
+    let home = Home::fixture();
+    let day = home.path().join(".codex/sessions/2026/03/03");
+    let moved = home.path().join("archive/codex-day");
+    fs_err::create_dir_all(moved.parent().expect("parent")).expect("create archive");
+    fs_err::rename(&day, &moved).expect("move the day folder");
+    std::os::unix::fs::symlink(&moved, &day).expect("link the day folder back");
+    let output = home.read();
+    let baseline = Home::fixture().read();
+    assert_eq!(event(&output, Agent::Codex, CODEX_1), event(&baseline, Agent::Codex, CODEX_1));
+    assert_eq!(output.statuses[1].files, baseline.statuses[1].files);
+    assert_eq!(output.warnings.len(), baseline.warnings.len(), "{:#?}", output.warnings);
+}
+
+#[test]
 fn codex_counts_user_message_events_not_injected_context() {
     let output = Home::fixture().read();
     let session = event(&output, Agent::Codex, CODEX_1);

@@ -107,10 +107,12 @@ fn mib(bytes: u64) -> f64 {
     bytes as f64 / (1024.0 * 1024.0)
 }
 
-/// One measured process: wall time and peak RSS.
+/// One measured process: wall time, CPU time (user and system, with the processes it
+/// waited for, such as git) and peak RSS.
 #[derive(Clone, Copy)]
 struct Sample {
     wall: Duration,
+    cpu: Duration,
     peak_rss: u64,
 }
 
@@ -143,6 +145,13 @@ impl Measured {
         (millis[0], millis[millis.len() - 1])
     }
 
+    /// The median CPU time in milliseconds.
+    fn cpu_median(&self) -> f64 {
+        let mut cpu: Vec<f64> =
+            self.samples.iter().map(|sample| sample.cpu.as_secs_f64() * 1000.0).collect();
+        median(&mut cpu)
+    }
+
     fn peak_rss(&self) -> u64 {
         self.samples.iter().map(|sample| sample.peak_rss).max().unwrap_or(0)
     }
@@ -154,20 +163,22 @@ impl Measured {
             "median_ms": self.median(),
             "min_ms": min,
             "max_ms": max,
+            "cpu_median_ms": self.cpu_median(),
             "peak_rss_mb": mib(self.peak_rss()),
             "samples_ms": self.samples.iter().map(|sample| sample.wall.as_secs_f64() * 1000.0).collect::<Vec<_>>(),
         })
     }
 }
 
-/// Waits for `child` and returns its exit code (`-1` when a signal ended it) and its
-/// peak resident set size in bytes. std's `Child::wait` does not report resource usage,
+/// Waits for `child` and returns its exit code (`-1` when a signal ended it), the CPU
+/// time it and the processes it waited for used, and its peak resident set size in
+/// bytes. std's `Child::wait` does not report resource usage,
 /// hence `wait4`; the `Child` must not be waited for again afterwards.
 #[expect(
     unsafe_code,
     reason = "wait4 is the one way to read a child's peak RSS; std does not expose rusage"
 )]
-fn wait_with_rss(child: &Child) -> anyhow::Result<(i32, u64)> {
+fn wait_with_rss(child: &Child) -> anyhow::Result<(i32, Duration, u64)> {
     let pid = libc::pid_t::try_from(child.id()).context("process id out of range")?;
     loop {
         let mut status: libc::c_int = 0;
@@ -182,7 +193,13 @@ fn wait_with_rss(child: &Child) -> anyhow::Result<(i32, u64)> {
             let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
             // Linux reports `ru_maxrss` in KiB.
             let peak = u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024;
-            return Ok((code, peak));
+            let time = |value: libc::timeval| {
+                Duration::new(
+                    u64::try_from(value.tv_sec).unwrap_or(0),
+                    u32::try_from(value.tv_usec).unwrap_or(0) * 1000,
+                )
+            };
+            return Ok((code, time(usage.ru_utime) + time(usage.ru_stime), peak));
         }
         let error = io::Error::last_os_error();
         if error.kind() != io::ErrorKind::Interrupted {
@@ -196,12 +213,12 @@ fn sample(mut command: Command) -> anyhow::Result<Sample> {
     command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
     let start = Instant::now();
     let child = command.spawn().with_context(|| format!("running {command:?}"))?;
-    let (code, peak_rss) = wait_with_rss(&child)?;
+    let (code, cpu, peak_rss) = wait_with_rss(&child)?;
     let wall = start.elapsed();
     if code != 0 {
         bail!("{command:?} exited with {code}");
     }
-    Ok(Sample { wall, peak_rss })
+    Ok(Sample { wall, cpu, peak_rss })
 }
 
 /// `standup <args>` in the home, with the clock, time zone and environment pinned.
@@ -470,6 +487,97 @@ pub(crate) fn bench(root: &Path, args: &[String]) -> anyhow::Result<()> {
     println!("wrote {}", path.display());
     if !(daily_ok && standup_ok) {
         bail!("the reports do not match the manifest (see MISMATCH above)");
+    }
+    Ok(())
+}
+
+/// `cargo xtask bench-scale [--runs N] [--large DIR] [--large-2x DIR]`: whether the time
+/// follows the day's activity rather than the history. `daily` on the `large` home and
+/// on `large-2x` (the same day, twice the inactive history: repositories, transcript
+/// folders and transcripts, a `history.jsonl` twice the size) alternate in one run,
+/// and the median of the per-round ratios is the figure (the target is at most 1.10).
+pub(crate) fn bench_scale(root: &Path, args: &[String]) -> anyhow::Result<()> {
+    let mut runs = 21;
+    let mut outs: [Option<PathBuf>; 2] = [None, None];
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().with_context(|| format!("`{arg}` needs a value"));
+        match arg.as_str() {
+            "--runs" => {
+                runs = value()?.parse().context("--runs takes a number")?;
+                if runs == 0 {
+                    bail!("--runs must be at least 1");
+                }
+            }
+            "--large" => outs[0] = Some(PathBuf::from(value()?)),
+            "--large-2x" => outs[1] = Some(PathBuf::from(value()?)),
+            other => bail!("unknown argument `{other}`"),
+        }
+    }
+    crate::run(root, "cargo", &["build", "--release", "--quiet", "-p", "standup"], &[])?;
+    let binary = target_dir(root).join("release").join("standup");
+    let presets = [Preset::Large, Preset::LargeDoubleHistory];
+    let mut manifests = Vec::new();
+    let mut verified = true;
+    for (preset, out) in presets.into_iter().zip(outs) {
+        let manifest = home(root, &Options { preset, out, force: false, runs })?;
+        verified &= verify(&binary, &manifest, "daily", &manifest.expected.daily)?;
+        manifests.push(manifest);
+    }
+    let daily = |manifest: &Manifest| standup(&binary, manifest, &["daily", "--no-llm"]);
+    eprintln!("xtask: 1 warm-up + {runs} rounds, `daily --no-llm` on both homes alternating");
+    let mut results: Vec<Measured> = presets
+        .iter()
+        .map(|preset| Measured { label: format!("daily --no-llm, {preset}"), samples: Vec::new() })
+        .collect();
+    for manifest in &manifests {
+        sample(daily(manifest))?;
+    }
+    for round in 0..runs {
+        let mut order = [0, 1];
+        if round % 2 == 1 {
+            order.reverse();
+        }
+        for index in order {
+            results[index].samples.push(sample(daily(&manifests[index]))?);
+        }
+    }
+    println!(
+        "\n| home | median ms | min–max ms | CPU ms (median) | peak RSS MB |\n|---|---:|---:|---:|---:|"
+    );
+    for measured in &results {
+        let (min, max) = measured.min_max();
+        println!(
+            "| {} | {:.1} | {:.0}–{:.0} | {:.1} | {:.1} |",
+            measured.label,
+            measured.median(),
+            min,
+            max,
+            measured.cpu_median(),
+            mib(measured.peak_rss())
+        );
+    }
+    let ratio = pair_ratio(&results[1], &results[0]);
+    println!(
+        "\nlarge-2x / large, median of per-round ratios ({runs} rounds): {ratio:.3} (target: at most 1.10)"
+    );
+    let report = serde_json::json!({
+        "runs": runs,
+        "homes": manifests.iter().map(|manifest| serde_json::json!({
+            "preset": manifest.preset,
+            "home": manifest.home,
+            "sizes": manifest.sizes,
+        })).collect::<Vec<_>>(),
+        "results": results.iter().map(Measured::json).collect::<Vec<_>>(),
+        "ratio_large_2x_to_large": ratio,
+        "verified": verified,
+    });
+    let path = target_dir(root).join("bench").join("bench-scale.json");
+    fs_err::create_dir_all(path.parent().unwrap_or(root))?;
+    fs_err::write(&path, serde_json::to_string_pretty(&report)? + "\n")?;
+    println!("wrote {}", path.display());
+    if !verified {
+        bail!("the reports do not match the manifests (see MISMATCH above)");
     }
     Ok(())
 }

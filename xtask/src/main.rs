@@ -8,6 +8,8 @@
 //! - `bench-home`: generates a synthetic home (`bench_home`) and prints its manifest.
 //! - `bench`: times `standup daily` and `standup standup` on the large synthetic home
 //!   against a `git log` baseline, and checks the report against the manifest.
+//! - `bench-scale`: `standup daily` on the `large` and `large-2x` homes alternating, and
+//!   the median of the per-round ratios (what twice the inactive history adds).
 //! - `llm-e2e`: the narrative against a real llama.cpp server (llama-cpp-python with the
 //!   SmolLM2 GGUF) on the demo home; prints what the model replied and what the checks did.
 
@@ -34,10 +36,11 @@ fn main() -> anyhow::Result<()> {
         Some("demo") => demo(&root),
         Some("bench-home") => bench::bench_home(&root, &args[1..]),
         Some("bench") => bench::bench(&root, &args[1..]),
+        Some("bench-scale") => bench::bench_scale(&root, &args[1..]),
         Some("llm-e2e") => llm_e2e::llm_e2e(&root, &args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <task>\n\ntasks:\n  ci     run what CI runs\n  demo   build a sample home and print its reports\n  bench-home [--preset small|large] [--out DIR] [--force]\n         generate a synthetic home and print its manifest\n  bench [--runs N] [--out DIR] [--preset small|large]\n         time standup on the large synthetic home against a git log baseline\n  llm-e2e [daily|standup] [en|ja]\n         the narrative against a real llama.cpp server (slow; needs Python)"
+                "usage: cargo xtask <task>\n\ntasks:\n  ci     run what CI runs\n  demo   build a sample home and print its reports\n  bench-home [--preset small|large] [--out DIR] [--force]\n         generate a synthetic home and print its manifest\n  bench [--runs N] [--out DIR] [--preset small|large|large-2x|busy]\n         time standup on a synthetic home against a git log baseline\n  bench-scale [--runs N] [--large DIR] [--large-2x DIR]\n         daily on large and large-2x alternating: the time the history adds\n  llm-e2e [daily|standup] [en|ja]\n         the narrative against a real llama.cpp server (slow; needs Python)"
             );
             bail!("unknown or missing task")
         }

@@ -29,6 +29,7 @@ use std::num::NonZeroUsize;
 use std::os::fd::BorrowedFd;
 use std::path::{Path, PathBuf};
 
+use foldhash::fast::FixedState;
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
@@ -42,6 +43,12 @@ use super::lenient::{LBool, LNum, LStr, Stripping, Text};
 use super::{Ctx, Drafts, SessionsConfig, config_path, dedup_paths, draft, has_extension};
 use crate::{Env, SourceStatus, fsread};
 use report_model::plural;
+
+/// The maps and sets looked up once per record or per line (session ids, record uuids):
+/// foldhash with a fixed seed, several times faster than std's SipHash on these short
+/// keys (it is already built for gix). Never iterated where the order could show.
+type FastMap<K, V> = HashMap<K, V, FixedState>;
+type FastSet<T> = HashSet<T, FixedState>;
 
 /// Claude Code's default transcript retention, in days.
 const DEFAULT_CLEANUP_DAYS: i64 = 30;
@@ -209,11 +216,11 @@ struct Job {
 #[derive(Default)]
 struct Folder {
     /// Record uuid → index in `sessions`, for the main-chain records of the files read.
-    leaves: HashMap<u128, u32>,
+    leaves: FastMap<u128, u32>,
     /// The session ids of the folder, each once.
     sessions: Vec<String>,
     /// Session id → index in `sessions`.
-    session_index: HashMap<String, u32>,
+    session_index: FastMap<String, u32>,
     /// `(leafUuid, summary)` in the order seen.
     summaries: Vec<(u128, String)>,
 }
@@ -242,7 +249,7 @@ impl Folder {
 }
 
 /// The title candidates of a session, created on first use.
-fn extra<'e>(extras: &'e mut HashMap<String, Extra>, session_id: &str) -> &'e mut Extra {
+fn extra<'e>(extras: &'e mut FastMap<String, Extra>, session_id: &str) -> &'e mut Extra {
     if !extras.contains_key(session_id) {
         extras.insert(session_id.to_owned(), Extra::default());
     }
@@ -254,9 +261,10 @@ fn extra<'e>(extras: &'e mut HashMap<String, Extra>, session_id: &str) -> &'e mu
 #[derive(Default)]
 struct State {
     drafts: Drafts,
-    extras: HashMap<String, Extra>,
-    /// Sessions that have a transcript (file names, and `sessionId`s seen in them).
-    transcripts: HashSet<String>,
+    extras: FastMap<String, Extra>,
+    /// The `sessionId`s the transcripts' records told (a resumed session's id is only
+    /// there, not in a file name); the file names are in `listed` of [`read`].
+    transcripts: FastSet<String>,
     stats: Stats,
     files: u64,
 }
@@ -296,18 +304,20 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         }
     });
     let mut folders = Vec::with_capacity(listed.len());
+    // The sessions with a transcript, by file name.
+    let mut stems = FastSet::default();
     for listing in listed {
         for error in listing.errors {
             ctx.fail(error);
         }
-        state.transcripts.extend(listing.stems);
-        state.files += listing.jobs.jobs.len() as u64;
+        stems.extend(listing.stems);
+        state.files += listing.files;
         folders.push(listing.jobs);
     }
+    let listed = stems;
     // `history.jsonl` holds every prompt ever made, and most of its lines belong to a
     // listed transcript: they are set aside by a byte scan on a thread of their own
     // while the transcripts are parsed, and only the rest are parsed afterwards.
-    let listed = state.transcripts.clone();
     let scans = std::thread::scope(|scope| {
         let scan = scope.spawn(|| {
             roots
@@ -325,7 +335,8 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     let mut history_days = BTreeSet::new();
     let mut cleanup_days = None;
     for (root, scan) in roots.iter().zip(scans) {
-        read_history(ctx, &mut state, &root.join("history.jsonl"), scan, &mut history_days);
+        let path = root.join("history.jsonl");
+        read_history(ctx, &mut state, &listed, &path, scan, &mut history_days);
         if cleanup_days.is_none() {
             cleanup_days = read_cleanup_days(ctx, &root.join("settings.json"));
         }
@@ -374,16 +385,12 @@ fn roots(env: &Env, config: &SessionsConfig) -> Vec<PathBuf> {
     dedup_paths(roots)
 }
 
-/// The transcript files of one project folder, and which of them to read.
-struct FolderJobs {
-    jobs: Vec<Job>,
-    /// Whether each job's file was modified since the window began.
-    fresh: Vec<bool>,
-}
-
 /// One project folder's transcripts, listed off the main thread.
 struct Listing {
-    jobs: FolderJobs,
+    /// The transcripts and sub-agent logs modified since the window began: the ones read.
+    jobs: Vec<Job>,
+    /// How many transcripts and sub-agent logs it holds, read or not.
+    files: u64,
     /// The file stems of its main transcripts (not `agent-*` sub-agent logs).
     stems: Vec<String>,
     /// What could not be listed, in order.
@@ -392,51 +399,61 @@ struct Listing {
 
 /// Lists the transcripts of one project folder, `relative` below the open folder `base`
 /// (the `projects` folder, or the current directory when `relative` is the whole path
-/// `folder_path`).
+/// `folder_path`). An old transcript costs its name only: no path is made for it.
 fn list_folder(
     base: BorrowedFd<'_>,
     relative: &Path,
     folder_path: &Path,
     since: Timestamp,
 ) -> Listing {
-    let mut jobs = Vec::new();
-    let mut fresh = Vec::new();
-    let mut stems = Vec::new();
-    let mut errors = Vec::new();
-    let mut keep = |listed: Result<_, crate::Error>| {
+    let mut listing = Listing { jobs: Vec::new(), files: 0, stems: Vec::new(), errors: Vec::new() };
+    let keep = |listed: Result<super::Fresh, crate::Error>, errors: &mut Vec<crate::Error>| {
         listed.unwrap_or_else(|error| {
             errors.push(error);
-            Vec::new()
+            super::Fresh::default()
         })
     };
-    let listed = keep(super::list_fresh_at(base, relative, folder_path, since));
-    for (path, kind, modified_since) in listed {
+    let listed =
+        keep(super::list_fresh_at(base, relative, folder_path, since), &mut listing.errors);
+    for (name, kind, fresh) in listed.iter() {
+        let name = Path::new(name);
         // A symbolic link is followed, as `is_dir` would; a plain entry needs no `stat`.
         // Anything that is not a folder is a transcript when its name says so: a FIFO or
         // a device there is refused when it is opened, with a warning naming it.
-        let is_dir = kind == FileType::Directory || (kind == FileType::Symlink && path.is_dir());
-        if has_extension(&path, "jsonl") && !is_dir {
-            let Some(stem) = super::file_stem(&path) else { continue };
+        let is_dir = kind == FileType::Directory
+            || (kind == FileType::Symlink && folder_path.join(name).is_dir());
+        if has_extension(name, "jsonl") && !is_dir {
+            let Some(stem) = super::file_stem(name) else { continue };
+            listing.files += 1;
             if !stem.starts_with("agent-") {
-                stems.push(stem.clone());
+                listing.stems.push(stem.clone());
             }
-            jobs.push(Job { default_session: stem, path, subagent: false });
-            fresh.push(modified_since);
+            if fresh {
+                let path = folder_path.join(name);
+                listing.jobs.push(Job { default_session: stem, path, subagent: false });
+            }
         } else if is_dir {
-            let Some(parent) = super::file_name(&path) else { continue };
-            for (sub, sub_kind, sub_fresh) in
-                keep(super::list_fresh(&path.join("subagents"), since))
-            {
+            let Some(parent) = super::file_name(name) else { continue };
+            let path = folder_path.join(name).join("subagents");
+            let subagents = keep(super::list_fresh(&path, since), &mut listing.errors);
+            for (sub, sub_kind, sub_fresh) in subagents.iter() {
+                let sub = Path::new(sub);
                 let sub_is_dir = sub_kind == FileType::Directory
-                    || (sub_kind == FileType::Symlink && sub.is_dir());
-                if has_extension(&sub, "jsonl") && !sub_is_dir {
-                    jobs.push(Job { path: sub, default_session: parent.clone(), subagent: true });
-                    fresh.push(sub_fresh);
+                    || (sub_kind == FileType::Symlink && path.join(sub).is_dir());
+                if has_extension(sub, "jsonl") && !sub_is_dir {
+                    listing.files += 1;
+                    if sub_fresh {
+                        listing.jobs.push(Job {
+                            path: path.join(sub),
+                            default_session: parent.clone(),
+                            subagent: true,
+                        });
+                    }
                 }
             }
         }
     }
-    Listing { jobs: FolderJobs { jobs, fresh }, stems, errors }
+    listing
 }
 
 /// The threads to list and parse on: as many as there are cores.
@@ -447,21 +464,14 @@ fn workers() -> usize {
 /// Parses every fresh transcript, on as many threads as there are cores (parsing JSON
 /// is the whole cost of this reader), then applies them folder by folder in listing
 /// order, so the result does not depend on which thread finished first.
-fn read_folders(ctx: &mut Ctx, state: &mut State, folders: &[FolderJobs]) {
-    let fresh: Vec<&Job> = folders
-        .iter()
-        .flat_map(|folder| folder.jobs.iter().zip(&folder.fresh).filter(|(_, fresh)| **fresh))
-        .map(|(job, _)| job)
-        .collect();
+fn read_folders(ctx: &mut Ctx, state: &mut State, folders: &[Vec<Job>]) {
+    let fresh: Vec<&Job> = folders.iter().flatten().collect();
     let since = ctx.since;
     let mut parsed =
         crate::pool::map_ordered(&fresh, workers(), |job| parse_transcript(job, since)).into_iter();
-    for folder_jobs in folders {
+    for jobs in folders {
         let mut folder = Folder::default();
-        for (job, fresh) in folder_jobs.jobs.iter().zip(&folder_jobs.fresh) {
-            if !fresh {
-                continue;
-            }
+        for job in jobs {
             if let Some(file) = parsed.next() {
                 apply_transcript(ctx, state, &mut folder, job, file);
             }
@@ -702,7 +712,7 @@ struct HistoryScan {
 
 /// Reads `history.jsonl`, keeping the lines whose `sessionId` is not one of `listed`
 /// (the transcripts' file names) or cannot be found without parsing.
-fn scan_history(path: &Path, listed: &HashSet<String>, since: Timestamp) -> HistoryScan {
+fn scan_history(path: &Path, listed: &FastSet<String>, since: Timestamp) -> HistoryScan {
     let mut ctx = Ctx { since, warnings: Vec::new() };
     let mut stats = Stats::default();
     let mut kept = Vec::new();
@@ -719,6 +729,7 @@ fn scan_history(path: &Path, listed: &HashSet<String>, since: Timestamp) -> Hist
 fn read_history(
     ctx: &mut Ctx,
     state: &mut State,
+    listed: &FastSet<String>,
     path: &Path,
     scan: HistoryScan,
     days: &mut BTreeSet<Date>,
@@ -735,10 +746,11 @@ fn read_history(
         }
     }
     let mut orphans: Drafts = Drafts::new();
-    let transcripts = &state.transcripts;
+    let told = &state.transcripts;
+    let transcript = |session_id: &str| listed.contains(session_id) || told.contains(session_id);
     let mut read_line = |bytes: &[u8]| -> Result<(), serde_json::Error> {
         // An entry of a session whose id only the transcripts' records told.
-        if quick_session_id(bytes).is_some_and(|session_id| transcripts.contains(session_id)) {
+        if quick_session_id(bytes).is_some_and(transcript) {
             return Ok(());
         }
         let line: HistoryLine = serde_json::from_slice(bytes)?;
@@ -750,7 +762,7 @@ fn read_history(
         // Most entries belong to a session whose transcript was listed: skip them before
         // decoding anything else.
         let session_id = match line.session_id.get() {
-            Some(session_id) if transcripts.contains(session_id) => return Ok(()),
+            Some(session_id) if transcript(session_id) => return Ok(()),
             other => other,
         };
         let display: Text = match line.display {

@@ -162,9 +162,10 @@ fn collect_rollouts(ctx: &mut Ctx, folder: &Path, depth: usize, files: &mut Vec<
     }
     let listed = super::list_fresh(folder, ctx.since).unwrap_or_else(|error| {
         ctx.fail(error);
-        Vec::new()
+        super::Fresh::default()
     });
-    for (path, kind, fresh) in listed {
+    for (name, kind, fresh) in listed.iter() {
+        let path = folder.join(name);
         // A symbolic link is followed, as `is_dir` would; a plain entry needs no `stat`.
         if kind == FileType::Directory || (kind == FileType::Symlink && path.is_dir()) {
             collect_rollouts(ctx, &path, depth - 1, files);

@@ -171,26 +171,26 @@ impl Ctx {
 }
 
 /// The entries of a folder with their types and whether each was modified at or after
-/// `since`, sorted; a missing folder is empty. The folder is opened once and each time
-/// comes from a `stat` relative to it (`fstatat`, a link followed), so long paths are
-/// not walked again per file; the types come from the listing. Needs no [`Ctx`], so
-/// folders can be listed on the pool.
-fn list_fresh(path: &Path, since: Timestamp) -> Result<Vec<(PathBuf, FileType, bool)>, Error> {
+/// `since`, sorted by name; a missing folder is empty. The folder is opened once and
+/// each time comes from a `stat` relative to it (`fstatat`, a link followed), so long
+/// paths are not walked again per file; the types come from the listing. Needs no
+/// [`Ctx`], so folders can be listed on the pool.
+fn list_fresh(path: &Path, since: Timestamp) -> Result<Fresh, Error> {
     list_fresh_at(rustix::fs::CWD, path, path, since)
 }
 
 /// [`list_fresh`] of the folder at `relative` below the open folder `base`; `path` is
-/// its whole path, for the entries' paths and the errors. Opening it by one name
-/// instead of a whole path spares the kernel the walk down to it.
+/// its whole path, for the errors. Opening it by one name instead of a whole path
+/// spares the kernel the walk down to it.
 fn list_fresh_at(
     base: BorrowedFd<'_>,
     relative: &Path,
     path: &Path,
     since: Timestamp,
-) -> Result<Vec<(PathBuf, FileType, bool)>, Error> {
+) -> Result<Fresh, Error> {
     use rustix::fs::AtFlags;
-    let Some(mut dir) = open_dir(base, relative, path)? else { return Ok(Vec::new()) };
-    let mut listed = Vec::new();
+    let mut listed = Fresh::default();
+    let Some(mut dir) = open_dir(base, relative, path)? else { return Ok(listed) };
     while let Some(entry) = dir.read() {
         // An entry that cannot be read ends the listing, as `read_dir` would.
         let Ok(entry) = entry else { break };
@@ -207,11 +207,33 @@ fn list_fresh_at(
         let flags =
             if kind == FileType::Symlink { AtFlags::empty() } else { AtFlags::SYMLINK_NOFOLLOW };
         let modified = stat(flags).ok().map(|stat| crate::fsread::stat_modified(&stat));
-        let path = path.join(std::ffi::OsStr::from_bytes(name.to_bytes()));
-        listed.push((path, kind, fresh_time(modified, since)));
+        let from = listed.names.len();
+        listed.names.extend_from_slice(name.to_bytes());
+        listed.entries.push((from, listed.names.len(), kind, fresh_time(modified, since)));
     }
-    listed.sort_by(|a, b| by_name(&a.0, &b.0));
+    let names = &listed.names;
+    listed.entries.sort_by(|a, b| names[a.0..a.1].cmp(&names[b.0..b.1]));
     Ok(listed)
+}
+
+/// What [`list_fresh`] found: each entry's name, type and whether it was modified since
+/// the bound, in name order. The names share one buffer, so an entry costs no allocation
+/// of its own: a folder of transcripts is mostly old files, which only their names are
+/// needed of.
+#[derive(Debug, Default)]
+struct Fresh {
+    names: Vec<u8>,
+    /// Where each name is in `names`, its type, whether it is fresh.
+    entries: Vec<(usize, usize, FileType, bool)>,
+}
+
+impl Fresh {
+    /// The entries in name order: name, type, whether fresh.
+    fn iter(&self) -> impl Iterator<Item = (&std::ffi::OsStr, FileType, bool)> {
+        self.entries.iter().map(|&(start, end, kind, fresh)| {
+            (std::ffi::OsStr::from_bytes(&self.names[start..end]), kind, fresh)
+        })
+    }
 }
 
 /// A folder kept open, and its entries with their types, sorted.

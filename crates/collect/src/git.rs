@@ -204,25 +204,32 @@ fn project_ref(path: &Path) -> ProjectRef {
 /// `dir` must be canonical (the walk starts from canonical roots and never follows a
 /// symbolic link; `repo_containing` canonicalizes first).
 fn repo_at(dir: &Path) -> Result<Option<Repo>, Error> {
+    repo_listed_at(dir, false)
+}
+
+/// [`repo_at`], told by the listing of `dir` whether its `.git` is a real folder (the
+/// entry's type; not a link), which then needs no `stat`.
+fn repo_listed_at(dir: &Path, listed_folder: bool) -> Result<Option<Repo>, Error> {
     let dot_git = dir.join(".git");
     // `stat` only (links followed): a `.git` that is a FIFO or a device is never opened.
     // A folder that cannot be searched (a working directory of someone else's, such as
     // `/root` in a history) tells nothing about a repository, and is not one to read.
-    let metadata = match fs_err::metadata(&dot_git) {
-        Ok(metadata) => metadata,
-        Err(error)
-            if matches!(
-                error.kind(),
-                io::ErrorKind::NotFound
-                    | io::ErrorKind::PermissionDenied
-                    | io::ErrorKind::NotADirectory
-            ) =>
-        {
-            return Ok(None);
-        }
-        Err(error) => return Err(Error::io(&dot_git, error)),
-    };
-    if metadata.is_dir() {
+    let is_dir = listed_folder
+        || match fs_err::metadata(&dot_git) {
+            Ok(metadata) => metadata.is_dir(),
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    io::ErrorKind::NotFound
+                        | io::ErrorKind::PermissionDenied
+                        | io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Ok(None);
+            }
+            Err(error) => return Err(Error::io(&dot_git, error)),
+        };
+    if is_dir {
         // `dir` is canonical, so `.git` below it is too; only a `commondir` can lead
         // elsewhere.
         let common = read_commondir(&dot_git)?.map_or(dot_git, |common| canonical(&common));
@@ -422,36 +429,65 @@ impl Walk<'_> {
         if !self.entered.insert(dir.to_path_buf()) {
             return Vec::new();
         }
-        match repo_at(dir) {
+        // A folder walked further is listed first: the listing tells whether it holds a
+        // `.git` at all, and whether that is a real folder, so most folders need no
+        // `stat` of their `.git`. One not walked further, or that cannot be listed (a
+        // folder may be searchable and not readable), is asked by `stat`.
+        let listing = if depth_left == 0 { None } else { fs_err::read_dir(dir).ok() };
+        let Some(entries) = listing else {
+            self.note_repo(repo_at(dir));
+            return Vec::new();
+        };
+        // `None`: no `.git` listed; `Some(true)`: a real folder; `Some(false)`: anything
+        // else (a file, a link, an entry whose type the listing did not give).
+        let mut dot_git: Option<bool> = None;
+        let mut unsure = false;
+        let mut children = Vec::new();
+        for entry in entries {
+            let Ok(entry) = entry else {
+                // An entry that could not be read might be the `.git`.
+                unsure = true;
+                continue;
+            };
+            let kind = entry.file_type();
+            if entry.file_name() == ".git" {
+                dot_git = Some(kind.as_ref().is_ok_and(std::fs::FileType::is_dir));
+                continue;
+            }
+            let Ok(kind) = kind else { continue };
+            let path = entry.path();
+            if !(kind.is_dir() || kind.is_symlink()) || self.skipped(&path) {
+                continue;
+            }
+            if kind.is_dir() {
+                // Below a canonical folder, a real folder's path is canonical too.
+                children.push(path);
+                continue;
+            }
+            // A link: followed when it leads to a folder, walked at its target.
+            let Ok(target) = fs_err::canonicalize(&path) else { continue };
+            if target.is_dir() && !self.exclude.by_path.is_match(&target) {
+                children.push(target);
+            }
+        }
+        match dot_git {
+            Some(listed_folder) => self.note_repo(repo_listed_at(dir, listed_folder)),
+            None if unsure => self.note_repo(repo_at(dir)),
+            None => {}
+        }
+        children.sort();
+        children
+    }
+
+    /// Keeps the repository `repo_at` found, or its error.
+    fn note_repo(&mut self, found: Result<Option<Repo>, Error>) {
+        match found {
             Ok(Some(repo)) => {
                 self.found.entry(repo.git_dir.clone()).or_insert(repo);
             }
             Ok(None) => {}
             Err(error) => self.errors.push(error),
         }
-        if depth_left == 0 {
-            return Vec::new();
-        }
-        let Ok(entries) = fs_err::read_dir(dir) else { return Vec::new() };
-        let mut children: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .filter_map(|entry| {
-                let path = entry.path();
-                let kind = entry.file_type().ok()?;
-                if !(kind.is_dir() || kind.is_symlink()) || self.skipped(&path) {
-                    return None;
-                }
-                if kind.is_dir() {
-                    // Below a canonical folder, a real folder's path is canonical too.
-                    return Some(path);
-                }
-                // A link: followed when it leads to a folder, walked at its target.
-                let target = fs_err::canonicalize(&path).ok()?;
-                (target.is_dir() && !self.exclude.by_path.is_match(&target)).then_some(target)
-            })
-            .collect();
-        children.sort();
-        children
     }
 
     /// Whether the walk stays out of a folder: hidden, a build or package folder, or

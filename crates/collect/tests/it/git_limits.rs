@@ -6,7 +6,8 @@ use std::path::Path;
 use collect::git::{self, GitConfig, Identity, ReadOptions};
 use jiff::Timestamp;
 
-fn git(dir: &Path, home: &Path, args: &[&str]) {
+/// Runs git in `dir` with a pinned identity and clock (shared with `discover`).
+pub(crate) fn git(dir: &Path, home: &Path, args: &[&str]) {
     #[expect(clippy::disallowed_methods, reason = "the test builds a real repository")]
     let status = std::process::Command::new("git")
         .args(args)

@@ -1,5 +1,6 @@
 //! Integration tests of the collect crate.
 
+mod discover;
 mod env_vars;
 mod git_limits;
 mod sessions;

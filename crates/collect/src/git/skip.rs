@@ -13,8 +13,11 @@
 //! is not listed either. Elsewhere (btrfs and overlayfs say 1, NFS may be wrong) every
 //! folder is listed, as GNU `find` does without its leaf optimization. A repository costs
 //! about ten `stat`s instead of some forty calls, and each is made relative to the git
-//! dir, opened once, which halves what the kernel spends walking the path.
+//! dir, opened once, which halves what the kernel spends walking the path. `reftable/` is
+//! looked at only where `refs/heads` is not a folder: a reftable repository keeps a file
+//! there, so that old versions of git refuse it.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt as _;
@@ -74,6 +77,10 @@ pub(crate) fn check(repo: &Repo, since: Timestamp) -> (bool, bool) {
 struct Check<F> {
     since: SystemTime,
     counts_subfolders: F,
+    /// Whether `refs/heads` turned out to be a folder: the files backend, whose
+    /// repositories need no look at `reftable/` (a reftable repository's `refs/heads` is
+    /// a file, there only to stop old versions of git).
+    heads_folder: Cell<bool>,
 }
 
 /// What a `stat` said about a path.
@@ -92,7 +99,7 @@ impl<F: Fn(&Path, u64) -> bool> Check<F> {
         let since = since
             .checked_sub(SignedDuration::from_secs(2))
             .map_or(SystemTime::UNIX_EPOCH, SystemTime::from);
-        Check { since, counts_subfolders }
+        Check { since, counts_subfolders, heads_folder: Cell::new(false) }
     }
 
     /// Whether the git dir changed. Every path is looked up relative to the git dir,
@@ -112,6 +119,9 @@ impl<F: Fn(&Path, u64) -> bool> Check<F> {
             }
         }
         for tree in ["refs", "reftable"] {
+            if tree == "reftable" && self.heads_folder.get() {
+                continue;
+            }
             let relative = Path::new(tree);
             match self.probe(base, relative, true) {
                 Probe::Missing => {}
@@ -176,6 +186,7 @@ impl<F: Fn(&Path, u64) -> bool> Check<F> {
                         if self.tree_changed(base, &path, &child, trusted_device) {
                             return true;
                         }
+                        self.note_folder(&path);
                         seen.push(name);
                         if seen.len() as u64 == subfolders {
                             return false;
@@ -195,9 +206,21 @@ impl<F: Fn(&Path, u64) -> bool> Check<F> {
             match self.probe(base, &path, false) {
                 Probe::Missing => false,
                 Probe::Changed => true,
-                Probe::Older(child) => self.tree_changed(base, &path, &child, trusted_device),
+                Probe::Older(child) => {
+                    self.note_folder(&path);
+                    self.tree_changed(base, &path, &child, trusted_device)
+                }
             }
         })
+    }
+}
+
+impl<F> Check<F> {
+    /// Notes a folder of `refs/` found (by `lstat` or by a listing's entry type).
+    fn note_folder(&self, relative: &Path) {
+        if relative == Path::new("refs/heads") {
+            self.heads_folder.set(true);
+        }
     }
 }
 
@@ -396,15 +419,39 @@ mod tests {
 
     #[test]
     fn the_files_outside_refs_count() {
-        for file in ["HEAD", "packed-refs", "logs/HEAD", "reftable/tables.list"] {
+        for file in ["HEAD", "packed-refs", "logs/HEAD"] {
             let (_temp, git_dir) = git_dir(&["refs/heads"]);
             let path = git_dir.join(file);
             fs_err::create_dir_all(path.parent().unwrap()).unwrap();
             fs_err::write(&path, "x\n").unwrap();
             set_time(&path, "2026-11-27T09:00:00Z");
-            // A new `reftable` folder is itself newer than the bound.
             assert_eq!(both(&git_dir), (true, true), "{file}");
         }
+    }
+
+    #[test]
+    fn a_reftable_repository_is_told_by_its_tables() {
+        // As `git init --ref-format=reftable` lays it out: `refs/heads` is a file.
+        let (_temp, git_dir) = git_dir(&[]);
+        fs_err::write(git_dir.join("refs/heads"), "this repository uses the reftable format\n")
+            .unwrap();
+        fs_err::create_dir_all(git_dir.join("reftable")).unwrap();
+        fs_err::write(git_dir.join("reftable/tables.list"), "0x01.ref\n").unwrap();
+        age(&git_dir);
+        assert_eq!(both(&git_dir), (false, false));
+        // A ref update writes a new table and renames a new `tables.list` into place.
+        set_time(&git_dir.join("reftable"), "2026-11-27T09:00:00Z");
+        assert_eq!(both(&git_dir), (true, true));
+    }
+
+    #[test]
+    fn a_repository_with_a_heads_folder_does_not_look_at_reftable() {
+        // The files backend: a `reftable/` folder there means nothing to git.
+        let (_temp, git_dir) = git_dir(&["refs/heads"]);
+        fs_err::create_dir_all(git_dir.join("reftable")).unwrap();
+        age(&git_dir);
+        set_time(&git_dir.join("reftable"), "2026-11-27T09:00:00Z");
+        assert_eq!(both(&git_dir), (false, false));
     }
 
     #[test]

@@ -366,6 +366,28 @@ fn the_skip_check_never_misses_a_commit_made_in_the_window() {
     assert!(daily_subjects(&home, FRIDAY_EVENING, TOKYO, &[]).is_empty());
 }
 
+#[test]
+fn the_skip_check_reads_a_reftable_repository_whose_tables_moved() {
+    // `refs/heads` is a file there; the refs live in `reftable/`.
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let path = home.path().join("src/tables");
+    fs_err::create_dir_all(&path).unwrap();
+    let repo = home.repo_handle(&path);
+    repo.git(&["init", "-q", "--ref-format=reftable", "-b", "main"]);
+    repo.commit("a", "long ago", "2026-10-01T10:00:00+09:00");
+    age_git_dir(&repo.path.join(".git"), "2026-10-01T10:00:00+09:00");
+    assert!(daily_subjects(&home, FRIDAY_EVENING, TOKYO, &[]).is_empty());
+    repo.commit("b", "friday morning", "2026-11-27T09:00:00+09:00");
+    age_git_dir(&repo.path.join(".git"), "2026-10-01T10:00:00+09:00");
+    let tables = repo.path.join(".git/reftable");
+    let friday = std::time::SystemTime::from(
+        "2026-11-27T09:00:00+09:00".parse::<jiff::Timestamp>().unwrap(),
+    );
+    fs_err::File::open(&tables).unwrap().set_modified(friday).unwrap();
+    assert_eq!(daily_subjects(&home, FRIDAY_EVENING, TOKYO, &[]), ["friday morning"]);
+}
+
 /// Sets the mtime of every file and folder of a git dir.
 fn age_git_dir(dir: &std::path::Path, when: &str) {
     let time: jiff::Timestamp = when.parse().unwrap();

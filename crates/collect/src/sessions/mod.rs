@@ -191,26 +191,17 @@ fn list_fresh_at(
     use rustix::fs::AtFlags;
     let mut listed = Fresh::default();
     let Some(mut dir) = open_dir(base, relative, path)? else { return Ok(listed) };
-    while let Some(entry) = dir.read() {
-        // An entry that cannot be read ends the listing, as `read_dir` would.
-        let Ok(entry) = entry else { break };
-        let name = entry.file_name();
-        if matches!(name.to_bytes(), b"." | b"..") {
-            continue;
-        }
-        let Ok(folder) = dir.fd() else { break };
-        let stat = |flags| rustix::fs::statat(folder, name, flags);
-        let Some(kind) = entry_type(entry.file_type(), || stat(AtFlags::SYMLINK_NOFOLLOW)) else {
-            continue;
-        };
+    for_each_entry(&mut dir, |folder, name, kind| {
         // A file whose time cannot be read is opened anyway; a link is followed.
         let flags =
             if kind == FileType::Symlink { AtFlags::empty() } else { AtFlags::SYMLINK_NOFOLLOW };
-        let modified = stat(flags).ok().map(|stat| crate::fsread::stat_modified(&stat));
+        let modified = rustix::fs::statat(folder, name, flags)
+            .ok()
+            .map(|stat| crate::fsread::stat_modified(&stat));
         let from = listed.names.len();
         listed.names.extend_from_slice(name.to_bytes());
         listed.entries.push((from, listed.names.len(), kind, fresh_time(modified, since)));
-    }
+    });
     let names = &listed.names;
     listed.entries.sort_by(|a, b| names[a.0..a.1].cmp(&names[b.0..b.1]));
     Ok(listed)
@@ -243,21 +234,11 @@ type OpenListing = (Dir, Vec<(PathBuf, FileType)>);
 /// the listing gives the type), sorted, and the open folder, for reaching what is below
 /// it by name ([`list_fresh_at`]). `None` when it does not exist.
 fn open_listed(path: &Path) -> Result<Option<OpenListing>, Error> {
-    use rustix::fs::AtFlags;
     let Some(mut dir) = open_dir(rustix::fs::CWD, path, path)? else { return Ok(None) };
     let mut listed = Vec::new();
-    while let Some(entry) = dir.read() {
-        // An entry that cannot be read ends the listing, as `read_dir` would.
-        let Ok(entry) = entry else { break };
-        let name = entry.file_name();
-        if matches!(name.to_bytes(), b"." | b"..") {
-            continue;
-        }
-        let Ok(folder) = dir.fd() else { break };
-        let lstat = || rustix::fs::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW);
-        let Some(kind) = entry_type(entry.file_type(), lstat) else { continue };
+    for_each_entry(&mut dir, |_, name, kind| {
         listed.push((path.join(std::ffi::OsStr::from_bytes(name.to_bytes())), kind));
-    }
+    });
     sort_by_name(&mut listed);
     Ok(Some((dir, listed)))
 }
@@ -276,16 +257,30 @@ fn open_dir(base: BorrowedFd<'_>, relative: &Path, path: &Path) -> Result<Option
     Dir::new(fd).map(Some).map_err(|error| Error::io(path, error.into()))
 }
 
-/// An entry's type: the listing's, or (on a file system that does not give it) its
-/// `lstat`'s; `None` when neither tells.
-fn entry_type(
-    listed: FileType,
-    lstat: impl FnOnce() -> rustix::io::Result<rustix::fs::Stat>,
-) -> Option<FileType> {
-    if listed != FileType::Unknown {
-        return Some(listed);
+/// Calls `visit` with the open folder, the name and the type of each entry of `dir`
+/// but `.` and `..`, in listing order. The type is the listing's, or (on a file system
+/// that does not give it) its `lstat`'s; an entry neither tells is left out, and one
+/// that cannot be read ends the listing, as `read_dir` would.
+fn for_each_entry(dir: &mut Dir, mut visit: impl FnMut(BorrowedFd<'_>, &std::ffi::CStr, FileType)) {
+    use rustix::fs::AtFlags;
+    while let Some(entry) = dir.read() {
+        let Ok(entry) = entry else { break };
+        let name = entry.file_name();
+        if matches!(name.to_bytes(), b"." | b"..") {
+            continue;
+        }
+        let Ok(folder) = dir.fd() else { break };
+        let kind = match entry.file_type() {
+            FileType::Unknown => {
+                match rustix::fs::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW) {
+                    Ok(stat) => FileType::from_raw_mode(stat.st_mode),
+                    Err(_) => continue,
+                }
+            }
+            listed => listed,
+        };
+        visit(folder, name, kind);
     }
-    lstat().ok().map(|stat| FileType::from_raw_mode(stat.st_mode))
 }
 
 /// Sorts the entries of one folder by path. They share the folder, so their names (as

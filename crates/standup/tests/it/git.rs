@@ -371,10 +371,7 @@ fn the_skip_check_reads_a_reftable_repository_whose_tables_moved() {
     // `refs/heads` is a file there; the refs live in `reftable/`.
     let home = Home::new();
     home.git_identity(ME.email, ME.name);
-    let path = home.path().join("src/tables");
-    fs_err::create_dir_all(&path).unwrap();
-    let repo = home.repo_handle(&path);
-    repo.git(&["init", "-q", "--ref-format=reftable", "-b", "main"]);
+    let repo = home.reftable_repo("tables");
     repo.commit("a", "long ago", "2026-10-01T10:00:00+09:00");
     age_git_dir(&repo.path.join(".git"), "2026-10-01T10:00:00+09:00");
     assert!(daily_subjects(&home, FRIDAY_EVENING, TOKYO, &[]).is_empty());

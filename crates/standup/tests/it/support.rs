@@ -26,10 +26,19 @@ impl Home {
 
     /// `git init` of a new repository at `~/src/<name>`.
     pub(crate) fn repo(&self, name: &str) -> Repo {
+        self.repo_with(name, &[])
+    }
+
+    /// A repository under `~/src` whose refs are in a reftable (`refs/heads` is a file).
+    pub(crate) fn reftable_repo(&self, name: &str) -> Repo {
+        self.repo_with(name, &["--ref-format=reftable"])
+    }
+
+    fn repo_with(&self, name: &str, init: &[&str]) -> Repo {
         let path = self.home.join("src").join(name);
         fs_err::create_dir_all(&path).unwrap();
         let repo = Repo { path, home: self.home.clone() };
-        repo.git(&["init", "-q", "-b", "main"]);
+        repo.git(&[&["init", "-q", "-b", "main"], init].concat());
         repo
     }
 

@@ -306,10 +306,7 @@ fn uncommitted_files_of_a_linked_worktree_are_in_progress_of_its_repository() {
 fn a_stash_of_a_reftable_repository_is_in_progress() {
     let home = Home::new();
     home.git_identity(ME.email, ME.name);
-    let path = home.path().join("src/tables");
-    fs_err::create_dir_all(&path).unwrap();
-    let repo = home.repo_handle(&path);
-    repo.git(&["init", "-q", "--ref-format=reftable", "-b", "main"]);
+    let repo = home.reftable_repo("tables");
     repo.commit("a", "work", "2026-11-27T10:00:00+09:00");
     fs_err::write(repo.path.join("a"), "uncommitted\n").unwrap();
     let output = repo

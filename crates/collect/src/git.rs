@@ -15,7 +15,7 @@ mod process;
 
 pub use process::{DEFAULT_TIMEOUT, output};
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -295,7 +295,7 @@ pub fn discover(env: &Env, config: &GitConfig, extra: &[PathBuf]) -> (Vec<Repo>,
     let mut walk = Walk {
         exclude: &exclude,
         found: BTreeMap::new(),
-        entered: BTreeSet::new(),
+        entered: HashSet::default(),
         errors: Vec::new(),
     };
     for root in &roots {
@@ -410,8 +410,9 @@ struct Walk<'a> {
     /// Repositories by common git dir.
     found: BTreeMap<PathBuf, Repo>,
     /// Canonical folders already entered, so a folder reached twice (through a symbolic
-    /// link, or a link loop) is walked once.
-    entered: BTreeSet<PathBuf>,
+    /// link, or a link loop) is walked once. Only asked, never iterated: hashed, not
+    /// ordered (comparing paths goes component by component).
+    entered: HashSet<PathBuf, foldhash::fast::FixedState>,
     errors: Vec<Error>,
 }
 

@@ -422,8 +422,7 @@ fn list_folder(
         // a device there is refused when it is opened, with a warning naming it.
         let is_dir = kind == FileType::Directory
             || (kind == FileType::Symlink && folder_path.join(name).is_dir());
-        if has_extension(name, "jsonl") && !is_dir {
-            let Some(stem) = super::file_stem(name) else { continue };
+        if let Some(stem) = super::jsonl_stem(name).filter(|_| !is_dir) {
             listing.files += 1;
             if !stem.starts_with("agent-") {
                 listing.stems.push(stem.clone());

@@ -484,6 +484,15 @@ fn has_extension(path: &Path, extension: &str) -> bool {
     path.extension().is_some_and(|found| found == extension)
 }
 
+/// The stem of a file name (not a path) that ends in `.jsonl`, as [`file_stem`] would
+/// give it where [`has_extension`] says `jsonl` (a name that is only `.jsonl` has no
+/// extension); told from the bytes, without taking a path apart.
+fn jsonl_stem(name: &Path) -> Option<String> {
+    let bytes = name.as_os_str().as_bytes();
+    let stem = bytes.strip_suffix(b".jsonl").filter(|stem| !stem.is_empty())?;
+    Some(String::from_utf8_lossy(stem).into_owned())
+}
+
 /// The file name without its extension; bytes that are not UTF-8 are replaced, so a
 /// file with such a name is still read (its records usually name their session).
 fn file_stem(path: &Path) -> Option<String> {

@@ -25,3 +25,27 @@ fn long_words_and_cjk_are_cut_hard() {
     assert_eq!(title.chars().count(), 80);
     assert!(title.ends_with('…'));
 }
+
+#[test]
+fn a_transcript_name_is_told_from_its_bytes_as_a_path_would_tell_it() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt as _;
+    use std::path::Path;
+    let names: [&[u8]; 9] = [
+        b"a.jsonl",
+        b".jsonl",
+        b"..jsonl",
+        b"a.b.jsonl",
+        b"a.json",
+        b"jsonl",
+        b"a.jsonl.bak",
+        b"agent-1.jsonl",
+        b"caf\xe9.jsonl",
+    ];
+    for name in names {
+        let name = Path::new(OsStr::from_bytes(name));
+        let by_path = super::has_extension(name, "jsonl").then(|| super::file_stem(name)).flatten();
+        assert_eq!(super::jsonl_stem(name), by_path, "{}", name.display());
+    }
+    assert_eq!(super::jsonl_stem(Path::new("a.jsonl")).as_deref(), Some("a"));
+}

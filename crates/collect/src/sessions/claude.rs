@@ -263,7 +263,7 @@ struct State {
     drafts: Drafts,
     extras: FastMap<String, Extra>,
     /// The `sessionId`s the transcripts' records told (a resumed session's id is only
-    /// there, not in a file name); the file names are in `listed` of [`read`].
+    /// there, not in a file name); the file names are in `stems` of [`read`].
     transcripts: FastSet<String>,
     stats: Stats,
     files: u64,
@@ -314,7 +314,6 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         state.files += listing.files;
         folders.push(listing.jobs);
     }
-    let listed = stems;
     // `history.jsonl` holds every prompt ever made, and most of its lines belong to a
     // listed transcript: they are set aside by a byte scan on a thread of their own
     // while the transcripts are parsed, and only the rest are parsed afterwards.
@@ -322,7 +321,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         let scan = scope.spawn(|| {
             roots
                 .iter()
-                .map(|root| scan_history(&root.join("history.jsonl"), &listed, since))
+                .map(|root| scan_history(&root.join("history.jsonl"), &stems, since))
                 .collect::<Vec<_>>()
         });
         read_folders(ctx, &mut state, &folders);
@@ -336,7 +335,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     let mut cleanup_days = None;
     for (root, scan) in roots.iter().zip(scans) {
         let path = root.join("history.jsonl");
-        read_history(ctx, &mut state, &listed, &path, scan, &mut history_days);
+        read_history(ctx, &mut state, &stems, &path, scan, &mut history_days);
         if cleanup_days.is_none() {
             cleanup_days = read_cleanup_days(ctx, &root.join("settings.json"));
         }

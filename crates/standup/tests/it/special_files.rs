@@ -310,31 +310,9 @@ fn git_timeout_secs_is_validated() {
 }
 
 /// Gives the whole temporary home (and the folder above it) to uid 65534.
-fn give_to_nobody(home: &Home) {
-    fn chown_tree(path: &Path) {
-        std::os::unix::fs::lchown(path, Some(65534), Some(65534)).unwrap();
-        if fs_err::symlink_metadata(path).unwrap().is_dir() {
-            for entry in fs_err::read_dir(path).unwrap() {
-                chown_tree(&entry.unwrap().path());
-            }
-        }
-    }
-    let top = home.path().parent().unwrap();
-    chown_tree(top);
-}
-
-#[test]
-fn an_unreadable_repository_is_named_not_skipped_as_unchanged() {
-    let home = home_with_a_repo();
-    let locked = home.repo("locked");
-    locked.commit("a.txt", "locked: cannot be read", "2026-11-27T11:00:00+09:00");
-    give_to_nobody(&home);
-    let git_dir = locked.path.join(".git");
-    std::fs::set_permissions(&git_dir, std::os::unix::fs::PermissionsExt::from_mode(0o000))
-        .unwrap();
-
-    // The binary runs as uid 65534 (as root, every permission check passes), with the
-    // environment the other tests give it.
+/// `standup daily` as uid 65534 (as root, every permission check passes), with the
+/// environment the other tests give it; the home must be [`give_to_nobody`]'s.
+fn as_nobody(home: &Home) -> Command {
     let standup = home.command(home.path(), NOW, TOKYO, &DAILY);
     #[expect(clippy::disallowed_methods, reason = "the test drops privileges with setpriv")]
     let mut command = Command::new("setpriv");
@@ -349,7 +327,64 @@ fn an_unreadable_repository_is_named_not_skipped_as_unchanged() {
             command.env(name, value);
         }
     }
-    let report = daily_with(&home, command);
+    command
+}
+
+fn give_to_nobody(home: &Home) {
+    fn chown_tree(path: &Path) {
+        std::os::unix::fs::lchown(path, Some(65534), Some(65534)).unwrap();
+        if fs_err::symlink_metadata(path).unwrap().is_dir() {
+            for entry in fs_err::read_dir(path).unwrap() {
+                chown_tree(&entry.unwrap().path());
+            }
+        }
+    }
+    let top = home.path().parent().unwrap();
+    chown_tree(top);
+}
+
+#[test]
+fn unreadable_agent_folders_are_named_once_and_the_rest_still_comes_out() {
+    let home = home_with_a_repo();
+    home.write(".claude/projects/-srv-app/aaaaaaaa-0000-4000-8000-000000000001.jsonl", "");
+    home.write(
+        ".codex/sessions/2026/11/27/rollout-2026-11-27T10-00-00-11111111-1111-4111-8111-111111111111.jsonl",
+        "",
+    );
+    give_to_nobody(&home);
+    let locked = [".claude/projects", ".codex/sessions/2026/11/27"];
+    let mode = |folder: &str, mode| {
+        let path = home.path().join(folder);
+        std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(mode)).unwrap();
+    };
+    for folder in locked {
+        mode(folder, 0o000);
+    }
+    let report = daily_with(&home, as_nobody(&home));
+    for folder in locked {
+        mode(folder, 0o755);
+    }
+
+    assert_eq!(subjects(&report), ["good: still reported"]);
+    for folder in locked {
+        let message = warning_naming(&report, "source_unreadable", &format!("[HOME]/{folder}`"));
+        // The folder once, then why.
+        assert_eq!(message.matches(folder).count(), 1, "{message}");
+        assert!(message.ends_with("Permission denied (os error 13)"), "{message}");
+    }
+}
+
+#[test]
+fn an_unreadable_repository_is_named_not_skipped_as_unchanged() {
+    let home = home_with_a_repo();
+    let locked = home.repo("locked");
+    locked.commit("a.txt", "locked: cannot be read", "2026-11-27T11:00:00+09:00");
+    give_to_nobody(&home);
+    let git_dir = locked.path.join(".git");
+    std::fs::set_permissions(&git_dir, std::os::unix::fs::PermissionsExt::from_mode(0o000))
+        .unwrap();
+
+    let report = daily_with(&home, as_nobody(&home));
     std::fs::set_permissions(&git_dir, std::os::unix::fs::PermissionsExt::from_mode(0o755))
         .unwrap();
 

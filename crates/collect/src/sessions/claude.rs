@@ -34,7 +34,7 @@ use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use report_model::{Agent, Warning};
-use rustix::fs::{Dir, FileType};
+use rustix::fs::Dir;
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
@@ -281,9 +281,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         match super::open_listed(&root.join("projects")) {
             Ok(Some((dir, entries))) => {
                 for (folder, kind) in entries {
-                    // A symbolic link is followed, as `is_dir` would.
-                    if kind == FileType::Directory || (kind == FileType::Symlink && folder.is_dir())
-                    {
+                    if super::is_folder(kind, || folder.clone()) {
                         folder_paths.push((projects.len(), folder));
                     }
                 }
@@ -416,11 +414,9 @@ fn list_folder(
         keep(super::list_fresh_at(base, relative, folder_path, since), &mut listing.errors);
     for (name, kind, fresh) in listed.iter() {
         let name = Path::new(name);
-        // A symbolic link is followed, as `is_dir` would; a plain entry needs no `stat`.
         // Anything that is not a folder is a transcript when its name says so: a FIFO or
         // a device there is refused when it is opened, with a warning naming it.
-        let is_dir = kind == FileType::Directory
-            || (kind == FileType::Symlink && folder_path.join(name).is_dir());
+        let is_dir = super::is_folder(kind, || folder_path.join(name));
         if let Some(stem) = super::jsonl_stem(name).filter(|_| !is_dir) {
             listing.files += 1;
             if !stem.starts_with("agent-") {
@@ -436,8 +432,7 @@ fn list_folder(
             let subagents = keep(super::list_fresh(&path, since), &mut listing.errors);
             for (sub, sub_kind, sub_fresh) in subagents.iter() {
                 let sub = Path::new(sub);
-                let sub_is_dir = sub_kind == FileType::Directory
-                    || (sub_kind == FileType::Symlink && path.join(sub).is_dir());
+                let sub_is_dir = super::is_folder(sub_kind, || path.join(sub));
                 if has_extension(sub, "jsonl") && !sub_is_dir {
                     listing.files += 1;
                     if sub_fresh {

@@ -23,7 +23,6 @@ use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
 use report_model::Agent;
-use rustix::fs::FileType;
 use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
@@ -166,8 +165,7 @@ fn collect_rollouts(ctx: &mut Ctx, folder: &Path, depth: usize, files: &mut Vec<
     });
     for (name, kind, fresh) in listed.iter() {
         let path = folder.join(name);
-        // A symbolic link is followed, as `is_dir` would; a plain entry needs no `stat`.
-        if kind == FileType::Directory || (kind == FileType::Symlink && path.is_dir()) {
+        if super::is_folder(kind, || path.clone()) {
             collect_rollouts(ctx, &path, depth - 1, files);
         } else if has_extension(&path, "jsonl") && super::name_starts_with(&path, "rollout-") {
             files.push((path, fresh));

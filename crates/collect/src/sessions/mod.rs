@@ -207,6 +207,12 @@ fn list_fresh_at(
     Ok(listed)
 }
 
+/// Whether a listed entry of `kind` at `path` is a folder: a real one, or a symbolic
+/// link to one (followed, as `Path::is_dir` would). A plain entry needs no `stat`.
+fn is_folder(kind: FileType, path: impl FnOnce() -> PathBuf) -> bool {
+    kind == FileType::Directory || (kind == FileType::Symlink && path().is_dir())
+}
+
 /// What [`list_fresh`] found: each entry's name, type and whether it was modified since
 /// the bound, in name order. The names share one buffer, so an entry costs no allocation
 /// of its own: a folder of transcripts is mostly old files, which only their names are

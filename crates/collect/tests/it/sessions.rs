@@ -50,6 +50,16 @@ impl Home {
         read_sessions(&self.env(), &SessionsConfig::default(), since())
     }
 
+    /// Moves the folder at `relative` out to `~/archive` and puts a symbolic link to it
+    /// in its place.
+    fn move_and_link_back(&self, relative: &str) {
+        let folder = self.path().join(relative);
+        let moved = self.path().join("archive").join(relative);
+        fs_err::create_dir_all(moved.parent().expect("parent")).expect("create archive");
+        fs_err::rename(&folder, &moved).expect("move the folder");
+        std::os::unix::fs::symlink(&moved, &folder).expect("link the folder back");
+    }
+
     /// Writes a file (creating its folders) under the home.
     fn write(&self, relative: &str, content: &[u8]) -> PathBuf {
         let path = self.path().join(relative);
@@ -475,11 +485,7 @@ fn codex_places_events_by_utc_timestamps_not_local_folder_dates() {
 #[test]
 fn claude_project_folders_reached_through_a_link_are_read() {
     let home = Home::fixture();
-    let folder = home.path().join(APP_FOLDER);
-    let moved = home.path().join("archive/claude-project");
-    fs_err::create_dir_all(moved.parent().expect("parent")).expect("create archive");
-    fs_err::rename(&folder, &moved).expect("move the project folder");
-    std::os::unix::fs::symlink(&moved, &folder).expect("link the project folder back");
+    home.move_and_link_back(APP_FOLDER);
     let output = home.read();
     let baseline = Home::fixture().read();
     for session in [CLAUDE_1, CLAUDE_2, CLAUDE_3] {
@@ -494,11 +500,7 @@ fn claude_project_folders_reached_through_a_link_are_read() {
 #[test]
 fn codex_day_folders_reached_through_a_link_are_read() {
     let home = Home::fixture();
-    let day = home.path().join(".codex/sessions/2026/03/03");
-    let moved = home.path().join("archive/codex-day");
-    fs_err::create_dir_all(moved.parent().expect("parent")).expect("create archive");
-    fs_err::rename(&day, &moved).expect("move the day folder");
-    std::os::unix::fs::symlink(&moved, &day).expect("link the day folder back");
+    home.move_and_link_back(".codex/sessions/2026/03/03");
     let output = home.read();
     let baseline = Home::fixture().read();
     assert_eq!(event(&output, Agent::Codex, CODEX_1), event(&baseline, Agent::Codex, CODEX_1));

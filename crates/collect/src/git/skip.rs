@@ -9,8 +9,8 @@
 //! Most of the cost is listing those folders. On the file systems that count a folder's
 //! subfolders in its link count (`st_nlink` is 2 plus their number: ext2/3/4, XFS, tmpfs,
 //! F2FS), a folder whose count says it has none is not listed, and a folder whose
-//! subfolders are all found under the usual names (`heads`, `tags`, `remotes`, `origin`)
-//! is not listed either. Elsewhere (btrfs and overlayfs say 1, NFS may be wrong) every
+//! subfolders are all found under the usual names (`heads`, `tags`, `remotes`, `origin`,
+//! and the usual branch prefixes such as `feature`) is not listed either. Elsewhere (btrfs and overlayfs say 1, NFS may be wrong) every
 //! folder is listed, as GNU `find` does without its leaf optimization. A repository costs
 //! about ten `stat`s instead of some forty calls, and each is made relative to the git
 //! dir, opened once, which halves what the kernel spends walking the path. `reftable/` is
@@ -258,11 +258,22 @@ fn list_folders(
     Ok(names)
 }
 
-/// The subfolders a folder of `refs/` usually has, tried by name before it is listed.
+/// The subfolders a folder of `refs/` usually has, tried by name before it is listed
+/// (only where the link count says it has subfolders; each name missed costs one
+/// `stat`, against four calls for a listing). Branch names with a slash are mostly
+/// `feature/…` and `fix/…`, and a remote's often also `dependabot/…`.
 fn usual_subfolders(relative: &Path) -> &'static [&'static str] {
-    match relative.to_str().unwrap_or_default() {
+    let relative = relative.to_str().unwrap_or_default();
+    match relative {
         "refs" => &["heads", "tags", "remotes"],
         "refs/remotes" => &["origin", "upstream"],
+        "refs/heads" => &["feature", "fix"],
+        _ if relative
+            .strip_prefix("refs/remotes/")
+            .is_some_and(|remote| !remote.is_empty() && !remote.contains('/')) =>
+        {
+            &["feature", "fix", "dependabot"]
+        }
         _ => &[],
     }
 }
@@ -392,6 +403,47 @@ mod tests {
         let (_temp, git_dir) = git_dir(&["refs/heads", "refs/tags", "refs/remotes/fork/topic"]);
         set_time(&git_dir.join("refs/remotes/fork/topic"), "2026-11-27T09:00:00Z");
         assert_eq!(both(&git_dir), (true, true));
+    }
+
+    #[test]
+    fn a_branch_folder_beside_a_usual_one_is_found_by_listing() {
+        // `refs/heads` holds `feature` (a usual name, unchanged) and `alice`, which moved.
+        for (heads, changed) in [
+            (&["refs/heads/feature", "refs/heads/alice"][..], "refs/heads/alice"),
+            (&["refs/heads/fix", "refs/heads/feature/deep"][..], "refs/heads/feature/deep"),
+            (
+                &["refs/remotes/origin/dependabot", "refs/remotes/origin/x"][..],
+                "refs/remotes/origin/x",
+            ),
+            (
+                &["refs/remotes/origin/feature/a", "refs/remotes/origin/fix"][..],
+                "refs/remotes/origin/feature/a",
+            ),
+        ] {
+            let folders: Vec<&str> =
+                ["refs/heads", "refs/tags"].iter().chain(heads).copied().collect();
+            let (_temp, git_dir) = git_dir(&folders);
+            assert_eq!(both(&git_dir), (false, false), "{changed}");
+            set_time(&git_dir.join(changed), "2026-11-27T09:00:00Z");
+            assert_eq!(both(&git_dir), (true, true), "{changed}");
+        }
+    }
+
+    #[test]
+    fn branch_prefixes_are_tried_in_refs_heads_and_in_each_remote_only() {
+        assert_eq!(usual_subfolders(Path::new("refs/heads")), ["feature", "fix"]);
+        assert_eq!(
+            usual_subfolders(Path::new("refs/remotes/origin")),
+            ["feature", "fix", "dependabot"]
+        );
+        assert_eq!(
+            usual_subfolders(Path::new("refs/remotes/fork")),
+            ["feature", "fix", "dependabot"]
+        );
+        // Only a remote's own folder: not the branch folders below it, nor `refs/tags`.
+        assert!(usual_subfolders(Path::new("refs/remotes/origin/feature")).is_empty());
+        assert!(usual_subfolders(Path::new("refs/remotes/")).is_empty());
+        assert!(usual_subfolders(Path::new("refs/tags")).is_empty());
     }
 
     #[test]

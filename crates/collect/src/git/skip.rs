@@ -19,7 +19,7 @@
 
 use std::cell::Cell;
 use std::collections::HashMap;
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsFd as _, OwnedFd};
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
@@ -93,7 +93,7 @@ enum Probe {
     Older(Stat),
 }
 
-impl<F: Fn(&Path, u64) -> bool> Check<F> {
+impl<F: Fn(&dyn Fn() -> PathBuf, u64) -> bool> Check<F> {
     fn new(since: Timestamp, counts_subfolders: F) -> Check<F> {
         // Two seconds of slack for file systems with coarse times.
         let since = since
@@ -122,14 +122,16 @@ impl<F: Fn(&Path, u64) -> bool> Check<F> {
             if tree == "reftable" && self.heads_folder.get() {
                 continue;
             }
-            let relative = Path::new(tree);
-            match self.probe(base, relative, true) {
+            match self.probe(base, Path::new(tree), true) {
                 Probe::Missing => {}
                 Probe::Changed => return true,
                 Probe::Older(stat) => {
                     let device = stat.st_dev;
-                    let trusted = (self.counts_subfolders)(&git_dir.join(tree), device);
-                    if self.tree_changed(base, relative, &stat, trusted.then_some(device)) {
+                    let trusted = (self.counts_subfolders)(&|| git_dir.join(tree), device);
+                    // One path for the whole tree, each subfolder pushed and popped.
+                    let mut relative = PathBuf::with_capacity(64);
+                    relative.push(tree);
+                    if self.tree_changed(base, &mut relative, &stat, trusted.then_some(device)) {
                         return true;
                     }
                 }
@@ -159,12 +161,13 @@ impl<F: Fn(&Path, u64) -> bool> Check<F> {
     }
 
     /// Whether a folder of `refs/` (or `reftable/`) older than the bound holds a folder
-    /// that changed at or after it. `relative` is its path below the git dir; its link
-    /// count is believed when it lies on `trusted_device`.
+    /// that changed at or after it. `relative` is its path below the git dir (as it was
+    /// when the call returns); its link count is believed when it lies on
+    /// `trusted_device`.
     fn tree_changed(
         &self,
         base: &OwnedFd,
-        relative: &Path,
+        relative: &mut PathBuf,
         stat: &Stat,
         trusted_device: Option<u64>,
     ) -> bool {
@@ -174,25 +177,30 @@ impl<F: Fn(&Path, u64) -> bool> Check<F> {
         if subfolders == Some(0) {
             return false;
         }
-        let mut seen: Vec<&str> = Vec::new();
+        // The usual names found to be subfolders, by their index (a handful at most).
+        let usual = usual_subfolders(relative);
+        let mut seen: u32 = 0;
         if let Some(subfolders) = subfolders {
-            for &name in usual_subfolders(relative) {
-                let path = relative.join(name);
-                match self.probe(base, &path, false) {
-                    Probe::Changed => return true,
+            for (index, &name) in usual.iter().enumerate() {
+                relative.push(name);
+                let changed = match self.probe(base, relative, false) {
+                    Probe::Changed => Some(true),
                     // A link is not a subfolder, and `refs/` is walked without following
                     // links (a listing's entry types say so): it is left to the listing.
                     Probe::Older(child) if is_dir(&child) => {
-                        if self.tree_changed(base, &path, &child, trusted_device) {
-                            return true;
-                        }
-                        self.note_folder(&path);
-                        seen.push(name);
-                        if seen.len() as u64 == subfolders {
-                            return false;
+                        if self.tree_changed(base, relative, &child, trusted_device) {
+                            Some(true)
+                        } else {
+                            self.note_folder(relative);
+                            seen |= 1 << index;
+                            (u64::from(seen.count_ones()) == subfolders).then_some(false)
                         }
                     }
-                    Probe::Missing | Probe::Older(_) => {}
+                    Probe::Missing | Probe::Older(_) => None,
+                };
+                relative.pop();
+                if let Some(changed) = changed {
+                    return changed;
                 }
             }
         }
@@ -201,16 +209,24 @@ impl<F: Fn(&Path, u64) -> bool> Check<F> {
             Ok(names) => names,
             Err(error) => return !matches!(error, Errno::NOENT | Errno::NOTDIR),
         };
-        names.iter().filter(|name| !seen.iter().any(|seen| *name == Path::new(seen))).any(|name| {
-            let path = relative.join(name);
-            match self.probe(base, &path, false) {
+        let was_seen = |name: &Path| {
+            usual
+                .iter()
+                .enumerate()
+                .any(|(index, usual)| seen & (1 << index) != 0 && name == *usual)
+        };
+        names.iter().filter(|name| !was_seen(name)).any(|name| {
+            relative.push(name);
+            let changed = match self.probe(base, relative, false) {
                 Probe::Missing => false,
                 Probe::Changed => true,
                 Probe::Older(child) => {
-                    self.note_folder(&path);
-                    self.tree_changed(base, &path, &child, trusted_device)
+                    self.note_folder(relative);
+                    self.tree_changed(base, relative, &child, trusted_device)
                 }
-            }
+            };
+            relative.pop();
+            changed
         })
     }
 }
@@ -242,19 +258,12 @@ fn list_folders(
         OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
         Mode::empty(),
     )?;
-    let mut dir = fs::Dir::new(fd)?;
     let mut names = Vec::new();
-    while let Some(entry) = dir.read() {
-        let entry = entry?;
-        let name = entry.file_name().to_bytes();
-        if name == b"." || name == b".." {
-            continue;
+    crate::fsread::for_each_entry(fd.as_fd(), |_, name, kind| {
+        if !folders_only || kind == FileType::Directory {
+            names.push(PathBuf::from(std::ffi::OsStr::from_bytes(name.to_bytes())));
         }
-        if folders_only && entry.file_type() != FileType::Directory {
-            continue;
-        }
-        names.push(PathBuf::from(std::ffi::OsStr::from_bytes(name)));
-    }
+    })?;
     Ok(names)
 }
 
@@ -278,9 +287,10 @@ fn usual_subfolders(relative: &Path) -> &'static [&'static str] {
     }
 }
 
-/// Whether the file system of `path` (on device `device`) counts a folder's subfolders
-/// in its link count. Asked once per device (a `statfs`), then remembered.
-fn link_counts_trusted(path: &Path, device: u64) -> bool {
+/// Whether the file system on device `device`, which holds the path `path` makes,
+/// counts a folder's subfolders in its link count. Asked once per device (a `statfs`),
+/// then remembered; the path is made only to ask.
+fn link_counts_trusted(path: &dyn Fn() -> PathBuf, device: u64) -> bool {
     static KNOWN: Mutex<Option<HashMap<u64, bool>>> = Mutex::new(None);
     if let Some(&known) = KNOWN
         .lock()
@@ -290,7 +300,7 @@ fn link_counts_trusted(path: &Path, device: u64) -> bool {
     {
         return known;
     }
-    let trusted = counts_subfolders(path);
+    let trusted = counts_subfolders(&path());
     KNOWN
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
@@ -364,8 +374,10 @@ mod tests {
         let since: Timestamp = SINCE.parse().unwrap();
         let base = fs::open(git_dir, OFlags::PATH | OFlags::CLOEXEC, Mode::empty()).unwrap();
         let worktrees = list_folders(&base, Path::new("worktrees"), false);
-        let believing = Check::new(since, |_: &Path, _| true).changed(&base, git_dir, &worktrees);
-        let listing = Check::new(since, |_: &Path, _| false).changed(&base, git_dir, &worktrees);
+        let believing = Check::new(since, |_: &dyn Fn() -> PathBuf, _| true)
+            .changed(&base, git_dir, &worktrees);
+        let listing = Check::new(since, |_: &dyn Fn() -> PathBuf, _| false)
+            .changed(&base, git_dir, &worktrees);
         (believing, listing)
     }
 
@@ -523,8 +535,9 @@ mod tests {
         // Whatever the answer, it is the same when asked again (remembered by device).
         let temp = tempfile::tempdir().unwrap();
         let device = fs_err::metadata(temp.path()).unwrap().dev();
-        let first = link_counts_trusted(temp.path(), device);
-        assert_eq!(link_counts_trusted(temp.path(), device), first);
+        let path = || temp.path().to_path_buf();
+        let first = link_counts_trusted(&path, device);
+        assert_eq!(link_counts_trusted(&path, device), first);
         if first {
             // Where the count is believed, it really is 2 plus the subfolders.
             fs_err::create_dir_all(temp.path().join("a/b")).unwrap();

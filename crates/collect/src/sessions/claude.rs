@@ -26,7 +26,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::num::NonZeroUsize;
-use std::os::fd::BorrowedFd;
+use std::os::fd::{AsFd as _, BorrowedFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
 use foldhash::fast::FixedState;
@@ -34,7 +34,6 @@ use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use report_model::{Agent, Warning};
-use rustix::fs::Dir;
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
@@ -275,7 +274,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     let mut state = State::default();
     // Each `projects` folder stays open while its folders are listed, and they are
     // opened by name below it, not by their whole paths.
-    let mut projects: Vec<Dir> = Vec::new();
+    let mut projects: Vec<OwnedFd> = Vec::new();
     let mut folder_paths: Vec<(usize, PathBuf)> = Vec::new();
     for root in &roots {
         match super::open_listed(&root.join("projects")) {
@@ -296,14 +295,17 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     let since = ctx.since;
     let listed = crate::pool::map_ordered(&folder_paths, workers(), |(index, folder)| {
         let name = folder.file_name().map(Path::new);
-        match (projects[*index].fd(), name) {
-            (Ok(base), Some(name)) => list_folder(base, name, folder, since),
-            _ => list_folder(rustix::fs::CWD, folder, folder, since),
+        match name {
+            Some(name) => list_folder(projects[*index].as_fd(), name, folder, since),
+            None => list_folder(rustix::fs::CWD, folder, folder, since),
         }
     });
     let mut folders = Vec::with_capacity(listed.len());
     // The sessions with a transcript, by file name.
-    let mut stems = FastSet::default();
+    let mut stems = FastSet::with_capacity_and_hasher(
+        listed.iter().map(|listing| listing.stems.len()).sum(),
+        FixedState::default(),
+    );
     for listing in listed {
         for error in listing.errors {
             ctx.fail(error);
@@ -405,13 +407,16 @@ fn list_folder(
 ) -> Listing {
     let mut listing = Listing { jobs: Vec::new(), files: 0, stems: Vec::new(), errors: Vec::new() };
     let keep = |listed: Result<super::Fresh, crate::Error>, errors: &mut Vec<crate::Error>| {
-        listed.unwrap_or_else(|error| {
+        let mut listed = listed.unwrap_or_else(|error| {
             errors.push(error);
             super::Fresh::default()
-        })
+        });
+        errors.extend(listed.broken.take());
+        listed
     };
     let listed =
         keep(super::list_fresh_at(base, relative, folder_path, since), &mut listing.errors);
+    listing.stems.reserve(listed.len());
     for (name, kind, fresh) in listed.iter() {
         let name = Path::new(name);
         // Anything that is not a folder is a transcript when its name says so: a FIFO or
@@ -419,12 +424,12 @@ fn list_folder(
         let is_dir = super::is_folder(kind, || folder_path.join(name));
         if let Some(stem) = super::jsonl_stem(name).filter(|_| !is_dir) {
             listing.files += 1;
-            if !stem.starts_with("agent-") {
-                listing.stems.push(stem.clone());
-            }
             if fresh {
                 let path = folder_path.join(name);
-                listing.jobs.push(Job { default_session: stem, path, subagent: false });
+                listing.jobs.push(Job { default_session: stem.clone(), path, subagent: false });
+            }
+            if !stem.starts_with("agent-") {
+                listing.stems.push(stem);
             }
         } else if is_dir {
             let Some(parent) = super::file_name(name) else { continue };

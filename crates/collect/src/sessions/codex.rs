@@ -159,10 +159,13 @@ fn collect_rollouts(ctx: &mut Ctx, folder: &Path, depth: usize, files: &mut Vec<
     if depth == 0 {
         return;
     }
-    let listed = super::list_fresh(folder, ctx.since).unwrap_or_else(|error| {
+    let mut listed = super::list_fresh(folder, ctx.since).unwrap_or_else(|error| {
         ctx.fail(error);
         super::Fresh::default()
     });
+    if let Some(error) = listed.broken.take() {
+        ctx.fail(error);
+    }
     for (name, kind, fresh) in listed.iter() {
         let path = folder.join(name);
         if super::is_folder(kind, || path.clone()) {

@@ -31,14 +31,14 @@ mod lenient;
 
 use std::collections::BTreeMap;
 use std::io;
-use std::os::fd::BorrowedFd;
+use std::os::fd::{AsFd as _, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
 use report_model::{Agent, SessionEvent, Warning, plural};
 
-use rustix::fs::{Dir, FileType};
+use rustix::fs::FileType;
 
 use crate::{Env, Error, SourceOutput};
 
@@ -189,9 +189,11 @@ fn list_fresh_at(
     since: Timestamp,
 ) -> Result<Fresh, Error> {
     use rustix::fs::AtFlags;
-    let mut listed = Fresh::default();
-    let Some(mut dir) = open_dir(base, relative, path)? else { return Ok(listed) };
-    for_each_entry(&mut dir, |folder, name, kind| {
+    let Some(dir) = open_dir(base, relative, path)? else { return Ok(Fresh::default()) };
+    // Room for the names of a folder of a dozen transcripts without growing.
+    let mut listed =
+        Fresh { names: Vec::with_capacity(512), entries: Vec::with_capacity(8), broken: None };
+    let read = crate::fsread::for_each_entry(dir.as_fd(), |folder, name, kind| {
         // A file whose time cannot be read is opened anyway; a link is followed.
         let flags =
             if kind == FileType::Symlink { AtFlags::empty() } else { AtFlags::SYMLINK_NOFOLLOW };
@@ -202,6 +204,10 @@ fn list_fresh_at(
         listed.names.extend_from_slice(name.to_bytes());
         listed.entries.push((from, listed.names.len(), kind, fresh_time(modified, since)));
     });
+    // What was listed before a failure is kept; the failure is named.
+    if let Err(error) = read {
+        listed.broken = Some(Error::io(path, error.into()));
+    }
     let names = &listed.names;
     listed.entries.sort_by(|a, b| names[a.0..a.1].cmp(&names[b.0..b.1]));
     Ok(listed)
@@ -222,9 +228,16 @@ struct Fresh {
     names: Vec<u8>,
     /// Where each name is in `names`, its type, whether it is fresh.
     entries: Vec<(usize, usize, FileType, bool)>,
+    /// Why the listing stopped part way, if it did (the entries before are kept).
+    broken: Option<Error>,
 }
 
 impl Fresh {
+    /// How many entries were listed.
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
     /// The entries in name order: name, type, whether fresh.
     fn iter(&self) -> impl Iterator<Item = (&std::ffi::OsStr, FileType, bool)> {
         self.entries.iter().map(|&(start, end, kind, fresh)| {
@@ -234,58 +247,32 @@ impl Fresh {
 }
 
 /// A folder kept open, and its entries with their types, sorted.
-type OpenListing = (Dir, Vec<(PathBuf, FileType)>);
+type OpenListing = (OwnedFd, Vec<(PathBuf, FileType)>);
 
 /// The folder at `path`, open and listed: its entries with their types (no `stat` where
 /// the listing gives the type), sorted, and the open folder, for reaching what is below
 /// it by name ([`list_fresh_at`]). `None` when it does not exist.
 fn open_listed(path: &Path) -> Result<Option<OpenListing>, Error> {
-    let Some(mut dir) = open_dir(rustix::fs::CWD, path, path)? else { return Ok(None) };
+    let Some(dir) = open_dir(rustix::fs::CWD, path, path)? else { return Ok(None) };
     let mut listed = Vec::new();
-    for_each_entry(&mut dir, |_, name, kind| {
+    crate::fsread::for_each_entry(dir.as_fd(), |_, name, kind| {
         listed.push((path.join(std::ffi::OsStr::from_bytes(name.to_bytes())), kind));
-    });
+    })
+    .map_err(|error| Error::io(path, error.into()))?;
     sort_by_name(&mut listed);
     Ok(Some((dir, listed)))
 }
 
 /// The folder at `relative` below `base`, open for listing; `None` when it does not
 /// exist (or is not a folder). `path` names it in the error.
-fn open_dir(base: BorrowedFd<'_>, relative: &Path, path: &Path) -> Result<Option<Dir>, Error> {
+fn open_dir(base: BorrowedFd<'_>, relative: &Path, path: &Path) -> Result<Option<OwnedFd>, Error> {
     use rustix::fs::{Mode, OFlags};
     use rustix::io::Errno;
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    let fd = match rustix::fs::openat(base, relative, flags, Mode::empty()) {
-        Ok(fd) => fd,
-        Err(Errno::NOENT | Errno::NOTDIR) => return Ok(None),
-        Err(error) => return Err(Error::io(path, error.into())),
-    };
-    Dir::new(fd).map(Some).map_err(|error| Error::io(path, error.into()))
-}
-
-/// Calls `visit` with the open folder, the name and the type of each entry of `dir`
-/// but `.` and `..`, in listing order. The type is the listing's, or (on a file system
-/// that does not give it) its `lstat`'s; an entry neither tells is left out, and one
-/// that cannot be read ends the listing, as `read_dir` would.
-fn for_each_entry(dir: &mut Dir, mut visit: impl FnMut(BorrowedFd<'_>, &std::ffi::CStr, FileType)) {
-    use rustix::fs::AtFlags;
-    while let Some(entry) = dir.read() {
-        let Ok(entry) = entry else { break };
-        let name = entry.file_name();
-        if matches!(name.to_bytes(), b"." | b"..") {
-            continue;
-        }
-        let Ok(folder) = dir.fd() else { break };
-        let kind = match entry.file_type() {
-            FileType::Unknown => {
-                match rustix::fs::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW) {
-                    Ok(stat) => FileType::from_raw_mode(stat.st_mode),
-                    Err(_) => continue,
-                }
-            }
-            listed => listed,
-        };
-        visit(folder, name, kind);
+    match rustix::fs::openat(base, relative, flags, Mode::empty()) {
+        Ok(fd) => Ok(Some(fd)),
+        Err(Errno::NOENT | Errno::NOTDIR) => Ok(None),
+        Err(error) => Err(Error::io(path, error.into())),
     }
 }
 

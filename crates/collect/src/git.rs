@@ -254,7 +254,14 @@ fn repo_listed_at(dir: &Path, listed_folder: bool) -> Result<Option<Repo>, Error
 /// that cannot be looked into (no permission) has none as far as discovery knows: git
 /// itself reports it when the repository is read.
 fn read_commondir(git_dir: &Path) -> Result<Option<PathBuf>, Error> {
-    match fsread::read_small_text(&git_dir.join("commondir"), fsread::PATH_FILE_MAX) {
+    let path = git_dir.join("commondir");
+    // Most git dirs have none: a `stat` tells so without making an error to drop.
+    if let Err(rustix::io::Errno::NOENT | rustix::io::Errno::ACCESS | rustix::io::Errno::NOTDIR) =
+        rustix::fs::stat(&path)
+    {
+        return Ok(None);
+    }
+    match fsread::read_small_text(&path, fsread::PATH_FILE_MAX) {
         Ok(text) => Ok(Some(git_dir.join(text.trim()))),
         Err(Error::Io { source, .. })
             if matches!(
@@ -456,8 +463,12 @@ impl Walk<'_> {
                 continue;
             }
             let Ok(kind) = kind else { continue };
+            // Files are most of a work tree's entries: no path is made for them.
+            if !(kind.is_dir() || kind.is_symlink()) {
+                continue;
+            }
             let path = entry.path();
-            if !(kind.is_dir() || kind.is_symlink()) || self.skipped(&path) {
+            if self.skipped(&path) {
                 continue;
             }
             if kind.is_dir() {

@@ -27,7 +27,7 @@ use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
 use super::lenient::{LStr, Text};
-use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path, has_extension};
+use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path};
 use crate::{Env, SourceStatus};
 
 /// How deep rollouts are looked for under `sessions/` and `archived_sessions/`
@@ -108,19 +108,17 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     status.found = true;
     let mut counts = Stats::default();
     let names = read_index(ctx, &mut counts, &home.join("session_index.jsonl"));
-    let mut files = Vec::new();
+    let mut rollouts = Rollouts::default();
     for folder in ["sessions", "archived_sessions"] {
-        collect_rollouts(ctx, &home.join(folder), MAX_DEPTH, &mut files);
+        collect_rollouts(ctx, &home.join(folder), MAX_DEPTH, &mut rollouts);
     }
-    status.files = files.len() as u64;
-    for (path, fresh) in &files {
-        if *fresh {
-            if let Some(mut session) = read_rollout(ctx, &mut counts, path) {
-                if let Some(name) = names.get(&session.session_id) {
-                    session.title = Some(name.clone());
-                }
-                add_draft(&mut drafts, session);
+    status.files = rollouts.count;
+    for path in &rollouts.fresh {
+        if let Some(mut session) = read_rollout(ctx, &mut counts, path) {
+            if let Some(name) = names.get(&session.session_id) {
+                session.title = Some(name.clone());
             }
+            add_draft(&mut drafts, session);
         }
     }
     status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
@@ -151,11 +149,19 @@ fn read_index(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> HashMap<String, 
     latest.into_iter().map(|(id, (_, name))| (id, name)).collect()
 }
 
-/// The `rollout-*.jsonl` files under a folder, sorted, down to `depth` levels, each
-/// with whether it was modified since the window began. The types come from the
-/// listings and the times from a `stat` relative to each open folder, so a file costs
-/// one short `stat` (a folder of days holds every rollout ever made).
-fn collect_rollouts(ctx: &mut Ctx, folder: &Path, depth: usize, files: &mut Vec<(PathBuf, bool)>) {
+/// The rollouts found: how many, and the paths of those modified since the window began.
+#[derive(Default)]
+struct Rollouts {
+    count: u64,
+    fresh: Vec<PathBuf>,
+}
+
+/// The `rollout-*.jsonl` files under a folder, sorted, down to `depth` levels: each is
+/// counted, and kept when it was modified since the window began. The types come from
+/// the listings and the times from a `stat` relative to each open folder, so a file
+/// costs one short `stat` (a folder of days holds every rollout ever made), and an old
+/// one nothing more: its name is told from the listing's bytes.
+fn collect_rollouts(ctx: &mut Ctx, folder: &Path, depth: usize, found: &mut Rollouts) {
     if depth == 0 {
         return;
     }
@@ -167,13 +173,21 @@ fn collect_rollouts(ctx: &mut Ctx, folder: &Path, depth: usize, files: &mut Vec<
         ctx.fail(error);
     }
     for (name, kind, fresh) in listed.iter() {
-        let path = folder.join(name);
-        if super::is_folder(kind, || path.clone()) {
-            collect_rollouts(ctx, &path, depth - 1, files);
-        } else if has_extension(&path, "jsonl") && super::name_starts_with(&path, "rollout-") {
-            files.push((path, fresh));
+        if super::is_folder(kind, || folder.join(name)) {
+            collect_rollouts(ctx, &folder.join(name), depth - 1, found);
+        } else if is_rollout_name(name.as_encoded_bytes()) {
+            found.count += 1;
+            if fresh {
+                found.fresh.push(folder.join(name));
+            }
         }
     }
+}
+
+/// Whether a file name is a rollout's, `rollout-….jsonl`: what `has_extension` and
+/// `name_starts_with` say of its path, told from the bytes.
+pub(super) fn is_rollout_name(name: &[u8]) -> bool {
+    name.starts_with(b"rollout-") && name.ends_with(b".jsonl")
 }
 
 /// Reads one rollout file into a session.

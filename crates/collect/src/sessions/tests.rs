@@ -49,3 +49,28 @@ fn a_transcript_name_is_told_from_its_bytes_as_a_path_would_tell_it() {
     }
     assert_eq!(super::jsonl_stem(Path::new("a.jsonl")).as_deref(), Some("a"));
 }
+
+#[test]
+fn a_rollout_name_is_told_from_its_bytes_as_a_path_would_tell_it() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt as _;
+    use std::path::Path;
+    let names: [&[u8]; 9] = [
+        b"rollout-2026-11-27T09-00-00-0.jsonl",
+        b"rollout-.jsonl",
+        b"rollout-a.json",
+        b"rollout-a.jsonl.bak",
+        b"rollout-a.JSONL",
+        b"Rollout-a.jsonl",
+        b"x-rollout-a.jsonl",
+        b"rollout-caf\xe9.jsonl",
+        b"rollout.jsonl",
+    ];
+    for name in names {
+        let path = Path::new(OsStr::from_bytes(name));
+        let by_path =
+            super::has_extension(path, "jsonl") && super::name_starts_with(path, "rollout-");
+        assert_eq!(super::codex::is_rollout_name(name), by_path, "{}", path.display());
+    }
+    assert!(super::codex::is_rollout_name(b"rollout-1.jsonl"));
+}

@@ -295,13 +295,46 @@ fn median(values: &mut [f64]) -> f64 {
 
 /// Medians of the per-run ratios `numerator[i] / denominator[i]`.
 fn pair_ratio(numerator: &Measured, denominator: &Measured) -> f64 {
-    let mut ratios: Vec<f64> = numerator
+    median(&mut pair_ratios(numerator, denominator))
+}
+
+/// The per-round ratios of the wall-clock times of two measurements taken in turns.
+fn pair_ratios(numerator: &Measured, denominator: &Measured) -> Vec<f64> {
+    numerator
         .samples
         .iter()
         .zip(&denominator.samples)
         .map(|(a, b)| a.wall.as_secs_f64() / b.wall.as_secs_f64())
+        .collect()
+}
+
+/// A 95% interval for the median of `values`: the 2.5th and 97.5th percentiles of the
+/// medians of 2,000 resamples drawn with replacement (a percentile bootstrap). The draws
+/// come from a fixed seed, so the same samples give the same interval.
+fn median_interval(values: &[f64]) -> (f64, f64) {
+    if values.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut draw = || {
+        // xorshift64*: plenty for picking indexes.
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let len = values.len();
+    let mut resample = vec![0.0; len];
+    let mut medians: Vec<f64> = (0..2000)
+        .map(|_| {
+            for slot in &mut resample {
+                *slot = values[usize::try_from(draw() % len as u64).unwrap_or(0)];
+            }
+            median(&mut resample)
+        })
         .collect();
-    median(&mut ratios)
+    medians.sort_by(f64::total_cmp);
+    (medians[50], medians[1949])
 }
 
 /// Runs a report once with `--format json` and compares its totals and warnings with
@@ -563,9 +596,11 @@ pub(crate) fn bench_scale(root: &Path, args: &[String]) -> anyhow::Result<()> {
             mib(measured.peak_rss())
         );
     }
-    let ratio = pair_ratio(&results[1], &results[0]);
+    let ratios = pair_ratios(&results[1], &results[0]);
+    let ratio = median(&mut ratios.clone());
+    let (low, high) = median_interval(&ratios);
     println!(
-        "\nlarge-2x / large, median of per-round ratios ({runs} rounds): {ratio:.3} (target: at most 1.10)"
+        "\nlarge-2x / large, median of per-round ratios ({runs} rounds): {ratio:.3}, 95% interval {low:.3}–{high:.3} (target: at most 1.10)"
     );
     let report = serde_json::json!({
         "runs": runs,
@@ -576,6 +611,7 @@ pub(crate) fn bench_scale(root: &Path, args: &[String]) -> anyhow::Result<()> {
         })).collect::<Vec<_>>(),
         "results": results.iter().map(Measured::json).collect::<Vec<_>>(),
         "ratio_large_2x_to_large": ratio,
+        "ratio_interval_95": [low, high],
         "verified": verified,
     });
     let path = target_dir(root).join("bench").join("bench-scale.json");
@@ -586,4 +622,22 @@ pub(crate) fn bench_scale(root: &Path, args: &[String]) -> anyhow::Result<()> {
         bail!("the reports do not match the manifests (see MISMATCH above)");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{median, median_interval};
+
+    #[test]
+    fn the_interval_of_a_median_holds_it_and_narrows_with_agreeing_samples() {
+        assert_eq!(median_interval(&[1.1; 15]), (1.1, 1.1));
+        let spread: Vec<f64> = (0..41).map(|index| 1.0 + f64::from(index) / 100.0).collect();
+        let (low, high) = median_interval(&spread);
+        let middle = median(&mut spread.clone());
+        assert!(low < middle && middle < high, "{low} {middle} {high}");
+        assert!(low >= 1.0 && high <= 1.4, "{low} {high}");
+        // The same samples, the same interval.
+        assert_eq!(median_interval(&spread), (low, high));
+        assert!(median_interval(&[]).0.is_nan());
+    }
 }

@@ -310,7 +310,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         for error in listing.errors {
             ctx.fail(error);
         }
-        stems.extend(listing.stems);
+        stems.extend(listing.stems.into_iter().map(String::into_bytes));
         state.files += listing.files;
         folders.push(listing.jobs);
     }
@@ -710,12 +710,12 @@ struct HistoryScan {
 
 /// Reads `history.jsonl`, keeping the lines whose `sessionId` is not one of `listed`
 /// (the transcripts' file names) or cannot be found without parsing.
-fn scan_history(path: &Path, listed: &FastSet<String>, since: Timestamp) -> HistoryScan {
+fn scan_history(path: &Path, listed: &FastSet<Vec<u8>>, since: Timestamp) -> HistoryScan {
     let mut ctx = Ctx { since, warnings: Vec::new() };
     let mut stats = Stats::default();
     let mut kept = Vec::new();
     jsonl::for_each_line(&mut ctx, &mut stats, path, |bytes, number, complete| {
-        if !quick_session_id(bytes).is_some_and(|session_id| listed.contains(session_id)) {
+        if !quick_session_id_bytes(bytes).is_some_and(|session_id| listed.contains(session_id)) {
             kept.push((number, complete, bytes.to_vec()));
         }
     });
@@ -727,7 +727,7 @@ fn scan_history(path: &Path, listed: &FastSet<String>, since: Timestamp) -> Hist
 fn read_history(
     ctx: &mut Ctx,
     state: &mut State,
-    listed: &FastSet<String>,
+    listed: &FastSet<Vec<u8>>,
     path: &Path,
     scan: HistoryScan,
     days: &mut BTreeSet<Date>,
@@ -745,7 +745,8 @@ fn read_history(
     }
     let mut orphans: Drafts = Drafts::new();
     let told = &state.transcripts;
-    let transcript = |session_id: &str| listed.contains(session_id) || told.contains(session_id);
+    let transcript =
+        |session_id: &str| listed.contains(session_id.as_bytes()) || told.contains(session_id);
     let mut read_line = |bytes: &[u8]| -> Result<(), serde_json::Error> {
         // An entry of a session whose id only the transcripts' records told.
         if quick_session_id(bytes).is_some_and(transcript) {
@@ -828,21 +829,44 @@ fn is_command(display: &str) -> bool {
         })
 }
 
+/// The top-level `"sessionId":"…"` of a history line, found without parsing it, as
+/// text; see [`quick_session_id_bytes`].
+fn quick_session_id(line: &[u8]) -> Option<&str> {
+    quick_session_id_bytes(line).and_then(|id| std::str::from_utf8(id).ok())
+}
+
 /// The top-level `"sessionId":"…"` of a history line, found without parsing it. A JSON
 /// string cannot hold an unescaped `"`, so the pattern cannot come from inside a value;
 /// anything unusual (spaces around the colon, escapes in the id) gives `None` and the
 /// line is parsed in full.
-fn quick_session_id(line: &[u8]) -> Option<&str> {
+///
+/// Claude Code writes `sessionId` last, so the end of the line is looked at first: a
+/// line that ends `,"sessionId":"<id>"}` closes the top-level object right after that
+/// value, so the key is the top level's own. Only other lines are searched from the
+/// start.
+fn quick_session_id_bytes(line: &[u8]) -> Option<&[u8]> {
     const KEY: &[u8] = b"\"sessionId\":\"";
     static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(KEY));
+    if let Some(id) = last_session_id(line) {
+        return Some(id);
+    }
     let start = FINDER.find(line)? + KEY.len();
     let rest = line.get(start..)?;
     let end = memchr::memchr2(b'"', b'\\', rest)?;
-    if rest[end] != b'"' {
-        return None;
-    }
-    std::str::from_utf8(&rest[..end]).ok()
+    (rest[end] == b'"').then(|| &rest[..end])
+}
+
+/// The `sessionId` of a line that ends `,"sessionId":"<id>"}` (or is only that key), its
+/// id without escapes.
+fn last_session_id(line: &[u8]) -> Option<&[u8]> {
+    const KEY: &[u8] = b"\"sessionId\":\"";
+    let body = line.strip_suffix(b"\"}")?;
+    let start = memchr::memrchr(b'"', body)? + 1;
+    let (before, id) = body.split_at(start);
+    let key_at = before.strip_suffix(KEY)?;
+    let escaped = memchr::memchr(b'\\', id).is_some();
+    (matches!(key_at.last(), Some(b',' | b'{')) && !escaped).then_some(id)
 }
 
 /// The first `"model":"…"` of an assistant record's raw message, found without parsing
@@ -922,6 +946,34 @@ mod tests {
         );
         assert_eq!(quick_session_id(br#"{"sessionId": "spaced"}"#), None);
         assert_eq!(quick_session_id(br#"{"sessionId":"esc\u0041"}"#), None);
+    }
+
+    #[test]
+    fn a_session_id_at_the_end_of_the_line_is_the_top_levels() {
+        // As Claude Code writes it: the key last.
+        let line = br#"{"display":"x","timestamp":1,"project":"/p","sessionId":"abc-1"}"#;
+        assert_eq!(last_session_id(line), Some(&b"abc-1"[..]));
+        assert_eq!(quick_session_id(line), Some("abc-1"));
+        assert_eq!(last_session_id(br#"{"sessionId":"only"}"#), Some(&b"only"[..]));
+        // A nested object's `sessionId` comes first; the line's own is the last one.
+        let nested = br#"{"pastedContents":{"sessionId":"inner"},"sessionId":"outer"}"#;
+        assert_eq!(quick_session_id(nested), Some("outer"));
+        // Not at the end: found from the start, as before.
+        let first = br#"{"sessionId":"abc-2","display":"x"}"#;
+        assert_eq!(last_session_id(first), None);
+        assert_eq!(quick_session_id(first), Some("abc-2"));
+        // The end of a nested object, a value that only looks like the key, an escape,
+        // too little: none is taken from the end.
+        for line in [
+            &br#"{"a":{"sessionId":"inner"}}"#[..],
+            br#"{"a":"sessionId":"x"}"#,
+            br#"{"x":1,"sessionId":"esc\"q"}"#,
+            br#"{"x":1,"sessionId":"a\u0041"}"#,
+            br#""}"#,
+            b"",
+        ] {
+            assert_eq!(last_session_id(line), None, "{}", String::from_utf8_lossy(line));
+        }
     }
 
     #[test]

@@ -58,11 +58,20 @@ pub(crate) fn for_each_entry(
     folder: BorrowedFd<'_>,
     mut visit: impl FnMut(BorrowedFd<'_>, &CStr, FileType),
 ) -> Result<(), rustix::io::Errno> {
-    let kind_of = |name: &CStr, kind: FileType| match kind {
-        FileType::Unknown => rustix::fs::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW)
-            .ok()
-            .map(|stat| FileType::from_raw_mode(stat.st_mode)),
-        listed => Some(listed),
+    let mut entry = |name: &CStr, kind: FileType| {
+        if matches!(name.to_bytes(), b"." | b"..") {
+            return;
+        }
+        let kind = match kind {
+            FileType::Unknown => {
+                match rustix::fs::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW) {
+                    Ok(stat) => FileType::from_raw_mode(stat.st_mode),
+                    Err(_) => return,
+                }
+            }
+            listed => listed,
+        };
+        visit(folder, name, kind);
     };
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
@@ -70,29 +79,17 @@ pub(crate) fn for_each_entry(
         // one always fits.
         let mut buf = [std::mem::MaybeUninit::<u8>::uninit(); 8 * 1024];
         let mut entries = rustix::fs::RawDir::new(folder, &mut buf);
-        while let Some(entry) = entries.next() {
-            let entry = entry?;
-            let name = entry.file_name();
-            if matches!(name.to_bytes(), b"." | b"..") {
-                continue;
-            }
-            if let Some(kind) = kind_of(name, entry.file_type()) {
-                visit(folder, name, kind);
-            }
+        while let Some(listed) = entries.next() {
+            let listed = listed?;
+            entry(listed.file_name(), listed.file_type());
         }
     }
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
     {
         let mut dir = rustix::fs::Dir::read_from(folder)?;
-        while let Some(entry) = dir.read() {
-            let entry = entry?;
-            let name = entry.file_name();
-            if matches!(name.to_bytes(), b"." | b"..") {
-                continue;
-            }
-            if let Some(kind) = kind_of(name, entry.file_type()) {
-                visit(folder, name, kind);
-            }
+        while let Some(listed) = dir.read() {
+            let listed = listed?;
+            entry(listed.file_name(), listed.file_type());
         }
     }
     Ok(())

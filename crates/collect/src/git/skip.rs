@@ -10,12 +10,13 @@
 //! subfolders in its link count (`st_nlink` is 2 plus their number: ext2/3/4, XFS, tmpfs,
 //! F2FS), a folder whose count says it has none is not listed, and a folder whose
 //! subfolders are all found under the usual names (`heads`, `tags`, `remotes`, `origin`,
-//! and the usual branch prefixes such as `feature`) is not listed either. Elsewhere (btrfs and overlayfs say 1, NFS may be wrong) every
-//! folder is listed, as GNU `find` does without its leaf optimization. A repository costs
-//! about ten `stat`s instead of some forty calls, and each is made relative to the git
-//! dir, opened once, which halves what the kernel spends walking the path. `reftable/` is
-//! looked at only where `refs/heads` is not a folder: a reftable repository keeps a file
-//! there, so that old versions of git refuse it.
+//! and the usual branch prefixes such as `feature`) is not listed either. Elsewhere
+//! (btrfs and overlayfs say 1, NFS may be wrong) every folder is listed, as GNU `find`
+//! does without its leaf optimization. A repository costs about ten `stat`s instead of
+//! some forty calls, and each is made relative to the git dir, opened once, which halves
+//! what the kernel spends walking the path. `reftable/` is looked at only where
+//! `refs/heads` is not a folder: a reftable repository keeps a file there, so that old
+//! versions of git refuse it.
 
 use std::cell::Cell;
 use std::collections::HashMap;

@@ -29,6 +29,7 @@ impl Env {
         "CLAUDE_CONFIG_DIR",
         "CODEX_HOME",
         "GEMINI_CLI_HOME",
+        "COPILOT_HOME",
         // atuin's home, database and config.
         "ATUIN_HOME",
         "ATUIN_DB_PATH",

@@ -78,7 +78,7 @@ pub fn gather(
     // The repositories under the roots are read while the logs are parsed: git runs in
     // processes of its own, so on two cores both go at once. Repositories that only the
     // logs' working directories reveal are read after the join.
-    let (found, (sessions, shell, mut timings)) = std::thread::scope(|scope| {
+    let (found, (mut sessions, shell, mut timings)) = std::thread::scope(|scope| {
         let git_side = scope.spawn(|| read_git_side(env, sources, since, &extra, workers));
         let logs = read_logs(env, sources, since);
         // A panic on the git side is a bug; re-raise it rather than hide it.
@@ -87,6 +87,14 @@ pub fn gather(
     });
     timings.insert(0, ("discover".to_owned(), found.discover_time));
     timings.insert(1, ("git: repositories under the roots".to_owned(), found.git_time));
+    // Aider keeps its history in the work tree it ran in: read once they are known.
+    if sources.sessions.agents.contains(&Agent::Aider) {
+        let start = Instant::now();
+        let work_trees: Vec<PathBuf> =
+            found.repos.iter().map(|repo| repo.project.path.clone()).collect();
+        merge(&mut sessions, sessions::read_aider(env, &sources.sessions, &work_trees, since));
+        timings.push(("sessions: Aider".to_owned(), start.elapsed()));
+    }
 
     let mut gathered = Gathered { identity: found.identity, timings, ..Gathered::default() };
     gathered.warnings.extend(found.warnings);
@@ -115,7 +123,6 @@ pub fn gather(
         resolved.insert(path.to_path_buf(), project.clone());
         project
     };
-    let mut sessions = sessions;
     // A session outside any repository makes its folder a project.
     let mut folders: Vec<ProjectRef> = Vec::new();
     for session in &mut sessions.events {
@@ -334,7 +341,8 @@ type Logs = (
 
 /// Reads each enabled agent on its own, so each has its own timing, and the shells.
 /// Claude Code (the biggest, parsed on the pool itself) is read on this thread while
-/// Codex and Gemini share one thread and the shells another: the outputs are merged in
+/// the other agents (but Aider, read with the work trees) share one thread and the
+/// shells another: the outputs are merged in
 /// that fixed order, so the result does not depend on which finished first.
 fn read_logs(env: &Env, sources: &Sources, since: Timestamp) -> Logs {
     type Timed<T> = (T, (String, Duration));
@@ -348,7 +356,13 @@ fn read_logs(env: &Env, sources: &Sources, since: Timestamp) -> Logs {
         Some((output, (format!("sessions: {}", agent.display_name()), start.elapsed())))
     };
     let (claude, others, shell) = std::thread::scope(|scope| {
-        let others = scope.spawn(|| [Agent::Codex, Agent::Gemini].map(read_agent));
+        let others = scope.spawn(|| {
+            Agent::ALL
+                .into_iter()
+                .filter(|agent| !matches!(agent, Agent::ClaudeCode | Agent::Aider))
+                .map(read_agent)
+                .collect::<Vec<_>>()
+        });
         // The shells are read together: a command atuin also recorded is counted once.
         let shell = scope.spawn(|| {
             let start = Instant::now();

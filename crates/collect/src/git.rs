@@ -650,6 +650,7 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
         files: repos.len() as u64,
         entries: output.events.len() as u64,
         limits: Vec::new(),
+        ..SourceStatus::new(report_model::Source::Git)
     };
     let skipped = repos.len() - active.len();
     if skipped > 0 {

@@ -14,6 +14,7 @@ pub mod git;
 pub mod pool;
 pub mod sessions;
 pub mod shell;
+mod sqlite;
 mod status;
 
 pub use env::Env;

@@ -21,9 +21,25 @@ pub struct SourceStatus {
     /// Human sentences on what limits the source (undated entries, a history not
     /// flushed, transcripts that expired).
     pub limits: Vec<String>,
+    /// The versions of the writing program named in the files read (an agent's
+    /// `version` fields), sorted, each once; empty when the files name none.
+    pub versions: Vec<String>,
+    /// Record types or fields the reader met and does not know (a newer format), each
+    /// once, sorted: `doctor` names them.
+    pub unknown: Vec<String>,
 }
 
 impl SourceStatus {
+    /// Notes a version named in a file (kept once, sorted).
+    pub fn note_version(&mut self, version: &str) {
+        note_sorted(&mut self.versions, version);
+    }
+
+    /// Notes a record type or field the reader does not know (kept once, sorted).
+    pub fn note_unknown(&mut self, what: &str) {
+        note_sorted(&mut self.unknown, what);
+    }
+
     /// A source not found, with nothing counted yet.
     pub fn new(source: Source) -> SourceStatus {
         SourceStatus {
@@ -33,6 +49,8 @@ impl SourceStatus {
             files: 0,
             entries: 0,
             limits: Vec::new(),
+            versions: Vec::new(),
+            unknown: Vec::new(),
         }
     }
 }
@@ -52,5 +70,17 @@ pub struct SourceOutput<T> {
 impl<T> Default for SourceOutput<T> {
     fn default() -> Self {
         SourceOutput { events: Vec::new(), warnings: Vec::new(), statuses: Vec::new() }
+    }
+}
+
+/// Inserts `item` into the sorted `list` unless it is there already; a short plain
+/// name only (at most 64 characters, no control characters), so a hostile file cannot
+/// fill `doctor` with text.
+fn note_sorted(list: &mut Vec<String>, item: &str) {
+    if item.is_empty() || item.len() > 64 || item.chars().any(char::is_control) {
+        return;
+    }
+    if let Err(at) = list.binary_search_by(|known| known.as_str().cmp(item)) {
+        list.insert(at, item.to_owned());
     }
 }

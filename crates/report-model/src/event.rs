@@ -41,16 +41,83 @@ pub enum Agent {
     Codex,
     /// Google's Gemini CLI.
     Gemini,
+    /// GitHub Copilot CLI.
+    Copilot,
+    /// opencode (sst).
+    Opencode,
+    /// pi, the coding agent (`pi-coding-agent`).
+    Pi,
+    /// Alibaba's Qwen Code.
+    Qwen,
+    /// Cursor: its CLI agent and its editor's composer.
+    Cursor,
+    /// Sourcegraph's Amp.
+    Amp,
+    /// Aider.
+    Aider,
+    /// Factory's Droid.
+    Droid,
 }
 
 impl Agent {
+    /// Every agent, in the order they are read and reported.
+    pub const ALL: [Agent; 11] = [
+        Agent::ClaudeCode,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Copilot,
+        Agent::Opencode,
+        Agent::Pi,
+        Agent::Qwen,
+        Agent::Cursor,
+        Agent::Amp,
+        Agent::Aider,
+        Agent::Droid,
+    ];
+
     /// The agent's product name, as people write it.
     pub fn display_name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "Claude Code",
             Agent::Codex => "Codex",
             Agent::Gemini => "Gemini",
+            Agent::Copilot => "Copilot",
+            Agent::Opencode => "opencode",
+            Agent::Pi => "pi",
+            Agent::Qwen => "Qwen Code",
+            Agent::Cursor => "Cursor",
+            Agent::Amp => "Amp",
+            Agent::Aider => "Aider",
+            Agent::Droid => "Droid",
         }
+    }
+
+    /// The short name of the config's `[sessions] agents` and of `doctor`: `claude`,
+    /// `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`,
+    /// `droid`.
+    pub fn config_name(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+            Agent::Copilot => "copilot",
+            Agent::Opencode => "opencode",
+            Agent::Pi => "pi",
+            Agent::Qwen => "qwen",
+            Agent::Cursor => "cursor",
+            Agent::Amp => "amp",
+            Agent::Aider => "aider",
+            Agent::Droid => "droid",
+        }
+    }
+}
+
+impl std::str::FromStr for Agent {
+    type Err = crate::UnknownName;
+
+    /// The short name ([`Agent::config_name`]), exactly.
+    fn from_str(text: &str) -> Result<Agent, crate::UnknownName> {
+        Agent::ALL.into_iter().find(|agent| agent.config_name() == text).ok_or(crate::UnknownName)
     }
 }
 

@@ -73,6 +73,22 @@ pub enum Source {
     Codex,
     /// Gemini CLI sessions.
     Gemini,
+    /// GitHub Copilot CLI sessions.
+    Copilot,
+    /// opencode sessions.
+    Opencode,
+    /// pi sessions.
+    Pi,
+    /// Qwen Code sessions.
+    Qwen,
+    /// Cursor chats and composers.
+    Cursor,
+    /// Amp threads.
+    Amp,
+    /// Aider histories.
+    Aider,
+    /// Factory Droid sessions.
+    Droid,
     /// zsh's history file.
     Zsh,
     /// bash's history file.
@@ -84,13 +100,22 @@ pub enum Source {
 }
 
 impl Source {
-    /// The short name: `git`, `claude`, `codex`, `gemini`, `zsh`, `bash`, `fish`, `atuin`.
+    /// The short name: `git`, an agent's [`Agent::config_name`], `zsh`, `bash`, `fish`,
+    /// `atuin`.
     pub fn as_str(self) -> &'static str {
         match self {
             Source::Git => "git",
             Source::Claude => "claude",
             Source::Codex => "codex",
             Source::Gemini => "gemini",
+            Source::Copilot => "copilot",
+            Source::Opencode => "opencode",
+            Source::Pi => "pi",
+            Source::Qwen => "qwen",
+            Source::Cursor => "cursor",
+            Source::Amp => "amp",
+            Source::Aider => "aider",
+            Source::Droid => "droid",
             Source::Zsh => "zsh",
             Source::Bash => "bash",
             Source::Fish => "fish",
@@ -100,7 +125,7 @@ impl Source {
 
     /// Whether this is an AI coding agent's log.
     pub fn is_agent(self) -> bool {
-        matches!(self, Source::Claude | Source::Codex | Source::Gemini)
+        !matches!(self, Source::Git | Source::Zsh | Source::Bash | Source::Fish | Source::Atuin)
     }
 }
 
@@ -110,6 +135,14 @@ impl From<Agent> for Source {
             Agent::ClaudeCode => Source::Claude,
             Agent::Codex => Source::Codex,
             Agent::Gemini => Source::Gemini,
+            Agent::Copilot => Source::Copilot,
+            Agent::Opencode => Source::Opencode,
+            Agent::Pi => Source::Pi,
+            Agent::Qwen => Source::Qwen,
+            Agent::Cursor => Source::Cursor,
+            Agent::Amp => Source::Amp,
+            Agent::Aider => Source::Aider,
+            Agent::Droid => Source::Droid,
         }
     }
 }
@@ -236,6 +269,13 @@ mod tests {
             assert_eq!(serde_json::to_string(&source).unwrap(), format!("\"{source}\""));
         }
         assert_eq!(Source::from(Agent::ClaudeCode), Source::Claude);
+        for agent in Agent::ALL {
+            assert_eq!(agent.config_name().parse::<Agent>(), Ok(agent));
+            let source = Source::from(agent);
+            assert!(source.is_agent());
+            assert_eq!(serde_json::to_string(&source).unwrap(), format!("\"{source}\""));
+        }
+        assert!("Claude".parse::<Agent>().is_err());
         assert_eq!(Source::from(Shell::Atuin), "atuin");
     }
 }

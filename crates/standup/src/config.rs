@@ -80,6 +80,13 @@ struct SessionsFile {
     claude_roots: Option<Vec<PathBuf>>,
     codex_home: Option<PathBuf>,
     gemini_home: Option<PathBuf>,
+    copilot_home: Option<PathBuf>,
+    opencode_home: Option<PathBuf>,
+    pi_home: Option<PathBuf>,
+    qwen_home: Option<PathBuf>,
+    cursor_home: Option<PathBuf>,
+    amp_home: Option<PathBuf>,
+    droid_home: Option<PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -517,20 +524,20 @@ fn parse_sessions(
     if let Some(agents) = sessions.agents {
         config.sessions.agents = Vec::new();
         for name in agents.get_ref() {
-            let agent = match name.as_str() {
-                "claude" => report_model::Agent::ClaudeCode,
-                "codex" => report_model::Agent::Codex,
-                "gemini" => report_model::Agent::Gemini,
-                other => {
-                    return Err(invalid(
-                        agents.span(),
-                        "sessions.agents",
-                        format!(
-                            "`{}` is not an agent (expected `claude`, `codex` or `gemini`)",
-                            clean::quote(other)
-                        ),
-                    ));
-                }
+            let Ok(agent) = name.parse::<report_model::Agent>() else {
+                let names: Vec<String> = report_model::Agent::ALL
+                    .iter()
+                    .map(|agent| format!("`{}`", agent.config_name()))
+                    .collect();
+                return Err(invalid(
+                    agents.span(),
+                    "sessions.agents",
+                    format!(
+                        "`{}` is not an agent (expected one of {})",
+                        clean::quote(name),
+                        names.join(", ")
+                    ),
+                ));
             };
             config.sessions.agents.push(agent);
         }
@@ -538,6 +545,18 @@ fn parse_sessions(
     config.sessions.claude_roots = sessions.claude_roots;
     config.sessions.codex_home = sessions.codex_home;
     config.sessions.gemini_home = sessions.gemini_home;
+    config.sessions.homes = [
+        (report_model::Agent::Copilot, sessions.copilot_home),
+        (report_model::Agent::Opencode, sessions.opencode_home),
+        (report_model::Agent::Pi, sessions.pi_home),
+        (report_model::Agent::Qwen, sessions.qwen_home),
+        (report_model::Agent::Cursor, sessions.cursor_home),
+        (report_model::Agent::Amp, sessions.amp_home),
+        (report_model::Agent::Droid, sessions.droid_home),
+    ]
+    .into_iter()
+    .filter_map(|(agent, home)| Some((agent, home?)))
+    .collect();
 
     Ok(())
 }
@@ -907,15 +926,24 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # timeout_secs = 10
 
 [sessions]
-# AI coding agents whose local logs are read: "claude", "codex", "gemini".
-# agents = ["claude", "codex", "gemini"]
+# AI coding agents whose local logs are read. Default: all of them.
+# agents = ["claude", "codex", "gemini", "copilot", "opencode", "pi", "qwen", "cursor",
+#           "amp", "aider", "droid"]
 # Claude Code roots. Default: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and
 # $XDG_CONFIG_HOME/claude.
 # claude_roots = ["~/.claude"]
 # Codex home. Default: $CODEX_HOME, else ~/.codex.
 # codex_home = "~/.codex"
-# Gemini CLI home. Default: ~/.gemini.
+# Gemini CLI home. Default: $GEMINI_CLI_HOME/.gemini, else ~/.gemini.
 # gemini_home = "~/.gemini"
+# The other agents' folders, when not where they keep them. Defaults:
+# copilot_home = "~/.copilot"                 # $COPILOT_HOME
+# opencode_home = "~/.local/share/opencode"   # $XDG_DATA_HOME/opencode
+# pi_home = "~/.pi/agent"                     # $PI_CODING_AGENT_DIR
+# qwen_home = "~/.qwen"
+# cursor_home = "~/.cursor"                   # the IDE's User folder is found by itself
+# amp_home = "~/.local/share/amp"             # $XDG_DATA_HOME/amp
+# droid_home = "~/.factory"
 
 [shell]
 # Histories read: "zsh", "bash", "fish", "atuin".

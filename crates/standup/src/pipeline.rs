@@ -187,6 +187,9 @@ fn gather(env: &ProcessEnv, config: &Config, since: Timestamp) -> collect::gathe
     sessions.claude_roots = sessions.claude_roots.map(|roots| roots.iter().map(expand).collect());
     sessions.codex_home = sessions.codex_home.as_ref().map(expand);
     sessions.gemini_home = sessions.gemini_home.as_ref().map(expand);
+    for home in sessions.homes.values_mut() {
+        *home = expand(home);
+    }
     let mut shell = config.shell.clone();
     for path in [&mut shell.zsh, &mut shell.bash, &mut shell.fish, &mut shell.atuin] {
         *path = path.as_ref().map(expand);
@@ -596,6 +599,7 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
         for limit in &status.limits {
             let _ = writeln!(out, "  note: {limit}");
         }
+        doctor_versions(&mut out, status);
         if status.source == "git" {
             doctor_git(&mut out, &collect_env, &config, &gathered);
         }
@@ -680,6 +684,39 @@ fn doctor_git(
             out,
             "  if some are yours, add to the config: [identity] emails = [{}]",
             emails.join(", ")
+        );
+    }
+}
+
+/// What `standup doctor` adds under an agent: the versions its files name, and a note
+/// when one is newer than the newest recorded fixture or the reader met records it
+/// does not know (a format that may have drifted).
+fn doctor_versions(out: &mut String, status: &collect::SourceStatus) {
+    if !status.versions.is_empty() {
+        let _ = writeln!(out, "  versions seen: {}", status.versions.join(", "));
+    }
+    let agent = status.source.as_str().parse::<report_model::Agent>().ok();
+    if let Some(recorded) = agent.and_then(collect::sessions::newest_recorded) {
+        let newer: Vec<&str> = status
+            .versions
+            .iter()
+            .map(String::as_str)
+            .filter(|version| collect::sessions::version_newer(version, recorded))
+            .collect();
+        if !newer.is_empty() {
+            let _ = writeln!(
+                out,
+                "  note: written by {} {}, newer than the newest recorded fixture ({recorded}): the format may have changed",
+                if newer.len() == 1 { "version" } else { "versions" },
+                newer.join(", ")
+            );
+        }
+    }
+    if !status.unknown.is_empty() {
+        let _ = writeln!(
+            out,
+            "  note: records the reader does not know: {}",
+            status.unknown.join(", ")
         );
     }
 }

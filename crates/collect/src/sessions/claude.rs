@@ -364,6 +364,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         files: state.files,
         entries: entries as u64,
         limits,
+        ..SourceStatus::new(report_model::Source::Claude)
     };
     (state.drafts, status)
 }

@@ -1,8 +1,10 @@
-//! AI coding-agent session logs: Claude Code, OpenAI Codex CLI and Gemini CLI.
+//! AI coding-agent session logs: Claude Code, OpenAI Codex CLI, Gemini CLI, GitHub
+//! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider and Factory Droid.
 //!
 //! Each agent keeps its own local logs; [`read_sessions`] turns the sessions that have
 //! records since a given instant into [`SessionEvent`]s, with one [`SourceStatus`](crate::SourceStatus) per
-//! agent (`claude`, `codex`, `gemini`) for `standup doctor`.
+//! agent (named by [`Agent::config_name`]) for `standup doctor`. Aider keeps its
+//! history in each repository, so [`read_aider`] is given the work trees found.
 //!
 //! How the readers stay fast and safe on large logs:
 //!
@@ -23,11 +25,19 @@
 //! in folder or file names. `SessionEvent::project` is left empty: the join step sets it
 //! from `cwd`.
 
+mod aider;
+mod amp;
 mod claude;
 mod codex;
+mod copilot;
+mod cursor;
+mod droid;
 mod gemini;
 mod jsonl;
 mod lenient;
+mod opencode;
+mod pi;
+mod qwen;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -54,6 +64,10 @@ pub struct SessionsConfig {
     /// The Gemini CLI folder (the one holding `tmp/`). `None`: `$GEMINI_CLI_HOME/.gemini`,
     /// else `~/.gemini`.
     pub gemini_home: Option<PathBuf>,
+    /// The folders of the other agents, where set in the config (`~` already expanded
+    /// by the caller); an agent without one is looked for where it keeps its files,
+    /// honouring its own environment variables (see each reader).
+    pub homes: BTreeMap<Agent, PathBuf>,
     /// The agents to read; the others are neither read nor reported.
     pub agents: Vec<Agent>,
 }
@@ -64,7 +78,8 @@ impl Default for SessionsConfig {
             claude_roots: None,
             codex_home: None,
             gemini_home: None,
-            agents: vec![Agent::ClaudeCode, Agent::Codex, Agent::Gemini],
+            homes: BTreeMap::new(),
+            agents: Agent::ALL.to_vec(),
         }
     }
 }
@@ -81,7 +96,7 @@ pub fn read_sessions(
 ) -> SourceOutput<SessionEvent> {
     let mut output = SourceOutput::default();
     let mut ctx = Ctx { since, warnings: Vec::new() };
-    for agent in [Agent::ClaudeCode, Agent::Codex, Agent::Gemini] {
+    for agent in Agent::ALL {
         if !config.agents.contains(&agent) {
             continue;
         }
@@ -89,12 +104,73 @@ pub fn read_sessions(
             Agent::ClaudeCode => claude::read(env, config, &mut ctx),
             Agent::Codex => codex::read(env, config, &mut ctx),
             Agent::Gemini => gemini::read(env, config, &mut ctx),
+            Agent::Copilot => copilot::read(env, config, &mut ctx),
+            Agent::Opencode => opencode::read(env, config, &mut ctx),
+            Agent::Pi => pi::read(env, config, &mut ctx),
+            Agent::Qwen => qwen::read(env, config, &mut ctx),
+            Agent::Cursor => cursor::read(env, config, &mut ctx),
+            Agent::Amp => amp::read(env, config, &mut ctx),
+            Agent::Droid => droid::read(env, config, &mut ctx),
+            // Read with the work trees it lives in (`read_aider`).
+            Agent::Aider => continue,
         };
         output.events.extend(drafts.into_values().filter_map(Draft::into_event));
         output.statuses.push(status);
     }
     output.warnings = ctx.warnings;
     output
+}
+
+/// Reads Aider's histories (`.aider.input.history`, kept at the root of the work tree
+/// Aider ran in) in the given work trees, for the sessions with a record at or after
+/// `since`. Never fails: what cannot be read becomes a warning.
+pub fn read_aider(
+    env: &Env,
+    config: &SessionsConfig,
+    work_trees: &[PathBuf],
+    since: Timestamp,
+) -> SourceOutput<SessionEvent> {
+    let mut output = SourceOutput::default();
+    if !config.agents.contains(&Agent::Aider) {
+        return output;
+    }
+    let mut ctx = Ctx { since, warnings: Vec::new() };
+    let (drafts, status) = aider::read(env, config, work_trees, &mut ctx);
+    output.events.extend(drafts.into_values().filter_map(Draft::into_event));
+    output.statuses.push(status);
+    output.warnings = ctx.warnings;
+    output
+}
+
+/// The folder of `agent`: the config's, else `default` (the agent's own rule: its
+/// environment variable, else its usual place below the home folder).
+fn agent_home(
+    env: &Env,
+    config: &SessionsConfig,
+    agent: Agent,
+    default: impl FnOnce() -> PathBuf,
+) -> PathBuf {
+    config.homes.get(&agent).map_or_else(default, |home| config_path(env, home))
+}
+
+/// The newest version of each agent whose files were recorded under
+/// `fixtures/agents/<agent>/<version>/` (a test keeps this table equal to that folder):
+/// files written by a newer version may be in a format the readers were not checked on.
+const RECORDED: &[(Agent, &str)] = &[];
+
+/// The newest version of `agent` with recorded fixtures, if any.
+pub fn newest_recorded(agent: Agent) -> Option<&'static str> {
+    RECORDED.iter().find(|(known, _)| *known == agent).map(|(_, version)| *version)
+}
+
+/// Whether dotted version `a` is newer than `b`, comparing numbers part by part (a part
+/// that is not a number compares as text; `1.2.3-beta` counts as `1.2.3`).
+pub fn version_newer(a: &str, b: &str) -> bool {
+    let parts = |version: &str| -> Vec<(u64, String)> {
+        let core = version.trim_start_matches('v').split(['-', '+']).next().unwrap_or("");
+        core.split('.').map(|part| (part.parse::<u64>().unwrap_or(0), part.to_owned())).collect()
+    };
+    parts(a) > parts(b)
 }
 
 /// What every reader shares: the lower bound and the warnings so far.

@@ -40,17 +40,16 @@
 //! `timestamp >= since` are fetched.
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use jiff::Timestamp;
 use report_model::{Shell, ShellEvent};
+use rusqlite::Connection;
 use rusqlite::types::ValueRef;
-use rusqlite::{Connection, ErrorCode, OpenFlags};
 
 use super::scan::{Scan, decode};
-use crate::{Env, Error, fsread};
+use crate::sqlite::{self, Failure};
+use crate::{Env, fsread};
 
 /// The agent names atuin recognizes in `author` (`atuin_client::history::KNOWN_AGENTS`).
 const KNOWN_AGENTS: [&str; 6] = ["claude-code", "codex", "copilot", "omp", "opencode", "pi"];
@@ -150,100 +149,23 @@ pub(super) fn db_path(env: &Env) -> (PathBuf, Option<String>) {
 }
 
 /// What reading the database gave.
-pub(super) enum Outcome {
-    /// No file there.
-    Missing,
-    /// The file is there but could not be read. Anything but a regular file (a FIFO, a
-    /// device, a folder) is refused before SQLite sees it: SQLite would block on a FIFO.
-    Unreadable(Error),
-    /// The rows at or after `since`, and the counts (rows that could not be read are
-    /// malformed; they have no line numbers).
-    Read(Scan),
-}
+pub(super) type Outcome = sqlite::Outcome<Scan>;
 
 /// Reads the commands run at or after `since` from the database at `path`.
 pub(super) fn read(path: &Path, since: Timestamp) -> Outcome {
-    match fsread::regular_metadata(path) {
-        Err(error) if error.is_not_found() => return Outcome::Missing,
-        Err(error) => return Outcome::Unreadable(error),
-        Ok(_) => {}
-    }
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let immutable = || {
-        Connection::open_with_flags(immutable_uri(path), flags | OpenFlags::SQLITE_OPEN_URI)
-            .map_err(Failure::Sqlite)
-            .and_then(|conn| query(&conn, since))
-    };
-    let mut wal = path.as_os_str().to_owned();
-    wal.push("-wal");
-    let mut shm = path.as_os_str().to_owned();
-    shm.push("-shm");
-    // SQLite opens these beside the database itself: a FIFO there would block it.
-    for side in [Path::new(&wal), Path::new(&shm)] {
-        match fsread::regular_metadata(side) {
-            Err(error) if !error.is_not_found() => return Outcome::Unreadable(error),
-            _ => {}
-        }
-    }
-    let result = if Path::new(&wal).exists() {
-        // atuin is running (or stopped uncleanly): its latest commands may still be in
-        // the write-ahead log, which only a normal reader sees, through the `-shm`
-        // index that exists beside it.
-        match Connection::open_with_flags(path, flags)
-            .map_err(Failure::Sqlite)
-            .and_then(|conn| query(&conn, since))
-        {
-            // The index cannot be opened (a read-only directory): the main file alone.
-            Err(Failure::Sqlite(error))
-                if matches!(
-                    error.sqlite_error_code(),
-                    Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly)
-                ) =>
-            {
-                immutable().map_err(|_| Failure::Sqlite(error))
-            }
-            other => other,
-        }
-    } else {
-        // Everything is in the main file. Reading it as immutable creates no `-shm` or
-        // `-wal` file beside it (a read-only reader of a WAL database would) and takes
-        // no lock.
-        immutable()
-    };
-    match result {
-        Ok(scan) => Outcome::Read(scan),
-        Err(Failure::Sqlite(error)) => Outcome::Unreadable(Error::Database {
-            path: path.to_path_buf(),
-            reason: error.to_string(),
-        }),
-        Err(Failure::Schema) => Outcome::Unreadable(Error::Database {
-            path: path.to_path_buf(),
-            reason: "it has no `history` table with `timestamp` and `command` columns".to_owned(),
-        }),
-    }
-}
-
-enum Failure {
-    Sqlite(rusqlite::Error),
-    Schema,
-}
-
-impl From<rusqlite::Error> for Failure {
-    fn from(error: rusqlite::Error) -> Failure {
-        Failure::Sqlite(error)
-    }
+    sqlite::read(path, |conn| query(conn, since))
 }
 
 fn query(conn: &Connection, since: Timestamp) -> Result<Scan, Failure> {
-    conn.busy_timeout(Duration::from_millis(500))?;
-    conn.pragma_update(None, "query_only", true)?;
     let columns: HashSet<String> = conn
         .prepare("PRAGMA table_info(history)")?
         .query_map([], |row| row.get::<_, String>(1))?
         .map(|name| name.map(|name| name.to_ascii_lowercase()))
         .collect::<Result<_, _>>()?;
     if !(columns.contains("timestamp") && columns.contains("command")) {
-        return Err(Failure::Schema);
+        return Err(Failure::Schema(
+            "it has no `history` table with `timestamp` and `command` columns".to_owned(),
+        ));
     }
     let live = if columns.contains("deleted_at") { "deleted_at IS NULL" } else { "1" };
     // Each optional column, or NULL where this version of atuin has none.
@@ -361,25 +283,6 @@ fn agent(author: Option<&str>, author_kind: Option<i64>, hostname: Option<&str>)
         Some((_, user)) => user,
     });
     (KNOWN_AGENTS.contains(&author) && defaulted != Some(author)).then(|| author.to_owned())
-}
-
-/// A `file:` URI for `path` with `immutable=1`, every byte outside the unreserved set and
-/// `/` percent-encoded.
-fn immutable_uri(path: &Path) -> String {
-    #[cfg(unix)]
-    let bytes = std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()).to_vec();
-    #[cfg(not(unix))]
-    let bytes = path.to_string_lossy().into_owned().into_bytes();
-    let mut uri = String::from("file:");
-    for byte in bytes {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'/') {
-            uri.push(char::from(byte));
-        } else {
-            let _ = write!(uri, "%{byte:02X}");
-        }
-    }
-    uri.push_str("?immutable=1");
-    uri
 }
 
 /// The value of a top-level string key in a TOML text, without a TOML parser: keys
@@ -516,10 +419,5 @@ mod tests {
         assert_eq!(agent(Some("pi"), None, Some("pi:unknown-user")), None);
         assert_eq!(agent(Some("dev"), None, Some("h:dev")), None);
         assert_eq!(agent(Some("  "), None, Some("h:dev")), None);
-    }
-
-    #[test]
-    fn immutable_uri_escapes_reserved_bytes() {
-        assert_eq!(immutable_uri(Path::new("/a b/h?#.db")), "file:/a%20b/h%3F%23.db?immutable=1");
     }
 }

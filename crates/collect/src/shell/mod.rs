@@ -410,12 +410,12 @@ fn read_atuin(
         }
     }
     match atuin::read(&path, since) {
-        atuin::Outcome::Missing => {}
-        atuin::Outcome::Unreadable(error) => {
+        crate::sqlite::Outcome::Missing => {}
+        crate::sqlite::Outcome::Unreadable(error) => {
             read.status.found = true;
             read.fail(&error);
         }
-        atuin::Outcome::Read(scan) => {
+        crate::sqlite::Outcome::Read(scan) => {
             read.status.found = true;
             read.status.files = 1;
             read.status.entries = scan.entries;

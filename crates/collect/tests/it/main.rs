@@ -1,7 +1,20 @@
 //! Integration tests of the collect crate.
 
+mod agent_aider;
+mod agent_amp;
+mod agent_claude;
+mod agent_codex;
+mod agent_copilot;
+mod agent_cursor;
+mod agent_droid;
+mod agent_gemini;
+mod agent_opencode;
+mod agent_pi;
+mod agent_qwen;
 mod discover;
 mod env_vars;
 mod git_limits;
+mod recorded;
 mod sessions;
 mod shell;
+mod support;

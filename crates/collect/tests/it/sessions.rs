@@ -8,7 +8,7 @@ use collect::sessions::{SessionsConfig, read_sessions};
 use collect::{Env, SourceOutput};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
-use report_model::{Agent, SessionEvent, Warning, WarningCode};
+use report_model::{Agent, SessionEvent, Source, Warning, WarningCode};
 
 const APP: &str = "/home/dev/work/my_app v2.0";
 const APP_FOLDER: &str = ".claude/projects/-home-dev-work-my-app-v2-0";
@@ -618,7 +618,18 @@ fn statuses_say_what_was_found_and_what_limits_it() {
         .iter()
         .map(|status| (status.source.as_str(), status.found, status.files, status.entries))
         .collect();
-    assert_eq!(summary, [("claude", true, 6, 7), ("codex", true, 3, 3), ("gemini", true, 4, 3)]);
+    assert_eq!(
+        summary[..3],
+        [("claude", true, 6, 7), ("codex", true, 3, 3), ("gemini", true, 4, 3)]
+    );
+    // Every other agent (but Aider, read with the work trees) is looked for, and absent.
+    let others: Vec<Source> = Agent::ALL[3..]
+        .iter()
+        .filter(|agent| **agent != Agent::Aider)
+        .map(|agent| Source::from(*agent))
+        .collect();
+    assert_eq!(output.statuses[3..].iter().map(|status| status.source).collect::<Vec<_>>(), others);
+    assert!(output.statuses[3..].iter().all(|status| !status.found && status.files == 0));
     assert_eq!(output.statuses[0].limits[1], "1 malformed line skipped in 1 file");
     assert_eq!(
         output.statuses[2].limits,
@@ -636,7 +647,12 @@ fn missing_sources_are_silent() {
     assert!(output.warnings.is_empty());
     let found: Vec<(&str, bool)> =
         output.statuses.iter().map(|status| (status.source.as_str(), status.found)).collect();
-    assert_eq!(found, [("claude", false), ("codex", false), ("gemini", false)]);
+    let expected: Vec<(&str, bool)> = Agent::ALL
+        .iter()
+        .filter(|agent| **agent != Agent::Aider)
+        .map(|agent| (agent.config_name(), false))
+        .collect();
+    assert_eq!(found, expected);
     assert_eq!(
         output.statuses[0].locations,
         [home.path().join(".claude"), home.path().join(".config/claude")]

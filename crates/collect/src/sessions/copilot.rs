@@ -1,0 +1,16 @@
+//! GitHub Copilot CLI: not read yet.
+
+use std::path::PathBuf;
+
+use super::{Ctx, Drafts, SessionsConfig, agent_home};
+use crate::{Env, SourceStatus};
+
+pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
+    let _ = ctx;
+    let home: PathBuf = agent_home(env, config, report_model::Agent::Copilot, || {
+        env.var("COPILOT_HOME").map_or_else(|| env.home.join(".copilot"), PathBuf::from)
+    });
+    let status =
+        SourceStatus { locations: vec![home], ..SourceStatus::new(report_model::Source::Copilot) };
+    (Drafts::new(), status)
+}

@@ -1,0 +1,15 @@
+//! pi: not read yet.
+
+use std::path::PathBuf;
+
+use super::{Ctx, Drafts, SessionsConfig, agent_home};
+use crate::{Env, SourceStatus};
+
+pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
+    let _ = ctx;
+    let home: PathBuf =
+        agent_home(env, config, report_model::Agent::Pi, || env.home.join(".pi").join("agent"));
+    let status =
+        SourceStatus { locations: vec![home], ..SourceStatus::new(report_model::Source::Pi) };
+    (Drafts::new(), status)
+}

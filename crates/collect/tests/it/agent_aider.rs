@@ -1,0 +1,1 @@
+//! Tests of the aider reader (see crates/collect/src/sessions/aider.rs).

@@ -1,0 +1,1 @@
+//! Tests of the amp reader (see crates/collect/src/sessions/amp.rs).

@@ -1,0 +1,1 @@
+//! Tests of the claude reader (see crates/collect/src/sessions/claude.rs).

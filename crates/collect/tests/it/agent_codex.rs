@@ -1,0 +1,1 @@
+//! Tests of the codex reader (see crates/collect/src/sessions/codex.rs).

@@ -1,0 +1,1 @@
+//! Tests of the copilot reader (see crates/collect/src/sessions/copilot.rs).

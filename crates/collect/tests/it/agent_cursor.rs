@@ -1,0 +1,1 @@
+//! Tests of the cursor reader (see crates/collect/src/sessions/cursor.rs).

@@ -1,0 +1,1 @@
+//! Tests of the droid reader (see crates/collect/src/sessions/droid.rs).

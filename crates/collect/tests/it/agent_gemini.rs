@@ -1,0 +1,1 @@
+//! Tests of the gemini reader (see crates/collect/src/sessions/gemini.rs).

@@ -1,0 +1,1 @@
+//! Tests of the opencode reader (see crates/collect/src/sessions/opencode.rs).

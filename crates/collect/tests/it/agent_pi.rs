@@ -1,0 +1,1 @@
+//! Tests of the pi reader (see crates/collect/src/sessions/pi.rs).

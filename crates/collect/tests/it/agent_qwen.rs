@@ -1,0 +1,1 @@
+//! Tests of the qwen reader (see crates/collect/src/sessions/qwen.rs).

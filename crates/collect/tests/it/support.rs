@@ -1,0 +1,127 @@
+//! What the agent readers' tests share: a temp home, files written into it, reading one
+//! agent, and finding a session in the output.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use collect::sessions::{SessionsConfig, read_sessions};
+use collect::{Env, SourceOutput, SourceStatus};
+use jiff::Timestamp;
+use report_model::{Agent, SessionEvent};
+
+/// A temp folder standing in for a user's home.
+pub(crate) struct Home {
+    dir: tempfile::TempDir,
+    vars: Vec<(String, String)>,
+}
+
+impl Home {
+    pub(crate) fn new() -> Home {
+        Home { dir: tempfile::tempdir().expect("temp dir"), vars: Vec::new() }
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Sets an environment variable the readers see (`CODEX_HOME`, `XDG_DATA_HOME`…).
+    pub(crate) fn var(mut self, name: &str, value: impl Into<String>) -> Home {
+        self.vars.push((name.to_owned(), value.into()));
+        self
+    }
+
+    pub(crate) fn env(&self) -> Env {
+        self.vars
+            .iter()
+            .fold(Env::new(self.path()), |env, (name, value)| env.with_var(name, value.clone()))
+    }
+
+    /// Writes a file (creating its folders) under the home.
+    pub(crate) fn write(&self, relative: &str, content: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.path().join(relative);
+        fs_err::create_dir_all(path.parent().expect("file has a parent")).expect("create folders");
+        fs_err::write(&path, content).expect("write file");
+        path
+    }
+
+    /// Copies a folder of the repository's `fixtures/` (relative to it) to `relative`
+    /// under the home, every file's modification time set to `mtime`.
+    pub(crate) fn copy_fixture(&self, fixture: &str, relative: &str, mtime: Timestamp) {
+        let source = fixtures().join(fixture);
+        copy_tree(&source, &self.path().join(relative), to_system(mtime));
+    }
+
+    /// Reads one agent's sessions with records at or after `since`.
+    pub(crate) fn read(&self, agent: Agent, since: Timestamp) -> SourceOutput<SessionEvent> {
+        let config = SessionsConfig { agents: vec![agent], ..SessionsConfig::default() };
+        read_sessions(&self.env(), &config, since)
+    }
+}
+
+/// The repository's `fixtures/` folder.
+pub(crate) fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+pub(crate) fn copy_tree(source: &Path, target: &Path, mtime: SystemTime) {
+    fs_err::create_dir_all(target).expect("create target");
+    for entry in fs_err::read_dir(source).expect("read fixture folder") {
+        let entry = entry.expect("fixture entry");
+        let to = target.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_tree(&entry.path(), &to, mtime);
+        } else {
+            fs_err::copy(entry.path(), &to).expect("copy fixture file");
+            let file = fs_err::File::options().write(true).open(&to).expect("open to set time");
+            file.set_modified(mtime).expect("set modification time");
+        }
+    }
+}
+
+pub(crate) fn ts(text: &str) -> Timestamp {
+    text.parse().expect("test timestamp")
+}
+
+pub(crate) fn times(texts: &[&str]) -> Vec<Timestamp> {
+    texts.iter().map(|text| ts(text)).collect()
+}
+
+fn to_system(time: Timestamp) -> SystemTime {
+    SystemTime::UNIX_EPOCH
+        + Duration::from_secs(u64::try_from(time.as_second()).expect("after 1970"))
+}
+
+pub(crate) fn set_mtime(path: &Path, time: Timestamp) {
+    let file = fs_err::File::options().write(true).open(path).expect("open to set time");
+    file.set_modified(to_system(time)).expect("set modification time");
+}
+
+/// The session of `agent` with `session_id`; fails naming the sessions there are.
+#[track_caller]
+pub(crate) fn session<'o>(
+    output: &'o SourceOutput<SessionEvent>,
+    agent: Agent,
+    session_id: &str,
+) -> &'o SessionEvent {
+    output
+        .events
+        .iter()
+        .find(|event| event.agent == agent && event.session_id == session_id)
+        .unwrap_or_else(|| {
+            let ids: Vec<(Agent, &str)> = output
+                .events
+                .iter()
+                .map(|event| (event.agent, event.session_id.as_str()))
+                .collect();
+            panic!("no {agent:?} session {session_id} in {ids:#?}")
+        })
+}
+
+/// The status of `agent`.
+#[track_caller]
+pub(crate) fn status(output: &SourceOutput<SessionEvent>, agent: Agent) -> &SourceStatus {
+    let source = report_model::Source::from(agent);
+    output.statuses.iter().find(|status| status.source == source).expect("the agent's status")
+}

@@ -50,7 +50,9 @@ struct File {
     sessions: SessionsFile,
     shell: ShellFile,
     redact: RedactFile,
-    llm: LlmFile,
+    /// Read only when the LLM may run ([`LlmSection`]): `--no-llm` neither reads nor
+    /// validates it.
+    llm: Option<toml::Value>,
     // Time spent (issue 11 item 7).
     idle_minutes: Option<Spanned<u64>>,
     min_span_minutes: Option<Spanned<u64>>,
@@ -268,9 +270,31 @@ impl Default for Config {
 /// The longest deadline `[git] timeout_secs` accepts: an hour.
 const GIT_TIMEOUT_MAX_SECS: i64 = 3600;
 
-/// Reads the config at `path`. A missing file at the default place gives the defaults;
-/// a missing file named by `--config` is an error.
-pub(crate) fn load(path: &Path, required: bool) -> Result<Config, ConfigError> {
+/// Whether the `[llm]` table is read: a run with `--no-llm` never reads or validates it,
+/// so a mistake there cannot stop a report that does not use the LLM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LlmSection {
+    /// Parse and validate `[llm]`.
+    Read,
+    /// Leave `[llm]` alone: the LLM settings stay at their defaults.
+    Skip,
+}
+
+/// The `[llm]` table alone, for the second pass that reads it (other keys are the first
+/// pass's business).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct LlmOnly {
+    llm: LlmFile,
+}
+
+/// Reads the config at `path`, reading `[llm]` or not. A missing file at the default
+/// place gives the defaults; a missing file named by `--config` is an error.
+pub(crate) fn load_with(
+    path: &Path,
+    required: bool,
+    llm: LlmSection,
+) -> Result<Config, ConfigError> {
     // Only a regular file of a sane size is read: a FIFO would block the run, a device
     // (`/dev/zero`) would never end.
     let refuse = |what: &str| ConfigError::Read {
@@ -287,7 +311,7 @@ pub(crate) fn load(path: &Path, required: bool) -> Result<Config, ConfigError> {
         _ => {}
     }
     match fs_err::read_to_string(path) {
-        Ok(text) => parse(path, &text),
+        Ok(text) => parse_with(path, &text, llm),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound && !required => {
             Ok(Config::default())
         }
@@ -301,26 +325,35 @@ const CONFIG_MAX_BYTES: u64 = 1 << 20;
 /// Builds the error for a bad value at a span: the file, the line and the key.
 type Invalid<'a> = dyn Fn(Range<usize>, &str, String) -> ConfigError + 'a;
 
-/// Parses and validates config text.
+/// Parses and validates config text, `[llm]` included.
+#[cfg(test)]
 pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
-    let file: File = toml::from_str(text).map_err(|error| {
-        let span = error.span().unwrap_or(0..0);
-        // toml's message can echo the value (a token, an escape sequence): clean it.
-        let message = sanitize::cap(&clean::message(error.message().trim()), 300).0.into_owned();
-        match key_at(text, &span) {
-            Some(key) => ConfigError::Invalid {
-                path: path.to_path_buf(),
-                line: line_of(text, span.start),
-                key: clean::quote(&key),
-                message,
-            },
-            None => ConfigError::Syntax {
-                path: path.to_path_buf(),
-                line: line_of(text, span.start),
-                message,
-            },
-        }
-    })?;
+    parse_with(path, text, LlmSection::Read)
+}
+
+/// The error for a TOML text that does not deserialize: the file, line and key.
+fn toml_error(path: &Path, text: &str, error: &toml::de::Error) -> ConfigError {
+    let span = error.span().unwrap_or(0..0);
+    // toml's message can echo the value (a token, an escape sequence): clean it.
+    let message = sanitize::cap(&clean::message(error.message().trim()), 300).0.into_owned();
+    match key_at(text, &span) {
+        Some(key) => ConfigError::Invalid {
+            path: path.to_path_buf(),
+            line: line_of(text, span.start),
+            key: clean::quote(&key),
+            message,
+        },
+        None => ConfigError::Syntax {
+            path: path.to_path_buf(),
+            line: line_of(text, span.start),
+            message,
+        },
+    }
+}
+
+/// Parses and validates config text, reading `[llm]` or not.
+pub(crate) fn parse_with(path: &Path, text: &str, llm: LlmSection) -> Result<Config, ConfigError> {
+    let file: File = toml::from_str(text).map_err(|error| toml_error(path, text, &error))?;
     let invalid = &|span: Range<usize>, key: &str, message: String| ConfigError::Invalid {
         path: path.to_path_buf(),
         line: line_of(text, span.start),
@@ -399,7 +432,10 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
     parse_sessions(&mut config, file.sessions, invalid)?;
     parse_shell(&mut config, file.shell, invalid)?;
     parse_redact(&mut config, file.redact, path, invalid)?;
-    parse_llm(&mut config, file.llm, invalid)?;
+    if llm == LlmSection::Read && file.llm.is_some() {
+        let only: LlmOnly = toml::from_str(text).map_err(|error| toml_error(path, text, &error))?;
+        parse_llm(&mut config, only.llm, invalid)?;
+    }
     parse_render(&mut config, file.render, invalid)?;
     parse_time_rules(&mut config, file.idle_minutes, file.min_span_minutes, invalid)?;
     Ok(config)
@@ -725,8 +761,11 @@ fn parse_llm(config: &mut Config, llm: LlmFile, invalid: &Invalid<'_>) -> Result
     }
     config.llm.configured = llm.api.is_some() || llm.endpoint.is_some() || llm.command.is_some();
     if let Some(endpoint) = &llm.endpoint {
+        // A well-formed endpoint off loopback is no config error: the client refuses it
+        // when the narrative is asked for, and the report comes out with the warning
+        // `llm_blocked_nonloopback` (the LLM is never a dependency).
         if config.llm.api != LlmApi::Command {
-            validate_endpoint(endpoint.get_ref())
+            validate_endpoint_form(endpoint.get_ref())
                 .map_err(|message| invalid(endpoint.span(), "llm.endpoint", message))?;
         }
         config.llm.endpoint.clone_from(endpoint.get_ref());
@@ -814,12 +853,14 @@ fn in_range<T: PartialOrd + std::fmt::Display + Copy>(
     ))
 }
 
-/// Checks `[llm] endpoint` as the client will (an `http://` URL, a port from 1 to 65535, a
-/// loopback IP literal or `localhost`), without any I/O; the message says what is wrong.
-pub(crate) fn validate_endpoint(endpoint: &str) -> Result<(), String> {
-    llm_client::validate_endpoint(endpoint)
-        .map(|_| ())
-        .map_err(|error| format!("`{}`: {error}", clean::quote(endpoint)))
+/// Checks the form of `[llm] endpoint` (an `http://` URL with a port from 1 to 65535),
+/// leaving where it points to the client, which refuses anything off loopback.
+fn validate_endpoint_form(endpoint: &str) -> Result<(), String> {
+    use llm_client::Error as E;
+    match llm_client::validate_endpoint(endpoint) {
+        Ok(_) | Err(E::NonLoopback { .. } | E::AmbiguousHost { .. } | E::HostName { .. }) => Ok(()),
+        Err(error) => Err(format!("`{}`: {error}", clean::quote(endpoint))),
+    }
 }
 
 /// A strict `HH:MM` (two digits each, `00:00` to `23:59`): no sign, no spaces.
@@ -1099,7 +1140,13 @@ mod tests {
             "http://127.0.0.1:1/",
             "http://LOCALHOST:65535",
         ] {
-            assert_eq!(validate_endpoint(good), Ok(()), "{good}");
+            assert_eq!(validate_endpoint_form(good), Ok(()), "{good}");
+        }
+        // Well formed but off loopback: not a config error (the client refuses it when
+        // the narrative is asked for, and the report carries a warning).
+        for elsewhere in ["http://llm.local:11434", "http://192.168.1.10:11434", "http://0.0.0.0:1"]
+        {
+            assert_eq!(validate_endpoint_form(elsewhere), Ok(()), "{elsewhere}");
         }
         for bad in [
             "http://127.0.0.1:99999",
@@ -1109,13 +1156,11 @@ mod tests {
             "http://[::1]:65536",
             "http://[::1",
             "http://127.0.0.1:8o",
-            // Beyond the port: credentials, another scheme, a name, a non-loopback literal.
+            // Beyond the port: credentials, another scheme.
             "http://u:p@127.0.0.1:65535",
             "https://127.0.0.1:1",
-            "http://llm.local:11434",
-            "http://192.168.1.10:11434",
         ] {
-            assert!(validate_endpoint(bad).is_err(), "{bad}");
+            assert!(validate_endpoint_form(bad).is_err(), "{bad}");
         }
     }
 

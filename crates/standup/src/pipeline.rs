@@ -114,9 +114,13 @@ fn usage(message: String) -> Failure {
     Failure::Usage(anyhow::Error::msg(message))
 }
 
-fn load_config(env: &ProcessEnv, explicit: Option<&Path>) -> Result<Config, Failure> {
+fn load_config(
+    env: &ProcessEnv,
+    explicit: Option<&Path>,
+    llm: config::LlmSection,
+) -> Result<Config, Failure> {
     let path = explicit.map_or_else(|| env.default_config_path(), Path::to_path_buf);
-    config::load(&path, explicit.is_some()).map_err(|error| Failure::Usage(error.into()))
+    config::load_with(&path, explicit.is_some(), llm).map_err(|error| Failure::Usage(error.into()))
 }
 
 /// The time zone: the config's `timezone`, else `TZ`, else the system's.
@@ -207,7 +211,9 @@ fn gather(env: &ProcessEnv, config: &Config, since: Timestamp) -> collect::gathe
 /// `standup daily` and `standup standup`.
 pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> Result<(), Failure> {
     let started = Instant::now();
-    let config = load_config(env, args.config.as_deref())?;
+    // `--no-llm` neither reads nor validates `[llm]`.
+    let llm = if args.no_llm { config::LlmSection::Skip } else { config::LlmSection::Read };
+    let config = load_config(env, args.config.as_deref(), llm)?;
     let now = env.now()?;
     let (zone_name, time_zone) = time_zone(&config, env)?;
     let calendar = calendar(&config, time_zone.clone());
@@ -559,7 +565,7 @@ fn print_timings(timings: &[(String, std::time::Duration)], wall: std::time::Dur
 /// `standup doctor`: what was found, where, and what limits it.
 pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure> {
     let config_path = args.config.clone().unwrap_or_else(|| env.default_config_path());
-    let config = load_config(env, args.config.as_deref())?;
+    let config = load_config(env, args.config.as_deref(), config::LlmSection::Read)?;
     let now = env.now()?;
     let (zone_name, time_zone) = time_zone(&config, env)?;
     let calendar = calendar(&config, time_zone);
@@ -588,6 +594,16 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
             out,
             "identity: {}",
             identity.emails.iter().chain(&identity.names).cloned().collect::<Vec<_>>().join(", ")
+        );
+    }
+    if config.llm.configured
+        && config.llm.api != LlmApi::Command
+        && llm_client::validate_endpoint(&config.llm.endpoint).is_err()
+    {
+        let _ = writeln!(
+            out,
+            "llm: the endpoint `{}` is not on loopback: no narrative is asked for (reports carry the warning llm_blocked_nonloopback)",
+            clean::quote(&config.llm.endpoint)
         );
     }
     let collect_env = env.collect_env();

@@ -114,15 +114,12 @@ fn no_llm_and_an_empty_day_make_no_request() {
 }
 
 #[test]
-fn a_bad_endpoint_is_a_config_error_naming_the_key_and_line() {
+fn a_malformed_endpoint_is_a_config_error_naming_the_key_and_line() {
     let home = home_with_work();
     for (endpoint, cause) in [
-        ("http://0.0.0.0:11434", "0.0.0.0, which is not a loopback address"),
-        ("http://10.1.2.3:11434", "10.1.2.3, which is not a loopback address"),
         ("http://127.0.0.1:99999", "its port is not a number from 1 to 65535"),
         ("https://127.0.0.1:11434", "only http:// is supported"),
         ("not a url", "it cannot be parsed as a URL"),
-        ("http://localhost.evil.example:11434", "is a name; only IP literals"),
     ] {
         home.config(&format!("[llm]\nmodel = \"m\"\nendpoint = \"{endpoint}\"\n"));
         let run = home.run(NOW, TOKYO, &["daily"]);
@@ -133,6 +130,60 @@ fn a_bad_endpoint_is_a_config_error_naming_the_key_and_line() {
             "{endpoint}: {}",
             run.stderr
         );
+        // `--no-llm` neither reads nor validates `[llm]`.
+        let run = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
+        assert_eq!(run.code, 0, "{endpoint}: {}", run.snapshot());
+        assert!(run.stdout.contains("parser: accept trailing commas"), "{}", run.stdout);
+    }
+}
+
+#[test]
+fn an_endpoint_off_loopback_is_a_warning_and_the_whole_report() {
+    let home = home_with_work();
+    for (endpoint, cause) in [
+        ("http://0.0.0.0:11434", "0.0.0.0, which is not a loopback address"),
+        ("http://10.1.2.3:11434", "10.1.2.3, which is not a loopback address"),
+        ("http://localhost.evil.example:11434", "is a name; only IP literals"),
+    ] {
+        home.config(&format!("[llm]\nmodel = \"m\"\nendpoint = \"{endpoint}\"\n"));
+        for kind in ["daily", "standup"] {
+            let run = home.run(NOW, TOKYO, &[kind]);
+            assert_eq!(run.code, 0, "{endpoint}: {}", run.snapshot());
+            assert!(run.stdout.contains("parser: accept trailing commas"), "{}", run.stdout);
+            assert!(
+                run.stdout.contains(cause) && run.stdout.contains("nothing was sent"),
+                "{endpoint}: {}",
+                run.stdout
+            );
+            let quiet = home.run(NOW, TOKYO, &[kind, "--no-llm"]);
+            assert_eq!(quiet.code, 0, "{endpoint}: {}", quiet.snapshot());
+            assert!(!quiet.stdout.contains(cause), "{}", quiet.stdout);
+        }
+        let json = home.run(NOW, TOKYO, &["daily", "--format", "json"]);
+        assert!(json.stdout.contains("\"llm_blocked_nonloopback\""), "{}", json.stdout);
+        let doctor = home.run(NOW, TOKYO, &["doctor"]);
+        assert_eq!(doctor.code, 0, "{}", doctor.snapshot());
+        assert!(doctor.stdout.contains("is not on loopback"), "{}", doctor.stdout);
+    }
+}
+
+#[test]
+fn no_llm_ignores_an_llm_table_it_could_not_use() {
+    let home = home_with_work();
+    for table in [
+        "[llm]\napi = \"bogus\"\n",
+        "[llm]\ntimeout_secs = 0\n",
+        "[llm]\nno_such_key = 1\n",
+        "llm = 3\n",
+    ] {
+        home.config(table);
+        let run = home.run(NOW, TOKYO, &["standup", "--no-llm"]);
+        assert_eq!(run.code, 0, "{table}: {}", run.snapshot());
+        assert!(run.stdout.contains("parser: accept trailing commas"), "{}", run.stdout);
+        // With the LLM wanted, the mistake is named.
+        let run = home.run(NOW, TOKYO, &["standup"]);
+        assert_eq!(run.code, 2, "{table}: {}", run.snapshot());
+        assert!(run.stderr.contains("llm"), "{}", run.stderr);
     }
 }
 

@@ -340,9 +340,37 @@ fn warnings(out: &mut String, report: &Report, lang: Lang) {
             "- {}: {} {}",
             labels.warning,
             code_span(warning.code.as_str()),
-            escape_text(&crate::warnings::text(warning, lang))
+            with_code_spans(&crate::warnings::text(warning, lang))
         );
     }
+}
+
+/// A warning's text with each `` `quoted` `` part (a path, a key, a command) as a code
+/// span, which needs no escaping inside, and the rest escaped: read raw in a terminal,
+/// `` `/tmp/x/.zsh_history` `` stays as it was written. A backtick without its pair is
+/// text.
+fn with_code_spans(text: &str) -> String {
+    // Past the start, text is escaped as a continuation: behind a `.` that is cut off
+    // again, so that no start-of-line rule applies and its spaces stay.
+    let continued = |part: &str| escape_text(&format!(".{part}"))[1..].to_owned();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut rest = text;
+    while let Some(open) = rest.find('`') {
+        let Some(close) = rest[open + 1..].find('`').map(|close| open + 1 + close) else {
+            break;
+        };
+        let before = &rest[..open];
+        out.push_str(&if out.is_empty() { escape_text(before) } else { continued(before) });
+        let quoted = &rest[open + 1..close];
+        if quoted.is_empty() {
+            out.push_str(&escape_text("``"));
+        } else {
+            out.push_str(&code_span(quoted));
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(&if out.is_empty() { escape_text(rest) } else { continued(rest) });
+    out
 }
 
 fn footer(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
@@ -367,4 +395,22 @@ fn footer(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
         let _ = write!(out, " · {}", lang.secrets_masked(masked.count, masked.source));
     }
     out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warnings_quote_paths_and_keys_as_code_spans() {
+        assert_eq!(
+            with_code_spans("cannot read `/tmp/x/.zsh_history` now"),
+            "cannot read `/tmp/x/.zsh_history` now"
+        );
+        assert_eq!(with_code_spans("set `[identity]` *now*"), "set `[identity]` \\*now\\*");
+        // A lone backtick is text; markup outside the quotes is escaped.
+        assert_eq!(with_code_spans("a ` b <i>"), escape_text("a ` b <i>"));
+        assert_eq!(with_code_spans("`a`b`"), "`a`b\\`");
+        assert_eq!(with_code_spans("`a`: # - _b_"), "`a`: # - \\_b\\_");
+    }
 }

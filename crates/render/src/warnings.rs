@@ -102,6 +102,11 @@ fn japanese(warning: &Warning) -> Option<String> {
             }
             text
         }
+        (WarningCode::TimeZoneUnusable, _) => format!(
+            "TZ の `{}` はタイムゾーンとして使えないため、システムのタイムゾーン（{}）を使いました",
+            p("tz")?,
+            p("zone")?
+        ),
         (WarningCode::LlmRejected, _) => {
             format!("{}: LLM の応答はチェックを通らなかったため使っていません（ナラティブなし）", p("reason")?)
         }
@@ -125,6 +130,7 @@ fn label_ja(code: WarningCode) -> &'static str {
         WarningCode::DateInFuture => "未来の日付",
         WarningCode::LlmRejected => "LLM の応答を採用しませんでした",
         WarningCode::LlmSentencesDropped => "データで裏付けられない文を省きました",
+        WarningCode::TimeZoneUnusable => "TZ を使えません",
     }
 }
 

@@ -310,6 +310,8 @@ pub enum WarningCode {
     /// Sentences (or blockers) of the model's reply failed the grounding checks and were
     /// left out (the message starts with how many).
     LlmSentencesDropped,
+    /// `TZ` names no usable time zone; the system's is used instead.
+    TimeZoneUnusable,
 }
 
 impl WarningCode {
@@ -328,6 +330,7 @@ impl WarningCode {
             WarningCode::DateInFuture => "date_in_future",
             WarningCode::LlmRejected => "llm_rejected",
             WarningCode::LlmSentencesDropped => "llm_sentences_dropped",
+            WarningCode::TimeZoneUnusable => "time_zone_unusable",
         }
     }
 }

@@ -123,21 +123,84 @@ fn load_config(
     config::load_with(&path, explicit.is_some(), llm).map_err(|error| Failure::Usage(error.into()))
 }
 
-/// The time zone: the config's `timezone`, else `TZ`, else the system's.
-fn time_zone(config: &Config, env: &ProcessEnv) -> Result<(String, TimeZone), Failure> {
+/// The time zone: the config's `timezone`, else `TZ`, else the system's; and the
+/// warning when `TZ` names nothing usable (then the system's zone is used: a time zone
+/// never stops a report).
+fn time_zone(config: &Config, env: &ProcessEnv) -> (String, TimeZone, Option<Warning>) {
     if let Some((name, zone)) = &config.time_zone {
-        return Ok((name.clone(), zone.clone()));
+        return (name.clone(), zone.clone(), None);
     }
-    if let Some(tz) = env.var(env_vars::TZ) {
-        let name = tz.strip_prefix(':').unwrap_or(tz);
-        let zone = TimeZone::get(name)
-            .or_else(|_| TimeZone::posix(name))
-            .map_err(|_| usage(format!("TZ is `{}`, which is not a known time zone (expected an IANA name such as `Asia/Tokyo`)", clean::quote(tz))))?;
-        return Ok((name.to_owned(), zone));
+    let system = || {
+        let zone = system_zone();
+        let name = zone.iana_name().unwrap_or("UTC").to_owned();
+        (name, zone)
+    };
+    let Some(tz) = env.var(env_vars::TZ) else {
+        let (name, zone) = system();
+        return (name, zone, None);
+    };
+    if let Some((name, zone)) = zone_from_tz(tz) {
+        return (name, zone, None);
     }
-    let zone = TimeZone::try_system().unwrap_or(TimeZone::UTC);
-    let name = zone.iana_name().unwrap_or("UTC").to_owned();
-    Ok((name, zone))
+    let (name, zone) = system();
+    let shown = clean::quote(tz);
+    let warning = Warning::new(
+        WarningCode::TimeZoneUnusable,
+        format!(
+            "TZ is `{shown}`, which is not a time zone (an IANA name such as `Asia/Tokyo`, a zoneinfo file, or a POSIX rule such as `JST-9`): the system's time zone ({name}) is used"
+        ),
+    )
+    .with("tz", &shown)
+    .with("zone", &name);
+    (name, zone, Some(warning))
+}
+
+/// The system's time zone, as `/etc/localtime` says, without looking at `TZ` (which
+/// the caller has found unusable); UTC when there is none.
+fn system_zone() -> TimeZone {
+    tzif_file(Path::new("/etc/localtime")).map_or(TimeZone::UTC, |(_, zone)| zone)
+}
+
+/// The time zone a `TZ` value names, in the forms glibc accepts: an IANA name, an
+/// absolute path to a TZif file (`/usr/share/zoneinfo/Asia/Tokyo`, `/etc/localtime`),
+/// either after a `:` (`:/etc/localtime`, `:Asia/Tokyo`), or a POSIX rule (`JST-9`,
+/// `EST5EDT,M3.2.0,M11.1.0`); empty is UTC, as in glibc.
+fn zone_from_tz(tz: &str) -> Option<(String, TimeZone)> {
+    let spec = tz.strip_prefix(':').unwrap_or(tz);
+    if spec.is_empty() {
+        return Some(("UTC".to_owned(), TimeZone::UTC));
+    }
+    if spec.starts_with('/') {
+        return tzif_file(Path::new(spec));
+    }
+    if let Ok(zone) = TimeZone::get(spec) {
+        return Some((spec.to_owned(), zone));
+    }
+    // glibc reads a name as a POSIX rule only without the `:`.
+    (!tz.starts_with(':'))
+        .then(|| TimeZone::posix(spec).ok())
+        .flatten()
+        .map(|zone| (spec.to_owned(), zone))
+}
+
+/// A TZif file's zone, named by the IANA name its resolved path ends in under a
+/// `zoneinfo` folder (else by the path). Only a regular file of a sane size is read.
+fn tzif_file(path: &Path) -> Option<(String, TimeZone)> {
+    const TZIF_MAX: u64 = 1 << 20;
+    let resolved = fs_err::canonicalize(path).ok()?;
+    let metadata = fs_err::metadata(&resolved).ok()?;
+    if !metadata.is_file() || metadata.len() > TZIF_MAX {
+        return None;
+    }
+    let bytes = fs_err::read(&resolved).ok()?;
+    let text = resolved.to_string_lossy();
+    let name = text
+        .split_once("/zoneinfo/")
+        .map(|(_, name)| name.trim_start_matches("posix/").trim_start_matches("right/"))
+        .filter(|name| TimeZone::get(name).is_ok())
+        .map_or_else(|| path.to_string_lossy().into_owned(), str::to_owned);
+    let zone = TimeZone::tzif(&name, &bytes).ok()?;
+    Some((name, zone))
 }
 
 /// The years a report may be about: git, the agents and the shells record nothing
@@ -215,7 +278,7 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     let llm = if args.no_llm { config::LlmSection::Skip } else { config::LlmSection::Read };
     let config = load_config(env, args.config.as_deref(), llm)?;
     let now = env.now()?;
-    let (zone_name, time_zone) = time_zone(&config, env)?;
+    let (zone_name, time_zone, tz_warning) = time_zone(&config, env);
     let calendar = calendar(&config, time_zone.clone());
     let date = parse_date(&args.date, now, &calendar)?;
     let (kind, mut windows, last_date) = windows(kind, date, args, now, &calendar)?;
@@ -228,6 +291,7 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     if let Some(warning) = future_warning(last_date, now, &calendar) {
         gathered.warnings.push(warning);
     }
+    gathered.warnings.extend(tz_warning);
 
     let start = Instant::now();
     let secrets_masked = clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
@@ -567,11 +631,12 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
     let config_path = args.config.clone().unwrap_or_else(|| env.default_config_path());
     let config = load_config(env, args.config.as_deref(), config::LlmSection::Read)?;
     let now = env.now()?;
-    let (zone_name, time_zone) = time_zone(&config, env)?;
+    let (zone_name, time_zone, tz_warning) = time_zone(&config, env);
     let calendar = calendar(&config, time_zone);
     let today = aggregate::today(now, &calendar);
     let since = calendar.window(today).map_err(|error| Failure::Usage(error.into()))?.start;
     let mut gathered = gather(env, &config, since);
+    gathered.warnings.extend(tz_warning);
     // Folder names, limits and warnings are untrusted text, as in a report.
     clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
 

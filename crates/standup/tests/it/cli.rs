@@ -54,9 +54,6 @@ fn usage_errors_exit_2_with_one_line() {
         "{}",
         run.stderr
     );
-    let run = home.run(NOW, "Nowhere/Special", &["daily"]);
-    assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("TZ is `Nowhere/Special`"), "{}", run.stderr);
     let run = home.run(NOW, TOKYO, &["daily", "--format", "yaml"]);
     assert_eq!(run.code, 2);
 }
@@ -152,4 +149,62 @@ fn xdg_config_home_moves_the_config() {
         String::from_utf8_lossy(&run.stdout),
         format!("{}/xdg/standup/config.toml\n", home.path().display())
     );
+}
+
+/// `TZ` in every form glibc accepts places the day; one it cannot use is a warning and
+/// the system's zone, never a failure.
+#[test]
+fn tz_takes_the_forms_glibc_accepts() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    home.repo("app").commit("a", "parser: accept trailing commas", "2026-11-27T10:00:00+09:00");
+    let tokyo_file = "/usr/share/zoneinfo/Asia/Tokyo";
+    assert!(std::path::Path::new(tokyo_file).is_file(), "tzdata is installed by .ci/run");
+    for (tz, shown) in [
+        (tokyo_file.to_owned(), "(Asia/Tokyo)"),
+        (format!(":{tokyo_file}"), "(Asia/Tokyo)"),
+        (":Asia/Tokyo".to_owned(), "(Asia/Tokyo)"),
+        ("JST-9".to_owned(), "(JST-9)"),
+    ] {
+        for command in ["daily", "standup", "doctor"] {
+            let run = home.run(
+                NOW,
+                &tz,
+                &[command, "--no-llm"][..if command == "doctor" { 1 } else { 2 }],
+            );
+            assert_eq!(run.code, 0, "TZ={tz} {command}: {}", run.snapshot());
+            assert!(!run.stdout.contains("time_zone_unusable"), "{}", run.stdout);
+            if command == "daily" {
+                assert!(run.stdout.contains(shown), "TZ={tz}: {}", run.stdout);
+                assert!(run.stdout.contains("parser: accept trailing commas"), "{}", run.stdout);
+                assert!(
+                    run.stdout.contains("2026-11-27 00:00 – 2026-11-27 18:00"),
+                    "{}",
+                    run.stdout
+                );
+            }
+        }
+    }
+    // A rule with daylight saving time, and /etc/localtime (whatever this machine's is).
+    for tz in ["EST5EDT,M3.2.0,M11.1.0", ":/etc/localtime", "/etc/localtime", ""] {
+        let run = home.run(NOW, tz, &["daily", "--no-llm"]);
+        assert_eq!(run.code, 0, "TZ={tz}: {}", run.snapshot());
+        assert!(!run.stdout.contains("TZ is"), "TZ={tz}: {}", run.stdout);
+    }
+    // Nothing usable: a warning naming it, the system's zone, the whole report.
+    for tz in ["Nowhere/Special", ":/no/such/file", "/etc/passwd"] {
+        for command in ["daily", "doctor"] {
+            let run = home.run(NOW, tz, &[command]);
+            assert_eq!(run.code, 0, "TZ={tz}: {}", run.snapshot());
+            assert!(
+                run.stdout.contains(&format!("TZ is `{tz}`, which is not a time zone")),
+                "{}",
+                run.stdout
+            );
+        }
+        let json = home.run(NOW, tz, &["daily", "--format", "json"]);
+        assert!(json.stdout.contains("\"time_zone_unusable\""), "{}", json.stdout);
+        let ja = home.run(NOW, tz, &["daily", "--lang", "ja"]);
+        assert!(ja.stdout.contains("タイムゾーンとして使えない"), "{}", ja.stdout);
+    }
 }

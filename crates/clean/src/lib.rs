@@ -179,13 +179,18 @@ impl<'r> Cleaner<'r> {
         }
     }
 
-    /// Cleans warning messages (they name files and folders); not capped.
+    /// Cleans warning messages (they name files and folders). A message is not capped,
+    /// but each `` `quoted` `` part of it (a path, a key) and each parameter longer than
+    /// [`WARNING_QUOTE_MAX_CHARS`] is shortened in its middle ([`shorten_middle`]), so a
+    /// warning stays one readable line whatever path it names.
     pub fn warnings(&mut self, warnings: &mut [Warning]) {
         for warning in warnings {
             self.text(&mut warning.message, usize::MAX, Some(MaskedSource::Warnings));
+            warning.message = shorten_quoted(&warning.message);
             for value in warning.params.values_mut() {
                 // The same text as in the message: masked, but not counted twice.
                 self.text(value, usize::MAX, None);
+                *value = shorten_middle(value, WARNING_QUOTE_MAX_CHARS);
             }
         }
     }
@@ -249,6 +254,43 @@ pub fn clean_gathered(
         }
     }
     cleaner.masked()
+}
+
+/// The longest path or value a warning quotes, in characters: longer ones keep their
+/// start and their end (where the file name is) around a `…`.
+pub const WARNING_QUOTE_MAX_CHARS: usize = 160;
+
+/// `text` with each `` `quoted` `` part longer than [`WARNING_QUOTE_MAX_CHARS`]
+/// shortened in its middle.
+fn shorten_quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(4096));
+    let mut rest = text;
+    while let Some(open) = rest.find('`') {
+        let Some(close) = rest[open + 1..].find('`').map(|close| open + 1 + close) else {
+            break;
+        };
+        out.push_str(&rest[..=open]);
+        out.push_str(&shorten_middle(&rest[open + 1..close], WARNING_QUOTE_MAX_CHARS));
+        out.push('`');
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` cut to at most `max` characters by dropping its middle for a `…`: the start
+/// and the end stay (a path's root and its file name).
+pub fn shorten_middle(text: &str, max: usize) -> String {
+    let count = text.chars().count();
+    if count <= max || max < 3 {
+        return text.to_owned();
+    }
+    let keep = max - 1;
+    let head = keep / 2;
+    let tail = keep - head;
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(count - tail).collect();
+    format!("{start}…{end}")
 }
 
 /// The longest piece of user input a message quotes, in characters.

@@ -52,6 +52,11 @@ fn japanese(warning: &Warning) -> Option<String> {
             p("count")?,
             p("line")?
         ),
+        (WarningCode::SourceUnreadable, Some("home_unset")) => format!(
+            "HOME が設定されていないため、ユーザーデータベースのホームフォルダー `{}` を使いました",
+            p("path")?
+        ),
+        (WarningCode::SourceUnreadable, Some("home_missing")) => "HOME が設定されておらず、ユーザーデータベースにもホームフォルダーがないため、ホームフォルダーにあるエージェントのログ・シェル履歴・設定は読んでいません".to_owned(),
         (WarningCode::SourceUnreadable, None) => {
             format!("{source}`{}` を読めません: {}", p("path")?, p("error")?)
         }

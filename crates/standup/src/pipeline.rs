@@ -24,6 +24,8 @@ pub(crate) struct ProcessEnv {
     home: PathBuf,
     vars: BTreeMap<String, String>,
     cwd: Option<PathBuf>,
+    /// Set when `HOME` was not: where the home folder came from instead.
+    home_warning: Option<Warning>,
 }
 
 impl ProcessEnv {
@@ -41,9 +43,11 @@ impl ProcessEnv {
             .into_iter()
             .filter_map(|name| std::env::var(name).ok().map(|value| (name.to_owned(), value)))
             .collect();
-        let home =
-            std::env::var_os(env_vars::HOME).map_or_else(|| PathBuf::from("/"), PathBuf::from);
-        ProcessEnv { home, vars, cwd: std::env::current_dir().ok() }
+        let (home, home_warning) = match std::env::var_os(env_vars::HOME) {
+            Some(home) if !home.is_empty() => (PathBuf::from(home), None),
+            _ => home_from_user_database(),
+        };
+        ProcessEnv { home, vars, cwd: std::env::current_dir().ok(), home_warning }
     }
 
     fn var(&self, name: &str) -> Option<&str> {
@@ -121,6 +125,47 @@ fn load_config(
 ) -> Result<Config, Failure> {
     let path = explicit.map_or_else(|| env.default_config_path(), Path::to_path_buf);
     config::load_with(&path, explicit.is_some(), llm).map_err(|error| Failure::Usage(error.into()))
+}
+
+/// The home folder when `HOME` is unset or empty: the user's entry in `/etc/passwd` (as
+/// the C library's `getpwuid` would give it), with a warning saying so; else `/`, with
+/// a warning that nothing under a home folder can be found.
+fn home_from_user_database() -> (PathBuf, Option<Warning>) {
+    let uid = fs_err::read_to_string("/proc/self/status").ok().and_then(|status| {
+        status.lines().find_map(|line| {
+            line.strip_prefix("Uid:")?.split_whitespace().next().map(str::to_owned)
+        })
+    });
+    let from_passwd = uid.and_then(|uid| {
+        let passwd = fs_err::read_to_string("/etc/passwd").ok()?;
+        passwd.lines().find_map(|line| {
+            let fields: Vec<&str> = line.split(':').collect();
+            (fields.len() >= 7 && fields[2] == uid && fields[5].starts_with('/'))
+                .then(|| PathBuf::from(fields[5]))
+        })
+    });
+    match from_passwd {
+        Some(home) => {
+            let shown = clean::quote(&home.to_string_lossy());
+            let warning = Warning::new(
+                WarningCode::SourceUnreadable,
+                format!("HOME is not set: the home folder `{shown}` from the user database is used"),
+            )
+            .with("kind", "home_unset")
+            .with("path", &shown);
+            (home, Some(warning))
+        }
+        None => (
+            PathBuf::from("/"),
+            Some(
+                Warning::new(
+                    WarningCode::SourceUnreadable,
+                    "HOME is not set and the user database names no home folder: agent logs, shell histories and the config under a home folder are not read",
+                )
+                .with("kind", "home_missing"),
+            ),
+        ),
+    }
 }
 
 /// The time zone: the config's `timezone`, else `TZ`, else the system's; and the
@@ -292,6 +337,7 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         gathered.warnings.push(warning);
     }
     gathered.warnings.extend(tz_warning);
+    gathered.warnings.extend(env.home_warning.clone());
 
     let start = Instant::now();
     let secrets_masked = clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
@@ -637,6 +683,7 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
     let since = calendar.window(today).map_err(|error| Failure::Usage(error.into()))?.start;
     let mut gathered = gather(env, &config, since);
     gathered.warnings.extend(tz_warning);
+    gathered.warnings.extend(env.home_warning.clone());
     // Folder names, limits and warnings are untrusted text, as in a report.
     clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
 

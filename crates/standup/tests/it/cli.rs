@@ -208,3 +208,44 @@ fn tz_takes_the_forms_glibc_accepts() {
         assert!(ja.stdout.contains("タイムゾーンとして使えない"), "{}", ja.stdout);
     }
 }
+
+/// Without `HOME` the home folder comes from the user database, and the report says so.
+#[test]
+fn an_unset_home_is_named() {
+    let home = Home::new();
+    let mut command = home.command(home.path(), NOW, TOKYO, &["daily", "--no-llm"]);
+    command.env_remove("HOME");
+    let run = home.run_command(&mut command);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.contains("HOME is not set"), "{}", run.stdout);
+    let mut command = home.command(home.path(), NOW, TOKYO, &["daily", "--no-llm", "--lang", "ja"]);
+    command.env("HOME", "");
+    let run = home.run_command(&mut command);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.contains("HOME が設定されていない"), "{}", run.stdout);
+}
+
+/// A warning quoting a 16,000-character path keeps one readable line: the path's start
+/// and end around a `…`.
+#[test]
+fn a_long_path_in_a_warning_is_shortened() {
+    let home = Home::new();
+    let long = format!("/{}/history", "d".repeat(16_000));
+    let mut command = home.command(home.path(), NOW, TOKYO, &["daily", "--no-llm"]);
+    command.env("HISTFILE", &long).env("SHELL", "/bin/bash");
+    let run = home.run_command(&mut command);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let line = run
+        .stdout
+        .lines()
+        .find(|line| line.contains("ddd"))
+        .unwrap_or_else(|| panic!("no warning names the path: {}", run.stdout));
+    assert!(line.chars().count() < 600, "{line}");
+    assert!(line.contains("…") && line.contains("ddd/history`"), "{line}");
+    let json = home.run_command(
+        home.command(home.path(), NOW, TOKYO, &["daily", "--no-llm", "--format", "json"])
+            .env("HISTFILE", &long)
+            .env("SHELL", "/bin/bash"),
+    );
+    assert!(json.stdout.len() < 8_000, "{}", json.stdout.len());
+}

@@ -352,8 +352,10 @@ pub fn check_reply(
     verdict::check(reply, kind, lang, limits.max_output_chars, &facts, &instructions, redactor)
 }
 
-/// The warning for a client error (DESIGN §8.8).
-fn client_warning(error: &llm_client::Error) -> Warning {
+/// The warning for a client error (DESIGN §8.8). Its parameters carry the cause as a
+/// `kind` (so that a renderer can word it in its language) and the client's own words,
+/// the operating system's included, as `detail` (kept in the JSON).
+pub fn client_warning(error: &llm_client::Error) -> Warning {
     use llm_client::Error as E;
     let code = match error {
         E::NonLoopback { .. } | E::AmbiguousHost { .. } | E::HostName { .. } => {
@@ -373,7 +375,22 @@ fn client_warning(error: &llm_client::Error) -> Warning {
         WarningCode::LlmUnavailable => format!("no narrative: LLM server unavailable: {error}"),
         _ => format!("no narrative: unusable LLM reply: {error}"),
     };
-    Warning::new(code, message)
+    let warning = Warning::new(code, message).with("detail", error);
+    match error {
+        E::NonLoopback { host, .. } => warning.with("kind", "non_loopback").with("host", host),
+        E::AmbiguousHost { host } => warning.with("kind", "ambiguous_host").with("host", host),
+        E::HostName { host } => warning.with("kind", "host_name").with("host", host),
+        E::InvalidEndpoint { .. } => warning.with("kind", "invalid_endpoint"),
+        E::Command { .. } => warning.with("kind", "command"),
+        E::Redirect { status } => warning.with("kind", "redirect").with("status", status),
+        E::Status { status, .. } => warning.with("kind", "status").with("status", status),
+        E::Timeout { which } => warning.with("kind", "timeout").with("which", which),
+        E::Connection { .. } => warning.with("kind", "connection"),
+        E::NoModels => warning.with("kind", "no_models"),
+        E::TooLarge { limit } => warning.with("kind", "too_large").with("limit", limit),
+        E::MalformedReply { .. } => warning.with("kind", "malformed"),
+        E::EmptyReply => warning.with("kind", "empty"),
+    }
 }
 
 /// A warning's message can quote a server; clean and redact it like any untrusted text.

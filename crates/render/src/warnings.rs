@@ -107,6 +107,31 @@ fn japanese(warning: &Warning) -> Option<String> {
             }
             text
         }
+        (WarningCode::LlmBlockedNonloopback, _) => format!(
+            "LLM の接続先 `{}` はループバックではないため、何も送っていません（ナラティブなし）",
+            p("host")?
+        ),
+        (WarningCode::LlmUnavailable | WarningCode::LlmFailed, Some(kind)) => {
+            let cause = match kind {
+                "connection" => "LLM サーバーに接続できません".to_owned(),
+                "timeout" => format!(
+                    "LLM サーバーが制限時間内に応答しませんでした（{}）",
+                    if p("which")? == "connect" { "接続" } else { "全体" }
+                ),
+                "status" => format!("LLM サーバーがエラー（HTTP {}）を返しました", p("status")?),
+                "redirect" => {
+                    format!("LLM サーバーがリダイレクト（HTTP {}）を返したため送信を止めました", p("status")?)
+                }
+                "invalid_endpoint" => "LLM の接続先が正しい http:// の URL ではありません".to_owned(),
+                "command" => "LLM コマンドを実行できませんでした".to_owned(),
+                "no_models" => "モデルが設定されておらず、サーバーにもモデルがありません".to_owned(),
+                "too_large" => format!("LLM の応答が上限（{} バイト）を超えました", p("limit")?),
+                "malformed" => "LLM の応答の形式が正しくありません".to_owned(),
+                "empty" => "LLM の応答が空でした".to_owned(),
+                _ => return None,
+            };
+            format!("{cause}（ナラティブなし）")
+        }
         (WarningCode::TimeZoneUnusable, _) => format!(
             "TZ の `{}` はタイムゾーンとして使えないため、システムのタイムゾーン（{}）を使いました",
             p("tz")?,

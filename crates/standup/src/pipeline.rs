@@ -600,12 +600,7 @@ fn backend(
         LlmApi::Ollama => Ok(Box::new(llm_client::Ollama::new(client))),
         LlmApi::OpenAi => Ok(Box::new(llm_client::OpenAiCompatible::new(client))),
         LlmApi::Command => {
-            let unavailable = |error: llm_client::Error| {
-                report_model::Warning::new(
-                    report_model::WarningCode::LlmUnavailable,
-                    format!("no narrative: {error}"),
-                )
-            };
+            let unavailable = |error: llm_client::Error| narrative::client_warning(&error);
             let command = llm_client::CommandBackend::new(
                 llm.command.as_deref().unwrap_or_default(),
                 &client,

@@ -545,3 +545,40 @@ fn one_deadline_covers_model_detection_and_the_chat() {
         "standup: warning: llm_unavailable: no narrative: LLM server unavailable: no answer within the overall time-out\n"
     );
 }
+
+/// In a Japanese report the LLM's failure is worded in Japanese; the client's and the
+/// operating system's own words stay in the JSON's `detail`.
+#[test]
+fn an_unavailable_llm_is_worded_in_japanese_with_the_detail_in_json() {
+    let home = home_with_work();
+    // Port 9 (discard) is closed on loopback: the connection is refused.
+    home.config("[llm]\nendpoint = \"http://127.0.0.1:9\"\nmodel = \"m\"\n");
+    let run = home.run(NOW, TOKYO, &["daily", "--lang", "ja"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        run.stdout.contains("LLM サーバーに接続できません（ナラティブなし）"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("os error"), "{}", run.stdout);
+    assert!(!run.stdout.contains("no narrative"), "{}", run.stdout);
+    let json = home.run(NOW, TOKYO, &["daily", "--lang", "ja", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let warning = report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|warning| warning["code"] == "llm_unavailable")
+        .unwrap_or_else(|| panic!("{}", json.stdout));
+    assert_eq!(warning["params"]["kind"], "connection");
+    assert!(warning["params"]["detail"].as_str().unwrap().contains("os error 111"), "{warning}");
+    // A server off loopback, in Japanese too.
+    home.config("[llm]\nendpoint = \"http://10.1.2.3:11434\"\nmodel = \"m\"\n");
+    let run = home.run(NOW, TOKYO, &["daily", "--lang", "ja"]);
+    assert!(
+        run.stdout
+            .contains("LLM の接続先 `10.1.2.3` はループバックではないため、何も送っていません"),
+        "{}",
+        run.stdout
+    );
+}

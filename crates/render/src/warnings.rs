@@ -17,6 +17,7 @@ pub(crate) fn text(warning: &Warning, lang: Lang) -> String {
     }
 }
 
+#[expect(clippy::too_many_lines, reason = "one arm per wording: a table, not logic")]
 fn japanese(warning: &Warning) -> Option<String> {
     let p = |key: &str| warning.param(key);
     let source = p("source").map_or_else(String::new, |source| format!("{source}: "));
@@ -112,25 +113,7 @@ fn japanese(warning: &Warning) -> Option<String> {
             p("host")?
         ),
         (WarningCode::LlmUnavailable | WarningCode::LlmFailed, Some(kind)) => {
-            let cause = match kind {
-                "connection" => "LLM サーバーに接続できません".to_owned(),
-                "timeout" => format!(
-                    "LLM サーバーが制限時間内に応答しませんでした（{}）",
-                    if p("which")? == "connect" { "接続" } else { "全体" }
-                ),
-                "status" => format!("LLM サーバーがエラー（HTTP {}）を返しました", p("status")?),
-                "redirect" => {
-                    format!("LLM サーバーがリダイレクト（HTTP {}）を返したため送信を止めました", p("status")?)
-                }
-                "invalid_endpoint" => "LLM の接続先が正しい http:// の URL ではありません".to_owned(),
-                "command" => "LLM コマンドを実行できませんでした".to_owned(),
-                "no_models" => "モデルが設定されておらず、サーバーにもモデルがありません".to_owned(),
-                "too_large" => format!("LLM の応答が上限（{} バイト）を超えました", p("limit")?),
-                "malformed" => "LLM の応答の形式が正しくありません".to_owned(),
-                "empty" => "LLM の応答が空でした".to_owned(),
-                _ => return None,
-            };
-            format!("{cause}（ナラティブなし）")
+            format!("{}（ナラティブなし）", llm_cause(warning, kind)?)
         }
         (WarningCode::TimeZoneUnusable, _) => format!(
             "TZ の `{}` はタイムゾーンとして使えないため、システムのタイムゾーン（{}）を使いました",
@@ -140,6 +123,32 @@ fn japanese(warning: &Warning) -> Option<String> {
         (WarningCode::LlmRejected, _) => {
             format!("{}: LLM の応答はチェックを通らなかったため使っていません（ナラティブなし）", p("reason")?)
         }
+        _ => return None,
+    })
+}
+
+/// Why the LLM gave no narrative, in Japanese, from the warning's `kind` and parameters.
+fn llm_cause(warning: &Warning, kind: &str) -> Option<String> {
+    let p = |key: &str| warning.param(key);
+    Some(match kind {
+        "connection" => "LLM サーバーに接続できません".to_owned(),
+        "timeout" => format!(
+            "LLM サーバーが制限時間内に応答しませんでした（{}）",
+            if p("which")? == "connect" { "接続" } else { "全体" }
+        ),
+        "status" => format!("LLM サーバーがエラー（HTTP {}）を返しました", p("status")?),
+        "redirect" => {
+            format!(
+                "LLM サーバーがリダイレクト（HTTP {}）を返したため送信を止めました",
+                p("status")?
+            )
+        }
+        "invalid_endpoint" => "LLM の接続先が正しい http:// の URL ではありません".to_owned(),
+        "command" => "LLM コマンドを実行できませんでした".to_owned(),
+        "no_models" => "モデルが設定されておらず、サーバーにもモデルがありません".to_owned(),
+        "too_large" => format!("LLM の応答が上限（{} バイト）を超えました", p("limit")?),
+        "malformed" => "LLM の応答の形式が正しくありません".to_owned(),
+        "empty" => "LLM の応答が空でした".to_owned(),
         _ => return None,
     })
 }

@@ -8,9 +8,10 @@
 //! (the program is not running and everything is in the main file), the database is
 //! opened as `immutable`, which reads the main file alone, creates nothing and takes no
 //! lock. When there is one, the latest rows may be only in it, and the database is
-//! opened normally (read-only), through the `-shm` index beside it, as any reader of a
-//! live WAL database does; if that index cannot be opened (a read-only directory), the
-//! main file is read alone.
+//! opened read-only with `readonly_shm=1`: the `-shm` index beside it is read but never
+//! written (a plain read-only reader writes its read marks there, changing the other
+//! program's file); if that index cannot be used (a read-only directory, an index that
+//! needs recovery), the main file is read alone.
 //!
 //! Anything but a regular file (a FIFO, a device, a folder) is refused before SQLite
 //! sees it, for the database and for its `-wal` and `-shm` files: SQLite would block on
@@ -85,7 +86,11 @@ pub(crate) fn read<T>(
         // The program is running (or stopped uncleanly): its latest rows may still be in
         // the write-ahead log, which only a normal reader sees, through the `-shm` index
         // that exists beside it.
-        match Connection::open_with_flags(path, flags).map_err(Failure::Sqlite).and_then(run) {
+        let uri = format!("{}?mode=ro&readonly_shm=1", file_uri(path));
+        match Connection::open_with_flags(uri, flags | OpenFlags::SQLITE_OPEN_URI)
+            .map_err(Failure::Sqlite)
+            .and_then(run)
+        {
             // The index cannot be opened (a read-only directory): the main file alone.
             Err(Failure::Sqlite(error))
                 if matches!(
@@ -115,9 +120,14 @@ pub(crate) fn read<T>(
     }
 }
 
-/// A `file:` URI for `path` with `immutable=1`, every byte outside the unreserved set and
-/// `/` percent-encoded.
+/// A `file:` URI for `path` with `immutable=1`.
 fn immutable_uri(path: &Path) -> String {
+    format!("{}?immutable=1", file_uri(path))
+}
+
+/// A `file:` URI for `path`, every byte outside the unreserved set and `/`
+/// percent-encoded.
+fn file_uri(path: &Path) -> String {
     #[cfg(unix)]
     let bytes = std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()).to_vec();
     #[cfg(not(unix))]
@@ -130,7 +140,6 @@ fn immutable_uri(path: &Path) -> String {
             let _ = write!(uri, "%{byte:02X}");
         }
     }
-    uri.push_str("?immutable=1");
     uri
 }
 

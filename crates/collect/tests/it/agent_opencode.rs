@@ -1,1 +1,526 @@
 //! Tests of the opencode reader (see crates/collect/src/sessions/opencode.rs).
+//!
+//! The databases are built with the tables opencode 1.18.33 creates (copied from its
+//! bundled migration), in WAL mode with a writer kept open and automatic checkpoints
+//! off, so the rows sit in the `-wal` file as they do while opencode runs.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use report_model::Agent;
+use rusqlite::{Connection, params};
+use serde_json::json;
+
+use crate::support::{Home, session, set_mtime, status, times, ts};
+
+/// The tables opencode 1.18.33 creates (its consolidated migration), the ones read here.
+const SCHEMA: &str = "
+CREATE TABLE `project` (
+  `id` text PRIMARY KEY, `worktree` text NOT NULL, `vcs` text, `name` text, `icon_url` text,
+  `icon_url_override` text, `icon_color` text, `time_created` integer NOT NULL,
+  `time_updated` integer NOT NULL, `time_initialized` integer, `sandboxes` text NOT NULL,
+  `commands` text
+);
+CREATE TABLE `message` (
+  `id` text PRIMARY KEY, `session_id` text NOT NULL, `time_created` integer NOT NULL,
+  `time_updated` integer NOT NULL, `data` text NOT NULL,
+  CONSTRAINT `fk_message_session_id_session_id_fk` FOREIGN KEY (`session_id`) REFERENCES `session`(`id`) ON DELETE CASCADE
+);
+CREATE TABLE `part` (
+  `id` text PRIMARY KEY, `message_id` text NOT NULL, `session_id` text NOT NULL,
+  `time_created` integer NOT NULL, `time_updated` integer NOT NULL, `data` text NOT NULL,
+  CONSTRAINT `fk_part_message_id_message_id_fk` FOREIGN KEY (`message_id`) REFERENCES `message`(`id`) ON DELETE CASCADE
+);
+CREATE TABLE `session_message` (
+  `id` text PRIMARY KEY, `session_id` text NOT NULL, `type` text NOT NULL, `seq` integer NOT NULL,
+  `time_created` integer NOT NULL, `time_updated` integer NOT NULL, `data` text NOT NULL
+);
+CREATE TABLE `session` (
+  `id` text PRIMARY KEY, `project_id` text NOT NULL, `workspace_id` text, `parent_id` text,
+  `slug` text NOT NULL, `directory` text NOT NULL, `path` text, `title` text NOT NULL,
+  `version` text NOT NULL, `share_url` text, `summary_additions` integer,
+  `summary_deletions` integer, `summary_files` integer, `summary_diffs` text, `metadata` text,
+  `cost` real DEFAULT 0 NOT NULL, `tokens_input` integer DEFAULT 0 NOT NULL,
+  `tokens_output` integer DEFAULT 0 NOT NULL, `tokens_reasoning` integer DEFAULT 0 NOT NULL,
+  `tokens_cache_read` integer DEFAULT 0 NOT NULL, `tokens_cache_write` integer DEFAULT 0 NOT NULL,
+  `revert` text, `permission` text, `agent` text, `model` text,
+  `time_created` integer NOT NULL, `time_updated` integer NOT NULL, `time_compacting` integer,
+  `time_archived` integer,
+  CONSTRAINT `fk_session_project_id_project_id_fk` FOREIGN KEY (`project_id`) REFERENCES `project`(`id`) ON DELETE CASCADE
+);
+CREATE INDEX `message_session_time_created_id_idx` ON `message` (`session_id`,`time_created`,`id`);
+CREATE INDEX `part_message_id_id_idx` ON `part` (`message_id`,`id`);
+CREATE INDEX `session_parent_idx` ON `session` (`parent_id`);
+";
+
+fn ms(text: &str) -> i64 {
+    ts(text).as_millisecond()
+}
+
+/// An opencode database being written, as opencode keeps it: WAL mode, the writer open.
+struct Db {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Db {
+    fn create(path: &Path) -> Db {
+        fs_err::create_dir_all(path.parent().expect("parent")).expect("folders");
+        let conn = Connection::open(path).expect("open db");
+        conn.pragma_update(None, "journal_mode", "WAL").expect("wal");
+        conn.pragma_update(None, "wal_autocheckpoint", 0).expect("no checkpoints");
+        conn.execute_batch(SCHEMA).expect("schema");
+        conn.execute(
+            "INSERT INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) \
+             VALUES ('p1', '/work/proj', 'git', 0, 0, '[]')",
+            [],
+        )
+        .expect("project");
+        Db { conn, path: path.to_path_buf() }
+    }
+
+    /// Closes the writer without the checkpoint a clean close makes, so the rows stay in
+    /// the `-wal` file and the `-shm` index stays beside it.
+    fn leave_without_checkpoint(self) {
+        self.conn
+            .set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
+            .expect("no checkpoint on close");
+        drop(self.conn);
+    }
+
+    fn session(&self, id: &str, parent: Option<&str>, title: &str, directory: &str, at: &str) {
+        self.conn
+            .execute(
+                "INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, \
+                 time_created, time_updated) VALUES (?1, 'p1', ?2, 'slug', ?3, ?4, '1.18.33', ?5, ?5)",
+                params![id, parent, directory, title, ms(at)],
+            )
+            .expect("session");
+    }
+
+    /// A message; `data` is the message without `id` and `sessionID`, as opencode stores it.
+    fn message(&self, id: &str, session: &str, at: &str, data: &serde_json::Value) {
+        self.conn
+            .execute(
+                "INSERT INTO message (id, session_id, time_created, time_updated, data) \
+                 VALUES (?1, ?2, ?3, ?3, ?4)",
+                params![id, session, ms(at), data.to_string()],
+            )
+            .expect("message");
+    }
+
+    fn part(&self, id: &str, message: &str, session: &str, at: &str, data: &serde_json::Value) {
+        self.conn
+            .execute(
+                "INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) \
+                 VALUES (?1, ?2, ?3, ?4, ?4, ?5)",
+                params![id, message, session, ms(at), data.to_string()],
+            )
+            .expect("part");
+    }
+
+    /// A user message with its parts (`(text, synthetic)`).
+    fn user(&self, id: &str, session: &str, at: &str, texts: &[(&str, bool)]) {
+        self.message(
+            id,
+            session,
+            at,
+            &json!({"role": "user", "time": {"created": ms(at)}, "agent": "build",
+                   "model": {"providerID": "anthropic", "modelID": "claude-sonnet-4-5"}}),
+        );
+        for (index, (text, synthetic)) in texts.iter().enumerate() {
+            let mut part = json!({"type": "text", "text": text});
+            if *synthetic {
+                part["synthetic"] = json!(true);
+            }
+            self.part(&format!("{id}-p{index}"), id, session, at, &part);
+        }
+    }
+
+    fn reply(&self, id: &str, session: &str, at: &str, done: &str, model: &str) {
+        self.message(
+            id,
+            session,
+            at,
+            &json!({"role": "assistant", "time": {"created": ms(at), "completed": ms(done)},
+                   "parentID": "x", "modelID": model, "providerID": "anthropic", "mode": "build",
+                   "agent": "build", "path": {"cwd": "/work/proj/sub", "root": "/work/proj"},
+                   "cost": 0, "tokens": {"input": 1, "output": 1, "reasoning": 0,
+                   "cache": {"read": 0, "write": 0}}}),
+        );
+        self.part(&format!("{id}-p0"), id, session, at, &json!({"type": "text", "text": "Done."}));
+    }
+}
+
+/// Type of [`snapshot`].
+type Snapshot = BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime)>;
+
+/// Fails naming the files that appeared, went or changed.
+#[track_caller]
+fn assert_unchanged(before: &Snapshot, after: &Snapshot, skip: &[&str]) {
+    let names = |snapshot: &Snapshot| snapshot.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(names(after), names(before), "no file created or removed");
+    for (path, (bytes, modified)) in before {
+        if path.file_name().is_some_and(|name| skip.iter().any(|skip| name == *skip)) {
+            continue;
+        }
+        let (after_bytes, after_modified) = &after[path];
+        assert!(after_bytes == bytes, "{} changed", path.display());
+        assert_eq!(after_modified, modified, "{} touched", path.display());
+    }
+}
+
+/// Every file in a folder with its bytes and modification time.
+fn snapshot(folder: &Path) -> Snapshot {
+    fs_err::read_dir(folder)
+        .expect("list")
+        .map(|entry| {
+            let path = entry.expect("entry").path();
+            let bytes = fs_err::read(&path).expect("read");
+            let modified = fs_err::metadata(&path).expect("stat").modified().expect("mtime");
+            (path, (bytes, modified))
+        })
+        .collect()
+}
+
+fn db_path(home: &Home) -> PathBuf {
+    home.path().join(".local/share/opencode/opencode.db")
+}
+
+#[test]
+fn rows_in_the_wal_are_read_and_nothing_is_written() {
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    db.session("ses_1", None, "Fix the flaky parser test", "/work/proj", "2026-05-04T09:00:00Z");
+    db.user(
+        "msg_1",
+        "ses_1",
+        "2026-05-04T09:00:01Z",
+        &[("why does the parser test flake?", false)],
+    );
+    db.reply("msg_2", "ses_1", "2026-05-04T09:00:02Z", "2026-05-04T09:00:09Z", "claude-sonnet-4-5");
+    db.user("msg_3", "ses_1", "2026-05-04T09:05:00Z", &[("now fix it", false)]);
+    let folder = db.path.parent().expect("folder").to_path_buf();
+    // opencode killed mid-session: everything is still in the `-wal` file. (A writer kept
+    // open in this process would share its `-shm` mapping with the reader.)
+    db.leave_without_checkpoint();
+    assert!(
+        fs_err::metadata(folder.join("opencode.db-wal")).expect("wal").len() > 0,
+        "the rows are in the -wal file"
+    );
+    let before = snapshot(&folder);
+
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+
+    // Nothing changes, the `-shm` index included (`readonly_shm=1`: no read mark).
+    assert_unchanged(&before, &snapshot(&folder), &[]);
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let event = session(&output, Agent::Opencode, "ses_1");
+    assert_eq!(event.title, "Fix the flaky parser test");
+    assert_eq!(event.cwd.as_deref(), Some(Path::new("/work/proj")));
+    assert_eq!(event.prompts, times(&["2026-05-04T09:00:01Z", "2026-05-04T09:05:00Z"]));
+    assert_eq!(
+        event.activity,
+        times(&[
+            "2026-05-04T09:00:01Z",
+            "2026-05-04T09:00:02Z",
+            "2026-05-04T09:00:09Z",
+            "2026-05-04T09:05:00Z"
+        ])
+    );
+    assert_eq!(event.models, vec!["claude-sonnet-4-5".to_owned()]);
+    let status = status(&output, Agent::Opencode);
+    assert!(status.found);
+    assert_eq!(status.files, 1);
+    assert_eq!(status.entries, 1);
+    assert_eq!(status.versions, vec!["1.18.33".to_owned()]);
+}
+
+#[test]
+fn rows_of_a_running_opencode_are_read() {
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    db.session("ses_1", None, "Live", "/work/proj", "2026-05-04T09:00:00Z");
+    db.user("msg_1", "ses_1", "2026-05-04T09:00:01Z", &[("still running", false)]);
+    let folder = db.path.parent().expect("folder").to_path_buf();
+    let before = snapshot(&folder);
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    let after = snapshot(&folder);
+    assert_eq!(after.keys().collect::<Vec<_>>(), before.keys().collect::<Vec<_>>());
+    for name in ["opencode.db", "opencode.db-wal"] {
+        assert!(before[&folder.join(name)] == after[&folder.join(name)], "{name} changed");
+    }
+    assert_eq!(
+        session(&output, Agent::Opencode, "ses_1").prompts,
+        times(&["2026-05-04T09:00:01Z"])
+    );
+    drop(db);
+}
+
+#[test]
+fn a_placeholder_title_gives_way_to_the_first_typed_prompt() {
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    db.session(
+        "ses_1",
+        None,
+        "New session - 2026-05-04T09:00:00.000Z",
+        "/w",
+        "2026-05-04T09:00:00Z",
+    );
+    db.user(
+        "msg_1",
+        "ses_1",
+        "2026-05-04T09:00:01Z",
+        &[
+            ("Called the Read tool with the following input: {}", true),
+            ("explain src/main.rs", false),
+        ],
+    );
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert_eq!(session(&output, Agent::Opencode, "ses_1").title, "explain src/main.rs");
+    drop(db);
+}
+
+#[test]
+fn user_messages_with_only_synthetic_text_are_not_prompts() {
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    db.session("ses_1", None, "Shell work", "/w", "2026-05-04T09:00:00Z");
+    db.user("msg_1", "ses_1", "2026-05-04T09:00:01Z", &[("run the tests", false)]);
+    // `!cargo test` in opencode: a user message holding only a synthetic part.
+    db.user(
+        "msg_2",
+        "ses_1",
+        "2026-05-04T09:01:00Z",
+        &[("The following tool was executed by the user", true)],
+    );
+    // Continuing after compaction.
+    db.user("msg_3", "ses_1", "2026-05-04T09:02:00Z", &[("Continue if you have next steps", true)]);
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    let event = session(&output, Agent::Opencode, "ses_1");
+    assert_eq!(event.prompts, times(&["2026-05-04T09:00:01Z"]));
+    assert_eq!(event.activity.len(), 3, "still activity");
+    drop(db);
+}
+
+#[test]
+fn sub_agent_sessions_are_activity_of_their_parent() {
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    db.session("ses_p", None, "Refactor the cache", "/work/proj", "2026-05-04T09:00:00Z");
+    db.session(
+        "ses_c",
+        Some("ses_p"),
+        "Child session - 2026-05-04T09:00:05.000Z",
+        "/work/proj",
+        "2026-05-04T09:00:05Z",
+    );
+    db.user("msg_1", "ses_p", "2026-05-04T09:00:01Z", &[("refactor the cache", false)]);
+    // The task tool's prompt to the sub-agent: a user message of the child session.
+    db.user(
+        "msg_2",
+        "ses_c",
+        "2026-05-04T09:00:05Z",
+        &[("Find every caller of Cache::get", false)],
+    );
+    db.reply("msg_3", "ses_c", "2026-05-04T09:00:06Z", "2026-05-04T09:00:30Z", "claude-haiku-4-5");
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert_eq!(output.events.len(), 1, "the child is no session of its own");
+    let event = session(&output, Agent::Opencode, "ses_p");
+    assert_eq!(event.prompts, times(&["2026-05-04T09:00:01Z"]));
+    assert_eq!(event.title, "Refactor the cache");
+    assert_eq!(
+        event.activity,
+        times(&[
+            "2026-05-04T09:00:01Z",
+            "2026-05-04T09:00:05Z",
+            "2026-05-04T09:00:06Z",
+            "2026-05-04T09:00:30Z"
+        ])
+    );
+    assert!(event.models.contains(&"claude-haiku-4-5".to_owned()));
+    drop(db);
+}
+
+#[test]
+fn only_messages_of_the_window_count() {
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    db.session("ses_1", None, "Long session", "/w", "2026-05-01T09:00:00Z");
+    db.user("msg_1", "ses_1", "2026-05-01T09:00:01Z", &[("yesterday's prompt", false)]);
+    db.user("msg_2", "ses_1", "2026-05-04T09:00:01Z", &[("today's prompt", false)]);
+    db.session("ses_old", None, "Old session", "/w", "2026-04-01T09:00:00Z");
+    db.user("msg_3", "ses_old", "2026-04-01T09:00:01Z", &[("old", false)]);
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert_eq!(output.events.len(), 1);
+    let event = session(&output, Agent::Opencode, "ses_1");
+    assert_eq!(event.prompts, times(&["2026-05-04T09:00:01Z"]));
+    assert_eq!(event.activity, times(&["2026-05-04T09:00:01Z"]));
+    drop(db);
+}
+
+#[test]
+fn xdg_data_home_and_channel_databases_are_read() {
+    let home = Home::new();
+    let data = home.path().join("xdg");
+    let home = home.var("XDG_DATA_HOME", data.to_string_lossy());
+    let latest = Db::create(&data.join("opencode/opencode.db"));
+    latest.session("ses_a", None, "On latest", "/a", "2026-05-04T09:00:00Z");
+    latest.user("msg_a", "ses_a", "2026-05-04T09:00:01Z", &[("a", false)]);
+    let dev = Db::create(&data.join("opencode/opencode-dev.db"));
+    dev.session("ses_b", None, "On dev", "/b", "2026-05-04T10:00:00Z");
+    dev.user("msg_b", "ses_b", "2026-05-04T10:00:01Z", &[("b", false)]);
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert_eq!(session(&output, Agent::Opencode, "ses_a").title, "On latest");
+    assert_eq!(session(&output, Agent::Opencode, "ses_b").title, "On dev");
+    assert_eq!(status(&output, Agent::Opencode).files, 2);
+    drop((latest, dev));
+}
+
+#[test]
+fn an_old_database_is_not_opened_and_a_broken_one_is_named() {
+    let home = Home::new();
+    // Not a database: opening it would warn, so the warning tells whether it was opened.
+    let broken =
+        home.write(".local/share/opencode/opencode.db", b"not a database at all, just text");
+    set_mtime(&broken, ts("2026-04-01T00:00:00Z"));
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "an old database is not opened: {:?}", output.warnings);
+    assert!(status(&output, Agent::Opencode).found);
+
+    set_mtime(&broken, ts("2026-05-04T08:00:00Z"));
+    let good = Db::create(&home.path().join(".local/share/opencode/opencode-dev.db"));
+    good.session("ses_1", None, "Still read", "/w", "2026-05-04T09:00:00Z");
+    good.user("msg_1", "ses_1", "2026-05-04T09:00:01Z", &[("hello", false)]);
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert_eq!(output.warnings.len(), 1, "{:?}", output.warnings);
+    assert!(output.warnings[0].message.contains("opencode.db"), "{:?}", output.warnings);
+    assert_eq!(session(&output, Agent::Opencode, "ses_1").title, "Still read");
+    drop(good);
+}
+
+#[test]
+fn unknown_part_types_are_named_for_doctor() {
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    db.session("ses_1", None, "t", "/w", "2026-05-04T09:00:00Z");
+    db.user("msg_1", "ses_1", "2026-05-04T09:00:01Z", &[("hi", false)]);
+    db.part("msg_1-z", "msg_1", "ses_1", "2026-05-04T09:00:01Z", &json!({"type": "hologram"}));
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert_eq!(status(&output, Agent::Opencode).unknown, vec!["part type hologram".to_owned()]);
+    drop(db);
+}
+
+#[test]
+fn a_missing_folder_is_silent() {
+    let home = Home::new();
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert!(output.events.is_empty() && output.warnings.is_empty());
+    assert!(!status(&output, Agent::Opencode).found);
+}
+
+/// The JSON layout before the database (opencode 0.x): session, message and part files.
+#[test]
+fn the_storage_layout_is_read() {
+    let home = Home::new();
+    let root = ".local/share/opencode/storage";
+    home.write(
+        &format!("{root}/project/prj1.json"),
+        json!({"id": "prj1", "worktree": "/work/legacy", "vcs": "git", "time": {"created": 1}})
+            .to_string(),
+    );
+    home.write(
+        &format!("{root}/session/prj1/ses_1.json"),
+        json!({"id": "ses_1", "version": "0.15.8", "projectID": "prj1", "title": "Port the CLI",
+               "time": {"created": ms("2026-05-04T09:00:00Z"), "updated": ms("2026-05-04T09:01:00Z")}})
+        .to_string(),
+    );
+    home.write(
+        &format!("{root}/message/ses_1/msg_1.json"),
+        json!({"id": "msg_1", "sessionID": "ses_1", "role": "user",
+               "time": {"created": ms("2026-05-04T09:00:01Z")}})
+        .to_string(),
+    );
+    home.write(
+        &format!("{root}/part/msg_1/prt_1.json"),
+        json!({"id": "prt_1", "messageID": "msg_1", "sessionID": "ses_1", "type": "text",
+               "text": "port the cli to clap"})
+        .to_string(),
+    );
+    home.write(
+        &format!("{root}/message/ses_1/msg_2.json"),
+        json!({"id": "msg_2", "sessionID": "ses_1", "role": "assistant",
+               "time": {"created": ms("2026-05-04T09:00:02Z"), "completed": ms("2026-05-04T09:00:20Z")},
+               "modelID": "gpt-5", "providerID": "openai", "path": {"cwd": "/work/legacy", "root": "/work/legacy"}})
+        .to_string(),
+    );
+    home.write(&format!("{root}/message/ses_1/msg_3.json"), "{\"id\": \"msg_3\", \"role\": ");
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    let event = session(&output, Agent::Opencode, "ses_1");
+    assert_eq!(event.title, "Port the CLI");
+    assert_eq!(
+        event.cwd.as_deref(),
+        Some(Path::new("/work/legacy")),
+        "from the project's worktree"
+    );
+    assert_eq!(event.prompts, times(&["2026-05-04T09:00:01Z"]));
+    assert_eq!(event.models, vec!["gpt-5".to_owned()]);
+    assert_eq!(status(&output, Agent::Opencode).versions, vec!["0.15.8".to_owned()]);
+    assert_eq!(output.warnings.len(), 1, "the malformed message file: {:?}", output.warnings);
+    assert!(output.warnings[0].message.contains("msg_3.json"));
+}
+
+/// The oldest layout: `session/info`, `session/message`, `session/part`, no directory.
+#[test]
+fn the_oldest_storage_layout_takes_the_cwd_from_replies() {
+    let home = Home::new();
+    let root = ".local/share/opencode/project/work-old/storage";
+    home.write(
+        &format!("{root}/session/info/ses_9.json"),
+        json!({"id": "ses_9", "version": "0.3.0", "title": "New session - 2026-05-04T09:00:00.000Z",
+               "time": {"created": ms("2026-05-04T09:00:00Z"), "updated": ms("2026-05-04T09:00:00Z")}})
+        .to_string(),
+    );
+    home.write(
+        &format!("{root}/session/message/ses_9/msg_1.json"),
+        json!({"id": "msg_1", "sessionID": "ses_9", "role": "user",
+               "time": {"created": ms("2026-05-04T09:00:01Z")}})
+        .to_string(),
+    );
+    home.write(
+        &format!("{root}/session/part/ses_9/msg_1/prt_1.json"),
+        json!({"id": "prt_1", "type": "text", "text": "add a readme"}).to_string(),
+    );
+    home.write(
+        &format!("{root}/session/message/ses_9/msg_2.json"),
+        json!({"id": "msg_2", "sessionID": "ses_9", "role": "assistant",
+               "time": {"created": ms("2026-05-04T09:00:02Z")}, "modelID": "claude-sonnet-4",
+               "path": {"cwd": "/work/old", "root": "/work/old"}})
+        .to_string(),
+    );
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    let event = session(&output, Agent::Opencode, "ses_9");
+    assert_eq!(event.title, "add a readme");
+    assert_eq!(event.cwd.as_deref(), Some(Path::new("/work/old")));
+    assert_eq!(event.prompts, times(&["2026-05-04T09:00:01Z"]));
+}
+
+#[test]
+fn old_message_files_are_not_opened() {
+    let home = Home::new();
+    let root = ".local/share/opencode/storage";
+    let path = home.write(&format!("{root}/message/ses_1/msg_1.json"), "{ broken");
+    set_mtime(&path, ts("2026-04-01T00:00:00Z"));
+    set_dir_mtime(&home.path().join(root).join("message/ses_1"), ts("2026-04-01T00:00:00Z"));
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert!(output.events.is_empty());
+}
+
+/// Sets a folder's modification time (`set_mtime` opens for writing, which a folder refuses).
+fn set_dir_mtime(path: &Path, time: jiff::Timestamp) {
+    let when = std::time::SystemTime::UNIX_EPOCH
+        + std::time::Duration::from_secs(u64::try_from(time.as_second()).expect("after 1970"));
+    fs_err::File::open(path).expect("open folder").set_modified(when).expect("set folder time");
+}

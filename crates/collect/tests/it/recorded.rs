@@ -1,1 +1,213 @@
 //! The readers over the files the real agents wrote (fixtures/agents/<agent>/<version>/), against each recording's expectations.
+//!
+//! `cargo xtask record-agents` ran each npm agent offline against a stand-in model
+//! server and saved the files it wrote under `home/` (paths relative to HOME), with an
+//! `expected.json`: per session its id, typed prompts, title, cwd and model. Every
+//! recording is read here with its agent's reader; all mismatches of all agents are
+//! collected and reported by one assertion, so one run shows what is left to do.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use collect::sessions::{newest_recorded, version_newer};
+use jiff::Timestamp;
+use report_model::Agent;
+use serde_json::Value;
+
+use crate::support::{Home, copy_tree, fixtures};
+
+/// One recording: `fixtures/agents/<agent>/<version>/`.
+struct Recording {
+    agent_name: String,
+    version: String,
+    folder: PathBuf,
+}
+
+fn recordings() -> Vec<Recording> {
+    let root = fixtures().join("agents");
+    let mut found = Vec::new();
+    for agent in sorted_dirs(&root) {
+        for version in sorted_dirs(&agent) {
+            found.push(Recording {
+                agent_name: file_name(&agent),
+                version: file_name(&version),
+                folder: version,
+            });
+        }
+    }
+    found
+}
+
+fn sorted_dirs(folder: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs_err::read_dir(folder) else { return Vec::new() };
+    let mut dirs: Vec<PathBuf> = entries
+        .map(|entry| entry.expect("fixture entry").path())
+        .filter(|path| path.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().expect("folder name").to_string_lossy().into_owned()
+}
+
+fn to_system(time: Timestamp) -> SystemTime {
+    SystemTime::UNIX_EPOCH
+        + Duration::from_secs(u64::try_from(time.as_second()).expect("after 1970"))
+}
+
+fn text<'v>(value: &'v Value, key: &str) -> &'v str {
+    value[key].as_str().unwrap_or_else(|| panic!("expected.json: no string {key:?} in {value}"))
+}
+
+/// Reads one recording and returns what differs from its `expected.json`.
+fn mismatches(recording: &Recording) -> Vec<String> {
+    let label = format!("{} {}", recording.agent_name, recording.version);
+    let Ok(agent) = recording.agent_name.parse::<Agent>() else {
+        return vec![format!("{label}: {:?} is not an agent's short name", recording.agent_name)];
+    };
+    let expected: Value = serde_json::from_str(
+        &fs_err::read_to_string(recording.folder.join("expected.json")).expect("expected.json"),
+    )
+    .expect("expected.json is JSON");
+    let mut found = Vec::new();
+    if text(&expected, "agent") != recording.agent_name
+        || text(&expected, "version") != recording.version
+    {
+        found.push(format!("{label}: expected.json names another agent or version"));
+    }
+    let since: Timestamp = text(&expected, "since").parse().expect("since is a timestamp");
+    let until: Timestamp = text(&expected, "until").parse().expect("until is a timestamp");
+    assert!(since < until, "{label}: since {since} is not before until {until}");
+    // Every file modified inside the recording's window, as the agent left it.
+    let home = Home::new();
+    copy_tree(
+        &recording.folder.join("home"),
+        home.path(),
+        to_system(since.saturating_add(jiff::SignedDuration::from_secs(1)).expect("in range")),
+    );
+    let output = home.read(agent, since);
+    for warning in &output.warnings {
+        found.push(format!("{label}: warning {warning:?}"));
+    }
+    let sessions = expected["sessions"].as_array().expect("expected.json has sessions");
+    if sessions.is_empty() {
+        found.push(format!("{label}: expected.json has no sessions"));
+    }
+    for session in sessions {
+        let id = text(session, "id");
+        let Some(event) =
+            output.events.iter().find(|event| event.agent == agent && event.session_id == id)
+        else {
+            let read: Vec<&str> =
+                output.events.iter().map(|event| event.session_id.as_str()).collect();
+            found.push(format!("{label}: session {id} not read (read: {read:?})"));
+            continue;
+        };
+        let count = usize::try_from(session["prompts_count"].as_u64().expect("prompts_count"))
+            .expect("small count");
+        if event.prompts.len() != count {
+            found.push(format!(
+                "{label}: session {id}: {} prompts, expected {count}",
+                event.prompts.len()
+            ));
+        }
+        if event.title != text(session, "title") {
+            found.push(format!(
+                "{label}: session {id}: title {:?}, expected {:?}",
+                event.title,
+                text(session, "title")
+            ));
+        }
+        let cwd = Path::new(text(session, "cwd"));
+        if event.cwd.as_deref() != Some(cwd) {
+            found.push(format!(
+                "{label}: session {id}: cwd {:?}, expected {}",
+                event.cwd,
+                cwd.display()
+            ));
+        }
+        let model = text(session, "model");
+        if !event.models.iter().any(|known| known == model) {
+            found.push(format!(
+                "{label}: session {id}: models {:?}, expected {model:?} among them",
+                event.models
+            ));
+        }
+        let (first, last) = (event.activity.first(), event.activity.last());
+        if first.is_none_or(|first| *first < since) || last.is_none_or(|last| *last > until) {
+            found.push(format!(
+                "{label}: session {id}: activity {first:?}..{last:?} outside {since}..{until}"
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn every_recording_reads_as_expected() {
+    let recordings = recordings();
+    assert!(!recordings.is_empty(), "no recordings under fixtures/agents");
+    let mut all = Vec::new();
+    for recording in &recordings {
+        all.extend(mismatches(recording));
+    }
+    assert!(
+        all.is_empty(),
+        "{} mismatch(es) between the readers and the recordings:\n  {}",
+        all.len(),
+        all.join("\n  ")
+    );
+}
+
+/// `RECORDED` in `sessions/mod.rs` names the newest recorded version of each agent.
+#[test]
+fn the_recorded_table_names_the_newest_recording_of_each_agent() {
+    let mut newest: Vec<(Agent, String)> = Vec::new();
+    for recording in recordings() {
+        let agent: Agent = recording.agent_name.parse().expect("agent short name");
+        match newest.iter_mut().find(|(known, _)| *known == agent) {
+            Some((_, version)) if version_newer(&recording.version, version) => {
+                *version = recording.version;
+            }
+            Some(_) => {}
+            None => newest.push((agent, recording.version)),
+        }
+    }
+    for agent in Agent::ALL {
+        let folder = newest.iter().find(|(known, _)| *known == agent).map(|(_, v)| v.as_str());
+        assert_eq!(newest_recorded(agent), folder, "{agent:?}: RECORDED against fixtures/agents");
+    }
+}
+
+/// What the recordings hold is only what the readers need: small, no credentials.
+#[test]
+fn recordings_are_small_and_hold_no_credentials() {
+    let mut total = 0;
+    for recording in recordings() {
+        let mut stack = vec![recording.folder.join("home")];
+        while let Some(folder) = stack.pop() {
+            for entry in fs_err::read_dir(&folder).expect("list fixture") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let name = file_name(&path).to_ascii_lowercase();
+                assert!(
+                    !["auth", "credential", "token", "oauth", "secret"]
+                        .iter()
+                        .any(|word| name.contains(word)),
+                    "credential-like file in a recording: {}",
+                    path.display()
+                );
+                let size = fs_err::metadata(&path).expect("stat").len();
+                let cap = if name.ends_with("-wal") { 4 << 20 } else { 1 << 20 };
+                assert!(size <= cap, "{} is {size} bytes", path.display());
+                total += size;
+            }
+        }
+    }
+    assert!(total < 5 << 20, "the recordings hold {total} bytes");
+}

@@ -1,0 +1,371 @@
+//! What each agent needs to run offline against the stand-in, and where it keeps the
+//! files about its sessions.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use serde_json::{Value, json};
+
+use super::server::MODEL;
+
+/// The API key every agent is given: plainly not a real secret of any provider.
+pub(crate) const TEST_KEY: &str = "standin-test-key-not-a-secret";
+
+/// One npm agent.
+pub(crate) struct Spec {
+    /// The folder name under `fixtures/agents/` ([`report_model::Agent::config_name`]).
+    pub(crate) name: &'static str,
+    /// The npm package.
+    pub(crate) package: &'static str,
+    /// The version recorded by default (the one measured).
+    pub(crate) pinned: &'static str,
+    /// The command the package installs.
+    pub(crate) bin: &'static str,
+    /// The files and folders (relative to HOME) that hold its sessions: only these are
+    /// kept.
+    pub(crate) keep: &'static [&'static str],
+}
+
+/// The agents, in the order they are recorded.
+pub(crate) const SPECS: &[Spec] = &[
+    Spec {
+        name: "claude",
+        package: "@anthropic-ai/claude-code",
+        pinned: "2.1.197",
+        bin: "claude",
+        keep: &[".claude/projects", ".claude/history.jsonl", ".claude/sessions"],
+    },
+    Spec {
+        name: "codex",
+        package: "@openai/codex",
+        pinned: "0.171.0",
+        bin: "codex",
+        keep: &[
+            ".codex/sessions",
+            ".codex/archived_sessions",
+            ".codex/session_index.jsonl",
+            ".codex/history.jsonl",
+            ".codex/state_",
+            ".codex/thread_history_",
+        ],
+    },
+    Spec {
+        name: "gemini",
+        package: "@google/gemini-cli",
+        pinned: "0.61.0",
+        bin: "gemini",
+        keep: &[".gemini/tmp", ".gemini/projects.json", ".gemini/history"],
+    },
+    Spec {
+        name: "copilot",
+        package: "@github/copilot",
+        pinned: "1.0.102",
+        bin: "copilot",
+        keep: &[
+            ".copilot/session-state",
+            ".copilot/history-session-state",
+            ".copilot/session-store.db",
+            ".copilot/command-history-state.json",
+        ],
+    },
+    Spec {
+        name: "opencode",
+        package: "opencode-ai",
+        pinned: "1.18.33",
+        bin: "opencode",
+        keep: &[
+            ".local/share/opencode/opencode",
+            ".local/share/opencode/storage",
+            ".local/state/opencode/prompt-history.jsonl",
+        ],
+    },
+    Spec {
+        name: "pi",
+        package: "@mariozechner/pi-coding-agent",
+        pinned: "0.73.1",
+        bin: "pi",
+        keep: &[".pi/agent/sessions"],
+    },
+    Spec {
+        name: "qwen",
+        package: "@qwen-code/qwen-code",
+        pinned: "0.24.4",
+        bin: "qwen",
+        keep: &[".qwen/projects", ".qwen/tmp", ".qwen/projects.json"],
+    },
+];
+
+/// Writes the agent's configuration into the temp home, pointing it at the stand-in.
+pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> anyhow::Result<()> {
+    let write = |relative: &str, text: &str| -> anyhow::Result<()> {
+        let path = home.join(relative);
+        fs_err::create_dir_all(path.parent().context("config file has a parent")?)?;
+        fs_err::write(&path, text)?;
+        Ok(())
+    };
+    let repo = repo.to_str().context("repo path is not UTF-8")?;
+    match spec.name {
+        "codex" => write(
+            ".codex/config.toml",
+            &format!(
+                "model = \"{MODEL}\"\nmodel_provider = \"standin\"\n\n[model_providers.standin]\nname = \"Stand-in\"\nbase_url = \"{base}/v1\"\nenv_key = \"STANDIN_API_KEY\"\nwire_api = \"responses\"\n\n[projects.\"{repo}\"]\ntrust_level = \"trusted\"\n"
+            ),
+        ),
+        "gemini" => write(
+            ".gemini/settings.json",
+            &json!({
+                "security": {"auth": {"selectedType": "gemini-api-key"}},
+                "privacy": {"usageStatisticsEnabled": false},
+                "general": {"disableAutoUpdate": true},
+            })
+            .to_string(),
+        ),
+        "opencode" => write(
+            ".config/opencode/opencode.json",
+            &json!({
+                "$schema": "https://opencode.ai/config.json",
+                "provider": {"standin": {
+                    "npm": "@ai-sdk/openai-compatible",
+                    "name": "Stand-in",
+                    "options": {"baseURL": format!("{base}/v1"), "apiKey": TEST_KEY},
+                    "models": {MODEL: {"name": "Stand-in model"}},
+                }},
+                "model": format!("standin/{MODEL}"),
+                "small_model": format!("standin/{MODEL}"),
+                "autoupdate": false,
+                "share": "disabled",
+            })
+            .to_string(),
+        ),
+        "pi" => write(
+            ".pi/agent/models.json",
+            &json!({"providers": {"standin": {
+                "baseUrl": format!("{base}/v1"),
+                "api": "openai-completions",
+                "apiKey": "STANDIN_API_KEY",
+                "models": [{
+                    "id": MODEL, "name": "Stand-in model", "reasoning": false, "input": ["text"],
+                    "contextWindow": 128_000, "maxTokens": 8192,
+                    "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
+                }],
+            }}})
+            .to_string(),
+        ),
+        "qwen" => write(
+            ".qwen/settings.json",
+            &json!({
+                "security": {"auth": {"selectedType": "openai"}},
+                "privacy": {"usageStatisticsEnabled": false},
+                "general": {"disableAutoUpdate": true},
+            })
+            .to_string(),
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// The arguments and environment of one run of `prompt`.
+pub(crate) fn invocation(
+    spec: &Spec,
+    base: &str,
+    prompt: &str,
+) -> (Vec<String>, Vec<(String, String)>) {
+    let owned = |items: &[&str]| items.iter().map(|item| (*item).to_owned()).collect::<Vec<_>>();
+    let vars = |items: &[(&str, &str)]| {
+        items
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+            .collect::<Vec<_>>()
+    };
+    let v1 = format!("{base}/v1");
+    match spec.name {
+        "claude" => (
+            owned(&["-p", prompt, "--model", MODEL]),
+            vars(&[
+                ("ANTHROPIC_BASE_URL", base),
+                ("ANTHROPIC_API_KEY", TEST_KEY),
+                ("ANTHROPIC_MODEL", MODEL),
+                ("ANTHROPIC_SMALL_FAST_MODEL", MODEL),
+                ("ANTHROPIC_DEFAULT_HAIKU_MODEL", MODEL),
+                ("DISABLE_AUTOUPDATER", "1"),
+                ("DISABLE_TELEMETRY", "1"),
+                ("DISABLE_ERROR_REPORTING", "1"),
+            ]),
+        ),
+        "codex" => (owned(&["exec", prompt]), vars(&[("STANDIN_API_KEY", TEST_KEY)])),
+        "gemini" => (
+            owned(&["-m", MODEL, "-p", prompt]),
+            vars(&[
+                ("GEMINI_API_KEY", TEST_KEY),
+                ("GOOGLE_GEMINI_BASE_URL", base),
+                ("GEMINI_CLI_TRUST_WORKSPACE", "true"),
+            ]),
+        ),
+        "copilot" => (
+            owned(&["-p", prompt, "--allow-all-tools"]),
+            vars(&[
+                ("COPILOT_OFFLINE", "true"),
+                ("COPILOT_PROVIDER_BASE_URL", &v1),
+                ("COPILOT_PROVIDER_API_KEY", TEST_KEY),
+                ("COPILOT_MODEL", MODEL),
+                ("COPILOT_AUTO_UPDATE", "false"),
+            ]),
+        ),
+        "opencode" => (
+            owned(&["run", prompt]),
+            vars(&[
+                ("OPENCODE_DISABLE_MODELS_FETCH", "1"),
+                ("OPENCODE_DISABLE_AUTOUPDATE", "1"),
+                ("OPENCODE_DISABLE_LSP_DOWNLOAD", "1"),
+            ]),
+        ),
+        "pi" => (
+            owned(&["--model", &format!("standin/{MODEL}"), "-p", prompt]),
+            vars(&[("STANDIN_API_KEY", TEST_KEY)]),
+        ),
+        "qwen" => (
+            owned(&["-p", prompt]),
+            vars(&[
+                ("OPENAI_BASE_URL", &v1),
+                ("OPENAI_API_KEY", TEST_KEY),
+                ("OPENAI_MODEL", MODEL),
+            ]),
+        ),
+        _ => (owned(&[prompt]), Vec::new()),
+    }
+}
+
+/// The ids of the sessions the agent has written under `home` so far.
+pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<String>> {
+    let mut ids = BTreeSet::new();
+    match spec.name {
+        "claude" => {
+            for file in files_under(&home.join(".claude/projects")) {
+                if file.extension().is_some_and(|ext| ext == "jsonl")
+                    && !file.to_string_lossy().contains("/subagents/")
+                {
+                    ids.extend(stem(&file));
+                }
+            }
+        }
+        "codex" => {
+            for file in files_under(&home.join(".codex/sessions")) {
+                if let Some(first) = first_json(&file)? {
+                    ids.extend(
+                        first.pointer("/payload/id").and_then(Value::as_str).map(str::to_owned),
+                    );
+                }
+            }
+        }
+        "gemini" | "qwen" => {
+            let folder = if spec.name == "gemini" { ".gemini" } else { ".qwen" };
+            for file in files_under(&home.join(folder)) {
+                let name = file.to_string_lossy();
+                if name.contains("/chats/") && (name.ends_with(".json") || name.ends_with(".jsonl"))
+                {
+                    ids.extend(find_string_field(&file, "sessionId")?);
+                }
+            }
+        }
+        "pi" => {
+            for file in files_under(&home.join(".pi/agent/sessions")) {
+                if let Some(first) = first_json(&file)? {
+                    ids.extend(first.get("id").and_then(Value::as_str).map(str::to_owned));
+                }
+            }
+        }
+        "copilot" => {
+            for folder in [".copilot/session-state", ".copilot/history-session-state"] {
+                let Ok(entries) = fs_err::read_dir(home.join(folder)) else { continue };
+                for entry in entries {
+                    let path = entry?.path();
+                    ids.extend(stem(&path).filter(|name| !name.starts_with('.')));
+                }
+            }
+        }
+        "opencode" => {
+            let db = home.join(".local/share/opencode/opencode.db");
+            if db.exists() {
+                let conn = rusqlite::Connection::open_with_flags(
+                    &db,
+                    rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+                )?;
+                let mut statement = conn.prepare("SELECT id FROM session")?;
+                let rows = statement.query_map([], |row| row.get::<_, String>(0))?;
+                for row in rows {
+                    ids.insert(row?);
+                }
+            }
+            for file in files_under(&home.join(".local/share/opencode/storage/session")) {
+                if let Some(first) = first_json(&file)? {
+                    ids.extend(first.get("id").and_then(Value::as_str).map(str::to_owned));
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(ids)
+}
+
+fn stem(path: &Path) -> Option<String> {
+    path.file_stem().and_then(|stem| stem.to_str()).map(str::to_owned)
+}
+
+/// Every file below `folder`, sorted (none when it does not exist).
+pub(crate) fn files_under(folder: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![folder.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = fs_err::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            match entry.file_type() {
+                Ok(kind) if kind.is_dir() => stack.push(path),
+                Ok(kind) if kind.is_file() => files.push(path),
+                _ => {}
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The first JSON document of a file: its first line, else the whole file.
+fn first_json(path: &Path) -> anyhow::Result<Option<Value>> {
+    let text = fs_err::read_to_string(path)?;
+    let first = text.lines().next().unwrap_or_default();
+    Ok(serde_json::from_str(first).ok().or_else(|| serde_json::from_str(&text).ok()))
+}
+
+/// The values of `"<field>": "<value>"` in a file, by a plain scan.
+fn find_string_field(path: &Path, field: &str) -> anyhow::Result<Vec<String>> {
+    let text = fs_err::read_to_string(path)?;
+    let needle = format!("\"{field}\":");
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices(&needle) {
+        let rest = text[at + needle.len()..].trim_start();
+        if let Some(rest) = rest.strip_prefix('"') {
+            if let Some(end) = rest.find('"') {
+                found.push(rest[..end].to_owned());
+            }
+        }
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_test_key_does_not_look_like_a_secret() {
+        let redactor = redact::Redactor::builtin();
+        let (redacted, count) = redactor.redact(TEST_KEY);
+        assert_eq!((redacted.as_ref(), count), (TEST_KEY, 0));
+        // Nor like a provider's key: no `sk-`, `sk-ant-`, `AIza`, `ghp_` prefix.
+        for prefix in ["sk-", "sk-ant-", "AIza", "ghp_", "github_pat_"] {
+            assert!(!TEST_KEY.starts_with(prefix));
+        }
+    }
+}

@@ -1,0 +1,567 @@
+//! `cargo xtask record-agents [--latest] [--force] [--only <agent>] [--timeout <seconds>]`: runs
+//! the real npm agents offline against a loopback stand-in model server and saves the
+//! files they wrote about their sessions as fixtures.
+//!
+//! For each agent: installs `<package>@<version>` under `target/agents/<agent>/<version>/`
+//! (once), recreates the scratch repository [`REPO`] (two files, one commit), makes a
+//! clean temp home, writes the agent's configuration there (pointing it at the
+//! stand-in), runs the two [`PROMPTS`] as two sessions (each under a deadline, stdin
+//! closed, `TZ=UTC`, HOME and XDG_* in the temp home, the cache outside it so that large
+//! unpacked binaries are not unpacked again), and copies the agent's data files (see
+//! [`agents::Spec::keep`]; credential-like files and files over [`MAX_FILE`] left out) to
+//! `fixtures/agents/<agent>/<version>/home/`, with an `expected.json`. Then it reads the
+//! recording back with the collect readers and prints the format drift: record types the
+//! readers do not know, and sessions that come out different from `expected.json`.
+//!
+//! `--latest` records the newest release of each agent (`npm view <package> version`)
+//! instead of the pinned one. A version already recorded is only checked again, unless
+//! `--force`. The stand-in's request log and each run's output are in
+//! `target/agents/<agent>/<version>/`.
+
+mod agents;
+mod server;
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, bail};
+use jiff::Timestamp;
+use serde_json::{Value, json};
+
+use agents::{SPECS, Spec};
+use server::{MODEL, Server};
+
+/// The scratch repository the agents run in (recreated each time: the recorded cwd).
+pub(crate) const REPO: &str = "/tmp/standup-agents/repo";
+/// Where the temp homes are made.
+const HOMES: &str = "/tmp/standup-agents";
+/// The prompts, one session each.
+pub(crate) const PROMPTS: [&str; 2] =
+    ["Summarize this repository in one sentence", "List the files in this repository"];
+/// A saved file larger than this is left out (and named).
+const MAX_FILE: u64 = 1 << 20;
+/// A database's write-ahead log is part of the database (a reader must see its pages):
+/// it may be larger, up to this.
+const MAX_WAL: u64 = 4 << 20;
+
+pub(crate) fn record_agents(root: &Path, args: &[String]) -> anyhow::Result<()> {
+    let mut latest = false;
+    let mut force = false;
+    let mut only: Option<String> = None;
+    let mut timeout = Duration::from_secs(120);
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--latest" => latest = true,
+            "--force" => force = true,
+            "--only" => only = Some(args.next().context("--only needs an agent")?.clone()),
+            "--timeout" => {
+                timeout =
+                    Duration::from_secs(args.next().context("--timeout needs seconds")?.parse()?);
+            }
+            other => bail!("record-agents: unknown argument {other:?}"),
+        }
+    }
+    if let Some(only) = &only {
+        if !SPECS.iter().any(|spec| spec.name == only.as_str()) {
+            let names: Vec<&str> = SPECS.iter().map(|spec| spec.name).collect();
+            bail!("record-agents: no agent {only:?} (one of {})", names.join(", "));
+        }
+    }
+    let mut failed = Vec::new();
+    let mut drift = Vec::new();
+    for spec in SPECS.iter().filter(|spec| only.as_deref().is_none_or(|only| only == spec.name)) {
+        let version = if latest { npm_latest(spec)? } else { spec.pinned.to_owned() };
+        eprintln!("\n== {} {}@{version}", spec.name, spec.package);
+        let fixture = root.join("fixtures/agents").join(spec.name).join(&version);
+        let recorded = if fixture.join("expected.json").exists() && !force {
+            eprintln!("already recorded in {} (--force records it again)", fixture.display());
+            Ok(fixture)
+        } else {
+            record_one(root, spec, &version, timeout)
+        };
+        match recorded {
+            Ok(fixture) => match check(spec, &fixture) {
+                Ok(notes) => drift.push((format!("{} {version}", spec.name), notes)),
+                Err(error) => failed.push(format!("{} {version}: checking: {error:#}", spec.name)),
+            },
+            Err(error) => {
+                eprintln!("record-agents: {} {version} failed: {error:#}", spec.name);
+                failed.push(format!("{} {version}: {error:#}", spec.name));
+            }
+        }
+    }
+    println!("\nformat drift (the readers on the recorded files):");
+    for (label, notes) in &drift {
+        if notes.is_empty() {
+            println!("  {label}: none");
+        } else {
+            println!("  {label}:");
+            for note in notes {
+                println!("    - {note}");
+            }
+        }
+    }
+    if !failed.is_empty() {
+        println!("\nnot recorded:");
+        for failure in &failed {
+            println!("  {failure}");
+        }
+        bail!("{} agent(s) not recorded", failed.len());
+    }
+    Ok(())
+}
+
+fn npm_latest(spec: &Spec) -> anyhow::Result<String> {
+    let output = Command::new("npm")
+        .args(["view", spec.package, "version"])
+        .stdin(Stdio::null())
+        .output()
+        .context("running npm view")?;
+    anyhow::ensure!(output.status.success(), "npm view {} failed", spec.package);
+    let version = String::from_utf8(output.stdout)?.trim().to_owned();
+    anyhow::ensure!(
+        !version.is_empty()
+            && version.chars().all(|c| c.is_ascii_alphanumeric() || ".-+".contains(c)),
+        "npm view {} gave {version:?}",
+        spec.package
+    );
+    Ok(version)
+}
+
+/// Installs the package unless it already is; returns the folder of its commands.
+fn install(root: &Path, spec: &Spec, version: &str) -> anyhow::Result<PathBuf> {
+    let prefix = root.join("target/agents").join(spec.name).join(version);
+    let bin = prefix.join("node_modules/.bin");
+    if bin.join(spec.bin).exists() {
+        return Ok(bin);
+    }
+    fs_err::create_dir_all(&prefix)?;
+    let log = fs_err::File::create(prefix.join("npm-install.log"))?;
+    eprintln!("installing {}@{version} into {}", spec.package, prefix.display());
+    let status = Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--loglevel=warn", "--prefix"])
+        .arg(&prefix)
+        .arg(format!("{}@{version}", spec.package))
+        .stdin(Stdio::null())
+        .stdout(log.try_clone()?.into_file())
+        .stderr(log.into_file())
+        .status()
+        .context("running npm install")?;
+    anyhow::ensure!(
+        status.success(),
+        "npm install failed: see {}/npm-install.log",
+        prefix.display()
+    );
+    anyhow::ensure!(bin.join(spec.bin).exists(), "npm install made no {}", spec.bin);
+    Ok(bin)
+}
+
+/// The scratch repository: two files and one commit, at a fixed path.
+fn make_repo() -> anyhow::Result<PathBuf> {
+    let repo = PathBuf::from(REPO);
+    if repo.exists() {
+        fs_err::remove_dir_all(&repo)?;
+    }
+    fs_err::create_dir_all(&repo)?;
+    fs_err::write(
+        repo.join("README.md"),
+        "# Sample\n\nA sample repository for recording agent sessions.\n",
+    )?;
+    fs_err::write(repo.join("hello.sh"), "#!/bin/sh\necho hello\n")?;
+    let git = |args: &[&str]| -> anyhow::Result<()> {
+        let status = Command::new("git")
+            .args(args)
+            .current_dir(&repo)
+            .env("GIT_AUTHOR_DATE", "2026-01-05T10:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-01-05T10:00:00Z")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .status()?;
+        anyhow::ensure!(status.success(), "git {} failed", args.join(" "));
+        Ok(())
+    };
+    git(&["init", "-q", "-b", "main"])?;
+    git(&["add", "README.md", "hello.sh"])?;
+    git(&[
+        "-c",
+        "user.name=Sample",
+        "-c",
+        "user.email=sample@example.invalid",
+        "commit",
+        "-q",
+        "-m",
+        "Add a README and a script",
+    ])?;
+    Ok(repo)
+}
+
+/// One recorded session.
+struct Recorded {
+    id: String,
+    prompt: String,
+    title: String,
+    title_from: String,
+    since: Timestamp,
+    until: Timestamp,
+}
+
+/// Records one agent; returns its fixture folder.
+fn record_one(
+    root: &Path,
+    spec: &Spec,
+    version: &str,
+    timeout: Duration,
+) -> anyhow::Result<PathBuf> {
+    let bin = install(root, spec, version)?;
+    let work = root.join("target/agents").join(spec.name).join(version);
+    let repo = make_repo()?;
+    let home = PathBuf::from(HOMES).join(format!("home-{}", spec.name));
+    if home.exists() {
+        fs_err::remove_dir_all(&home)?;
+    }
+    fs_err::create_dir_all(&home)?;
+    let cache = work.join("cache");
+    fs_err::create_dir_all(&cache)?;
+    let log = work.join("requests.log");
+    if log.exists() {
+        fs_err::remove_file(&log)?;
+    }
+    let server = Server::start(&log)?;
+    agents::configure(spec, &home, &server.base, &repo)?;
+    let started = now_second();
+    let mut sessions = Vec::new();
+    for (index, prompt) in PROMPTS.iter().enumerate() {
+        let number = index + 1;
+        let title = format!("Stand-in title of session {number}");
+        server.set_title(&title);
+        server.note(&format!("--- session {number}: {prompt}"));
+        let before = agents::session_ids(spec, &home)?;
+        let since = now_second();
+        run_agent(
+            spec,
+            &bin,
+            &home,
+            &cache,
+            &repo,
+            &server.base,
+            prompt,
+            timeout,
+            &work.join(format!("run-{number}")),
+        )?;
+        let until = now_second().checked_add(jiff::SignedDuration::from_secs(1))?;
+        let after = agents::session_ids(spec, &home)?;
+        let new: Vec<String> = after.difference(&before).cloned().collect();
+        let [id] = new.as_slice() else {
+            bail!(
+                "session {number} made {} new session ids ({new:?}); files in the home:\n{}",
+                new.len(),
+                listing(&home)
+            );
+        };
+        let (title, title_from) = match served_title(spec, &home, &server.take_titles())? {
+            Some((title, file)) => (title, format!("agent ({file})")),
+            None => ((*prompt).to_owned(), "first prompt".to_owned()),
+        };
+        eprintln!("session {number}: {id}, title {title:?} from {title_from}");
+        sessions.push(Recorded {
+            id: id.clone(),
+            prompt: (*prompt).to_owned(),
+            title,
+            title_from,
+            since,
+            until,
+        });
+    }
+    let until = now_second().checked_add(jiff::SignedDuration::from_secs(1))?;
+    drop(server);
+    let fixture = root.join("fixtures/agents").join(spec.name).join(version);
+    save(spec, &home, &fixture, &work)?;
+    let expected = json!({
+        "agent": spec.name,
+        "package": spec.package,
+        "version": version,
+        "node": node_version(),
+        "recorded_by": "cargo xtask record-agents (a loopback stand-in model server)",
+        "since": started.to_string(),
+        "until": until.to_string(),
+        "sessions": sessions.iter().map(|session| json!({
+            "id": session.id,
+            "prompts": [session.prompt],
+            "prompts_count": 1,
+            "title": session.title,
+            "title_from": session.title_from,
+            "cwd": REPO,
+            "model": MODEL,
+            "since": session.since.to_string(),
+            "until": session.until.to_string(),
+        })).collect::<Vec<_>>(),
+    });
+    fs_err::write(fixture.join("expected.json"), serde_json::to_string_pretty(&expected)? + "\n")?;
+    eprintln!("saved {}", fixture.display());
+    Ok(fixture)
+}
+
+fn now_second() -> Timestamp {
+    Timestamp::from_second(Timestamp::now().as_second()).unwrap_or_else(|_| Timestamp::now())
+}
+
+fn node_version() -> String {
+    Command::new("node")
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|output| String::from_utf8(output.stdout).ok())
+        .map(|text| text.trim().to_owned())
+        .unwrap_or_default()
+}
+
+/// Runs the agent once on `prompt` in the repository, under the deadline, its output
+/// saved next to the request log. A run that exits with an error or times out fails.
+#[expect(clippy::too_many_arguments, reason = "one run's whole setting, spelled out")]
+fn run_agent(
+    spec: &Spec,
+    bin: &Path,
+    home: &Path,
+    cache: &Path,
+    repo: &Path,
+    base: &str,
+    prompt: &str,
+    timeout: Duration,
+    output: &Path,
+) -> anyhow::Result<()> {
+    use std::os::unix::process::CommandExt as _;
+    let (args, vars) = agents::invocation(spec, base, prompt);
+    let stdout = fs_err::File::create(output.with_extension("stdout"))?;
+    let stderr = fs_err::File::create(output.with_extension("stderr"))?;
+    let path = format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display());
+    eprintln!("$ {} {}", spec.bin, args.join(" "));
+    let mut child = Command::new(bin.join(spec.bin))
+        .args(&args)
+        .current_dir(repo)
+        .env_clear()
+        .env("HOME", home)
+        .env("USER", "sample")
+        .env("PATH", path)
+        .env("TZ", "UTC")
+        .env("LANG", "C.UTF-8")
+        .env("TERM", "dumb")
+        .env("NO_COLOR", "1")
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("XDG_STATE_HOME", home.join(".local/state"))
+        .env("XDG_CACHE_HOME", cache)
+        .env("NO_PROXY", "127.0.0.1,localhost")
+        .envs(vars)
+        .stdin(Stdio::null())
+        .stdout(stdout.into_file())
+        .stderr(stderr.into_file())
+        .process_group(0)
+        .spawn()
+        .with_context(|| format!("starting {}", spec.bin))?;
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    // The run's helpers (language servers, watchers) go with it.
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{}", child.id())])
+        .stderr(Stdio::null())
+        .status();
+    let _ = child.wait();
+    let tail = |name: &str| {
+        let mut text = String::new();
+        if let Ok(mut file) = fs_err::File::open(output.with_extension(name)) {
+            let _ = file.read_to_string(&mut text);
+        }
+        let start = text.len().saturating_sub(1500);
+        text.get(start..).unwrap_or_default().to_owned()
+    };
+    match status {
+        None => bail!(
+            "{} did not finish in {}s; stderr ends:\n{}",
+            spec.bin,
+            timeout.as_secs(),
+            tail("stderr")
+        ),
+        Some(status) if !status.success() => {
+            bail!(
+                "{} failed ({status}); stdout ends:\n{}\nstderr ends:\n{}",
+                spec.bin,
+                tail("stdout"),
+                tail("stderr")
+            )
+        }
+        Some(_) => {
+            eprintln!("  answered: {}", tail("stdout").trim());
+            Ok(())
+        }
+    }
+}
+
+/// Every file of the home with its size (for error messages).
+fn listing(home: &Path) -> String {
+    agents::files_under(home)
+        .iter()
+        .map(|file| {
+            let size = fs_err::metadata(file).map_or(0, |meta| meta.len());
+            format!("  {} ({size} bytes)", file.strip_prefix(home).unwrap_or(file).display())
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Whether a file is kept: under one of the agent's data folders, not credential-like.
+fn kept(spec: &Spec, relative: &str) -> bool {
+    let name = relative.rsplit('/').next().unwrap_or(relative).to_ascii_lowercase();
+    let credential = [
+        "auth",
+        "credential",
+        "token",
+        "oauth",
+        "secret",
+        "apikey",
+        "api_key",
+        "key.json",
+        "keys.json",
+    ]
+    .iter()
+    .any(|word| name.contains(word));
+    // Lock files are empty markers of a running process, not records; memory files are
+    // what an agent remembers across sessions, not a session's records.
+    let lock = Path::new(&name).extension().is_some_and(|ext| ext == "lock");
+    let memory = relative.contains("/memory/") || relative.contains("/memories/");
+    !credential && !lock && !memory && spec.keep.iter().any(|prefix| relative.starts_with(prefix))
+}
+
+/// The title the stand-in handed out that the agent kept in its data files, with the
+/// file it is in.
+fn served_title(
+    spec: &Spec,
+    home: &Path,
+    served: &[String],
+) -> anyhow::Result<Option<(String, String)>> {
+    let unique: BTreeSet<&String> = served.iter().collect();
+    for title in unique {
+        for file in agents::files_under(home) {
+            let relative = file.strip_prefix(home)?.to_string_lossy().into_owned();
+            if !kept(spec, &relative) {
+                continue;
+            }
+            let bytes = fs_err::read(&file)?;
+            if memmem(&bytes, title.as_bytes()) {
+                return Ok(Some((title.clone(), relative)));
+            }
+        }
+    }
+    Ok(None)
+}
+
+fn memmem(haystack: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty() && haystack.windows(needle.len()).any(|window| window == needle)
+}
+
+/// Copies the agent's data files from the temp home to `fixture/home/` (replacing what
+/// was there), and writes what was kept and left out to `work/home-listing.txt`.
+fn save(spec: &Spec, home: &Path, fixture: &Path, work: &Path) -> anyhow::Result<()> {
+    if fixture.exists() {
+        fs_err::remove_dir_all(fixture)?;
+    }
+    let target = fixture.join("home");
+    fs_err::create_dir_all(&target)?;
+    let mut report = String::new();
+    for file in agents::files_under(home) {
+        let relative = file.strip_prefix(home)?.to_string_lossy().into_owned();
+        let size = fs_err::metadata(&file)?.len();
+        let verdict = if !kept(spec, &relative) {
+            "left out"
+        } else if size > MAX_FILE && !(relative.ends_with("-wal") && size <= MAX_WAL) {
+            eprintln!("left out {relative}: {size} bytes");
+            "left out (too large)"
+        } else {
+            let to = target.join(&relative);
+            fs_err::create_dir_all(to.parent().context("file has a parent")?)?;
+            fs_err::copy(&file, &to)?;
+            "kept"
+        };
+        let _ = writeln!(report, "{verdict}\t{size}\t{relative}");
+    }
+    fs_err::write(work.join("home-listing.txt"), &report)?;
+    eprint!("{report}");
+    Ok(())
+}
+
+/// Reads the recording back with the collect readers; returns the differences from
+/// `expected.json` and the record types they do not know.
+pub(crate) fn check(spec: &Spec, fixture: &Path) -> anyhow::Result<Vec<String>> {
+    let agent: report_model::Agent = spec
+        .name
+        .parse()
+        .map_err(|_| anyhow::anyhow!("{} is not an agent of report_model", spec.name))?;
+    let expected: Value =
+        serde_json::from_str(&fs_err::read_to_string(fixture.join("expected.json"))?)?;
+    let since: Timestamp =
+        expected["since"].as_str().context("expected.json has no since")?.parse()?;
+    let env = collect::Env::new(fixture.join("home"));
+    let config = collect::sessions::SessionsConfig { agents: vec![agent], ..Default::default() };
+    let output = collect::sessions::read_sessions(&env, &config, since);
+    let mut notes = Vec::new();
+    for status in &output.statuses {
+        for unknown in &status.unknown {
+            notes.push(format!("unknown to the reader: {unknown}"));
+        }
+    }
+    for warning in &output.warnings {
+        notes.push(format!("warning: {warning:?}"));
+    }
+    for session in expected["sessions"].as_array().context("expected.json has no sessions")? {
+        let id = session["id"].as_str().unwrap_or_default();
+        let Some(event) = output.events.iter().find(|event| event.session_id == id) else {
+            notes.push(format!("session {id}: not read"));
+            continue;
+        };
+        let count = usize::try_from(session["prompts_count"].as_u64().unwrap_or(0)).unwrap_or(0);
+        if event.prompts.len() != count {
+            notes.push(format!("session {id}: {} prompts, expected {count}", event.prompts.len()));
+        }
+        let title = session["title"].as_str().unwrap_or_default();
+        if event.title != title {
+            notes.push(format!("session {id}: title {:?}, expected {title:?}", event.title));
+        }
+        let cwd = session["cwd"].as_str().unwrap_or_default();
+        if event.cwd.as_deref() != Some(Path::new(cwd)) {
+            notes.push(format!("session {id}: cwd {:?}, expected {cwd:?}", event.cwd));
+        }
+        let model = session["model"].as_str().unwrap_or_default();
+        if !event.models.iter().any(|known| known == model) {
+            notes.push(format!(
+                "session {id}: models {:?}, expected {model:?} among them",
+                event.models
+            ));
+        }
+    }
+    let ids: BTreeSet<&str> = expected["sessions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s["id"].as_str())
+        .collect();
+    for event in &output.events {
+        if !ids.contains(event.session_id.as_str()) {
+            notes.push(format!("session {}: read but not expected", event.session_id));
+        }
+    }
+    Ok(notes)
+}

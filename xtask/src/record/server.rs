@@ -1,0 +1,704 @@
+//! The loopback stand-in model server the agents talk to while they are recorded.
+//!
+//! One `std::net` listener on `127.0.0.1` (a random port), one thread per connection
+//! (at most [`MAX_CONNECTIONS`] at once; more are closed at once), HTTP/1.1 with
+//! keep-alive, bodies by `Content-Length` or chunked. It speaks:
+//!
+//! - Anthropic Messages: `POST …/messages` (SSE `message_start`, `content_block_start`,
+//!   `content_block_delta`, `content_block_stop`, `message_delta`, `message_stop` when
+//!   `stream` is true, else one `message` object), `…/messages/count_tokens`;
+//! - OpenAI Chat Completions: `POST …/chat/completions` (`chat.completion.chunk` `data:`
+//!   lines then `data: [DONE]`, or one `chat.completion`);
+//! - OpenAI Responses: `POST …/responses` (`response.created`,
+//!   `response.output_item.added`, `response.output_text.delta`,
+//!   `response.output_item.done`, `response.completed`, or one `response` object);
+//! - Gemini: `POST …/models/<m>:generateContent`, `:streamGenerateContent?alt=sse`,
+//!   `:countTokens`;
+//! - model lists (`GET …/models`, in the OpenAI, Anthropic and Gemini shapes at once).
+//!
+//! A request that asks for structured output (`response_format`/`text.format` with a
+//! JSON schema, Gemini `responseSchema`/`responseJsonSchema`, or a tool it forces through
+//! `tool_choice`) gets the schema filled: every string is the current session's title
+//! ([`Shared::title`]), so a title the agent keeps can be told from its answers. Every
+//! other request gets [`ANSWER`] and no tool call. Every reply names [`MODEL`] where the
+//! format carries a model. Each request is one line of the request log.
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use serde_json::{Value, json};
+
+/// The model name the stand-in announces.
+pub(crate) const MODEL: &str = "standin-model";
+/// The answer to every request that is not a structured-output one.
+pub(crate) const ANSWER: &str =
+    "This is a small sample repository with a README and a shell script.";
+/// Connections served at once; more are closed at once.
+const MAX_CONNECTIONS: usize = 32;
+/// Largest request body read (agents send whole conversations with tool schemas).
+const MAX_BODY: usize = 32 << 20;
+
+/// What the server and the recorder share.
+#[derive(Default)]
+pub(crate) struct Shared {
+    /// The title strings of the session being recorded (what structured requests get).
+    title: Mutex<String>,
+    /// The titles handed out since the last [`Server::take_titles`].
+    served_titles: Mutex<Vec<String>>,
+    /// The request log.
+    log: Mutex<Option<fs_err::File>>,
+    /// Where each request body is saved (`NNNN.json`), for reading what an agent sent.
+    bodies: std::path::PathBuf,
+    stop: AtomicBool,
+    connections: AtomicUsize,
+    counter: AtomicUsize,
+}
+
+/// A running stand-in; stops (and joins its listener) when dropped.
+pub(crate) struct Server {
+    /// `http://127.0.0.1:<port>`.
+    pub(crate) base: String,
+    port: u16,
+    shared: Arc<Shared>,
+    listener: Option<JoinHandle<()>>,
+}
+
+impl Server {
+    /// Starts the server, appending its request log to `log`.
+    pub(crate) fn start(log: &Path) -> anyhow::Result<Server> {
+        let listener = TcpListener::bind(("127.0.0.1", 0)).context("binding the stand-in")?;
+        let port = listener.local_addr()?.port();
+        let file = fs_err::File::options().create(true).append(true).open(log)?;
+        let bodies = log.with_extension("bodies");
+        if bodies.exists() {
+            fs_err::remove_dir_all(&bodies)?;
+        }
+        fs_err::create_dir_all(&bodies)?;
+        let shared = Arc::new(Shared { log: Mutex::new(Some(file)), bodies, ..Shared::default() });
+        let accept_shared = Arc::clone(&shared);
+        let handle = std::thread::spawn(move || accept_loop(&listener, &accept_shared));
+        Ok(Server {
+            base: format!("http://127.0.0.1:{port}"),
+            port,
+            shared,
+            listener: Some(handle),
+        })
+    }
+
+    /// Sets the title structured requests get from now on.
+    pub(crate) fn set_title(&self, title: &str) {
+        title.clone_into(&mut lock(&self.shared.title));
+    }
+
+    /// The titles handed out since the last call.
+    pub(crate) fn take_titles(&self) -> Vec<String> {
+        std::mem::take(&mut *lock(&self.shared.served_titles))
+    }
+
+    /// Writes a line to the request log (the recorder's notes between runs).
+    pub(crate) fn note(&self, line: &str) {
+        log_line(&self.shared, line);
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        // Wakes the accept loop.
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+        if let Some(handle) = self.listener.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn log_line(shared: &Shared, line: &str) {
+    if let Some(file) = lock(&shared.log).as_mut() {
+        let now = jiff::Timestamp::now();
+        let _ = writeln!(file, "{now:.3} {line}");
+    }
+}
+
+fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
+    for stream in listener.incoming() {
+        if shared.stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let Ok(stream) = stream else { continue };
+        if shared.connections.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+            shared.connections.fetch_sub(1, Ordering::SeqCst);
+            log_line(shared, "too many connections: one closed");
+            let _ = stream.shutdown(Shutdown::Both);
+            continue;
+        }
+        let shared = Arc::clone(shared);
+        std::thread::spawn(move || {
+            let _ = serve_connection(stream, &shared);
+            shared.connections.fetch_sub(1, Ordering::SeqCst);
+        });
+    }
+}
+
+/// One parsed request.
+struct Request {
+    method: String,
+    target: String,
+    body: Vec<u8>,
+}
+
+fn serve_connection(stream: TcpStream, shared: &Shared) -> anyhow::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let mut writer = stream.try_clone()?;
+    let mut reader = BufReader::new(stream);
+    loop {
+        if shared.stop.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        let Some(request) = read_request(&mut reader)? else { return Ok(()) };
+        let (status, content_type, body, note) = respond(&request, shared);
+        log_line(
+            shared,
+            &format!(
+                "{} {} -> {status} {note} ({} bytes in, #{})",
+                request.method,
+                request.target,
+                request.body.len(),
+                shared.counter.load(Ordering::SeqCst)
+            ),
+        );
+        let head = format!(
+            "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\ncache-control: no-cache\r\nconnection: keep-alive\r\nx-request-id: req-standin\r\n\r\n",
+            body.len()
+        );
+        writer.write_all(head.as_bytes())?;
+        writer.write_all(&body)?;
+        writer.flush()?;
+    }
+}
+
+fn read_request(reader: &mut BufReader<TcpStream>) -> anyhow::Result<Option<Request>> {
+    let mut line = String::new();
+    if reader.read_line(&mut line)? == 0 {
+        return Ok(None);
+    }
+    let mut parts = line.split_whitespace();
+    let method = parts.next().unwrap_or_default().to_owned();
+    let target = parts.next().unwrap_or_default().to_owned();
+    let mut length = 0usize;
+    let mut chunked = false;
+    let mut encoding = String::new();
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 {
+            return Ok(None);
+        }
+        let header = header.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = header.split_once(':') {
+            let value = value.trim();
+            match name.trim().to_ascii_lowercase().as_str() {
+                "content-length" => length = value.parse().unwrap_or(0),
+                "transfer-encoding" => chunked = value.to_ascii_lowercase().contains("chunked"),
+                "content-encoding" => value.clone_into(&mut encoding),
+                _ => {}
+            }
+        }
+    }
+    let mut body = Vec::new();
+    if chunked {
+        loop {
+            let mut size = String::new();
+            reader.read_line(&mut size)?;
+            let size = usize::from_str_radix(size.trim().split(';').next().unwrap_or("0"), 16)
+                .context("bad chunk size")?;
+            if size == 0 {
+                // Trailers, then the empty line.
+                loop {
+                    let mut trailer = String::new();
+                    if reader.read_line(&mut trailer)? == 0 || trailer.trim().is_empty() {
+                        break;
+                    }
+                }
+                break;
+            }
+            anyhow::ensure!(body.len() + size <= MAX_BODY, "request body too large");
+            let start = body.len();
+            body.resize(start + size, 0);
+            reader.read_exact(&mut body[start..])?;
+            let mut crlf = [0u8; 2];
+            reader.read_exact(&mut crlf)?;
+        }
+    } else {
+        anyhow::ensure!(length <= MAX_BODY, "request body too large");
+        body.resize(length, 0);
+        reader.read_exact(&mut body)?;
+    }
+    if !encoding.is_empty() && encoding != "identity" {
+        // Not decoded: the request is logged as such and answered from what is readable.
+        body = format!("{{\"standin_undecoded_encoding\":\"{encoding}\"}}").into_bytes();
+    }
+    Ok(Some(Request { method, target, body }))
+}
+
+type Reply = (&'static str, &'static str, Vec<u8>, String);
+
+fn json_reply(value: &Value, note: String) -> Reply {
+    ("200 OK", "application/json", value.to_string().into_bytes(), note)
+}
+
+fn sse_reply(events: &[(Option<&str>, Value)], done: bool, note: String) -> Reply {
+    let mut body = String::new();
+    for (name, data) in events {
+        if let Some(name) = name {
+            body.push_str("event: ");
+            body.push_str(name);
+            body.push('\n');
+        }
+        body.push_str("data: ");
+        body.push_str(&data.to_string());
+        body.push_str("\n\n");
+    }
+    if done {
+        body.push_str("data: [DONE]\n\n");
+    }
+    ("200 OK", "text/event-stream", body.into_bytes(), note)
+}
+
+fn respond(request: &Request, shared: &Shared) -> Reply {
+    let path = request.target.split('?').next().unwrap_or_default();
+    let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+    let n = shared.counter.fetch_add(1, Ordering::SeqCst) + 1;
+    let _ = fs_err::write(shared.bodies.join(format!("{n:04}.json")), &request.body);
+    let title = lock(&shared.title).clone();
+    let titling = asks_for_title(&body);
+    let answer = |structured: Option<&Value>, what: &str| -> (String, String) {
+        match structured {
+            Some(schema) => {
+                lock(&shared.served_titles).push(title.clone());
+                (fill(schema, &title, 0).to_string(), format!("{what}: filled a schema"))
+            }
+            None if titling => {
+                lock(&shared.served_titles).push(title.clone());
+                (title.clone(), format!("{what}: a title (no tools, asks for a title or summary)"))
+            }
+            None => (ANSWER.to_owned(), format!("{what}: plain answer")),
+        }
+    };
+    if request.method == "HEAD" {
+        // A reachability probe (Claude Code sends `HEAD /`).
+        return ("200 OK", "text/plain", Vec::new(), "reachability probe".to_owned());
+    }
+    if request.method == "GET" {
+        if path.ends_with("/models") || path.ends_with("/models/") {
+            return json_reply(&model_list(), "model list".to_owned());
+        }
+        if let Some(rest) = path.rsplit_once("/models/").map(|(_, rest)| rest) {
+            return json_reply(&model_entry(rest), "one model".to_owned());
+        }
+        return not_found();
+    }
+    if request.method != "POST" {
+        return not_found();
+    }
+    if path.ends_with("/messages/count_tokens") {
+        return json_reply(&json!({"input_tokens": 100}), "count tokens".to_owned());
+    }
+    if path.ends_with("/messages") {
+        let (structured, tool) = anthropic_structured(&body);
+        let (text, note) = answer(structured.as_ref(), "anthropic");
+        return anthropic(&body, &text, tool.as_deref(), n, note);
+    }
+    if path.ends_with("/chat/completions") {
+        let (structured, tool) = chat_structured(&body);
+        let (text, note) = answer(structured.as_ref(), "chat");
+        return chat(&body, &text, tool.as_deref(), n, note);
+    }
+    if path.ends_with("/responses") {
+        let (structured, tool) = responses_structured(&body);
+        let (text, note) = answer(structured.as_ref(), "responses");
+        return responses(&body, &text, tool.as_deref(), n, note);
+    }
+    if let Some((_, action)) = path.rsplit_once(':') {
+        if action == "countTokens" {
+            return json_reply(&json!({"totalTokens": 100}), "gemini count tokens".to_owned());
+        }
+        if action == "generateContent" || action == "streamGenerateContent" {
+            let config = body.get("generationConfig").or_else(|| body.get("generation_config"));
+            let schema = config.and_then(|config| {
+                ["responseJsonSchema", "responseSchema", "response_json_schema", "response_schema"]
+                    .iter()
+                    .find_map(|key| config.get(*key))
+                    .cloned()
+            });
+            let (text, note) = answer(schema.as_ref(), "gemini");
+            let chunk = gemini_chunk(&text, n);
+            return if action == "streamGenerateContent" {
+                sse_reply(&[(None, chunk)], false, note)
+            } else {
+                json_reply(&chunk, note)
+            };
+        }
+    }
+    not_found()
+}
+
+/// Whether a request without tools asks for a title or a summary (opencode's title
+/// generator, Gemini CLI's session summary): it gets the session's title as its answer.
+/// The agents' main requests always carry their tools.
+fn asks_for_title(body: &Value) -> bool {
+    let has_tools =
+        body.get("tools").and_then(Value::as_array).is_some_and(|tools| !tools.is_empty());
+    if has_tools {
+        return false;
+    }
+    let text = body.to_string().to_ascii_lowercase();
+    text.contains("title") || text.contains("summar")
+}
+
+fn not_found() -> Reply {
+    (
+        "404 Not Found",
+        "application/json",
+        json!({"error": {"type": "not_found_error", "message": "the stand-in does not serve this", "code": 404}})
+            .to_string()
+            .into_bytes(),
+        "not served".to_owned(),
+    )
+}
+
+fn model_entry(name: &str) -> Value {
+    let name = name.trim_start_matches("models/");
+    json!({
+        "id": name, "object": "model", "created": 1_700_000_000, "owned_by": "standin",
+        "type": "model", "display_name": name, "created_at": "2025-01-01T00:00:00Z",
+        "name": format!("models/{name}"), "displayName": name,
+        "inputTokenLimit": 200_000, "outputTokenLimit": 8192,
+        "supportedGenerationMethods": ["generateContent", "countTokens"],
+    })
+}
+
+fn model_list() -> Value {
+    let entry = model_entry(MODEL);
+    json!({
+        "object": "list", "data": [entry.clone()], "has_more": false,
+        "first_id": MODEL, "last_id": MODEL, "models": [entry],
+    })
+}
+
+/// A value that satisfies `schema` as far as the stand-in needs: strings are `title`
+/// (an enum's first value), numbers 1, booleans false, arrays one item when they must
+/// have one, objects every property.
+fn fill(schema: &Value, title: &str, depth: usize) -> Value {
+    if depth > 12 {
+        return Value::Null;
+    }
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return values.first().cloned().unwrap_or(Value::Null);
+    }
+    if let Some(value) = schema.get("const") {
+        return value.clone();
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(first) = schema.get(key).and_then(Value::as_array).and_then(|all| all.first()) {
+            return fill(first, title, depth + 1);
+        }
+    }
+    let kind = match schema.get("type") {
+        Some(Value::String(kind)) => kind.to_ascii_lowercase(),
+        Some(Value::Array(kinds)) => kinds
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|kind| *kind != "null")
+            .unwrap_or("string")
+            .to_ascii_lowercase(),
+        _ if schema.get("properties").is_some() => "object".to_owned(),
+        _ => "string".to_owned(),
+    };
+    match kind.as_str() {
+        "object" => {
+            let mut object = serde_json::Map::new();
+            if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+                for (name, property) in properties {
+                    object.insert(name.clone(), fill(property, title, depth + 1));
+                }
+            }
+            Value::Object(object)
+        }
+        "array" => {
+            let min = schema.get("minItems").and_then(Value::as_u64).unwrap_or(0);
+            match schema.get("items") {
+                Some(items) if min > 0 => Value::Array(vec![fill(items, title, depth + 1)]),
+                _ => Value::Array(Vec::new()),
+            }
+        }
+        "integer" | "number" => json!(1),
+        "boolean" => json!(false),
+        "null" => Value::Null,
+        _ => Value::String(title.to_owned()),
+    }
+}
+
+/// The forced tool of an Anthropic request (its input schema and name), if any.
+fn anthropic_structured(body: &Value) -> (Option<Value>, Option<String>) {
+    let choice = body.get("tool_choice");
+    if choice.and_then(|c| c.get("type")).and_then(Value::as_str) == Some("tool") {
+        let name = choice.and_then(|c| c.get("name")).and_then(Value::as_str).unwrap_or_default();
+        let tool = body.get("tools").and_then(Value::as_array).and_then(|tools| {
+            tools.iter().find(|tool| tool.get("name").and_then(Value::as_str) == Some(name))
+        });
+        if let Some(schema) = tool.and_then(|tool| tool.get("input_schema")) {
+            return (Some(schema.clone()), Some(name.to_owned()));
+        }
+    }
+    if let Some(schema) = body
+        .pointer("/output_format/schema")
+        .or_else(|| body.pointer("/output_config/format/schema"))
+    {
+        return (Some(schema.clone()), None);
+    }
+    (None, None)
+}
+
+fn anthropic(body: &Value, text: &str, tool: Option<&str>, n: usize, note: String) -> Reply {
+    let id = format!("msg_standin_{n:04}");
+    let usage = json!({"input_tokens": 100, "output_tokens": 20, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0});
+    let (block, stop) = match tool {
+        Some(name) => (
+            json!({"type": "tool_use", "id": format!("toolu_standin_{n:04}"), "name": name, "input": serde_json::from_str::<Value>(text).unwrap_or(Value::Null)}),
+            "tool_use",
+        ),
+        None => (json!({"type": "text", "text": text}), "end_turn"),
+    };
+    if body.get("stream").and_then(Value::as_bool) != Some(true) {
+        let message = json!({
+            "id": id, "type": "message", "role": "assistant", "model": MODEL,
+            "content": [block], "stop_reason": stop, "stop_sequence": null, "usage": usage,
+        });
+        return json_reply(&message, note);
+    }
+    let (start_block, delta) = match tool {
+        Some(name) => (
+            json!({"type": "tool_use", "id": format!("toolu_standin_{n:04}"), "name": name, "input": {}}),
+            json!({"type": "input_json_delta", "partial_json": text}),
+        ),
+        None => (json!({"type": "text", "text": ""}), json!({"type": "text_delta", "text": text})),
+    };
+    let events = [
+        (
+            Some("message_start"),
+            json!({"type": "message_start", "message": {
+                "id": id, "type": "message", "role": "assistant", "model": MODEL, "content": [],
+                "stop_reason": null, "stop_sequence": null,
+                "usage": {"input_tokens": 100, "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+            }}),
+        ),
+        (
+            Some("content_block_start"),
+            json!({"type": "content_block_start", "index": 0, "content_block": start_block}),
+        ),
+        (
+            Some("content_block_delta"),
+            json!({"type": "content_block_delta", "index": 0, "delta": delta}),
+        ),
+        (Some("content_block_stop"), json!({"type": "content_block_stop", "index": 0})),
+        (
+            Some("message_delta"),
+            json!({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": null}, "usage": {"output_tokens": 20}}),
+        ),
+        (Some("message_stop"), json!({"type": "message_stop"})),
+    ];
+    sse_reply(&events, false, note)
+}
+
+/// The schema a Chat Completions request asks to be filled: `response_format`'s JSON
+/// schema, or the parameters of the function `tool_choice` forces (with its name).
+fn chat_structured(body: &Value) -> (Option<Value>, Option<String>) {
+    if let Some(schema) = body.pointer("/response_format/json_schema/schema") {
+        return (Some(schema.clone()), None);
+    }
+    if let Some(name) = body.pointer("/tool_choice/function/name").and_then(Value::as_str) {
+        let tool = body.get("tools").and_then(Value::as_array).and_then(|tools| {
+            tools
+                .iter()
+                .find(|tool| tool.pointer("/function/name").and_then(Value::as_str) == Some(name))
+        });
+        if let Some(schema) = tool.and_then(|tool| tool.pointer("/function/parameters")) {
+            return (Some(schema.clone()), Some(name.to_owned()));
+        }
+    }
+    // `tool_choice: "required"` with one tool.
+    if body.get("tool_choice").and_then(Value::as_str) == Some("required") {
+        if let Some([tool]) = body.get("tools").and_then(Value::as_array).map(Vec::as_slice) {
+            if let (Some(name), Some(schema)) = (
+                tool.pointer("/function/name").and_then(Value::as_str),
+                tool.pointer("/function/parameters"),
+            ) {
+                return (Some(schema.clone()), Some(name.to_owned()));
+            }
+        }
+    }
+    (None, None)
+}
+
+fn chat(body: &Value, text: &str, tool: Option<&str>, n: usize, note: String) -> Reply {
+    let id = format!("chatcmpl-standin-{n:04}");
+    let created = jiff::Timestamp::now().as_second();
+    let usage = json!({"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120});
+    let call = tool.map(|name| {
+        json!({"id": format!("call_standin_{n:04}"), "type": "function", "function": {"name": name, "arguments": text}})
+    });
+    let finish = if tool.is_some() { "tool_calls" } else { "stop" };
+    if body.get("stream").and_then(Value::as_bool) != Some(true) {
+        let message = match &call {
+            Some(call) => json!({"role": "assistant", "content": null, "tool_calls": [call]}),
+            None => json!({"role": "assistant", "content": text}),
+        };
+        let completion = json!({
+            "id": id, "object": "chat.completion", "created": created, "model": MODEL,
+            "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": null}],
+            "usage": usage,
+        });
+        return json_reply(&completion, note);
+    }
+    let chunk = |delta: Value, finish: Option<&str>| {
+        json!({
+            "id": id, "object": "chat.completion.chunk", "created": created, "model": MODEL,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": null}],
+        })
+    };
+    let mut events = vec![(None, chunk(json!({"role": "assistant", "content": ""}), None))];
+    match &call {
+        Some(call) => {
+            let mut call = call.clone();
+            call["index"] = json!(0);
+            events.push((None, chunk(json!({"tool_calls": [call]}), None)));
+        }
+        None => events.push((None, chunk(json!({"content": text}), None))),
+    }
+    events.push((None, chunk(json!({}), Some(finish))));
+    events.push((
+        None,
+        json!({"id": id, "object": "chat.completion.chunk", "created": created, "model": MODEL, "choices": [], "usage": usage}),
+    ));
+    sse_reply(&events, true, note)
+}
+
+/// The schema a Responses request asks to be filled: `text.format`'s JSON schema, or the
+/// parameters of the function `tool_choice` forces.
+fn responses_structured(body: &Value) -> (Option<Value>, Option<String>) {
+    if body.pointer("/text/format/type").and_then(Value::as_str) == Some("json_schema") {
+        if let Some(schema) = body.pointer("/text/format/schema") {
+            return (Some(schema.clone()), None);
+        }
+    }
+    if let Some(name) = body.pointer("/tool_choice/name").and_then(Value::as_str) {
+        let tool = body.get("tools").and_then(Value::as_array).and_then(|tools| {
+            tools.iter().find(|tool| tool.get("name").and_then(Value::as_str) == Some(name))
+        });
+        if let Some(schema) = tool.and_then(|tool| tool.get("parameters")) {
+            return (Some(schema.clone()), Some(name.to_owned()));
+        }
+    }
+    (None, None)
+}
+
+fn responses(body: &Value, text: &str, tool: Option<&str>, n: usize, note: String) -> Reply {
+    let response_id = format!("resp_standin_{n:04}");
+    let item_id = format!("msg_standin_{n:04}");
+    let created = jiff::Timestamp::now().as_second();
+    let usage = json!({
+        "input_tokens": 100, "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": 20, "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 120,
+    });
+    let item = match tool {
+        Some(name) => json!({
+            "id": format!("fc_standin_{n:04}"), "type": "function_call", "status": "completed",
+            "call_id": format!("call_standin_{n:04}"), "name": name, "arguments": text,
+        }),
+        None => json!({
+            "id": item_id, "type": "message", "role": "assistant", "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}],
+        }),
+    };
+    let response = |status: &str, output: Value| {
+        json!({
+            "id": response_id, "object": "response", "created_at": created, "status": status,
+            "model": MODEL, "output": output, "usage": usage, "error": null, "incomplete_details": null,
+        })
+    };
+    if body.get("stream").and_then(Value::as_bool) != Some(true) {
+        return json_reply(&response("completed", json!([item])), note);
+    }
+    let mut added = item.clone();
+    added["status"] = json!("in_progress");
+    if tool.is_none() {
+        added["content"] = json!([]);
+    }
+    let mut events = vec![
+        (
+            Some("response.created"),
+            json!({"type": "response.created", "sequence_number": 0, "response": response("in_progress", json!([]))}),
+        ),
+        (
+            Some("response.in_progress"),
+            json!({"type": "response.in_progress", "sequence_number": 1, "response": response("in_progress", json!([]))}),
+        ),
+        (
+            Some("response.output_item.added"),
+            json!({"type": "response.output_item.added", "sequence_number": 2, "output_index": 0, "item": added}),
+        ),
+    ];
+    if tool.is_none() {
+        events.push((
+            Some("response.content_part.added"),
+            json!({"type": "response.content_part.added", "sequence_number": 3, "item_id": item_id, "output_index": 0, "content_index": 0, "part": {"type": "output_text", "text": "", "annotations": []}}),
+        ));
+        events.push((
+            Some("response.output_text.delta"),
+            json!({"type": "response.output_text.delta", "sequence_number": 4, "item_id": item_id, "output_index": 0, "content_index": 0, "delta": text}),
+        ));
+        events.push((
+            Some("response.output_text.done"),
+            json!({"type": "response.output_text.done", "sequence_number": 5, "item_id": item_id, "output_index": 0, "content_index": 0, "text": text}),
+        ));
+        events.push((
+            Some("response.content_part.done"),
+            json!({"type": "response.content_part.done", "sequence_number": 6, "item_id": item_id, "output_index": 0, "content_index": 0, "part": {"type": "output_text", "text": text, "annotations": []}}),
+        ));
+    }
+    events.push((Some("response.output_item.done"), json!({"type": "response.output_item.done", "sequence_number": 7, "output_index": 0, "item": item})));
+    events.push((Some("response.completed"), json!({"type": "response.completed", "sequence_number": 8, "response": response("completed", json!([item]))})));
+    sse_reply(&events, false, note)
+}
+
+fn gemini_chunk(text: &str, n: usize) -> Value {
+    json!({
+        "candidates": [{"content": {"parts": [{"text": text}], "role": "model"}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 100, "candidatesTokenCount": 20, "totalTokenCount": 120},
+        "modelVersion": MODEL,
+        "responseId": format!("standin-{n:04}"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fills_a_title_schema() {
+        let schema = json!({"type": "object", "properties": {"title": {"type": "string"}, "next_speaker": {"type": "string", "enum": ["user", "model"]}, "n": {"type": "integer"}}, "required": ["title"]});
+        assert_eq!(fill(&schema, "T", 0), json!({"title": "T", "next_speaker": "user", "n": 1}));
+    }
+}

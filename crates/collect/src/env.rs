@@ -28,8 +28,17 @@ impl Env {
         // Agent log roots.
         "CLAUDE_CONFIG_DIR",
         "CODEX_HOME",
+        // Where Codex keeps `state_<N>.sqlite` when not in its home.
+        "CODEX_SQLITE_HOME",
         "GEMINI_CLI_HOME",
         "COPILOT_HOME",
+        "PI_CODING_AGENT_DIR",
+        "QWEN_HOME",
+        "QWEN_RUNTIME_DIR",
+        // Factory Droid's stand-in for the home folder (it holds `.factory`).
+        "FACTORY_HOME_OVERRIDE",
+        // The local time zone of Aider's zone-less history times.
+        "TZ",
         // atuin's home, database and config.
         "ATUIN_HOME",
         "ATUIN_DB_PATH",

@@ -5,20 +5,35 @@
 //!   a sub-agent log belongs to the session its folder is named after. Sub-agent and
 //!   other side-chain records are activity of that session, never prompts.
 //! - The working directory comes from the records' `cwd` (the last one a main-chain
-//!   record names), never from the folder name, which is lossy.
+//!   record names), never from the folder name, which is lossy. On Windows Claude Code
+//!   writes the drive letter in either case within one session (`c:\` then `C:\`): it
+//!   is taken in upper case, so one folder is one working directory and one project.
 //! - Title: the last `custom-title`, else the last `ai-title`, else a legacy `summary`
 //!   (matched to its session through `leafUuid`, possibly in another file of the same
 //!   folder), else the first user prompt.
 //! - A user prompt is a `user` record that is not meta, not a compaction summary, not a
 //!   side chain, not a tool result, and whose text does not start with a command
 //!   wrapper (`<command-`, `<local-command-`, `<bash-`, `<task-notification`) or the
-//!   `[Request interrupted by user` marker. Its text is what the person typed: the
-//!   blocks the IDE extensions and hooks inject (`<ide_opened_file>`, `<ide_selection>`,
-//!   `<ide_diagnostics>`, `<system-reminder>`) are removed first, and a record with
-//!   nothing left is not a prompt.
+//!   `[Request interrupted by user` marker, nor a compaction summary written without
+//!   the flag (`This session is being continued from a previous conversation`). Its
+//!   text is what the person typed: the blocks the IDE extensions and hooks inject
+//!   (`<ide_opened_file>`, `<ide_selection>`, `<ide_diagnostics>`, `<system-reminder>`)
+//!   are removed first, and a record with nothing left is not a prompt.
 //! - Models: the `message.model` of main-chain `assistant` records (found by a byte
 //!   scan of the raw message, never parsed; `<synthetic>` is Claude Code's own stand-in
 //!   and is left out), each once, in the order first used.
+//! - A session whose records are all command echoes and meta records (a `/clear`, which
+//!   starts a new session with `<command-name>/clear</command-name>` and its empty
+//!   `<local-command-stdout>`, and nothing after it) has no prompt, reply, tool result
+//!   or side chain, and is no session. A transcript holding only a `teleported-from`
+//!   record (a session moved from the web, 113 bytes, no `sessionId`) is no session
+//!   either, and no warning.
+//! - Versions: the records' `version` (the Claude Code that wrote them) goes to the
+//!   status; record types other than those known (`user`, `assistant`, `system`,
+//!   `attachment`, `progress`, `summary`, titles, snapshots, queue and mode records…,
+//!   from published analyses of real transcripts of 2.0.55 to 2.1.278 and the
+//!   recordings of 2.1.197 and 2.1.332 in `fixtures/agents/claude/`) are noted as
+//!   unknown.
 //! - `history.jsonl` outlives the transcripts (deleted after `cleanupPeriodDays`, 30 by
 //!   default): its entries whose session has no transcript become sessions of their own
 //!   (one per `sessionId`, or per project and UTC day for old entries without one), with
@@ -59,6 +74,40 @@ const NOT_PROMPT_PREFIXES: &[&str] = &[
     "<bash-",
     "<task-notification",
     "[Request interrupted by user",
+    // A compaction summary written as a user record without `isCompactSummary` (older
+    // versions, and sessions continued with `--continue` after the context ran out).
+    "This session is being continued from a previous conversation",
+];
+
+/// The record types Claude Code writes that the reader knows (it uses some and skips the
+/// others); any other is noted for `doctor` as a sign of a newer format. Seen in real
+/// transcripts of 1.0 to 2.1.278.
+const KNOWN_TYPES: &[&str] = &[
+    "user",
+    "assistant",
+    "system",
+    "attachment",
+    "progress",
+    "summary",
+    "custom-title",
+    "ai-title",
+    "agent-name",
+    "last-prompt",
+    "tag",
+    "file-history-snapshot",
+    "file-history-delta",
+    "queue-operation",
+    "mode",
+    "permission-mode",
+    "pr-link",
+    "cost-state",
+    "atis-latch",
+    "bridge-session",
+    "teleported-from",
+    // The API requests Claude Code made (2.1.332, recorded): bookkeeping, never prompts.
+    "api-request",
+    "api-request-blob",
+    "api-request-shape",
 ];
 
 /// The fields of a transcript line that the reader uses.
@@ -78,6 +127,8 @@ struct Line<'a> {
     summary: LStr<'a>,
     leaf_uuid: LStr<'a>,
     git_branch: LStr<'a>,
+    /// The Claude Code version that wrote the record.
+    version: LStr<'a>,
 }
 
 /// A record's `message`. Only a main-chain `user` record's message is decoded (assistant
@@ -127,6 +178,7 @@ impl<'de> Visitor<'de> for LineSeed {
                 Some("summary") => &mut line.summary,
                 Some("leafUuid") => &mut line.leaf_uuid,
                 Some("gitBranch") => &mut line.git_branch,
+                Some("version") => &mut line.version,
                 Some("isSidechain") => {
                     line.is_sidechain = map.next_value()?;
                     continue;
@@ -264,6 +316,12 @@ struct State {
     /// The `sessionId`s the transcripts' records told (a resumed session's id is only
     /// there, not in a file name); the file names are in `stems` of [`read`].
     transcripts: FastSet<String>,
+    /// The sessions with a record of substance: a prompt, a reply, a tool result, a side
+    /// chain. The others (a `/clear` and its output, nothing else) are no session.
+    substantive: FastSet<String>,
+    /// The `version`s the records named, and the record types the reader does not know.
+    versions: BTreeSet<String>,
+    unknown: BTreeSet<String>,
     stats: Stats,
     files: u64,
 }
@@ -328,6 +386,9 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         // A panic while scanning is a bug; re-raise it rather than hide it.
         scan.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     });
+    // A session of command echoes only (a `/clear` and nothing after it) shows nothing.
+    let substantive = std::mem::take(&mut state.substantive);
+    state.drafts.retain(|session_id, _| substantive.contains(session_id));
     finish_titles(&mut state);
 
     let mut limits = Vec::new();
@@ -357,7 +418,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     limits.extend(super::malformed_limit(&state.stats));
 
     let entries = state.drafts.values().filter(|draft| !draft.activity.is_empty()).count();
-    let status = SourceStatus {
+    let mut status = SourceStatus {
         source: report_model::Source::Claude,
         found: !roots.is_empty(),
         locations: if roots.is_empty() { candidates } else { roots },
@@ -366,6 +427,12 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         limits,
         ..SourceStatus::new(report_model::Source::Claude)
     };
+    for version in &state.versions {
+        status.note_version(version);
+    }
+    for unknown in &state.unknown {
+        status.note_unknown(unknown);
+    }
     (state.drafts, status)
 }
 
@@ -511,6 +578,8 @@ enum Record {
         prompt: Option<String>,
         /// The model of a main-chain assistant record (an index into `models`).
         model: Option<usize>,
+        /// Whether the record is of substance (see [`State::substantive`]).
+        substantive: bool,
     },
 }
 
@@ -521,6 +590,9 @@ struct ParsedFile {
     cwds: Vec<String>,
     models: Vec<String>,
     records: Vec<Record>,
+    /// The `version`s the records named and the unknown record types, each once.
+    versions: Vec<String>,
+    unknown: Vec<String>,
     warnings: Vec<Warning>,
     stats: Stats,
 }
@@ -542,8 +614,21 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
     let mut cwds = Vec::new();
     let mut models = Vec::new();
     let mut records = Vec::new();
+    let mut versions: Vec<String> = Vec::new();
+    let mut unknown: Vec<String> = Vec::new();
     jsonl::read_lines(&mut ctx, &mut stats, &job.path, |bytes| {
         let mut line = Line::parse(bytes, job.subagent)?;
+        if let Some(version) = line.version.get() {
+            if !versions.iter().any(|known| known == version) {
+                versions.push(version.to_owned());
+            }
+        }
+        if let Some(kind) = line.kind.get().filter(|kind| !KNOWN_TYPES.contains(kind)) {
+            let name = format!("type:{kind}");
+            if !unknown.contains(&name) {
+                unknown.push(name);
+            }
+        }
         let session = if job.subagent {
             0
         } else {
@@ -577,13 +662,16 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
         let Some(time) = line.timestamp.timestamp() else { return Ok(()) };
         let side_chain = job.subagent || line.is_sidechain.0;
         let mut prompt = None;
+        let mut substantive = side_chain || line.kind.is("assistant");
         if line.kind.is("user") && !side_chain {
             let message: Text = match std::mem::take(&mut line.message) {
                 Message::Decoded(text) => text,
                 Message::Raw(raw) => Text::from_json_stripping(raw.get())?,
                 Message::Absent => Text::default(),
             };
+            substantive |= message.tool_result;
             if is_prompt(&line, &message) {
+                substantive = true;
                 prompt = Some(message.value);
             }
         }
@@ -604,10 +692,11 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
             branch: line.git_branch.get().map(|branch| intern(&mut cwds, branch)),
             prompt,
             model: model.map(|model| intern(&mut models, model)),
+            substantive,
         });
         Ok(())
     });
-    ParsedFile { sessions, cwds, models, records, warnings: ctx.warnings, stats }
+    ParsedFile { sessions, cwds, models, records, versions, unknown, warnings: ctx.warnings, stats }
 }
 
 /// Adds a parsed transcript to what was read so far.
@@ -623,7 +712,9 @@ fn apply_transcript(
     state.stats.files_read += file.stats.files_read;
     state.stats.malformed_lines += file.stats.malformed_lines;
     state.stats.malformed_files += file.stats.malformed_files;
-    let State { drafts, extras, transcripts, .. } = state;
+    state.versions.extend(file.versions);
+    state.unknown.extend(file.unknown);
+    let State { drafts, extras, transcripts, substantive: solid, .. } = state;
     for record in file.records {
         match record {
             Record::CustomTitle { session, title } => {
@@ -633,8 +724,21 @@ fn apply_transcript(
                 extra(extras, &file.sessions[session]).ai_title = Some(title);
             }
             Record::Summary { leaf, summary } => folder.summaries.push((leaf, summary)),
-            Record::Event { session, time, side_chain, uuid, cwd, branch, prompt, model } => {
+            Record::Event {
+                session,
+                time,
+                side_chain,
+                uuid,
+                cwd,
+                branch,
+                prompt,
+                model,
+                substantive,
+            } => {
                 let session_id = file.sessions[session].as_str();
+                if substantive && !solid.contains(session_id) {
+                    solid.insert(session_id.to_owned());
+                }
                 if !job.subagent {
                     if !transcripts.contains(session_id) {
                         transcripts.insert(session_id.to_owned());
@@ -643,11 +747,11 @@ fn apply_transcript(
                         folder.note_leaf(key, session_id);
                     }
                 }
-                if let Some(cwd) = cwd.map(|index| file.cwds[index].as_str()) {
+                if let Some(cwd) = cwd.map(|index| upper_drive(&file.cwds[index])) {
                     let extra = extra(extras, session_id);
                     let slot = if side_chain { &mut extra.side_cwd } else { &mut extra.main_cwd };
-                    if slot.as_deref() != Some(Path::new(cwd)) {
-                        *slot = Some(PathBuf::from(cwd));
+                    if slot.as_deref() != Some(Path::new(cwd.as_ref())) {
+                        *slot = Some(PathBuf::from(cwd.as_ref()));
                     }
                 }
                 let session = draft(drafts, Agent::ClaudeCode, session_id);
@@ -773,7 +877,8 @@ fn read_history(
         if is_command(&display.value) || (display.stripped && display.value.is_empty()) {
             return Ok(());
         }
-        let project = line.project.get().map(PathBuf::from);
+        let project =
+            line.project.get().map(|project| PathBuf::from(upper_drive(project).as_ref()));
         let orphan = if let Some(session_id) = session_id {
             Orphan { key: session_id.to_owned(), cwd: project }
         } else {
@@ -813,6 +918,23 @@ fn read_history(
     malformed.report(ctx, &mut state.stats, path);
     for orphan in orphans.into_values() {
         super::add_draft(&mut state.drafts, orphan);
+    }
+}
+
+/// A working directory with a Windows drive letter in upper case (`c:\src` → `C:\src`):
+/// Claude Code on Windows writes either case within one session, for one folder.
+fn upper_drive(cwd: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = cwd.as_bytes();
+    let drive = bytes.len() >= 2
+        && bytes[0].is_ascii_lowercase()
+        && bytes[1] == b':'
+        && bytes.get(2).is_none_or(|separator| matches!(separator, b'\\' | b'/'));
+    if drive {
+        let mut upper = cwd.to_owned();
+        upper[..1].make_ascii_uppercase();
+        std::borrow::Cow::Owned(upper)
+    } else {
+        std::borrow::Cow::Borrowed(cwd)
     }
 }
 

@@ -1,15 +1,358 @@
-//! Factory Droid: not read yet.
+//! Factory Droid: `<factory>/sessions/-<project slug>/<session id>.jsonl` (older versions
+//! wrote `<factory>/sessions/<session id>.jsonl`; side chats go to `sessions/btw/`), each
+//! with a `<session id>.settings.json` beside it. `<factory>` is the config's `droid`
+//! folder, else `$FACTORY_HOME_OVERRIDE/.factory` (Droid's own override of the home
+//! folder), else `~/.factory`.
+//!
+//! Verified in the `@factory/cli-linux-x64` 0.225.2 binary (the bundled JavaScript; the
+//! `droid` npm package 0.215.0 only downloads it):
+//!
+//! - The first line is a `session_start` record: `id`, `title`, `owner`, `version` (the
+//!   file format's, `2`), `cwd`, optional `lastCwd` (the folder the session moved to),
+//!   `parent` (a forked session), `callingSessionId` (set on a sub-agent's session, with
+//!   `callingToolUseId`), `isSessionTitleManuallySet`, and, in old files, `sessionTitle`
+//!   instead of `title`. It has no time. Droid rewrites this first line when the title
+//!   changes. A new session's title is the placeholder "New Session" (or its
+//!   translation: "Nuova sessione", "新しいセッション", "새 세션", "新会话") or "Generating
+//!   title…" until one is generated: none of these is a title.
+//! - Then `message` records `{id, timestamp, parentId, message: {role, content, …}}`
+//!   (`timestamp` RFC 3339, or epoch milliseconds in some versions), and `todo_state` and
+//!   `compaction_state` records with a `timestamp`.
+//! - Droid's own test of a typed prompt (`qk` in the bundle): a `user` message whose
+//!   `visibility` is absent or `both`, not `hiddenFromUserViews`, without
+//!   `hookEventName`, whose `userMessageSource` is not an automation (`automation`,
+//!   `readiness-remediation`, `readiness-evaluation`, `wiki-generation`,
+//!   `wiki-ci-setup`), with text. A user message holding `tool_result` blocks is a
+//!   tool's output. Droid strips `<system-reminder>` blocks (injected context) from user
+//!   text before showing it: so does this reader. A sub-agent's prompt starts with
+//!   `# Task Tool Invocation`.
+//! - Assistant messages name their model in `modelId` (third-party readers also saw
+//!   `model`); the settings file's `model` is the session's model.
+//! - The files name no Droid version.
+//!
+//! So: prompts as Droid counts them; activity is every record's time; the title is the
+//! `session_start` title unless a placeholder, else the first prompt; the working
+//! directory is `lastCwd`, else `cwd`; models are those of the assistant messages in the
+//! window, else the settings file's. A sub-agent's session (`callingSessionId`) is
+//! activity of the calling session, never prompts; one without `callingSessionId` whose
+//! prompt is a Task invocation (older versions) has no known parent and is left out.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::{Ctx, Drafts, SessionsConfig, agent_home};
-use crate::{Env, SourceStatus};
+use jiff::Timestamp;
+use report_model::Agent;
+use serde::Deserialize;
+use serde::de::{DeserializeSeed as _, Deserializer};
+
+use super::jsonl::{self, Stats};
+use super::lenient::{LBool, LNum, LStr, Stripping, Text};
+use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
+use crate::{Env, SourceStatus, fsread};
+
+/// Titles Droid writes before it has one.
+const PLACEHOLDER_TITLES: &[&str] = &[
+    "New Session",
+    "Nuova sessione",
+    "\u{65b0}\u{3057}\u{3044}\u{30bb}\u{30c3}\u{30b7}\u{30e7}\u{30f3}",
+    "\u{c0c8} \u{c138}\u{c158}",
+    "\u{65b0}\u{4f1a}\u{8bdd}",
+    "Generating title\u{2026}",
+];
+
+/// `userMessageSource` values of messages no person typed.
+const AUTOMATED_SOURCES: &[&str] = &[
+    "automation",
+    "readiness-remediation",
+    "readiness-evaluation",
+    "wiki-generation",
+    "wiki-ci-setup",
+];
+
+/// How a sub-agent's prompt starts.
+const TASK_PROMPT: &str = "# Task Tool Invocation";
+
+/// The record types Droid writes in a session file.
+const KNOWN_TYPES: &[&str] = &["session_start", "message", "todo_state", "compaction_state"];
+
+/// The fields of one line that the reader uses.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Record<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    id: LStr<'a>,
+    #[serde(borrow)]
+    timestamp: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow)]
+    title: LStr<'a>,
+    #[serde(borrow)]
+    session_title: LStr<'a>,
+    #[serde(borrow)]
+    cwd: LStr<'a>,
+    #[serde(borrow)]
+    last_cwd: LStr<'a>,
+    #[serde(borrow)]
+    calling_session_id: LStr<'a>,
+    version: LNum,
+    #[serde(borrow)]
+    message: Option<Message<'a>>,
+}
+
+/// A `message` record's message.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Message<'a> {
+    #[serde(borrow)]
+    role: LStr<'a>,
+    #[serde(deserialize_with = "stripped")]
+    content: Text,
+    #[serde(borrow)]
+    visibility: LStr<'a>,
+    hidden_from_user_views: LBool,
+    is_user_visible: Option<LBool>,
+    #[serde(borrow)]
+    hook_event_name: LStr<'a>,
+    #[serde(borrow)]
+    user_message_source: LStr<'a>,
+    #[serde(borrow)]
+    model_id: LStr<'a>,
+    #[serde(borrow)]
+    model: LStr<'a>,
+}
+
+/// The part of `<id>.settings.json` the reader uses.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Settings<'a> {
+    #[serde(borrow)]
+    model: LStr<'a>,
+}
+
+/// A message's text, without the blocks Droid injects.
+fn stripped<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Text, D::Error> {
+    Stripping.deserialize(deserializer)
+}
 
 pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
-    let _ = ctx;
-    let home: PathBuf =
-        agent_home(env, config, report_model::Agent::Droid, || env.home.join(".factory"));
-    let status =
+    let home: PathBuf = agent_home(env, config, report_model::Agent::Droid, || {
+        env.var("FACTORY_HOME_OVERRIDE")
+            .map_or_else(|| env.home.clone(), |home| config_path(env, Path::new(home)))
+            .join(".factory")
+    });
+    let sessions = home.join("sessions");
+    let mut status =
         SourceStatus { locations: vec![home], ..SourceStatus::new(report_model::Source::Droid) };
-    (Drafts::new(), status)
+    let mut drafts = Drafts::new();
+    let mut fresh = Vec::new();
+    status.found = sessions.is_dir();
+    if !status.found {
+        return (drafts, status);
+    }
+    collect_files(ctx, &sessions, true, &mut status.files, &mut fresh);
+    let mut counts = Stats::default();
+    for path in &fresh {
+        if let Some(draft) = read_session(ctx, &mut counts, &mut status, path) {
+            add_draft(&mut drafts, draft);
+        }
+    }
+    status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
+    status.limits.extend(super::malformed_limit(&counts));
+    (drafts, status)
+}
+
+/// The `*.jsonl` files of `folder` (and, at the top, of its sub-folders), sorted: each
+/// is counted, and kept when modified since the window began.
+fn collect_files(
+    ctx: &mut Ctx,
+    folder: &Path,
+    top: bool,
+    count: &mut u64,
+    fresh: &mut Vec<PathBuf>,
+) {
+    let mut listed = super::list_fresh(folder, ctx.since).unwrap_or_else(|error| {
+        ctx.fail(error);
+        super::Fresh::default()
+    });
+    if let Some(error) = listed.broken.take() {
+        ctx.fail(error);
+    }
+    for (name, kind, is_fresh) in listed.iter() {
+        if super::is_folder(kind, || folder.join(name)) {
+            if top {
+                collect_files(ctx, &folder.join(name), false, count, fresh);
+            }
+        } else if super::jsonl_stem(Path::new(name)).is_some() {
+            *count += 1;
+            if is_fresh {
+                fresh.push(folder.join(name));
+            }
+        }
+    }
+}
+
+/// What a session file told about its session beyond the draft.
+#[derive(Default)]
+struct Seen {
+    started: bool,
+    calling: Option<String>,
+    task_prompt: bool,
+    typed_prompt: bool,
+}
+
+/// Reads one session file into a draft (of the calling session, for a sub-agent's).
+fn read_session(
+    ctx: &mut Ctx,
+    counts: &mut Stats,
+    status: &mut SourceStatus,
+    path: &Path,
+) -> Option<Draft> {
+    let since = ctx.since;
+    let stem = super::jsonl_stem(Path::new(path.file_name()?))?;
+    let mut draft = Draft::new(Agent::Droid, &stem);
+    let mut seen = Seen::default();
+    let mut cwd: Option<String> = None;
+    jsonl::read_lines(ctx, counts, path, |bytes| {
+        let record: Record = serde_json::from_slice(bytes)?;
+        let time = record.timestamp.and_then(record_time);
+        if let Some(time) = time.filter(|time| *time >= since) {
+            draft.activity.push(time);
+        }
+        match record.kind.0.as_deref() {
+            Some("session_start") if !seen.started => {
+                seen.started = true;
+                if let Some(id) = record.id.get() {
+                    id.clone_into(&mut draft.session_id);
+                }
+                let title = record.title.get().or(record.session_title.get()).map(str::trim);
+                draft.title = title
+                    .filter(|title| !title.is_empty() && !PLACEHOLDER_TITLES.contains(title))
+                    .map(str::to_owned);
+                cwd = record.last_cwd.into_owned().or(record.cwd.into_owned());
+                seen.calling = record.calling_session_id.into_owned();
+                if let Some(version) = record.version.as_i64().filter(|version| *version != 2) {
+                    status.note_unknown(&format!("session_start version {version}"));
+                }
+            }
+            Some("message") => {
+                let Some(message) = record.message else { return Ok(()) };
+                note_message(&mut draft, &mut seen, &message, time, since);
+            }
+            Some(other) if !KNOWN_TYPES.contains(&other) => {
+                status.note_unknown(&format!("record type {other}"));
+            }
+            _ => {}
+        }
+        Ok(())
+    });
+    if let Some(calling) = seen.calling {
+        // A sub-agent's records are activity of the session that called it.
+        let mut parent = Draft::new(Agent::Droid, &calling);
+        parent.activity = draft.activity;
+        return Some(parent);
+    }
+    if seen.task_prompt && !seen.typed_prompt {
+        // An older sub-agent's session, whose caller is not named.
+        return None;
+    }
+    draft.cwd = cwd.map(PathBuf::from).filter(|cwd| cwd.is_absolute());
+    if draft.models.is_empty() && !draft.activity.is_empty() {
+        if let Some(model) = settings_model(ctx, path) {
+            draft.note_model(&model);
+        }
+    }
+    Some(draft)
+}
+
+/// Uses one message: a prompt when the person typed it, a model when a reply names one.
+fn note_message(
+    draft: &mut Draft,
+    seen: &mut Seen,
+    message: &Message,
+    time: Option<Timestamp>,
+    since: Timestamp,
+) {
+    let in_window = time.is_some_and(|time| time >= since);
+    match message.role.0.as_deref() {
+        Some("assistant") if in_window => {
+            if let Some(model) = message.model_id.get().or(message.model.get()) {
+                draft.note_model(model);
+            }
+        }
+        Some("user") => {
+            let typed = !message.content.tool_result
+                && message.visibility.get().is_none_or(|visibility| visibility == "both")
+                && !message.hidden_from_user_views.0
+                && message.is_user_visible.is_none_or(|visible| visible.0)
+                && message.hook_event_name.0.is_none()
+                && message
+                    .user_message_source
+                    .get()
+                    .is_none_or(|source| !AUTOMATED_SOURCES.contains(&source))
+                && !message.content.value.is_empty();
+            if !typed {
+                return;
+            }
+            if message.content.value.starts_with(TASK_PROMPT) {
+                seen.task_prompt = true;
+                return;
+            }
+            let Some(time) = time else { return };
+            seen.typed_prompt = true;
+            if in_window {
+                draft.prompts.push(time);
+            }
+            draft.note_prompt_text(time, &message.content.value);
+        }
+        _ => {}
+    }
+}
+
+/// A record's `timestamp`: RFC 3339 text or epoch milliseconds.
+fn record_time(raw: &serde_json::value::RawValue) -> Option<Timestamp> {
+    let text = raw.get();
+    if text.starts_with('"') {
+        serde_json::from_str::<LStr>(text).ok()?.timestamp()
+    } else {
+        let millis = serde_json::from_str::<LNum>(text).ok()?.as_i64()?;
+        Timestamp::from_millisecond(millis).ok()
+    }
+}
+
+/// The `model` of the session's `<id>.settings.json`; a missing file is silent, an
+/// unreadable one a warning, a malformed one ignored (it only names the model).
+fn settings_model(ctx: &mut Ctx, transcript: &Path) -> Option<String> {
+    let name = super::file_name(transcript)?;
+    let settings =
+        transcript.with_file_name(format!("{}.settings.json", name.strip_suffix(".jsonl")?));
+    let bytes = match fsread::read_small(&settings, fsread::CONFIG_FILE_MAX) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            ctx.fail(error);
+            return None;
+        }
+    };
+    let parsed: Settings = serde_json::from_slice(&bytes).ok()?;
+    parsed.model.into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_times_are_text_or_milliseconds() {
+        let raw =
+            |json: &str| serde_json::from_str::<Box<serde_json::value::RawValue>>(json).unwrap();
+        assert_eq!(
+            record_time(&raw(r#""2026-03-02T10:00:00.500Z""#)),
+            Some("2026-03-02T10:00:00.500Z".parse().unwrap())
+        );
+        assert_eq!(
+            record_time(&raw("1772445600000")),
+            Some(Timestamp::from_millisecond(1_772_445_600_000).unwrap())
+        );
+        assert_eq!(record_time(&raw("{}")), None);
+        assert_eq!(record_time(&raw(r#""yesterday""#)), None);
+    }
 }

@@ -1,36 +1,355 @@
-//! Gemini CLI: `<home>/tmp/<project-id>/chats/session-*.jsonl`, legacy
-//! `session-*.json` files, and sub-agent chats under `chats/<parent-session-id>/`.
+//! Gemini CLI: `<home>/tmp/<project>/chats/session-*.jsonl`, legacy `session-*.json`
+//! files, and sub-agent chats under `chats/<parent-session-id>/`.
 //!
-//! - A `.jsonl` chat starts with a metadata record (`sessionId`, `startTime`, …), then
-//!   messages (`id`, `timestamp`, `type`, `content`). A message written again with the
-//!   same `id` replaces the earlier one in place. `{"$set": {…}}` updates the metadata
-//!   (a `summary` becomes the title; a `messages` list replaces the messages), and
-//!   `{"$rewindTo": "<id>"}` drops that message and all after it (all of them when the
-//!   id is unknown, as Gemini CLI does): dropped messages are neither prompts nor
-//!   activity.
-//! - A legacy `.json` chat is one object with `messages[]`.
-//! - Prompts are the `user` messages; activity is every message kept. A sub-agent
-//!   chat's messages are activity of its parent session, never prompts.
+//! Verified against the source of `google-gemini/gemini-cli` (0.56.0-nightly, August
+//! 2026, and its history back to 0.1): `packages/core/src/services/chatRecordingService.ts`
+//! and `chatRecordingTypes.ts` (the files), `core/geminiChat.ts`, `core/client.ts`,
+//! `utils/environmentContext.ts` (what is recorded as a `user` message),
+//! `config/storage.ts` and `config/projectRegistry.ts` (the folders), against issues
+//! #20258 and #28036 (real sibling files), and against the files Gemini CLI 0.61.0
+//! wrote offline (`fixtures/agents/gemini/0.61.0/`: its `<session_context>` comes in a
+//! `$set` `messages` list).
+//!
+//! - A `.jsonl` chat is an append log: a metadata record (`sessionId`, `projectHash`,
+//!   `startTime`, `kind`), then messages (`id`, `timestamp`, `type`, `content`,
+//!   `displayContent`, a reply's `model`). A message written again with the same `id`
+//!   replaces the earlier one in place (the last write wins). `{"$set": {…}}` updates the
+//!   metadata (a `summary` becomes the title; a `messages` list replaces the messages),
+//!   and `{"$rewindTo": "<id>"}` drops that message and all after it (all of them when
+//!   the id is unknown, as Gemini CLI does): dropped messages are neither prompts nor
+//!   activity. A legacy `.json` chat (before April 2026) is one object with `messages[]`.
+//! - Prompts are the `user` messages the person typed. Gemini CLI records much else as
+//!   `user` messages, none of them a prompt: the `<session_context>` block it sends
+//!   first, `<hook_context>` blocks (a hook's output, before or instead of the typed
+//!   text) and `<state_snapshot>` compression summaries (these blocks are removed from
+//!   the text, and a message with nothing left is no prompt), tool results
+//!   (`functionResponse` parts), its `Please continue.` nudge, the shell mode's
+//!   `I ran the following shell command:`, the IDE's editor context, the plan mode's
+//!   exit notice, `/directory add`'s workspace listing and the history sentinels. A
+//!   message that first appears inside a `$set` `messages` list was rebuilt from the
+//!   model's history, never typed (a typed one is always recorded on its own line first).
+//!   The text is `displayContent` when there is one (what was typed, before `@file`
+//!   expansion).
+//! - Sub-agents: a chat whose metadata says `kind: "subagent"`, a chat in
+//!   `chats/<parent-session-id>/` (since March 2026), and (before February 2026, when
+//!   sub-agents shared their parent's `sessionId` and wrote a sibling `session-*.json`)
+//!   a legacy chat without `kind` that starts after another chat of the same id: its
+//!   messages are activity of the parent session, never prompts. Other chats of one
+//!   `sessionId` (a `.json` and the `.jsonl` it was migrated to, a new file started on
+//!   resume) are continuations of one session and merge.
+//! - Times: the messages' own `timestamp`s; `startTime` only orders sibling chats and
+//!   `lastUpdated` (days after the last message at times) is never used.
 //! - Models: the `model` of the messages kept (Gemini's replies carry one).
-//! - The working directory is the project root named by the folder's `.project_root`
-//!   file, else the folder's entry in `<home>/projects.json`; older folders named by a
-//!   hash have neither.
-//! - Title: the last `summary`, else the first user prompt (its `displayContent` when
-//!   there is one: what the user typed, before `@file` expansion).
+//! - The working directory: the project folder's `.project_root` file, else its entry
+//!   in `<home>/projects.json` (absolute path → folder name). Older folders are named by
+//!   `sha256(project root)`, the `projectHash` every chat also records: the paths of
+//!   `projects.json`, the `.project_root` files of `tmp/*/` and `history/*/`, and the
+//!   directories the chat's own `<session_context>` and `directories` name are hashed
+//!   to find it; failing that, the first directory the session context names is taken.
+//!   (On Windows `projects.json` holds lower-cased paths, which hash to nothing.) Not
+//!   hashed, as this reader does not see them: the working directories other agents'
+//!   sessions name, the repositories under the configured roots, the current directory.
+//! - Title: the last `summary` (of the chat written last), else the first typed prompt.
+//! - Versions: Gemini CLI names no version of its own in these files. Message types
+//!   other than `user`, `gemini`, `info`, `error` and `warning`, and records of no
+//!   known shape, are noted as unknown.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
 use std::io::{BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
 use report_model::Agent;
 use serde::Deserialize;
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LStr, OStr, Text};
+use super::lenient::{LStr, OStr, TEXT_CAP_CHARS};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path, has_extension};
 use crate::{Env, Error, SourceStatus, fsread};
 use report_model::plural;
+
+/// The message types Gemini CLI writes (`ConversationRecordExtra` in
+/// `chatRecordingTypes.ts`).
+const KNOWN_TYPES: &[&str] = &["user", "gemini", "info", "error", "warning"];
+
+/// Blocks Gemini CLI puts into `user` messages, removed before the text is judged.
+const INJECTED_BLOCKS: &[&str] = &["session_context", "hook_context", "state_snapshot"];
+
+/// Starts of `user` messages Gemini CLI writes itself.
+const NOT_PROMPT_PREFIXES: &[&str] = &[
+    // Shell mode (`!cmd`): `cli/src/ui/hooks/useExecutionLifecycle.ts`.
+    "I ran the following shell command:",
+    // IDE context: `getIdeContextParts` in `core/src/core/client.ts`.
+    "Here is the user's editor context",
+    "Here is a summary of changes in the user's editor context",
+    // `getPlanModeExitMessage` in `core/src/utils/approvalModeUtils.ts`.
+    "User has manually exited Plan Mode.",
+    // `/directory add`: `addDirectoryContext` in `client.ts`.
+    "- **Workspace Directories:**",
+    // `core/src/utils/historyHardening.ts`.
+    "[Continuing from previous AI thoughts...]",
+];
+
+/// Whole `user` messages Gemini CLI writes itself: the next-speaker check's nudge
+/// (`client.ts`) and the history hardener's closing turn.
+const NOT_PROMPT_TEXTS: &[&str] = &["Please continue."];
+
+/// How many directories a chat's session context may name that are kept.
+const DIRS_MAX: usize = 16;
+
+/// The text of a message's `content` or `displayContent` (a string, a part
+/// `{"text": …}`, or a list of these), with the injected blocks removed, whitespace
+/// collapsed and only the first [`TEXT_CAP_CHARS`] characters kept; whether it holds a
+/// tool's result; and the directories a `<session_context>` block names.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+struct Content {
+    text: String,
+    chars: usize,
+    pending_space: bool,
+    present: bool,
+    function_response: bool,
+    dirs: Vec<String>,
+}
+
+impl Content {
+    /// Appends a piece of text, collapsing whitespace, up to the cap.
+    fn push_str(&mut self, piece: &str) {
+        for character in piece.chars() {
+            if self.chars >= TEXT_CAP_CHARS {
+                return;
+            }
+            if character.is_whitespace() {
+                self.pending_space = !self.text.is_empty();
+                continue;
+            }
+            if self.pending_space {
+                self.text.push(' ');
+                self.chars += 1;
+                self.pending_space = false;
+            }
+            self.text.push(character);
+            self.chars += 1;
+        }
+    }
+
+    /// Appends one text part without its injected blocks.
+    fn push_part(&mut self, value: &str) {
+        self.pending_space = !self.text.is_empty();
+        let mut rest = value;
+        while let Some((start, tag)) = next_block(rest) {
+            self.push_str(&rest[..start]);
+            let after_open = &rest[start + tag.len() + 2..];
+            let close = format!("</{tag}>");
+            let (inside, after) = match after_open.find(&close) {
+                Some(end) => (&after_open[..end], &after_open[end + close.len()..]),
+                // An unclosed block runs to the end of the part.
+                None => (after_open, ""),
+            };
+            if tag == "session_context" {
+                context_dirs(inside, &mut self.dirs);
+            }
+            self.pending_space = !self.text.is_empty();
+            rest = after;
+        }
+        self.push_str(rest);
+    }
+}
+
+/// The byte offset and tag of the first injected block's opening tag in `text`.
+fn next_block(text: &str) -> Option<(usize, &'static str)> {
+    let mut from = 0;
+    while let Some(offset) = text[from..].find('<') {
+        let start = from + offset;
+        let after = &text[start + 1..];
+        if let Some(tag) = INJECTED_BLOCKS
+            .iter()
+            .find(|tag| after.starts_with(**tag) && after[tag.len()..].starts_with('>'))
+        {
+            return Some((start, tag));
+        }
+        from = start + 1;
+    }
+    None
+}
+
+/// The directories a `<session_context>` block names (`environmentContext.ts`): `I'm
+/// currently working in the directory: <dir>` (until late 2025), or the `  - <dir>`
+/// lines under `I'm currently working in the following directories:` or
+/// `- **Workspace Directories:**`.
+fn context_dirs(block: &str, dirs: &mut Vec<String>) {
+    let mut listing = false;
+    for line in block.lines() {
+        if dirs.len() >= DIRS_MAX {
+            return;
+        }
+        if let Some(dir) = line.trim().strip_prefix("I'm currently working in the directory:") {
+            push_dir(dirs, dir);
+            listing = false;
+        } else if line.contains("I'm currently working in the following directories:")
+            || line.contains("**Workspace Directories:**")
+        {
+            listing = true;
+        } else if let Some(dir) = line.strip_prefix("  - ").filter(|_| listing) {
+            push_dir(dirs, dir);
+        } else {
+            listing = false;
+        }
+    }
+}
+
+/// Keeps a directory named by a chat, once.
+fn push_dir(dirs: &mut Vec<String>, dir: &str) {
+    let dir = dir.trim();
+    if !dir.is_empty() && dirs.len() < DIRS_MAX && !dirs.iter().any(|known| known == dir) {
+        dirs.push(dir.to_owned());
+    }
+}
+
+struct ContentSeed<'c>(&'c mut Content);
+
+impl<'de> DeserializeSeed<'de> for ContentSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ContentSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<(), E> {
+        self.0.present = true;
+        self.0.push_part(value);
+        Ok(())
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_none<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.0.present = true;
+        while seq.next_element_seed(ContentSeed(&mut *self.0))?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.0.present = true;
+        while let Some(key) = map.next_key::<LStr<'de>>()? {
+            match key.get() {
+                Some("text") => {
+                    if let Some(text) = map.next_value::<LStr<'de>>()?.get() {
+                        self.0.push_part(text);
+                    }
+                }
+                Some("functionResponse") => {
+                    self.0.function_response = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'de> Deserialize<'de> for Content {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut content = Content::default();
+        ContentSeed(&mut content).deserialize(deserializer)?;
+        Ok(content)
+    }
+}
+
+/// A list of strings (`directories`); anything else is skipped.
+#[derive(Debug, Default)]
+struct Strings(Vec<String>);
+
+impl<'de> Deserialize<'de> for Strings {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct StringsVisitor;
+        impl<'de> Visitor<'de> for StringsVisitor {
+            type Value = Strings;
+
+            fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+                formatter.write_str("any JSON value")
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Strings, A::Error> {
+                let mut found = Vec::new();
+                while let Some(item) = seq.next_element::<LStr<'de>>()? {
+                    if let Some(text) = item.get().filter(|_| found.len() < DIRS_MAX) {
+                        found.push(text.to_owned());
+                    }
+                }
+                Ok(Strings(found))
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Strings, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Strings::default())
+            }
+
+            fn visit_str<E>(self, _: &str) -> Result<Strings, E> {
+                Ok(Strings::default())
+            }
+
+            fn visit_bool<E>(self, _: bool) -> Result<Strings, E> {
+                Ok(Strings::default())
+            }
+
+            fn visit_i64<E>(self, _: i64) -> Result<Strings, E> {
+                Ok(Strings::default())
+            }
+
+            fn visit_u64<E>(self, _: u64) -> Result<Strings, E> {
+                Ok(Strings::default())
+            }
+
+            fn visit_f64<E>(self, _: f64) -> Result<Strings, E> {
+                Ok(Strings::default())
+            }
+
+            fn visit_unit<E>(self) -> Result<Strings, E> {
+                Ok(Strings::default())
+            }
+        }
+        deserializer.deserialize_any(StringsVisitor)
+    }
+}
 
 /// One line of a `.jsonl` chat: metadata, a message, an update or a rewind.
 #[derive(Deserialize, Default)]
@@ -39,6 +358,13 @@ struct Record<'a> {
     #[serde(borrow)]
     session_id: LStr<'a>,
     #[serde(borrow)]
+    project_hash: LStr<'a>,
+    #[serde(borrow)]
+    start_time: LStr<'a>,
+    #[serde(rename = "kind", borrow)]
+    chat_kind: LStr<'a>,
+    directories: Strings,
+    #[serde(borrow)]
     summary: LStr<'a>,
     #[serde(borrow)]
     id: LStr<'a>,
@@ -46,11 +372,14 @@ struct Record<'a> {
     timestamp: LStr<'a>,
     #[serde(rename = "type", borrow)]
     kind: LStr<'a>,
-    content: Text,
-    display_content: Text,
+    content: Content,
+    display_content: Content,
     /// The model of a `gemini` message.
     #[serde(borrow)]
     model: LStr<'a>,
+    /// A whole legacy chat written on one line.
+    #[serde(borrow)]
+    messages: Option<Vec<Message<'a>>>,
     #[serde(rename = "$set", borrow)]
     set: Option<Update<'a>>,
     #[serde(rename = "$rewindTo", borrow)]
@@ -64,12 +393,17 @@ struct Update<'a> {
     #[serde(borrow)]
     session_id: LStr<'a>,
     #[serde(borrow)]
+    project_hash: LStr<'a>,
+    #[serde(rename = "kind", borrow)]
+    chat_kind: LStr<'a>,
+    directories: Strings,
+    #[serde(borrow)]
     summary: LStr<'a>,
     #[serde(borrow)]
     messages: Option<Vec<Message<'a>>>,
 }
 
-/// A message inside a `$set` update or a legacy chat.
+/// A message inside a `$set` update or a one-line legacy chat.
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 struct Message<'a> {
@@ -79,8 +413,8 @@ struct Message<'a> {
     timestamp: LStr<'a>,
     #[serde(rename = "type", borrow)]
     kind: LStr<'a>,
-    content: Text,
-    display_content: Text,
+    content: Content,
+    display_content: Content,
     #[serde(borrow)]
     model: LStr<'a>,
 }
@@ -90,6 +424,11 @@ struct Message<'a> {
 #[serde(default, rename_all = "camelCase")]
 struct LegacyChat {
     session_id: OStr,
+    project_hash: OStr,
+    start_time: OStr,
+    #[serde(rename = "kind")]
+    chat_kind: OStr,
+    directories: Strings,
     summary: OStr,
     messages: Vec<LegacyMessage>,
 }
@@ -102,8 +441,8 @@ struct LegacyMessage {
     timestamp: OStr,
     #[serde(rename = "type")]
     kind: OStr,
-    content: Text,
-    display_content: Text,
+    content: Content,
+    display_content: Content,
     model: OStr,
 }
 
@@ -118,52 +457,75 @@ struct Registry {
 struct Kept {
     id: String,
     time: Option<Timestamp>,
-    user: bool,
+    /// What the person typed, when the message is a prompt.
+    prompt: Option<String>,
     /// The model that wrote it (a reply's `model`).
     model: Option<String>,
+}
+
+/// A message as read, whichever record held it.
+struct Incoming<'r> {
+    id: &'r str,
+    time: Option<Timestamp>,
+    kind: &'r LStr<'r>,
+    content: &'r Content,
+    display: &'r Content,
+    model: &'r LStr<'r>,
 }
 
 /// A chat being replayed.
 #[derive(Default)]
 struct Chat {
     session_id: Option<String>,
+    project_hash: Option<String>,
+    start_time: Option<Timestamp>,
+    /// `kind` of the metadata: `main`, `subagent`, or none (before February 2026).
+    kind: Option<String>,
     summary: Option<String>,
     messages: Vec<Kept>,
     /// Message id → index in `messages`.
     index: HashMap<String, usize>,
-    /// The first kept user message: its id and text.
-    first_prompt: Option<(String, String)>,
+    /// The ids of the messages recorded on lines of their own, and the prompt each was.
+    own: HashMap<String, Option<String>>,
+    /// Directories the chat names (its session context, `directories`).
+    dirs: Vec<String>,
+    /// Message types and record shapes the reader does not know.
+    unknown: BTreeSet<String>,
 }
 
 impl Chat {
-    /// Adds a message, or replaces the one with the same id in place.
-    fn put(
-        &mut self,
-        id: &str,
-        time: Option<Timestamp>,
-        kind: &LStr,
-        content: &Text,
-        display: &Text,
-    ) {
-        let user = kind.is("user");
+    /// Adds a message, or replaces the one with the same id in place. `own_line`: the
+    /// message was recorded on its own (or in a legacy chat), not in a `$set` list.
+    fn put(&mut self, message: &Incoming, own_line: bool) {
+        let Incoming { id, time, kind, content, display, model } = *message;
+        match kind.0.as_deref() {
+            Some(known) if KNOWN_TYPES.contains(&known) => {}
+            Some(other) => {
+                self.unknown.insert(format!("type:{other}"));
+            }
+            None => {}
+        }
+        for dir in &content.dirs {
+            push_dir(&mut self.dirs, dir);
+        }
+        let prompt = if own_line {
+            let prompt = typed_prompt(kind, content, display);
+            self.own.insert(id.to_owned(), prompt.clone());
+            prompt
+        } else {
+            self.own.get(id).cloned().flatten()
+        };
+        let model = model.get().map(str::to_owned);
         if let Some(&position) = self.index.get(id) {
             let kept = &mut self.messages[position];
             kept.time = time.or(kept.time);
-            kept.user = user;
+            kept.prompt = prompt;
+            if model.is_some() {
+                kept.model = model;
+            }
         } else {
             self.index.insert(id.to_owned(), self.messages.len());
-            self.messages.push(Kept { id: id.to_owned(), time, user, model: None });
-        }
-        if user && self.first_prompt.is_none() {
-            let text = if display.present { &display.value } else { &content.value };
-            self.first_prompt = Some((id.to_owned(), text.clone()));
-        }
-    }
-
-    /// Notes the model of the message `id` (a message rewritten keeps the last one).
-    fn set_model(&mut self, id: &str, model: &LStr) {
-        if let (Some(model), Some(&position)) = (model.get(), self.index.get(id)) {
-            self.messages[position].model = Some(model.to_owned());
+            self.messages.push(Kept { id: id.to_owned(), time, prompt, model });
         }
     }
 
@@ -173,16 +535,61 @@ impl Chat {
         for dropped in self.messages.drain(keep..) {
             self.index.remove(&dropped.id);
         }
-        if self.first_prompt.as_ref().is_some_and(|(first, _)| !self.index.contains_key(first)) {
-            self.first_prompt = None;
-        }
     }
 
     /// Replaces every message.
     fn clear(&mut self) {
         self.messages.clear();
         self.index.clear();
-        self.first_prompt = None;
+    }
+
+    /// Notes the metadata fields a record or an update holds.
+    fn note_metadata(
+        &mut self,
+        session_id: &LStr,
+        project_hash: &LStr,
+        kind: &LStr,
+        directories: &Strings,
+        summary: &LStr,
+    ) {
+        if let Some(session_id) = session_id.get() {
+            self.session_id = Some(session_id.to_owned());
+        }
+        if let Some(hash) = project_hash.get() {
+            self.project_hash = Some(hash.to_owned());
+        }
+        if let Some(kind) = kind.get() {
+            if !matches!(kind, "main" | "subagent") {
+                self.unknown.insert(format!("kind:{kind}"));
+            }
+            self.kind = Some(kind.to_owned());
+        }
+        for dir in &directories.0 {
+            push_dir(&mut self.dirs, dir);
+        }
+        if let Some(summary) = summary.get() {
+            self.summary = Some(summary.to_owned());
+        }
+    }
+
+    /// Whether the chat is a sub-agent's by its own word.
+    fn says_subagent(&self) -> bool {
+        self.kind.as_deref() == Some("subagent")
+    }
+
+    /// The time of its first message, else its `startTime`: when it began.
+    fn began(&self) -> Option<Timestamp> {
+        self.messages.iter().filter_map(|kept| kept.time).min().or(self.start_time)
+    }
+
+    /// The time of its last message.
+    fn ended(&self) -> Option<Timestamp> {
+        self.messages.iter().filter_map(|kept| kept.time).max()
+    }
+
+    /// Whether any message kept is at or after `since`.
+    fn active_since(&self, since: Timestamp) -> bool {
+        self.messages.iter().any(|kept| kept.time.is_some_and(|time| time >= since))
     }
 
     /// The session, with `default_id` when the chat names none.
@@ -193,9 +600,12 @@ impl Chat {
         session.title = self.summary;
         for kept in &self.messages {
             let Some(time) = kept.time else { continue };
+            if let Some(text) = &kept.prompt {
+                session.note_prompt_text(time, text);
+            }
             if time >= since {
                 session.activity.push(time);
-                if kept.user {
+                if kept.prompt.is_some() {
                     session.prompts.push(time);
                 }
                 if let Some(model) = &kept.model {
@@ -203,15 +613,30 @@ impl Chat {
                 }
             }
         }
-        if let Some((id, text)) = self.first_prompt {
-            if let Some(time) =
-                self.index.get(&id).and_then(|position| self.messages[*position].time)
-            {
-                session.note_prompt_text(time, &text);
-            }
-        }
         session
     }
+}
+
+/// What the person typed, when a message recorded on its own line is a prompt.
+fn typed_prompt(kind: &LStr, content: &Content, display: &Content) -> Option<String> {
+    if !kind.is("user") || content.function_response {
+        return None;
+    }
+    let injected = NOT_PROMPT_TEXTS.contains(&content.text.as_str())
+        || NOT_PROMPT_PREFIXES.iter().any(|prefix| content.text.starts_with(prefix));
+    if injected {
+        return None;
+    }
+    let typed = if display.present && !display.text.is_empty() { display } else { content };
+    (!typed.text.is_empty()).then(|| typed.text.clone())
+}
+
+/// One chat file read from a project's `chats/` folder.
+struct ChatFile {
+    /// The file name without its extension.
+    stem: String,
+    legacy: bool,
+    chat: Chat,
 }
 
 pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
@@ -231,20 +656,19 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     }
     status.found = true;
     let registry = read_registry(ctx, &home.join("projects.json"));
+    // sha256(path) → path, for folders named by a hash; built when first needed.
+    let mut hashes: Option<HashMap<String, PathBuf>> = None;
     let mut counts = Stats::default();
     let mut without_cwd = 0_u64;
-    for project in ctx.list_dir(&tmp) {
-        let chats = project.join("chats");
-        if !chats.is_dir() {
+    let projects = ctx.list_dir(&tmp);
+    for project in &projects {
+        let chats_dir = project.join("chats");
+        if !chats_dir.is_dir() {
             continue;
         }
-        let cwd = project_root(ctx, &project).or_else(|| {
-            let slug = super::file_name(&project)?;
-            registry.get(&slug).cloned()
-        });
-        let mut sessions = Drafts::new();
+        let mut files = Vec::new();
         let mut subagent_folders = Vec::new();
-        for path in ctx.list_dir(&chats) {
+        for path in ctx.list_dir(&chats_dir) {
             if path.is_dir() {
                 subagent_folders.push(path);
                 continue;
@@ -258,18 +682,32 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
             if !ctx.modified_since(&path) {
                 continue;
             }
-            let Some(default_id) = super::file_stem(&path) else { continue };
+            let Some(stem) = super::file_stem(&path) else { continue };
             let chat = if legacy {
                 read_legacy(ctx, &mut counts, &path)
             } else {
                 Some(read_chat(ctx, &mut counts, &path))
             };
             if let Some(chat) = chat {
-                add_draft(&mut sessions, chat.into_draft(&default_id, ctx.since, cwd.as_ref()));
+                files.push(ChatFile { stem, legacy, chat });
             }
         }
+        let mut cwd = project_root(ctx, project).or_else(|| {
+            let slug = super::file_name(project)?;
+            registry.get(&slug).cloned()
+        });
+        if cwd.is_none() && files.iter().any(|file| file.chat.active_since(ctx.since)) {
+            let table = hashes.get_or_insert_with(|| hash_table(ctx, &home, &projects, &registry));
+            cwd = recover_cwd(project, &files, table);
+        }
+        for file in &files {
+            for unknown in &file.chat.unknown {
+                status.note_unknown(unknown);
+            }
+        }
+        let mut sessions = assemble(files, ctx.since, cwd.as_ref());
         for folder in subagent_folders {
-            read_subagents(ctx, &mut counts, &folder, &mut sessions, &mut status.files);
+            read_subagents(ctx, &mut counts, &folder, &mut sessions, &mut status);
         }
         for session in sessions.into_values() {
             if session.cwd.is_none() && !session.activity.is_empty() {
@@ -289,6 +727,78 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     (drafts, status)
 }
 
+/// Turns the chats of one project folder into sessions: the chats of one `sessionId`
+/// merge, but a sub-agent's chat only adds activity to its parent session.
+fn assemble(files: Vec<ChatFile>, since: Timestamp, cwd: Option<&PathBuf>) -> Drafts {
+    // The earliest chat of each session that is not a sub-agent's by its own word: its
+    // start and file name.
+    let mut first: HashMap<String, (Option<Timestamp>, String)> = HashMap::new();
+    for file in &files {
+        if file.chat.says_subagent() {
+            continue;
+        }
+        let id = file.chat.session_id.clone().unwrap_or_else(|| file.stem.clone());
+        let began = file.chat.began();
+        let earlier = |known: &(Option<Timestamp>, String)| match (began, known.0) {
+            (Some(began), Some(known)) => began < known,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        if first.get(&id).is_none_or(earlier) {
+            first.insert(id, (began, file.stem.clone()));
+        }
+    }
+    let mut sessions = Drafts::new();
+    // The title comes from the chat written last that has a summary.
+    let mut titles: HashMap<String, (Option<Timestamp>, String)> = HashMap::new();
+    let mut subagents = Vec::new();
+    for file in files {
+        let id = file.chat.session_id.clone().unwrap_or_else(|| file.stem.clone());
+        // Before `kind` existed, a sub-agent wrote a `.json` sibling with its parent's
+        // `sessionId`, started while the parent ran.
+        let began = file.chat.began();
+        let sibling = file.legacy
+            && file.chat.kind.is_none()
+            && first.get(&id).is_some_and(|(first, stem)| {
+                let later = began.zip(*first).is_some_and(|(mine, first)| mine > first);
+                *stem != file.stem && later
+            });
+        if file.chat.says_subagent() || sibling {
+            subagents.push((id, file.chat));
+            continue;
+        }
+        if let Some(summary) = &file.chat.summary {
+            let ended = file.chat.ended();
+            if titles.get(&id).is_none_or(|(last, _)| ended >= *last) {
+                titles.insert(id.clone(), (ended, summary.clone()));
+            }
+        }
+        add_draft(&mut sessions, file.chat.into_draft(&id, since, cwd));
+    }
+    for (id, (_, title)) in titles {
+        if let Some(session) = sessions.get_mut(&id) {
+            session.title = Some(title);
+        }
+    }
+    for (id, chat) in subagents {
+        let session = super::draft(&mut sessions, Agent::Gemini, &id);
+        if session.cwd.is_none() {
+            session.cwd = cwd.cloned();
+        }
+        add_activity(session, &chat, since);
+    }
+    sessions
+}
+
+/// Adds a sub-agent chat's messages to a session's activity (never its prompts).
+fn add_activity(session: &mut Draft, chat: &Chat, since: Timestamp) {
+    for kept in &chat.messages {
+        if let Some(time) = kept.time.filter(|time| *time >= since) {
+            session.activity.push(time);
+        }
+    }
+}
+
 /// Replays one `.jsonl` chat.
 fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
     let mut chat = Chat::default();
@@ -297,45 +807,65 @@ fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
         if let Some(target) = record.rewind_to.0.as_deref() {
             chat.rewind(target);
         } else if let Some(id) = record.id.get() {
-            chat.put(
+            let message = Incoming {
                 id,
-                record.timestamp.timestamp(),
-                &record.kind,
-                &record.content,
-                &record.display_content,
-            );
-            chat.set_model(id, &record.model);
+                time: record.timestamp.timestamp(),
+                kind: &record.kind,
+                content: &record.content,
+                display: &record.display_content,
+                model: &record.model,
+            };
+            chat.put(&message, true);
         } else if let Some(update) = record.set {
-            if let Some(summary) = update.summary.into_owned() {
-                chat.summary = Some(summary);
-            }
-            if let Some(session_id) = update.session_id.into_owned() {
-                chat.session_id = Some(session_id);
-            }
+            chat.note_metadata(
+                &update.session_id,
+                &update.project_hash,
+                &update.chat_kind,
+                &update.directories,
+                &update.summary,
+            );
             if let Some(messages) = update.messages {
+                // A checkpoint: the messages are rebuilt from this list.
                 chat.clear();
-                for message in &messages {
-                    if let Some(id) = message.id.get() {
-                        chat.put(
-                            id,
-                            message.timestamp.timestamp(),
-                            &message.kind,
-                            &message.content,
-                            &message.display_content,
-                        );
-                        chat.set_model(id, &message.model);
-                    }
-                }
+                put_all(&mut chat, &messages, false);
             }
-        } else if let Some(session_id) = record.session_id.into_owned() {
-            chat.session_id = Some(session_id);
-            if let Some(summary) = record.summary.into_owned() {
-                chat.summary = Some(summary);
+        } else if record.session_id.get().is_some() {
+            chat.note_metadata(
+                &record.session_id,
+                &record.project_hash,
+                &record.chat_kind,
+                &record.directories,
+                &record.summary,
+            );
+            if chat.start_time.is_none() {
+                chat.start_time = record.start_time.timestamp();
             }
+            if let Some(messages) = &record.messages {
+                put_all(&mut chat, messages, true);
+            }
+        } else {
+            chat.unknown.insert("record without id, $set or sessionId".to_owned());
         }
         Ok(())
     });
     chat
+}
+
+/// Puts the messages of a list into a chat.
+fn put_all(chat: &mut Chat, messages: &[Message], own_line: bool) {
+    for message in messages {
+        if let Some(id) = message.id.get() {
+            let incoming = Incoming {
+                id,
+                time: message.timestamp.timestamp(),
+                kind: &message.kind,
+                content: &message.content,
+                display: &message.display_content,
+                model: &message.model,
+            };
+            chat.put(&incoming, own_line);
+        }
+    }
 }
 
 /// Reads a legacy `.json` chat, streamed; `None` (with a warning) when it is not valid.
@@ -368,56 +898,66 @@ fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Chat> {
             return None;
         }
     };
-    let mut chat = Chat {
-        session_id: legacy.session_id.0.into_owned(),
-        summary: legacy.summary.0.into_owned(),
-        ..Chat::default()
-    };
+    let mut chat = Chat { start_time: legacy.start_time.0.timestamp(), ..Chat::default() };
+    chat.note_metadata(
+        &legacy.session_id.0,
+        &legacy.project_hash.0,
+        &legacy.chat_kind.0,
+        &legacy.directories,
+        &legacy.summary.0,
+    );
     for message in &legacy.messages {
         if let Some(id) = message.id.0.get() {
-            chat.put(
+            let incoming = Incoming {
                 id,
-                message.timestamp.0.timestamp(),
-                &message.kind.0,
-                &message.content,
-                &message.display_content,
-            );
-            chat.set_model(id, &message.model.0);
+                time: message.timestamp.0.timestamp(),
+                kind: &message.kind.0,
+                content: &message.content,
+                display: &message.display_content,
+                model: &message.model.0,
+            };
+            chat.put(&incoming, true);
         }
     }
     Some(chat)
 }
 
-/// Adds the messages of the sub-agent chats in `chats/<parent-session-id>/` to the
-/// parent session's activity. Chats of a parent that is not among `sessions` (not
-/// modified since the window began) are not read.
+/// Adds the messages of the sub-agent chats in `chats/<parent-session-id>/` (`.jsonl`,
+/// or `.json` in March 2026) to the parent session's activity. Chats of a parent that
+/// is not among `sessions` (not modified since the window began) are not read.
 fn read_subagents(
     ctx: &mut Ctx,
     stats: &mut Stats,
     folder: &Path,
     sessions: &mut Drafts,
-    files: &mut u64,
+    source: &mut SourceStatus,
 ) {
     let Some(parent) = super::file_name(folder) else { return };
     for path in ctx.list_dir(folder) {
-        if !has_extension(&path, "jsonl") || path.is_dir() {
+        let legacy = has_extension(&path, "json");
+        if !(legacy || has_extension(&path, "jsonl")) || path.is_dir() {
             continue;
         }
-        *files += 1;
+        source.files += 1;
         let Some(session) = sessions.get_mut(&parent) else { continue };
         if !ctx.modified_since(&path) {
             continue;
         }
-        let chat = read_chat(ctx, stats, &path);
-        for kept in &chat.messages {
-            if let Some(time) = kept.time.filter(|time| *time >= ctx.since) {
-                session.activity.push(time);
+        let chat = if legacy {
+            read_legacy(ctx, stats, &path)
+        } else {
+            Some(read_chat(ctx, stats, &path))
+        };
+        if let Some(chat) = chat {
+            for unknown in &chat.unknown {
+                source.note_unknown(unknown);
             }
+            add_activity(session, &chat, ctx.since);
         }
     }
 }
 
-/// The project root a chat folder names in its `.project_root` file.
+/// The project root a folder names in its `.project_root` file.
 fn project_root(ctx: &mut Ctx, project: &Path) -> Option<PathBuf> {
     let text = fsread::read_small_text(&project.join(".project_root"), fsread::PATH_FILE_MAX)
         .map_err(|error| ctx.fail(error))
@@ -444,4 +984,134 @@ fn read_registry(ctx: &mut Ctx, path: &Path) -> HashMap<String, PathBuf> {
         .into_iter()
         .filter_map(|(root, slug)| Some((slug.0.into_owned()?, PathBuf::from(root))))
         .collect()
+}
+
+/// `sha256(path)` → path for the project roots Gemini CLI's own files name: the paths of
+/// `projects.json` and the `.project_root` files of `tmp/*/` and `history/*/`.
+fn hash_table(
+    ctx: &mut Ctx,
+    home: &Path,
+    projects: &[PathBuf],
+    registry: &HashMap<String, PathBuf>,
+) -> HashMap<String, PathBuf> {
+    let mut candidates: Vec<PathBuf> = registry.values().cloned().collect();
+    for project in projects {
+        candidates.extend(project_root(ctx, project));
+    }
+    for folder in ctx.list_dir(&home.join("history")) {
+        candidates.extend(project_root(ctx, &folder));
+    }
+    candidates.into_iter().filter_map(|path| Some((project_hash(path.to_str()?), path))).collect()
+}
+
+/// The working directory of a folder without `.project_root` or registry entry: a known
+/// root whose hash is the folder's name or a chat's `projectHash`, else a directory the
+/// chats name whose hash is, else the first directory a chat's session context names.
+fn recover_cwd(
+    project: &Path,
+    files: &[ChatFile],
+    table: &HashMap<String, PathBuf>,
+) -> Option<PathBuf> {
+    let mut targets: Vec<String> = Vec::new();
+    if let Some(name) = super::file_name(project).filter(|name| is_sha256_hex(name)) {
+        targets.push(name);
+    }
+    for file in files {
+        if let Some(hash) = file.chat.project_hash.as_deref().filter(|hash| is_sha256_hex(hash)) {
+            if !targets.iter().any(|known| known == hash) {
+                targets.push(hash.to_owned());
+            }
+        }
+    }
+    if let Some(root) = targets.iter().find_map(|target| table.get(target)) {
+        return Some(root.clone());
+    }
+    let named = files.iter().flat_map(|file| file.chat.dirs.iter());
+    let mut fallback = None;
+    for dir in named {
+        if targets.contains(&project_hash(dir)) {
+            return Some(PathBuf::from(dir));
+        }
+        fallback = fallback.or_else(|| Some(PathBuf::from(dir)));
+    }
+    fallback
+}
+
+/// Gemini CLI's `getProjectHash`: the SHA-256 of the path's UTF-8 bytes, in lower-case
+/// hex.
+fn project_hash(path: &str) -> String {
+    use sha2::Digest as _;
+    use std::fmt::Write as _;
+    let digest = sha2::Sha256::digest(path.as_bytes());
+    let mut hex = String::with_capacity(64);
+    for byte in digest {
+        let _ = write!(hex, "{byte:02x}");
+    }
+    hex
+}
+
+/// Whether a name is 64 lower-case hex digits, as a SHA-256 folder name is.
+fn is_sha256_hex(name: &str) -> bool {
+    name.len() == 64 && name.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content(json: &str) -> Content {
+        serde_json::from_str(json).expect("content parses")
+    }
+
+    #[test]
+    fn injected_blocks_are_removed_and_their_directories_kept() {
+        let context = content(
+            r#"[{"text":"<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n- **Workspace Directories:**\n  - /home/dev/app\n  - /home/dev/lib\n- **Directory Structure:**\n\nShowing up to 200 items\n</session_context>"}]"#,
+        );
+        assert_eq!(context.text, "");
+        assert!(context.present);
+        assert_eq!(context.dirs, ["/home/dev/app", "/home/dev/lib"]);
+        let old = content(
+            r#""<session_context>\nI'm currently working in the directory: /srv/x y\n</session_context>""#,
+        );
+        assert_eq!(old.dirs, ["/srv/x y"]);
+        let hooked = content(r#""<hook_context>branch main</hook_context>\n\nfix   the build""#);
+        assert_eq!(hooked.text, "fix the build");
+        let unclosed = content(r#"["typed", {"text": "<state_snapshot>summary"}]"#);
+        assert_eq!(unclosed.text, "typed");
+        let tool = content(r#"[{"functionResponse":{"id":"c1","name":"ls","response":{}}}]"#);
+        assert!(tool.function_response);
+    }
+
+    #[test]
+    fn gemini_cli_s_own_user_messages_are_not_prompts() {
+        let user = LStr(Some("user".into()));
+        let none = Content::default();
+        for text in [
+            r#""Please continue.""#,
+            r#""I ran the following shell command:\n```sh\nls\n```""#,
+            r#""User has manually exited Plan Mode. Switching to Default.""#,
+            r#"[{"text":"<hook_context>x</hook_context>"}]"#,
+        ] {
+            assert_eq!(typed_prompt(&user, &content(text), &none), None, "{text}");
+        }
+        // The nudge carries the original prompt as its display text: still no prompt.
+        let shown = content(r#"[{"text":"fix it"}]"#);
+        assert_eq!(typed_prompt(&user, &content(r#"[{"text":"Please continue."}]"#), &shown), None);
+        let expanded = content(r#"[{"text":"Summarize @a.md"},{"text":"--- a.md ---"}]"#);
+        let display = content(r#"[{"text":"Summarize @a.md"}]"#);
+        assert_eq!(typed_prompt(&user, &expanded, &display).as_deref(), Some("Summarize @a.md"));
+        let reply = LStr(Some("gemini".into()));
+        assert_eq!(typed_prompt(&reply, &display, &none), None);
+    }
+
+    #[test]
+    fn project_hash_is_sha256_hex() {
+        assert_eq!(
+            project_hash(""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        assert!(is_sha256_hex(&project_hash("/home/dev/app")));
+        assert!(!is_sha256_hex("gemini-proj"));
+    }
 }

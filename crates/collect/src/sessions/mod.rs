@@ -156,7 +156,15 @@ fn agent_home(
 /// The newest version of each agent whose files were recorded under
 /// `fixtures/agents/<agent>/<version>/` (a test keeps this table equal to that folder):
 /// files written by a newer version may be in a format the readers were not checked on.
-const RECORDED: &[(Agent, &str)] = &[];
+const RECORDED: &[(Agent, &str)] = &[
+    (Agent::ClaudeCode, "2.1.332"),
+    (Agent::Codex, "0.171.0"),
+    (Agent::Gemini, "0.61.0"),
+    (Agent::Copilot, "1.0.102"),
+    (Agent::Opencode, "1.18.33"),
+    (Agent::Pi, "0.73.1"),
+    (Agent::Qwen, "0.24.4"),
+];
 
 /// The newest version of `agent` with recorded fixtures, if any.
 pub fn newest_recorded(agent: Agent) -> Option<&'static str> {

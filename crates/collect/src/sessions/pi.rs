@@ -1,15 +1,214 @@
-//! pi: not read yet.
+//! pi (`@mariozechner/pi-coding-agent`): `<agent dir>/sessions/--<cwd>--/<time>_<id>.jsonl`,
+//! where the agent dir is `$PI_CODING_AGENT_DIR` (`~` expanded), else `~/.pi/agent`.
+//!
+//! Verified against the published 0.73.1 package (`dist/config.js` `getAgentDir`,
+//! `dist/core/session-manager.{js,d.ts}`, `dist/core/messages.d.ts`) and the source at
+//! `github:badlogic/pi-mono` `packages/coding-agent/src/core/session-manager.ts`
+//! (0.58.3), and against session files of 0.82.0 published by others:
+//!
+//! - The folder of a cwd is `--` + the cwd without its leading `/`, with `/`, `\` and
+//!   `:` replaced by `-`, + `--` (lossy: the cwd comes from the header, not the name).
+//! - The first line is the header `{type: "session", version, id, timestamp, cwd,
+//!   parentSession?}`; `version` is the session *format* version (3), not pi's, and pi
+//!   names its own version nowhere in the file, so nothing is noted as a version.
+//! - Every other line is an entry `{type, id, parentId, timestamp, …}` (a tree by
+//!   `id`/`parentId`): `message` (`message.role` `user`, `assistant`, `toolResult`,
+//!   `bashExecution`, `custom`, `branchSummary`, `compactionSummary`),
+//!   `thinking_level_change`, `model_change` (`provider`, `modelId`), `compaction`,
+//!   `branch_summary`, `custom`, `custom_message` (an extension's message), `label` and
+//!   `session_info` (`name`). Unknown entry types and roles are noted.
+//! - Prompts are the `message` entries of role `user`; tool results, `!` shell runs
+//!   (`bashExecution`), extensions' messages and summaries are not. A message carries its
+//!   own `timestamp` (epoch milliseconds, when it was typed or queued) besides the
+//!   entry's (ISO, when it was written): a message queued while the agent worked is
+//!   written up to several seconds later. It is counted once, at the entry's time,
+//!   which is also its activity time; the message's own time is not used.
+//! - Models: the assistant messages' `model` and `model_change` `modelId`, in the window.
+//! - Title: the latest `session_info` `name` (an empty one clears it, as `/name` does),
+//!   else the first prompt.
+//! - Not read: a `sessionDir` set in pi's `settings.json` (or `--session-dir`), which
+//!   moves sessions elsewhere.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::{Ctx, Drafts, SessionsConfig, agent_home};
+use report_model::Agent;
+use serde::Deserialize;
+
+use super::jsonl::{self, Stats};
+use super::lenient::{LStr, Text};
+use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
 use crate::{Env, SourceStatus};
 
+/// One line of a session file: the header or an entry.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Line<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    id: LStr<'a>,
+    #[serde(borrow)]
+    timestamp: LStr<'a>,
+    #[serde(borrow)]
+    cwd: LStr<'a>,
+    /// `session_info`'s name.
+    name: Option<LStr<'a>>,
+    /// `model_change`'s model.
+    #[serde(borrow)]
+    model_id: LStr<'a>,
+    #[serde(borrow)]
+    message: Option<Message<'a>>,
+}
+
+/// The fields of a `message` entry's message that the reader uses.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Message<'a> {
+    #[serde(borrow)]
+    role: LStr<'a>,
+    #[serde(borrow)]
+    model: LStr<'a>,
+    content: Text,
+}
+
+/// The entry types of 0.73.1.
+const KNOWN_TYPES: [&str; 10] = [
+    "session",
+    "message",
+    "thinking_level_change",
+    "model_change",
+    "compaction",
+    "branch_summary",
+    "custom",
+    "custom_message",
+    "label",
+    "session_info",
+];
+
+/// The message roles of 0.73.1.
+const KNOWN_ROLES: [&str; 7] = [
+    "user",
+    "assistant",
+    "toolResult",
+    "bashExecution",
+    "custom",
+    "branchSummary",
+    "compactionSummary",
+];
+
 pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
-    let _ = ctx;
-    let home: PathBuf =
-        agent_home(env, config, report_model::Agent::Pi, || env.home.join(".pi").join("agent"));
-    let status =
-        SourceStatus { locations: vec![home], ..SourceStatus::new(report_model::Source::Pi) };
-    (Drafts::new(), status)
+    let home: PathBuf = agent_home(env, config, Agent::Pi, || {
+        env.var("PI_CODING_AGENT_DIR").map_or_else(
+            || env.home.join(".pi").join("agent"),
+            |dir| config_path(env, Path::new(dir)),
+        )
+    });
+    let mut status = SourceStatus {
+        locations: vec![home.clone()],
+        ..SourceStatus::new(report_model::Source::Pi)
+    };
+    let mut drafts = Drafts::new();
+    let sessions = home.join("sessions");
+    if !sessions.is_dir() {
+        return (drafts, status);
+    }
+    status.found = true;
+    let mut counts = Stats::default();
+    for (folder, kind) in ctx.list_dir_typed(&sessions) {
+        let is_dir = kind.is_dir() || (kind.is_symlink() && folder.is_dir());
+        if !is_dir {
+            continue;
+        }
+        let mut listed = super::list_fresh(&folder, ctx.since).unwrap_or_else(|error| {
+            ctx.fail(error);
+            super::Fresh::default()
+        });
+        if let Some(error) = listed.broken.take() {
+            ctx.fail(error);
+        }
+        for (name, kind, fresh) in listed.iter() {
+            let Some(stem) = super::jsonl_stem(Path::new(name)) else { continue };
+            if super::is_folder(kind, || folder.join(name)) {
+                continue;
+            }
+            status.files += 1;
+            if fresh {
+                let session =
+                    read_session(ctx, &mut counts, &folder.join(name), &stem, &mut status);
+                add_draft(&mut drafts, session);
+            }
+        }
+    }
+    status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
+    status.limits.extend(super::malformed_limit(&counts));
+    (drafts, status)
+}
+
+/// Reads one session file. Without a header, the id is what follows the last `_` of the
+/// file name (`<time>_<id>.jsonl`).
+fn read_session(
+    ctx: &mut Ctx,
+    counts: &mut Stats,
+    path: &Path,
+    stem: &str,
+    status: &mut SourceStatus,
+) -> Draft {
+    let since = ctx.since;
+    let default_id = stem.rsplit_once('_').map_or(stem, |(_, id)| id);
+    let mut session = Draft::new(Agent::Pi, default_id);
+    let mut header_seen = false;
+    jsonl::read_lines(ctx, counts, path, |bytes| {
+        let line: Line = serde_json::from_slice(bytes)?;
+        let time = line.timestamp.timestamp();
+        let in_window = time.is_some_and(|time| time >= since);
+        match line.kind.get().unwrap_or_default() {
+            "session" if !header_seen => {
+                header_seen = true;
+                if let Some(id) = line.id.get() {
+                    id.clone_into(&mut session.session_id);
+                }
+                session.cwd = line.cwd.get().map(PathBuf::from);
+            }
+            "session_info" => {
+                // The latest name wins; an empty or missing one clears it.
+                session.title =
+                    line.name.and_then(LStr::into_owned).map(|name| name.trim().to_owned());
+                session.title = session.title.take().filter(|name| !name.is_empty());
+            }
+            "model_change" => {
+                if let (true, Some(model)) = (in_window, line.model_id.get()) {
+                    session.note_model(model);
+                }
+            }
+            "message" => {
+                let message = line.message.unwrap_or_default();
+                match message.role.get().unwrap_or_default() {
+                    "user" => {
+                        if let Some(time) = time {
+                            if in_window {
+                                session.prompts.push(time);
+                            }
+                            session.note_prompt_text(time, &message.content.value);
+                        }
+                    }
+                    "assistant" => {
+                        if let (true, Some(model)) = (in_window, message.model.get()) {
+                            session.note_model(model);
+                        }
+                    }
+                    role if !role.is_empty() && !KNOWN_ROLES.contains(&role) => {
+                        status.note_unknown(&format!("message role {role}"));
+                    }
+                    _ => {}
+                }
+            }
+            kind if !kind.is_empty() && !KNOWN_TYPES.contains(&kind) => status.note_unknown(kind),
+            _ => {}
+        }
+        if let (true, Some(time)) = (in_window, time) {
+            session.activity.push(time);
+        }
+        Ok(())
+    });
+    session
 }

@@ -1,15 +1,392 @@
-//! Qwen Code: not read yet.
+//! Qwen Code: `<runtime>/projects/<project>/chats/<session-id>.jsonl` (and
+//! `chats/archive/` for archived sessions), and the older input log
+//! `<runtime>/tmp/<sha256(cwd)>/logs.json`. `<runtime>` is `$QWEN_RUNTIME_DIR`, else
+//! `$QWEN_HOME`, else `~/.qwen`.
+//!
+//! Verified against the published `@qwen-code/qwen-code` 0.24.4 bundle (`Storage`:
+//! `getRuntimeBaseDir`, `getGlobalQwenDir`, `getProjectDir`; `ChatRecordingService`:
+//! `createBaseRecord`, `recordUserMessage`, `recordAssistantTurn`, the `custom_title`
+//! record; `Logger.logMessage`) and `github:QwenLM/qwen-code`
+//! `packages/core/src/services/chatRecordingService.ts` (the `ChatRecord` type):
+//!
+//! - `<project>` is the cwd with every character but `[A-Za-z0-9]` replaced by `-`
+//!   (lossy: the cwd comes from the records). Session files are named
+//!   `<uuid>.jsonl`; other files there (`.ledger.jsonl`, `.runtime.json`) are not read.
+//! - Each line is a record `{uuid, parentUuid, sessionId, timestamp, type, subtype?,
+//!   provenance?, cwd, version, gitBranch?, message?, model?, systemPayload?}`; `type` is
+//!   `user`, `assistant`, `tool_result` or `system`, and `message` is Gemini-style
+//!   content (`{role, parts: [{text}, …]}`). `version` is Qwen Code's (noted).
+//! - Prompts are the `user` records without a `subtype` (or with
+//!   `mid_turn_user_message`, a message typed while tools ran) whose `provenance` is
+//!   absent or `real_user`: what Qwen Code itself counts as real user input. Tool
+//!   results are `tool_result` records; notifications, cron prompts and goal runtime
+//!   messages are `user` records with those subtypes; slash commands are `system`
+//!   records (`slash_command`), and what a command sends to the model is recorded as a
+//!   user record. The prompt's text is `systemPayload.displayText` when present (what
+//!   was typed, before `@file` expansion), else the message's text parts.
+//! - Every record in the window is activity, on every branch of the `uuid`/`parentUuid`
+//!   tree: a prompt rewound later was still typed then.
+//! - Models: the `assistant` records' `model`, in the window. Working directory and
+//!   branch: the latest record's `cwd` and `gitBranch`.
+//! - Title: the latest `system`/`custom_title` record's `systemPayload.customTitle`
+//!   (set with `/rename`, or generated), else the first prompt.
+//! - `logs.json` (one JSON array per project, read whole up to
+//!   [`fsread::DOCUMENT_MAX`]) lists what was submitted, slash commands included:
+//!   `{sessionId, messageId, type: "user", message, timestamp}`. Current versions write
+//!   it beside the chats, so it is read only for sessions that have no chat file; its
+//!   entries starting with `/` are commands, not prompts. Its folder is named by a hash
+//!   of the cwd, so those sessions have no known working directory.
+//! - Not read: a `runtimeOutputDir` set in Qwen Code's settings, which moves this
+//!   output elsewhere.
 
-use std::path::PathBuf;
+use std::collections::HashSet;
+use std::io::{BufReader, Read as _};
+use std::path::{Path, PathBuf};
 
-use super::{Ctx, Drafts, SessionsConfig, agent_home};
-use crate::{Env, SourceStatus};
+use report_model::{Agent, plural};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::jsonl::{self, Stats};
+use super::lenient::{LStr, OStr, Text};
+use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
+use crate::{Env, Error, SourceStatus, fsread};
+
+/// One chat record: the fields the reader uses.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Record<'a> {
+    #[serde(borrow)]
+    session_id: LStr<'a>,
+    #[serde(borrow)]
+    timestamp: LStr<'a>,
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    subtype: LStr<'a>,
+    #[serde(borrow)]
+    provenance: LStr<'a>,
+    #[serde(borrow)]
+    cwd: LStr<'a>,
+    #[serde(borrow)]
+    version: LStr<'a>,
+    #[serde(borrow)]
+    git_branch: LStr<'a>,
+    #[serde(borrow)]
+    model: LStr<'a>,
+    /// Decoded only for a prompt.
+    #[serde(borrow)]
+    message: Option<&'a RawValue>,
+    /// Decoded only for a prompt or a title.
+    #[serde(borrow)]
+    system_payload: Option<&'a RawValue>,
+}
+
+/// Gemini-style content: `{role, parts: [{text}, …]}`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Content {
+    parts: Text,
+}
+
+/// The parts of `systemPayload` the reader uses.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Payload<'a> {
+    display_text: Text,
+    #[serde(borrow)]
+    custom_title: LStr<'a>,
+}
+
+/// An entry of `logs.json`.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct LogEntry {
+    session_id: OStr,
+    #[serde(rename = "type")]
+    kind: OStr,
+    message: Text,
+    timestamp: OStr,
+}
+
+/// The record types of 0.24.4.
+const KNOWN_TYPES: [&str; 4] = ["user", "assistant", "tool_result", "system"];
+
+/// The record subtypes of `ChatRecord` in `chatRecordingService.ts`, sorted.
+const KNOWN_SUBTYPES: &[&str] = &[
+    "agent_bootstrap",
+    "agent_launch_prompt",
+    "agent_retry",
+    "agent_session_ready",
+    "at_command",
+    "attribution_snapshot",
+    "background_task_completed",
+    "branch_checkpoint",
+    "chat_compression",
+    "cron",
+    "custom_title",
+    "file_history_snapshot",
+    "goal_runtime",
+    "goal_state",
+    "goal_turn_end",
+    "managed_session_commit_v1",
+    "managed_session_event_v1",
+    "managed_session_header_v1",
+    "mid_turn_user_message",
+    "notification",
+    "omni_recall",
+    "parent_session",
+    "realtime_message",
+    "rewind",
+    "session_approval_mode",
+    "session_artifact_event",
+    "session_artifact_snapshot",
+    "session_execution_engine",
+    "session_model",
+    "session_notes",
+    "session_source",
+    "session_sources_snapshot",
+    "slash_command",
+    "turn_result",
+    "ui_telemetry",
+    "user_text_elements",
+];
 
 pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
-    let _ = ctx;
-    let home: PathBuf =
-        agent_home(env, config, report_model::Agent::Qwen, || env.home.join(".qwen"));
-    let status =
-        SourceStatus { locations: vec![home], ..SourceStatus::new(report_model::Source::Qwen) };
-    (Drafts::new(), status)
+    let home: PathBuf = agent_home(env, config, Agent::Qwen, || {
+        match env.var("QWEN_RUNTIME_DIR").or_else(|| env.var("QWEN_HOME")) {
+            Some(dir) => config_path(env, Path::new(dir)),
+            None => env.home.join(".qwen"),
+        }
+    });
+    let mut status = SourceStatus {
+        locations: vec![home.clone()],
+        ..SourceStatus::new(report_model::Source::Qwen)
+    };
+    let mut drafts = Drafts::new();
+    let projects = home.join("projects");
+    let tmp = home.join("tmp");
+    let (projects_found, tmp_found) = (projects.is_dir(), tmp.is_dir());
+    if !projects_found && !tmp_found {
+        return (drafts, status);
+    }
+    status.found = true;
+    let mut counts = Stats::default();
+    // Every session with a chat file, fresh or not: `logs.json` is read for the others.
+    let mut chat_ids: HashSet<String> = HashSet::new();
+    for project in ctx.list_dir(&projects) {
+        let chats = project.join("chats");
+        for folder in [chats.join("archive"), chats] {
+            read_chats(ctx, &mut counts, &folder, &mut drafts, &mut status, &mut chat_ids);
+        }
+    }
+    let mut without_cwd = 0_u64;
+    for project in ctx.list_dir(&tmp) {
+        let logs = project.join("logs.json");
+        if !logs.is_file() {
+            continue;
+        }
+        status.files += 1;
+        if !ctx.modified_since(&logs) {
+            continue;
+        }
+        for session in read_logs(ctx, &mut counts, &logs, &chat_ids) {
+            if !session.activity.is_empty() {
+                without_cwd += 1;
+            }
+            add_draft(&mut drafts, session);
+        }
+    }
+    status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
+    if without_cwd > 0 {
+        status.limits.push(format!(
+            "{} from `logs.json` only, without a known working directory",
+            plural(without_cwd, "session", "sessions")
+        ));
+    }
+    status.limits.extend(super::malformed_limit(&counts));
+    (drafts, status)
+}
+
+/// Whether a file name is a session's, `<uuid>.jsonl` (32 to 36 hex digits and dashes,
+/// as Qwen Code's own pattern says); the stem when it is.
+fn session_stem(name: &Path) -> Option<String> {
+    let stem = super::jsonl_stem(name)?;
+    let valid = (32..=36).contains(&stem.len())
+        && stem.bytes().all(|byte| byte.is_ascii_hexdigit() || byte == b'-');
+    valid.then_some(stem)
+}
+
+/// Reads the fresh session files of one `chats/` folder, and notes every session id there.
+fn read_chats(
+    ctx: &mut Ctx,
+    counts: &mut Stats,
+    folder: &Path,
+    drafts: &mut Drafts,
+    status: &mut SourceStatus,
+    chat_ids: &mut HashSet<String>,
+) {
+    let mut listed = super::list_fresh(folder, ctx.since).unwrap_or_else(|error| {
+        ctx.fail(error);
+        super::Fresh::default()
+    });
+    if let Some(error) = listed.broken.take() {
+        ctx.fail(error);
+    }
+    for (name, kind, fresh) in listed.iter() {
+        let Some(stem) = session_stem(Path::new(name)) else { continue };
+        if super::is_folder(kind, || folder.join(name)) {
+            continue;
+        }
+        status.files += 1;
+        chat_ids.insert(stem.clone());
+        if fresh {
+            let session = read_chat(ctx, counts, &folder.join(name), &stem, status);
+            chat_ids.insert(session.session_id.clone());
+            add_draft(drafts, session);
+        }
+    }
+}
+
+/// Reads one chat file into a session.
+fn read_chat(
+    ctx: &mut Ctx,
+    counts: &mut Stats,
+    path: &Path,
+    stem: &str,
+    status: &mut SourceStatus,
+) -> Draft {
+    let since = ctx.since;
+    let mut session = Draft::new(Agent::Qwen, stem);
+    let mut session_id: Option<String> = None;
+    jsonl::read_lines(ctx, counts, path, |bytes| {
+        let record: Record = serde_json::from_slice(bytes)?;
+        let time = record.timestamp.timestamp();
+        let in_window = time.is_some_and(|time| time >= since);
+        if session_id.is_none() {
+            session_id = record.session_id.into_owned();
+        }
+        if let Some(version) = record.version.get().filter(|version| *version != "unknown") {
+            status.note_version(version);
+        }
+        if let Some(cwd) = record.cwd.get() {
+            session.cwd = Some(PathBuf::from(cwd));
+        }
+        if let Some(branch) = record.git_branch.into_owned() {
+            session.branch = Some(branch);
+        }
+        let kind = record.kind.get().unwrap_or_default();
+        let subtype = record.subtype.get();
+        if !KNOWN_TYPES.contains(&kind) && !kind.is_empty() {
+            status.note_unknown(kind);
+        } else if let Some(subtype) = subtype {
+            if KNOWN_SUBTYPES.binary_search(&subtype).is_err() {
+                status.note_unknown(&format!("{kind}/{subtype}"));
+            }
+        }
+        match (kind, subtype) {
+            ("user", None | Some("mid_turn_user_message"))
+                if record.provenance.get().is_none_or(|source| source == "real_user") =>
+            {
+                if let Some(time) = time {
+                    if in_window {
+                        session.prompts.push(time);
+                    }
+                    let payload: Payload = parse_raw(record.system_payload)?;
+                    let text = if payload.display_text.present {
+                        payload.display_text.value
+                    } else {
+                        parse_raw::<Content>(record.message)?.parts.value
+                    };
+                    session.note_prompt_text(time, &text);
+                }
+            }
+            ("assistant", _) => {
+                if let (true, Some(model)) = (in_window, record.model.get()) {
+                    session.note_model(model);
+                }
+            }
+            ("system", Some("custom_title")) => {
+                let payload: Payload = parse_raw(record.system_payload)?;
+                if let Some(title) = payload.custom_title.into_owned() {
+                    session.title = Some(title);
+                }
+            }
+            _ => {}
+        }
+        if let (true, Some(time)) = (in_window, time) {
+            session.activity.push(time);
+        }
+        Ok(())
+    });
+    if let Some(id) = session_id {
+        session.session_id = id;
+    }
+    session
+}
+
+/// Decodes a raw JSON value, or the default when there is none.
+fn parse_raw<'a, T: Deserialize<'a> + Default>(
+    raw: Option<&'a RawValue>,
+) -> Result<T, serde_json::Error> {
+    raw.map_or_else(|| Ok(T::default()), |raw| serde_json::from_str(raw.get()))
+}
+
+/// Reads a `logs.json` input log into sessions, skipping those with a chat file; empty
+/// (with a warning) when it is not valid.
+fn read_logs(
+    ctx: &mut Ctx,
+    counts: &mut Stats,
+    path: &Path,
+    chat_ids: &HashSet<String>,
+) -> Vec<Draft> {
+    let file = match fsread::open(path) {
+        Ok(file) => file,
+        Err(error) => {
+            ctx.fail(error);
+            return Vec::new();
+        }
+    };
+    counts.files_read += 1;
+    let mut reader = BufReader::new(file).take(fsread::DOCUMENT_MAX + 1);
+    let parsed = serde_json::from_reader::<_, Vec<LogEntry>>(&mut reader);
+    if reader.limit() == 0 {
+        ctx.fail(Error::TooLarge { path: path.to_path_buf(), limit: fsread::DOCUMENT_MAX });
+        return Vec::new();
+    }
+    let entries = match parsed {
+        Ok(entries) => entries,
+        Err(error) if error.is_io() => {
+            ctx.unreadable(path, std::io::Error::from(error));
+            return Vec::new();
+        }
+        Err(_) => {
+            counts.malformed_lines += 1;
+            counts.malformed_files += 1;
+            ctx.warnings.push(jsonl::malformed_warning(path, 1, 0));
+            return Vec::new();
+        }
+    };
+    let mut sessions = Drafts::new();
+    for entry in &entries {
+        let (Some(id), Some(time)) = (entry.session_id.0.get(), entry.timestamp.0.timestamp())
+        else {
+            continue;
+        };
+        if chat_ids.contains(id) {
+            continue;
+        }
+        let session = super::draft(&mut sessions, Agent::Qwen, id);
+        if time >= ctx.since {
+            session.activity.push(time);
+        }
+        let command = entry.message.value.starts_with('/');
+        if entry.kind.0.is("user") && !command {
+            if time >= ctx.since {
+                session.prompts.push(time);
+            }
+            session.note_prompt_text(time, &entry.message.value);
+        }
+    }
+    sessions.into_values().collect()
 }

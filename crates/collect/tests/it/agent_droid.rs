@@ -1,1 +1,230 @@
 //! Tests of the droid reader (see crates/collect/src/sessions/droid.rs).
+//!
+//! The lines are shaped as Factory Droid 0.225 writes them (`session_start` first, then
+//! `message`, `todo_state` and `compaction_state` records, one JSON object a line).
+
+use std::path::PathBuf;
+
+use report_model::{Agent, WarningCode};
+
+use crate::support::{Home, session, set_mtime, status, times, ts};
+
+const SINCE: &str = "2026-03-02T00:00:00Z";
+const ID: &str = "0b7e4a52-1c3d-4e5f-8a9b-000000000001";
+const PROJECT: &str = ".factory/sessions/-home-dev-app";
+
+fn start(id: &str, title: &str) -> String {
+    format!(
+        r#"{{"type":"session_start","id":"{id}","title":"{title}","owner":"dev","version":2,"cwd":"/home/dev/app"}}"#
+    )
+}
+
+/// A session: a typed prompt behind an injected reminder, a reply with a tool call,
+/// the tool's result, a hook's message, an automation's message, a hidden message, a
+/// to-do update, a compaction, a reminder-only message, and a second typed prompt.
+fn transcript(id: &str, title: &str) -> String {
+    [
+        start(id, title),
+        r#"{"type":"message","id":"m1","timestamp":"2026-03-02T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"<system-reminder>\nThe user opened src/login.ts in the IDE.\n</system-reminder>"},{"type":"text","text":"Fix the   login redirect"}],"userMessageSource":"cli_tui"}}"#.to_owned(),
+        r#"{"type":"message","id":"m2","timestamp":"2026-03-02T10:00:04.000Z","parentId":"m1","message":{"role":"assistant","content":[{"type":"thinking","thinking":"read it","signature":"s"},{"type":"text","text":"Reading the file."},{"type":"tool_use","id":"toolu_1","name":"Read","input":{"file_path":"src/login.ts"}}],"modelId":"claude-opus-4-5-20251101","apiProvider":"anthropic"}}"#.to_owned(),
+        r#"{"type":"message","id":"m3","timestamp":"2026-03-02T10:00:05.000Z","parentId":"m2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"export function login() {}"}]}}"#.to_owned(),
+        r#"{"type":"message","id":"m4","timestamp":"2026-03-02T10:00:06.000Z","parentId":"m3","message":{"role":"user","content":[{"type":"text","text":"Hook: branch is main"}],"visibility":"llm_only","hookEventName":"UserPromptSubmit"}}"#.to_owned(),
+        r#"{"type":"message","id":"m5","timestamp":"2026-03-02T10:00:07.000Z","parentId":"m4","message":{"role":"user","content":[{"type":"text","text":"Nightly check"}],"userMessageSource":"automation"}}"#.to_owned(),
+        r#"{"type":"message","id":"m6","timestamp":"2026-03-02T10:00:08.000Z","parentId":"m5","message":{"role":"user","content":[{"type":"text","text":"Continue"}],"hiddenFromUserViews":true}}"#.to_owned(),
+        r#"{"type":"todo_state","id":"t1","timestamp":"2026-03-02T10:01:00.000Z","todos":[{"id":"1","content":"fix redirect","status":"in_progress"}],"messageIndex":6}"#.to_owned(),
+        r#"{"type":"compaction_state","id":"c1","timestamp":"2026-03-02T10:02:00.000Z","summaryText":"The user asked…","summaryTokens":120,"summaryKind":"auto","removedCount":4}"#.to_owned(),
+        r#"{"type":"message","id":"m7","timestamp":"2026-03-02T10:03:00.000Z","message":{"role":"user","content":[{"type":"text","text":"<system-reminder>Todo list changed</system-reminder>"}]}}"#.to_owned(),
+        r#"{"type":"message","id":"m8","timestamp":"2026-03-02T10:05:00.000Z","parentId":"m7","message":{"role":"user","content":"and add a test","userMessageSource":"cli_tui"}}"#.to_owned(),
+        r#"{"type":"message","id":"m9","timestamp":"2026-03-02T10:05:09.000Z","parentId":"m8","message":{"role":"assistant","content":[{"type":"text","text":"Done."}],"modelId":"gpt-5.1-codex"}}"#.to_owned(),
+    ]
+    .join("\n")
+        + "\n"
+}
+
+/// Writes a file under the home, modified in the window.
+fn write(home: &Home, relative: &str, content: &str) -> PathBuf {
+    let path = home.write(relative, content);
+    set_mtime(&path, ts("2026-03-02T12:00:00Z"));
+    path
+}
+
+#[test]
+fn droid_prompts_are_what_the_person_typed() {
+    let home = Home::new();
+    write(&home, &format!("{PROJECT}/{ID}.jsonl"), &transcript(ID, "Fix the login redirect"));
+    let output = home.read(Agent::Droid, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let found = session(&output, Agent::Droid, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:00Z", "2026-03-02T10:05:00Z"]));
+    assert_eq!(
+        found.activity,
+        times(&[
+            "2026-03-02T10:00:00Z",
+            "2026-03-02T10:00:04Z",
+            "2026-03-02T10:00:05Z",
+            "2026-03-02T10:00:06Z",
+            "2026-03-02T10:00:07Z",
+            "2026-03-02T10:00:08Z",
+            "2026-03-02T10:01:00Z",
+            "2026-03-02T10:02:00Z",
+            "2026-03-02T10:03:00Z",
+            "2026-03-02T10:05:00Z",
+            "2026-03-02T10:05:09Z",
+        ])
+    );
+    assert_eq!(found.cwd, Some(PathBuf::from("/home/dev/app")));
+    assert_eq!(found.models, ["claude-opus-4-5-20251101", "gpt-5.1-codex"]);
+    let droid = status(&output, Agent::Droid);
+    assert!(droid.found);
+    assert_eq!((droid.files, droid.entries), (1, 1));
+    assert!(droid.unknown.is_empty() && droid.versions.is_empty());
+}
+
+#[test]
+fn droid_placeholder_titles_give_way_to_the_first_typed_prompt() {
+    let home = Home::new();
+    let ids = ["a", "b", "c", "d"].map(|tail| format!("0b7e4a52-1c3d-4e5f-8a9b-00000000000{tail}"));
+    write(&home, &format!("{PROJECT}/{}.jsonl", ids[0]), &transcript(&ids[0], "New Session"));
+    write(&home, &format!("{PROJECT}/{}.jsonl", ids[1]), &transcript(&ids[1], "Nuova sessione"));
+    write(&home, &format!("{PROJECT}/{}.jsonl", ids[2]), &transcript(&ids[2], "Login redirect"));
+    // Old files name the title `sessionTitle`.
+    let legacy =
+        transcript(&ids[3], "x").replace("\"title\":\"x\"", "\"sessionTitle\":\"Old style\"");
+    write(&home, &format!(".factory/sessions/{}.jsonl", ids[3]), &legacy);
+    let output = home.read(Agent::Droid, ts(SINCE));
+    // The injected reminder before the prompt is not part of it.
+    assert_eq!(session(&output, Agent::Droid, &ids[0]).title, "Fix the login redirect");
+    assert_eq!(session(&output, Agent::Droid, &ids[1]).title, "Fix the login redirect");
+    assert_eq!(session(&output, Agent::Droid, &ids[2]).title, "Login redirect");
+    assert_eq!(session(&output, Agent::Droid, &ids[3]).title, "Old style");
+    assert_eq!(status(&output, Agent::Droid).files, 4);
+}
+
+#[test]
+fn droid_cwd_is_the_last_one_the_session_moved_to() {
+    let home = Home::new();
+    let content = transcript(ID, "t").replacen(
+        "\"cwd\":\"/home/dev/app\"",
+        "\"cwd\":\"/home/dev/app\",\"lastCwd\":\"/home/dev/app/web\"",
+        1,
+    );
+    write(&home, &format!("{PROJECT}/{ID}.jsonl"), &content);
+    let output = home.read(Agent::Droid, ts(SINCE));
+    assert_eq!(session(&output, Agent::Droid, ID).cwd, Some(PathBuf::from("/home/dev/app/web")));
+}
+
+#[test]
+fn droid_model_falls_back_to_the_settings_file() {
+    let home = Home::new();
+    let without_models = transcript(ID, "t")
+        .replace(",\"modelId\":\"claude-opus-4-5-20251101\"", "")
+        .replace(",\"modelId\":\"gpt-5.1-codex\"", "");
+    write(&home, &format!("{PROJECT}/{ID}.jsonl"), &without_models);
+    write(
+        &home,
+        &format!("{PROJECT}/{ID}.settings.json"),
+        r#"{"assistantActiveTimeMs":5200,"model":"glm-4.6","reasoningEffort":"none","interactionMode":"auto","autonomyLevel":"off","tokenUsage":{"inputTokens":10,"outputTokens":2}}"#,
+    );
+    let output = home.read(Agent::Droid, ts(SINCE));
+    assert_eq!(session(&output, Agent::Droid, ID).models, ["glm-4.6"]);
+    // The settings file is not a session.
+    assert_eq!(status(&output, Agent::Droid).files, 1);
+}
+
+#[test]
+fn droid_sub_agent_sessions_are_activity_of_the_caller() {
+    let home = Home::new();
+    write(&home, &format!("{PROJECT}/{ID}.jsonl"), &transcript(ID, "Main"));
+    let child = "0b7e4a52-1c3d-4e5f-8a9b-0000000000c1";
+    let task = [
+        format!(
+            r#"{{"type":"session_start","id":"{child}","title":"Scout the tree","owner":"dev","callingSessionId":"{ID}","callingToolUseId":"toolu_9","version":2,"cwd":"/home/dev/app"}}"#
+        ),
+        r##"{"type":"message","id":"s1","timestamp":"2026-03-02T11:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"# Task Tool Invocation\n\nSubagent type: scout\n\nFind the router"}]}}"##.to_owned(),
+    ]
+    .join("\n");
+    write(&home, &format!("{PROJECT}/{child}.jsonl"), &task);
+    // An older sub-agent session names no caller: left out.
+    let orphan = "0b7e4a52-1c3d-4e5f-8a9b-0000000000c2";
+    let old_task = task
+        .replace(&format!(",\"callingSessionId\":\"{ID}\",\"callingToolUseId\":\"toolu_9\""), "")
+        .replace(child, orphan);
+    write(&home, &format!("{PROJECT}/{orphan}.jsonl"), &old_task);
+    let output = home.read(Agent::Droid, ts(SINCE));
+    let ids: Vec<&str> = output.events.iter().map(|event| event.session_id.as_str()).collect();
+    assert_eq!(ids, [ID]);
+    let main = session(&output, Agent::Droid, ID);
+    assert_eq!(main.title, "Main");
+    assert_eq!(main.prompts.len(), 2);
+    assert!(main.activity.contains(&ts("2026-03-02T11:00:00Z")));
+}
+
+#[test]
+fn droid_honours_factory_home_override() {
+    let home = Home::new();
+    let elsewhere = home.path().join("elsewhere");
+    let home = home.var("FACTORY_HOME_OVERRIDE", elsewhere.display().to_string());
+    write(&home, &format!("elsewhere/{PROJECT}/{ID}.jsonl"), &transcript(ID, "t"));
+    write(&home, &format!("{PROJECT}/other.jsonl"), &transcript("other", "t"));
+    let output = home.read(Agent::Droid, ts(SINCE));
+    let ids: Vec<&str> = output.events.iter().map(|event| event.session_id.as_str()).collect();
+    assert_eq!(ids, [ID]);
+    assert_eq!(status(&output, Agent::Droid).locations, [elsewhere.join(".factory")]);
+}
+
+#[test]
+fn droid_old_files_are_not_opened() {
+    let home = Home::new();
+    let old = write(&home, &format!("{PROJECT}/old.jsonl"), "not json\n");
+    set_mtime(&old, ts("2026-03-01T00:00:00Z"));
+    write(&home, &format!("{PROJECT}/{ID}.jsonl"), &transcript(ID, "t"));
+    let output = home.read(Agent::Droid, ts("2026-03-02T10:04:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(status(&output, Agent::Droid).files, 2);
+    let found = session(&output, Agent::Droid, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:05:00Z"]));
+    // Only the reply in the window names its model.
+    assert_eq!(found.models, ["gpt-5.1-codex"]);
+}
+
+#[test]
+fn droid_malformed_lines_are_warned_and_unknown_records_noted() {
+    let home = Home::new();
+    let content = transcript(ID, "t")
+        + "{\"type\":\"message\",\"id\":\"bad\"\n"
+        + r#"{"type":"checkpoint","id":"k1","timestamp":"2026-03-02T10:06:00.000Z"}"#
+        + "\n";
+    let path = write(&home, &format!("{PROJECT}/{ID}.jsonl"), &content);
+    let output = home.read(Agent::Droid, ts(SINCE));
+    let warnings: Vec<_> =
+        output.warnings.iter().filter(|w| w.code == WarningCode::MalformedLines).collect();
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].message.contains(&path.display().to_string()));
+    let found = session(&output, Agent::Droid, ID);
+    assert!(found.activity.contains(&ts("2026-03-02T10:06:00Z")));
+    let droid = status(&output, Agent::Droid);
+    assert_eq!(droid.unknown, ["record type checkpoint"]);
+    assert_eq!(droid.limits, ["1 malformed line skipped in 1 file"]);
+}
+
+#[test]
+fn droid_unreadable_file_is_warned_and_missing_folder_silent() {
+    let empty = Home::new();
+    let output = empty.read(Agent::Droid, ts(SINCE));
+    assert!(output.events.is_empty() && output.warnings.is_empty());
+    assert!(!status(&output, Agent::Droid).found);
+
+    let home = Home::new();
+    write(&home, &format!("{PROJECT}/{ID}.jsonl"), &transcript(ID, "t"));
+    let fifo = home.path().join(PROJECT).join("fifo.jsonl");
+    #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO with coreutils")]
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let output = home.read(Agent::Droid, ts(SINCE));
+    session(&output, Agent::Droid, ID);
+    assert!(
+        output.warnings.iter().any(|w| w.message.contains(&fifo.display().to_string())),
+        "{:?}",
+        output.warnings
+    );
+}

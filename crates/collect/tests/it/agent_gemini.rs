@@ -1,1 +1,424 @@
 //! Tests of the gemini reader (see crates/collect/src/sessions/gemini.rs).
+//!
+//! The chats are written as Gemini CLI writes them (`chatRecordingService.ts`): one JSON
+//! object per line, a metadata line, messages by id, `$set` updates.
+
+use std::path::Path;
+
+use report_model::Agent;
+
+use crate::support::{Home, session, set_mtime, status, times, ts};
+
+const SINCE: &str = "2026-03-02T00:00:00Z";
+const ID: &str = "5e551011-0000-4000-8000-000000000001";
+const CHATS: &str = ".gemini/tmp/my-app/chats";
+
+/// The `<session_context>` message Gemini CLI 0.61.0 records first in every chat.
+fn session_context(id: &str, time: &str, dir: &str) -> String {
+    format!(
+        r#"{{"id":"{id}","timestamp":"{time}","type":"user","content":[{{"text":"<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\nToday's date is Monday, March 2, 2026 (formatted according to the user's locale).\nMy operating system is: linux\nThe project's temporary directory is: /home/dev/.gemini/tmp/my-app\n- **Workspace Directories:**\n  - {dir}\n- **Directory Structure:**\n\nShowing up to 200 items (files + folders).\n\n{dir}/\n└───README.md\n\n\n</session_context>"}}]}}"#
+    )
+}
+
+fn metadata(session_id: &str, hash: &str, start: &str) -> String {
+    format!(
+        r#"{{"sessionId":"{session_id}","projectHash":"{hash}","startTime":"{start}","lastUpdated":"{start}","kind":"main"}}"#
+    )
+}
+
+fn user(id: &str, time: &str, text: &str) -> String {
+    format!(r#"{{"id":"{id}","timestamp":"{time}","type":"user","content":[{{"text":"{text}"}}]}}"#)
+}
+
+fn reply(id: &str, time: &str, text: &str) -> String {
+    format!(
+        r#"{{"id":"{id}","timestamp":"{time}","type":"gemini","content":"{text}","thoughts":[],"tokens":{{"input":10,"output":5,"cached":0,"thoughts":0,"tool":0,"total":15}},"model":"gemini-2.5-flash"}}"#
+    )
+}
+
+fn last_updated(time: &str) -> String {
+    format!(r#"{{"$set":{{"lastUpdated":"{time}"}}}}"#)
+}
+
+fn lines(lines: &[String]) -> String {
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
+/// A chat folder with `.project_root` and one chat of one typed prompt, as 0.61.0 writes.
+fn one_prompt_chat(home: &Home) {
+    home.write(".gemini/tmp/my-app/.project_root", "/home/dev/my-app");
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T10:00:00.000Z"),
+            session_context("c1", "2026-03-02T10:00:00.100Z", "/home/dev/my-app"),
+            last_updated("2026-03-02T10:00:00.100Z"),
+            user("u1", "2026-03-02T10:00:05.000Z", "List the files here"),
+            last_updated("2026-03-02T10:00:05.000Z"),
+            reply("g1", "2026-03-02T10:00:07.000Z", "README.md"),
+            last_updated("2026-03-02T10:00:07.000Z"),
+        ]),
+    );
+}
+
+#[test]
+fn the_session_context_block_is_no_prompt_and_no_title() {
+    let home = Home::new();
+    one_prompt_chat(&home);
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.title, "List the files here");
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:05Z"]));
+    // It is still a record of the session: activity.
+    assert_eq!(
+        found.activity,
+        times(&["2026-03-02T10:00:00.100Z", "2026-03-02T10:00:05Z", "2026-03-02T10:00:07Z"])
+    );
+    assert_eq!(found.models, ["gemini-2.5-flash"]);
+    assert_eq!(found.cwd.as_deref(), Some(Path::new("/home/dev/my-app")));
+    assert!(output.warnings.is_empty(), "{:#?}", output.warnings);
+    let gemini = status(&output, Agent::Gemini);
+    assert_eq!((gemini.found, gemini.files, gemini.entries), (true, 1, 1));
+    // Gemini CLI names no version of its own in its files.
+    assert!(gemini.versions.is_empty());
+    assert!(gemini.unknown.is_empty(), "{:?}", gemini.unknown);
+}
+
+#[test]
+fn tool_results_nudges_shell_commands_and_hook_context_are_not_prompts() {
+    let home = Home::new();
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T10:00:00.000Z"),
+            // A hook's context before what was typed (non-interactive mode).
+            r#"{"id":"u1","timestamp":"2026-03-02T10:00:01.000Z","type":"user","content":[{"text":"<hook_context>branch: main</hook_context>\n\nfix the failing test"}]}"#.to_owned(),
+            r#"{"id":"g1","timestamp":"2026-03-02T10:00:02.000Z","type":"gemini","content":"","toolCalls":[{"id":"read_file-1","name":"read_file","args":{"path":"a.rs"},"status":"success","timestamp":"2026-03-02T10:00:02.500Z"}],"model":"gemini-2.5-pro"}"#.to_owned(),
+            // The tool's result, recorded as a `user` message.
+            r#"{"id":"u2","timestamp":"2026-03-02T10:00:03.000Z","type":"user","content":[{"functionResponse":{"id":"read_file-1","name":"read_file","response":{"output":"fn main() {}"}}}]}"#.to_owned(),
+            // The next-speaker nudge, shown as the original prompt.
+            r#"{"id":"u3","timestamp":"2026-03-02T10:00:04.000Z","type":"user","content":[{"text":"Please continue."}],"displayContent":[{"text":"fix the failing test"}]}"#.to_owned(),
+            // Shell mode (`!ls`).
+            user("u4", "2026-03-02T10:00:05.000Z", "I ran the following shell command:\\n```sh\\nls\\n```\\n\\nThis produced the following result:\\n```\\na.rs\\n```"),
+            // Only a hook's context.
+            user("u5", "2026-03-02T10:00:06.000Z", "<hook_context>session started</hook_context>"),
+            // The IDE's editor context.
+            user("u6", "2026-03-02T10:00:07.000Z", "Here is the user's editor context as a JSON object. This is for your information only."),
+            user("u7", "2026-03-02T10:00:08.000Z", "now run it"),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:01Z", "2026-03-02T10:00:08Z"]));
+    assert_eq!(found.title, "fix the failing test");
+    assert_eq!(found.activity.len(), 8);
+}
+
+#[test]
+fn messages_a_set_checkpoint_rebuilds_are_not_prompts() {
+    let home = Home::new();
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T10:00:00.000Z"),
+            user("u1", "2026-03-02T10:00:01.000Z", "Refactor the parser"),
+            reply("g1", "2026-03-02T10:00:02.000Z", "Done."),
+            // History rewritten after compression: the typed message keeps its id (still
+            // a prompt), the summary is a new `user` message (no prompt).
+            r#"{"$set":{"messages":[{"id":"s1","timestamp":"2026-03-02T11:00:00.000Z","type":"user","content":[{"text":"The user asked to refactor the parser; it was done."}]},{"id":"s2","timestamp":"2026-03-02T11:00:00.000Z","type":"gemini","content":[{"text":"Got it. Thanks for the additional context!"}]},{"id":"u1","timestamp":"2026-03-02T10:00:01.000Z","type":"user","content":[{"text":"Refactor the parser"}]}],"lastUpdated":"2026-03-02T11:00:00.000Z"}}"#.to_owned(),
+            user("u2", "2026-03-02T11:00:05.000Z", "Add tests"),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:01Z", "2026-03-02T11:00:05Z"]));
+    assert_eq!(found.title, "Refactor the parser");
+    // `g1` was dropped by the checkpoint.
+    assert_eq!(
+        found.activity,
+        times(&["2026-03-02T10:00:01Z", "2026-03-02T11:00:00Z", "2026-03-02T11:00:05Z"])
+    );
+}
+
+#[test]
+fn a_subagent_sibling_with_the_same_session_id_adds_activity_not_prompts() {
+    let home = Home::new();
+    // Before February 2026 a sub-agent wrote a `.json` sibling with its parent's id and
+    // no `kind`; its `user` messages were written by the parent agent.
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.json"),
+        format!(
+            r#"{{"sessionId":"{ID}","projectHash":"{hash}","startTime":"2026-03-02T10:00:00.000Z","lastUpdated":"2026-03-02T10:09:00.000Z","messages":[{{"id":"p1","timestamp":"2026-03-02T10:00:00.000Z","type":"user","content":"How is auth done here?"}},{{"id":"p2","timestamp":"2026-03-02T10:00:02.000Z","type":"gemini","content":"","toolCalls":[{{"id":"codebase_investigator-1","name":"codebase_investigator","args":{{"objective":"auth"}},"status":"success","timestamp":"2026-03-02T10:08:00.000Z"}}],"model":"gemini-2.5-pro"}},{{"id":"p3","timestamp":"2026-03-02T10:09:00.000Z","type":"gemini","content":"With JWTs.","model":"gemini-2.5-pro"}}]}}"#,
+            hash = "b".repeat(64)
+        ),
+    );
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-01-5e551011.json"),
+        format!(
+            r#"{{"sessionId":"{ID}","projectHash":"{hash}","startTime":"2026-03-02T10:01:00.000Z","lastUpdated":"2026-03-02T10:07:00.000Z","messages":[{{"id":"s1","timestamp":"2026-03-02T10:01:00.000Z","type":"user","content":"Your task is to investigate: auth"}},{{"id":"s2","timestamp":"2026-03-02T10:05:00.000Z","type":"gemini","content":"Looking","model":"gemini-2.5-flash"}},{{"id":"s3","timestamp":"2026-03-02T10:06:00.000Z","type":"user","content":"Please keep going"}},{{"id":"s4","timestamp":"2026-03-02T10:07:00.000Z","type":"gemini","content":"Found it","model":"gemini-2.5-flash"}}]}}"#,
+            hash = "b".repeat(64)
+        ),
+    );
+    // Since February 2026 the metadata says `kind: "subagent"`.
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-02-5e551011.jsonl"),
+        lines(&[
+            format!(
+                r#"{{"sessionId":"{ID}","projectHash":"{hash}","startTime":"2026-03-02T10:02:00.000Z","lastUpdated":"2026-03-02T10:02:00.000Z","kind":"subagent","directories":["/home/dev/my-app"]}}"#,
+                hash = "b".repeat(64)
+            ),
+            user("k1", "2026-03-02T10:02:00.000Z", "Explain the hooks feature"),
+            reply("k2", "2026-03-02T10:02:30.000Z", "Hooks run commands."),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    assert_eq!(output.events.len(), 1, "{:#?}", output.events);
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:00Z"]));
+    assert_eq!(found.title, "How is auth done here?");
+    assert_eq!(found.activity.len(), 9);
+    assert!(found.activity.contains(&ts("2026-03-02T10:06:00Z")));
+    assert!(found.activity.contains(&ts("2026-03-02T10:02:30Z")));
+    // The parent's model only: a sub-agent's are its own.
+    assert_eq!(found.models, ["gemini-2.5-pro"]);
+}
+
+#[test]
+fn other_chats_of_one_session_id_are_continuations_and_merge() {
+    let home = Home::new();
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T10:00:00.000Z"),
+            user("u1", "2026-03-02T10:00:01.000Z", "Start the migration"),
+            reply("g1", "2026-03-02T10:00:02.000Z", "Started."),
+            r#"{"$set":{"summary":"Database migration"}}"#.to_owned(),
+        ]),
+    );
+    // Resumed later: a new file of the same session.
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T15-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T15:00:00.000Z"),
+            session_context("c2", "2026-03-02T15:00:00.000Z", "/home/dev/my-app"),
+            user("u2", "2026-03-02T15:00:01.000Z", "Finish the migration"),
+            reply("g2", "2026-03-02T15:00:02.000Z", "Finished."),
+            r#"{"$set":{"summary":"Database migration, finished"}}"#.to_owned(),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    assert_eq!(output.events.len(), 1);
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:01Z", "2026-03-02T15:00:01Z"]));
+    // The summary of the chat written last.
+    assert_eq!(found.title, "Database migration, finished");
+}
+
+#[test]
+fn a_legacy_chat_and_the_jsonl_it_was_migrated_to_are_one_session() {
+    let home = Home::new();
+    let legacy = format!(
+        r#"{{"sessionId":"{ID}","projectHash":"{hash}","startTime":"2026-03-02T10:00:00.000Z","lastUpdated":"2026-03-02T10:00:02.000Z","messages":[{{"id":"u1","timestamp":"2026-03-02T10:00:01.000Z","type":"user","content":"Why is CI red?"}},{{"id":"g1","timestamp":"2026-03-02T10:00:02.000Z","type":"gemini","content":"A flaky test.","model":"gemini-2.5-pro"}}]}}"#,
+        hash = "a".repeat(64)
+    );
+    home.write(&format!("{CHATS}/session-2026-03-02T10-00-5e551011.json"), legacy);
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T10:00:00.000Z"),
+            user("u1", "2026-03-02T10:00:01.000Z", "Why is CI red?"),
+            reply("g1", "2026-03-02T10:00:02.000Z", "A flaky test."),
+            r#"{"$set":{"sessionId":"5e551011-0000-4000-8000-000000000001"}}"#.to_owned(),
+            user("u2", "2026-03-02T12:00:00.000Z", "Fix it"),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:01Z", "2026-03-02T12:00:00Z"]));
+    assert_eq!(found.activity.len(), 3);
+}
+
+#[test]
+fn sessions_are_placed_by_message_times_not_last_updated() {
+    let home = Home::new();
+    home.write(
+        &format!("{CHATS}/session-2026-02-20T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-02-20T10:00:00.000Z"),
+            user("u1", "2026-02-20T10:00:01.000Z", "Old question"),
+            reply("g1", "2026-02-20T10:00:02.000Z", "Old answer"),
+            // Written days later (a summary generated on the next start).
+            r#"{"$set":{"summary":"Old question","lastUpdated":"2026-03-02T09:00:00.000Z"}}"#
+                .to_owned(),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    assert!(output.events.is_empty(), "{:#?}", output.events);
+}
+
+#[test]
+fn a_folder_named_by_a_hash_finds_its_working_directory() {
+    let home = Home::new();
+    // The registry names the path (its folder was renamed by another Gemini home).
+    home.write(".gemini/projects.json", r#"{"projects":{"/home/dev/old app":"old-app"}}"#);
+    let registry_hash = collect_hash("/home/dev/old app");
+    home.write(
+        &format!(".gemini/tmp/{registry_hash}/chats/session-2026-03-02T10-00-11111111.jsonl"),
+        lines(&[
+            metadata(
+                "11111111-0000-4000-8000-000000000001",
+                &registry_hash,
+                "2026-03-02T10:00:00.000Z",
+            ),
+            user("u1", "2026-03-02T10:00:01.000Z", "one"),
+        ]),
+    );
+    // A `.project_root` in `history/` names the path.
+    home.write(".gemini/history/legacy/.project_root", "/srv/legacy\n");
+    let history_hash = collect_hash("/srv/legacy");
+    home.write(
+        &format!(".gemini/tmp/{history_hash}/chats/session-2026-03-02T10-00-22222222.json"),
+        format!(
+            r#"{{"sessionId":"22222222-0000-4000-8000-000000000002","projectHash":"{history_hash}","startTime":"2026-03-02T10:00:00.000Z","lastUpdated":"2026-03-02T10:00:00.000Z","messages":[{{"id":"u1","timestamp":"2026-03-02T10:00:01.000Z","type":"user","content":"two"}}]}}"#
+        ),
+    );
+    // Only the chat's own session context names it (verified by its hash).
+    let context_hash = collect_hash("/opt/ctx");
+    home.write(
+        &format!(".gemini/tmp/{context_hash}/chats/session-2026-03-02T10-00-33333333.jsonl"),
+        lines(&[
+            metadata(
+                "33333333-0000-4000-8000-000000000003",
+                &context_hash,
+                "2026-03-02T10:00:00.000Z",
+            ),
+            session_context("c1", "2026-03-02T10:00:00.000Z", "/opt/ctx"),
+            user("u1", "2026-03-02T10:00:01.000Z", "three"),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    let cwd = |id: &str| session(&output, Agent::Gemini, id).cwd.clone();
+    assert_eq!(
+        cwd("11111111-0000-4000-8000-000000000001").as_deref(),
+        Some(Path::new("/home/dev/old app"))
+    );
+    assert_eq!(
+        cwd("22222222-0000-4000-8000-000000000002").as_deref(),
+        Some(Path::new("/srv/legacy"))
+    );
+    assert_eq!(cwd("33333333-0000-4000-8000-000000000003").as_deref(), Some(Path::new("/opt/ctx")));
+    assert!(status(&output, Agent::Gemini).limits.is_empty());
+}
+
+/// Gemini CLI's `getProjectHash`: sha256 of the path, as hex.
+fn collect_hash(path: &str) -> String {
+    use sha2::Digest as _;
+    use std::fmt::Write as _;
+    sha2::Sha256::digest(path.as_bytes()).iter().fold(String::new(), |mut hex, byte| {
+        let _ = write!(hex, "{byte:02x}");
+        hex
+    })
+}
+
+#[test]
+fn old_files_are_not_opened_and_bad_ones_are_warned() {
+    let home = Home::new();
+    one_prompt_chat(&home);
+    let old = home.write(&format!("{CHATS}/session-2026-02-01T10-00-0ld0ld00.jsonl"), "not json\n");
+    set_mtime(&old, ts("2026-02-01T10:00:00Z"));
+    let broken = home.write(
+        &format!("{CHATS}/session-2026-03-02T11-00-b0b0b0b0.jsonl"),
+        lines(&[
+            metadata(
+                "b0b0b0b0-0000-4000-8000-000000000001",
+                &"a".repeat(64),
+                "2026-03-02T11:00:00.000Z",
+            ),
+            "{not json".to_owned(),
+            user("u1", "2026-03-02T11:00:01.000Z", "still read"),
+        ]),
+    );
+    let fifo = home.path().join(CHATS).join("session-2026-03-02T12-00-f1f0f1f0.jsonl");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &fifo,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .expect("mkfifo");
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    assert_eq!(
+        session(&output, Agent::Gemini, "b0b0b0b0-0000-4000-8000-000000000001").prompts,
+        times(&["2026-03-02T11:00:01Z"])
+    );
+    session(&output, Agent::Gemini, ID);
+    assert_eq!(output.warnings.len(), 2, "{:#?}", output.warnings);
+    let named = |path: &Path| {
+        let name = path.file_name().and_then(|name| name.to_str()).expect("name");
+        output.warnings.iter().any(|warning| warning.message.contains(name))
+    };
+    assert!(named(&broken));
+    assert!(named(&fifo));
+    assert!(!named(&old));
+    let gemini = status(&output, Agent::Gemini);
+    assert_eq!(gemini.files, 4);
+    assert_eq!(gemini.limits, ["1 malformed line skipped in 1 file"]);
+}
+
+#[test]
+fn gemini_cli_home_is_honoured_and_unknown_types_are_noted() {
+    let moved = Home::new();
+    let home = Home::new().var("GEMINI_CLI_HOME", moved.path().display().to_string());
+    // What `~/.gemini` holds is not read when `GEMINI_CLI_HOME` is set.
+    one_prompt_chat(&home);
+    moved.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T10:00:00.000Z"),
+            user("u1", "2026-03-02T10:00:01.000Z", "hello"),
+            r#"{"id":"x1","timestamp":"2026-03-02T10:00:02.000Z","type":"tool_group","content":"?"}"#
+                .to_owned(),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    assert_eq!(output.events.len(), 1);
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:01Z"]));
+    let gemini = status(&output, Agent::Gemini);
+    assert_eq!(gemini.locations, [moved.path().join(".gemini")]);
+    assert_eq!(gemini.unknown, ["type:tool_group"]);
+}
+
+#[test]
+fn nested_subagent_chats_add_activity_to_their_parent() {
+    let home = Home::new();
+    one_prompt_chat(&home);
+    // March 2026: `.json` in `chats/<parent>/`; since April: `.jsonl`.
+    home.write(
+        &format!("{CHATS}/{ID}/aaaa0001-0000-4000-8000-000000000001.json"),
+        r#"{"sessionId":"aaaa0001-0000-4000-8000-000000000001","projectHash":"x","startTime":"2026-03-02T10:00:06.000Z","lastUpdated":"2026-03-02T10:00:06.000Z","kind":"subagent","messages":[{"id":"s1","timestamp":"2026-03-02T10:00:06.000Z","type":"user","content":"Investigate"}]}"#,
+    );
+    home.write(
+        &format!("{CHATS}/{ID}/aaaa0002-0000-4000-8000-000000000002.jsonl"),
+        lines(&[
+            r#"{"sessionId":"aaaa0002-0000-4000-8000-000000000002","projectHash":"x","startTime":"2026-03-02T10:00:06.500Z","lastUpdated":"2026-03-02T10:00:06.500Z","kind":"subagent"}"#.to_owned(),
+            user("s1", "2026-03-02T10:00:06.500Z", "Investigate more"),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    assert_eq!(output.events.len(), 1);
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:05Z"]));
+    assert_eq!(found.activity.len(), 5);
+    assert_eq!(status(&output, Agent::Gemini).files, 3);
+}
+
+/// The sessions the real Gemini CLI wrote (`fixtures/agents/gemini/<version>/`) come out
+/// as its `expected.json` says: one typed prompt each, titled by it.
+#[test]
+fn recorded_sessions_read_as_expected() {
+    crate::agent_claude::check_recorded(Agent::Gemini, "gemini");
+}

@@ -1,1 +1,160 @@
 //! Tests of the qwen reader (see crates/collect/src/sessions/qwen.rs).
+//!
+//! The records are in the shape Qwen Code 0.24 writes them (`ChatRecordingService`:
+//! `uuid`/`parentUuid`, `type`, `subtype`, `provenance`, Gemini-style `message`).
+
+use std::path::PathBuf;
+
+use report_model::{Agent, WarningCode};
+
+use crate::support::{Home, session, set_mtime, status, times, ts};
+
+const ID: &str = "6f1c2e7a-2b4d-4c1e-9a8b-0d1e2f3a4b5c";
+const CHATS: &str = ".qwen/projects/-work-app/chats";
+
+fn record(uuid: &str, time: &str, kind: &str, extra: &str) -> String {
+    format!(
+        r#"{{"uuid":"{uuid}","parentUuid":null,"sessionId":"{ID}","timestamp":"{time}","type":"{kind}","cwd":"/work/app","version":"0.24.4","gitBranch":"main"{extra}}}"#
+    ) + "\n"
+}
+
+fn records() -> String {
+    [
+        record("u1", "2026-05-02T09:00:00.000Z", "user", r#","provenance":"real_user","message":{"role":"user","parts":[{"text":"Explain @src/a.rs"},{"text":"--- Content from referenced files ---\nfn a() {}"}]},"systemPayload":{"displayText":"Explain @src/a.rs"}"#),
+        record("a1", "2026-05-02T09:00:05.000Z", "assistant", r#","provenance":"assistant_output","model":"qwen3-coder-plus","message":{"role":"model","parts":[{"functionCall":{"name":"read_file","args":{"path":"src/a.rs"}}}]}"#),
+        record("t1", "2026-05-02T09:00:06.000Z", "tool_result", r#","provenance":"tool_result","message":{"role":"user","parts":[{"functionResponse":{"name":"read_file","response":{"output":"fn a() {}"}}}]}"#),
+        record("a2", "2026-05-02T09:00:10.000Z", "assistant", r#","model":"qwen3-coder-plus","message":{"role":"model","parts":[{"text":"It defines a."}]}"#),
+        record("s1", "2026-05-02T09:01:00.000Z", "system", r#","subtype":"slash_command","systemPayload":{"phase":"invocation","rawCommand":"/stats"}"#),
+        record("n1", "2026-05-02T09:02:00.000Z", "user", r#","subtype":"notification","provenance":"system","message":{"role":"user","parts":[{"text":"Background task finished"}]}"#),
+        record("c1", "2026-05-02T09:03:00.000Z", "user", r#","subtype":"cron","message":{"role":"user","parts":[{"text":"check CI"}]}"#),
+        record("m1", "2026-05-02T09:04:00.000Z", "user", r#","subtype":"mid_turn_user_message","message":{"role":"user","parts":[{"text":"also the docs"}]},"systemPayload":{"displayText":"also the docs"}"#),
+        record("u2", "2026-05-02T10:00:00.000Z", "user", r#","message":{"role":"user","parts":[{"text":"Add a test"}]}"#),
+        record("a3", "2026-05-02T10:00:09.000Z", "assistant", r#","model":"qwen3.5-plus","message":{"role":"model","parts":[{"text":"ok"}]}"#),
+        record("x1", "2026-05-02T10:00:20.000Z", "system", r#","subtype":"future_kind","systemPayload":{}"#),
+        record("t2", "2026-05-02T10:01:00.000Z", "system", r#","subtype":"custom_title","systemPayload":{"customTitle":"Explain module a","titleSource":"auto"}"#),
+    ]
+    .concat()
+}
+
+#[test]
+fn qwen_counts_only_typed_prompts_and_reads_title_cwd_models_version() {
+    let home = Home::new();
+    home.write(&format!("{CHATS}/{ID}.jsonl"), records());
+    // Not session files.
+    home.write(&format!("{CHATS}/{ID}.ledger.jsonl"), "not read\n");
+    home.write(&format!("{CHATS}/{ID}.runtime.json"), "{}");
+    let output = home.read(Agent::Qwen, ts("2026-05-02T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let event = session(&output, Agent::Qwen, ID);
+    assert_eq!(
+        event.prompts,
+        times(&["2026-05-02T09:00:00Z", "2026-05-02T09:04:00Z", "2026-05-02T10:00:00Z"])
+    );
+    assert_eq!(event.activity.len(), 12);
+    assert_eq!(event.title, "Explain module a");
+    assert_eq!(event.cwd, Some(PathBuf::from("/work/app")));
+    assert_eq!(event.branch.as_deref(), Some("main"));
+    assert_eq!(event.models, ["qwen3-coder-plus", "qwen3.5-plus"]);
+    let status = status(&output, Agent::Qwen);
+    assert_eq!((status.files, status.entries), (1, 1));
+    assert_eq!(status.versions, ["0.24.4"]);
+    assert_eq!(status.unknown, ["system/future_kind"]);
+}
+
+#[test]
+fn qwen_title_without_a_custom_title_is_what_was_typed() {
+    let home = Home::new();
+    let text: String = records()
+        .lines()
+        .filter(|line| !line.contains("custom_title"))
+        .flat_map(|line| [line, "\n"])
+        .collect();
+    home.write(&format!("{CHATS}/{ID}.jsonl"), text);
+    let output = home.read(Agent::Qwen, ts("2026-05-02T00:00:00Z"));
+    // The display text, not the message with the referenced file's content.
+    assert_eq!(session(&output, Agent::Qwen, ID).title, "Explain @src/a.rs");
+}
+
+#[test]
+fn qwen_runtime_dir_wins_over_qwen_home() {
+    let home = Home::new();
+    home.write(&format!("runtime/projects/-work-app/chats/{ID}.jsonl"), records());
+    home.write(
+        &format!("qhome/projects/-work-app/chats/{ID}.jsonl"),
+        records().replace("Explain module a", "Other"),
+    );
+    let runtime = home.path().join("runtime");
+    let qhome = home.path().join("qhome");
+    let home = home.var("QWEN_HOME", qhome.to_string_lossy());
+    let output = home.read(Agent::Qwen, ts("2026-05-02T00:00:00Z"));
+    assert_eq!(session(&output, Agent::Qwen, ID).title, "Other");
+    let home = home.var("QWEN_RUNTIME_DIR", runtime.to_string_lossy());
+    let output = home.read(Agent::Qwen, ts("2026-05-02T00:00:00Z"));
+    assert_eq!(session(&output, Agent::Qwen, ID).title, "Explain module a");
+    assert_eq!(status(&output, Agent::Qwen).locations, [runtime]);
+}
+
+#[test]
+fn qwen_reads_archived_chats_and_skips_old_files() {
+    let home = Home::new();
+    let path = home.write(&format!("{CHATS}/archive/{ID}.jsonl"), records());
+    let output = home.read(Agent::Qwen, ts("2026-05-02T09:30:00Z"));
+    let event = session(&output, Agent::Qwen, ID);
+    assert_eq!(event.prompts, times(&["2026-05-02T10:00:00Z"]));
+    assert_eq!(event.models, ["qwen3.5-plus"]);
+    set_mtime(&path, ts("2026-05-01T00:00:00Z"));
+    let output = home.read(Agent::Qwen, ts("2026-05-02T00:00:00Z"));
+    assert!(output.events.is_empty());
+    assert_eq!(status(&output, Agent::Qwen).files, 1);
+}
+
+#[test]
+fn qwen_reads_logs_json_for_sessions_without_a_chat() {
+    let home = Home::new();
+    home.write(&format!("{CHATS}/{ID}.jsonl"), records());
+    home.write(
+        ".qwen/tmp/3f2a9c0b7e5d4f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192/logs.json",
+        format!(
+            r#"[
+  {{"sessionId": "old-session", "messageId": 0, "type": "user", "message": "/help", "timestamp": "2026-05-02T08:00:00.000Z"}},
+  {{"sessionId": "old-session", "messageId": 1, "type": "user", "message": "refactor the   loader", "timestamp": "2026-05-02T08:01:00.000Z"}},
+  {{"sessionId": "old-session", "messageId": 2, "type": "user", "message": "and its tests", "timestamp": "2026-05-02T08:05:00.000Z"}},
+  {{"sessionId": "{ID}", "messageId": 0, "type": "user", "message": "Explain @src/a.rs", "timestamp": "2026-05-02T09:00:00.000Z"}}
+]"#
+        ),
+    );
+    let output = home.read(Agent::Qwen, ts("2026-05-02T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let old = session(&output, Agent::Qwen, "old-session");
+    assert_eq!(old.prompts, times(&["2026-05-02T08:01:00Z", "2026-05-02T08:05:00Z"]));
+    assert_eq!(old.activity.len(), 3);
+    assert_eq!(old.title, "refactor the loader");
+    assert_eq!(old.cwd, None);
+    // The session with a chat is read from the chat alone.
+    assert_eq!(session(&output, Agent::Qwen, ID).prompts.len(), 3);
+    let status = status(&output, Agent::Qwen);
+    assert_eq!(status.files, 2);
+    assert_eq!(
+        status.limits,
+        ["1 session from `logs.json` only, without a known working directory"]
+    );
+}
+
+#[test]
+fn qwen_warns_about_malformed_lines_and_documents() {
+    let home = Home::new();
+    home.write(&format!("{CHATS}/{ID}.jsonl"), format!("{}{{oops\n", records()));
+    home.write(".qwen/tmp/abc/logs.json", "[{");
+    let output = home.read(Agent::Qwen, ts("2026-05-02T00:00:00Z"));
+    assert_eq!(output.warnings.len(), 2, "{:?}", output.warnings);
+    assert!(output.warnings.iter().all(|warning| warning.code == WarningCode::MalformedLines));
+    assert_eq!(session(&output, Agent::Qwen, ID).prompts.len(), 3);
+}
+
+#[test]
+fn qwen_missing_is_silent() {
+    let home = Home::new();
+    let output = home.read(Agent::Qwen, ts("2026-05-02T00:00:00Z"));
+    assert!(output.warnings.is_empty() && output.events.is_empty());
+    assert!(!status(&output, Agent::Qwen).found);
+}

@@ -539,10 +539,11 @@ fn codex_cwd_follows_turn_context_and_the_first_session_meta_wins() {
 }
 
 #[test]
-fn codex_title_is_the_latest_thread_name() {
+fn codex_title_is_the_last_thread_name() {
     let output = Home::fixture().read();
-    // Three renames; the one with the latest updated_at wins, not the last line.
-    assert_eq!(event(&output, Agent::Codex, CODEX_2).title, "Terraform state cleanup");
+    // Three renames: the index is append-only and Codex reads the last line as the
+    // current name (codex-rs/rollout/src/session_index.rs), whatever its updated_at.
+    assert_eq!(event(&output, Agent::Codex, CODEX_2).title, "Stale name written late");
 }
 
 #[test]

@@ -98,6 +98,8 @@ impl CommandBackend {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        // A process group of its own, so that the deadline stops whatever it started too.
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
         command.spawn().map_err(|error| Error::Command {
             cause: format!(
                 "`{}` could not be started: {}",
@@ -139,6 +141,11 @@ impl Backend for CommandBackend {
         // A deadline too far away to represent is no deadline.
         let deadline = Instant::now().checked_add(remaining(&self.started, self.timeout)?);
         let mut child = self.spawn()?;
+        let group = rustix::process::Pid::from_child(&child);
+        // The runner and everything it started (a child left holding stdout included).
+        let stop_group = || {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        };
         let mut stdin = child.stdin.take();
         let writer = std::thread::spawn(move || {
             if let Some(stdin) = stdin.as_mut() {
@@ -147,42 +154,57 @@ impl Backend for CommandBackend {
             }
         });
         let limit = self.max_bytes;
+        let (sender, outputs) = std::sync::mpsc::channel::<(bool, Vec<u8>)>();
         let stdout = child.stdout.take();
-        let reader = std::thread::spawn(move || {
+        let stdout_sender = sender.clone();
+        std::thread::spawn(move || {
             let mut out = Vec::new();
             if let Some(stdout) = stdout {
                 let _ = stdout.take(limit.saturating_add(1)).read_to_end(&mut out);
             }
-            out
+            let _ = stdout_sender.send((true, out));
         });
         let stderr = child.stderr.take();
-        let error_reader = std::thread::spawn(move || {
+        std::thread::spawn(move || {
             let mut out = Vec::new();
             if let Some(stderr) = stderr {
                 let _ = stderr.take(STDERR_LIMIT as u64).read_to_end(&mut out);
             }
-            out
+            let _ = sender.send((false, out));
         });
         let status = loop {
             match child.try_wait() {
                 Ok(Some(status)) => break status,
                 Ok(None) if deadline.is_some_and(|deadline| Instant::now() >= deadline) => {
-                    let _ = child.kill();
+                    stop_group();
                     let _ = child.wait();
                     return Err(Error::Timeout { which: "overall" });
                 }
                 Ok(None) => std::thread::sleep(POLL),
                 Err(error) => {
-                    let _ = child.kill();
+                    stop_group();
                     return Err(Error::Command {
                         cause: format!("could not be waited for: {}", error.kind()),
                     });
                 }
             }
         };
+        // The runner is done: what it left running is stopped, so that its pipes close.
+        stop_group();
         let _ = writer.join();
-        let out = reader.join().unwrap_or_default();
-        let err = error_reader.join().unwrap_or_default();
+        // Reading stops at the deadline whatever still holds the pipes.
+        let (mut out, mut err) = (None, None);
+        while out.is_none() || err.is_none() {
+            let left = deadline.map_or(Duration::from_secs(3600), |deadline| {
+                deadline.saturating_duration_since(Instant::now())
+            });
+            match outputs.recv_timeout(left) {
+                Ok((true, bytes)) => out = Some(bytes),
+                Ok((false, bytes)) => err = Some(bytes),
+                Err(_) => return Err(Error::Timeout { which: "overall" }),
+            }
+        }
+        let (out, err) = (out.unwrap_or_default(), err.unwrap_or_default());
         if out.len() as u64 > limit {
             return Err(Error::TooLarge { limit });
         }

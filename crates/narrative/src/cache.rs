@@ -49,9 +49,27 @@ fn entry_path(dir: &Path, digest: &str) -> PathBuf {
     dir.join(format!("{digest}.json"))
 }
 
-/// The stored reply for `digest`, if there is a readable, well-formed entry.
+/// The largest cache entry read: far above the largest reply kept (`max_output_chars` is
+/// at most a million characters), so a bigger file is not ours.
+const ENTRY_MAX_BYTES: u64 = 8 << 20;
+
+/// The stored reply for `digest`, if there is a readable, well-formed entry. Only a
+/// regular file of at most [`ENTRY_MAX_BYTES`] is read, and it is opened without
+/// blocking, so a FIFO or a device planted there is a miss, not a hang.
 pub(crate) fn load(dir: &Path, digest: &str) -> Option<String> {
-    let text = fs_err::read_to_string(entry_path(dir, digest)).ok()?;
+    use fs_err::os::unix::fs::OpenOptionsExt as _;
+    use std::io::Read as _;
+    let file = fs_err::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(entry_path(dir, digest))
+        .ok()?;
+    let metadata = file.metadata().ok()?;
+    if !metadata.is_file() || metadata.len() > ENTRY_MAX_BYTES {
+        return None;
+    }
+    let mut text = String::new();
+    file.take(ENTRY_MAX_BYTES).read_to_string(&mut text).ok()?;
     let value: Value = serde_json::from_str(&text).ok()?;
     if value.get("version")?.as_u64()? != VERSION || value.get("digest")?.as_str()? != digest {
         return None;
@@ -59,20 +77,23 @@ pub(crate) fn load(dir: &Path, digest: &str) -> Option<String> {
     value.get("reply")?.as_str().map(str::to_owned)
 }
 
-/// Stores `reply` under `digest`: written to a temporary file in the same folder, then
-/// renamed over the entry, so a reader never sees half an entry. Failures are ignored (the
-/// cache is an optimization).
+/// Stores `reply` under `digest`: written to a new temporary file in the same folder
+/// (created exclusively under a random name, so a link planted there is never
+/// followed), flushed to disk, then renamed over the entry, so a reader never sees half
+/// an entry. Failures are ignored (the cache is an optimization); a failed write leaves
+/// no temporary file behind.
 pub(crate) fn store(dir: &Path, digest: &str, reply: &str) {
+    use std::io::Write as _;
     let entry = json!({"version": VERSION, "digest": digest, "reply": reply});
     let Ok(text) = serde_json::to_vec_pretty(&entry) else { return };
     if fs_err::create_dir_all(dir).is_err() {
         return;
     }
-    let temporary = dir.join(format!(".{digest}.{}.tmp", std::process::id()));
-    if fs_err::write(&temporary, text).is_ok()
-        && fs_err::rename(&temporary, entry_path(dir, digest)).is_err()
-    {
-        let _ = fs_err::remove_file(&temporary);
+    let Ok(mut temporary) = tempfile::Builder::new().prefix(".entry-").tempfile_in(dir) else {
+        return;
+    };
+    if temporary.write_all(&text).is_ok() && temporary.as_file().sync_all().is_ok() {
+        let _ = temporary.persist(entry_path(dir, digest));
     }
 }
 

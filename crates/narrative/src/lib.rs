@@ -372,6 +372,8 @@ pub fn client_warning(error: &llm_client::Error) -> Warning {
     };
     let message = match code {
         WarningCode::LlmBlockedNonloopback => format!("no narrative: {error}; nothing was sent"),
+        // A model runner is no server: its own words say what failed.
+        _ if matches!(error, E::Command { .. }) => format!("no narrative: {error}"),
         WarningCode::LlmUnavailable => format!("no narrative: LLM server unavailable: {error}"),
         _ => format!("no narrative: unusable LLM reply: {error}"),
     };

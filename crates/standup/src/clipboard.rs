@@ -10,6 +10,23 @@
 /// The first argument that makes the binary the clipboard helper.
 pub(crate) const HELPER_ARG: &str = "__clipboard";
 
+/// [`copy`] on a thread of its own, given up after `deadline`: a clipboard that does not
+/// answer (an X server that accepts the connection and never replies) costs the run
+/// `deadline` and a warning, never a hang. The thread left waiting ends with the process.
+pub(crate) fn copy_within(
+    text: String,
+    html: Option<String>,
+    deadline: std::time::Duration,
+) -> Result<(), String> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(copy(&text, html.as_deref()));
+    });
+    receiver.recv_timeout(deadline).unwrap_or_else(|_| {
+        Err(format!("the clipboard did not answer within {} s", deadline.as_secs()))
+    })
+}
+
 /// Puts `text` (and `html`, the rich-text flavour, when given) on the clipboard, or
 /// returns why it could not, in one line.
 #[cfg(feature = "clipboard")]

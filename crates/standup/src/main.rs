@@ -41,7 +41,12 @@ fn main() -> ExitCode {
     // `--copy`'s background helper: not a command of the CLI, so completions, the man
     // page and `--help` never offer it.
     let mut args = std::env::args_os().skip(1);
-    if args.next().is_some_and(|first| first == clipboard::HELPER_ARG) {
+    let first = args.next();
+    // `[render] template`'s bounded renderer, likewise internal.
+    if first.as_deref().is_some_and(|first| first == template::HELPER_ARG) {
+        return ExitCode::from(template::serve());
+    }
+    if first.is_some_and(|first| first == clipboard::HELPER_ARG) {
         let html = args.next().is_some_and(|flag| flag == "--html");
         return ExitCode::from(if clipboard::serve(html).is_ok() {
             exit::OK

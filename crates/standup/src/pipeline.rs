@@ -399,19 +399,25 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     if args.timings {
         print_timings(&timings, started.elapsed());
     }
+    // The report first: a clipboard that never answers cannot hold it back.
+    write_output(args.output.as_deref(), &text)?;
     if args.copy {
-        let html = (args.format == FormatArg::Html).then_some(text.as_str());
+        let html = (args.format == FormatArg::Html).then(|| text.clone());
         let plain = if html.is_some() {
             render::render(&report, render::Format::Text, options, &time_zone)
         } else {
-            text.clone()
+            text
         };
-        if let Err(reason) = crate::clipboard::copy(&plain, html) {
+        if let Err(reason) = crate::clipboard::copy_within(plain, html, CLIPBOARD_DEADLINE) {
             print_warning(&format!("clipboard_unavailable: not copied ({reason})"));
         }
     }
-    write_output(args.output.as_deref(), &text)
+    Ok(())
 }
+
+/// How long `--copy` waits for the clipboard (an X server that accepts the connection
+/// and never answers would otherwise hold the run forever).
+const CLIPBOARD_DEADLINE: Duration = Duration::from_secs(3);
 
 fn render_format(format: FormatArg) -> render::Format {
     match format {
@@ -426,11 +432,44 @@ fn render_format(format: FormatArg) -> render::Format {
 /// `-o FILE`, or stdout for no `-o` and for `-o -`.
 fn write_output(output: Option<&Path>, text: &str) -> Result<(), Failure> {
     match output {
-        Some(path) if path != Path::new("-") => {
-            fs_err::write(path, text).context("writing the report").map_err(Failure::Runtime)
-        }
+        Some(path) if path != Path::new("-") => write_atomically(path, text.as_bytes())
+            .context("writing the report")
+            .map_err(Failure::Runtime),
         _ => write_stdout(text.as_bytes()),
     }
+}
+
+/// Writes a file we own (the report, the config) so that it is whole or not there: the
+/// bytes go to a new temporary file in the same folder (created exclusively under a
+/// random name, never through a link), are flushed to disk, and the file is renamed over
+/// `path`. A failed write (a full disk) leaves the previous file as it was and removes
+/// the temporary one. A new file gets the usual permissions (0666 less the umask); a
+/// replaced one keeps its own.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::PermissionsExt as _;
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let permissions = match fs_err::metadata(path) {
+        Ok(metadata) if metadata.is_file() => metadata.permissions(),
+        _ => std::fs::Permissions::from_mode(0o666),
+    };
+    let mut temporary = tempfile::Builder::new()
+        .prefix(".standup-")
+        .permissions(permissions.clone())
+        .tempfile_in(folder)
+        .map_err(|error| {
+            std::io::Error::new(error.kind(), format!("in `{}`: {error}", folder.display()))
+        })?;
+    temporary.write_all(bytes)?;
+    temporary.as_file().set_permissions(permissions)?;
+    temporary.as_file().sync_all()?;
+    temporary.persist(path).map_err(|error| {
+        std::io::Error::new(error.error.kind(), format!("`{}`: {}", path.display(), error.error))
+    })?;
+    Ok(())
 }
 
 /// `[render] template` with `~` expanded; a relative path is relative to the config
@@ -878,7 +917,7 @@ pub(crate) fn config_init(path: &Path, force: bool) -> Result<(), Failure> {
             .context("creating the config folder")
             .map_err(Failure::Runtime)?;
     }
-    fs_err::write(path, config::DEFAULT_CONFIG)
+    write_atomically(path, config::DEFAULT_CONFIG.as_bytes())
         .context("writing the config")
         .map_err(Failure::Runtime)?;
     write_stdout(format!("wrote {}\n", clean::message(&path.to_string_lossy())).as_bytes())

@@ -111,3 +111,61 @@ fn output_is_capped_and_empty_output_is_empty() {
         .unwrap_err();
     assert_eq!(error, Error::EmptyReply);
 }
+
+/// Whether process `pid` is gone (or a zombie waiting for a reaper: it runs no more).
+fn stopped(pid: u32) -> bool {
+    fs_err::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+        stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z'))
+    })
+}
+
+/// A runner that answers and exits but leaves a child holding its stdout: the reply
+/// comes at once, and the child is stopped.
+#[test]
+fn a_runner_that_leaves_a_child_holding_stdout_does_not_hold_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("child.pid");
+    let runner = script(
+        dir.path(),
+        "forking",
+        &format!(
+            "cat > /dev/null\nsleep 20 &\necho $! > {}\necho 'A day on the parser.'",
+            pid_file.display()
+        ),
+    );
+    let backend = backend(&runner.display().to_string(), Duration::from_secs(3));
+    let started = Instant::now();
+    let reply = backend.chat("sys", "user", &ChatOptions::default()).unwrap();
+    assert_eq!(reply, "A day on the parser.\n");
+    // Generous against a loaded machine; the child alone would hold it 20 s.
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    let pid: u32 = fs_err::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while !stopped(pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(stopped(pid), "the runner's child {pid} still runs");
+}
+
+/// At the deadline the whole process group is stopped: the runner and what it started.
+#[test]
+fn the_deadline_stops_the_runner_and_its_children() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("child.pid");
+    let runner = script(
+        dir.path(),
+        "stuck",
+        &format!("sleep 30 &\necho $! > {}\nsleep 30", pid_file.display()),
+    );
+    let backend = backend(&runner.display().to_string(), Duration::from_secs(1));
+    let started = Instant::now();
+    let error = backend.chat("sys", "user", &ChatOptions::default()).unwrap_err();
+    assert_eq!(error, Error::Timeout { which: "overall" });
+    assert!(started.elapsed() < Duration::from_secs(15), "{:?}", started.elapsed());
+    let pid: u32 = fs_err::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while !stopped(pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(stopped(pid), "the runner's child {pid} still runs after the deadline");
+}

@@ -294,6 +294,45 @@ fn copy_without_a_display_warns_once_and_succeeds() {
     );
 }
 
+/// An X server that accepts the connection and never answers: the report is written
+/// first, and the clipboard gets a deadline and a warning.
+#[test]
+fn copy_to_a_display_that_never_answers_gives_up_at_the_deadline() {
+    // A display on loopback TCP (port 6000 + n) that accepts and then says nothing.
+    let (listener, display) = (50..120)
+        .find_map(|n| {
+            std::net::TcpListener::bind(("127.0.0.1", 6000 + n))
+                .ok()
+                .map(|listener| (listener, format!("127.0.0.1:{n}")))
+        })
+        .expect("a free X display port");
+    let held = std::thread::spawn(move || {
+        let mut streams = Vec::new();
+        for stream in listener.incoming().take(4) {
+            streams.push(stream);
+        }
+        std::thread::sleep(std::time::Duration::from_secs(60));
+        drop(streams);
+    });
+    let home = worked_home();
+    let started = std::time::Instant::now();
+    let mut command = home.command(home.path(), NOW, TOKYO, &["daily", "--no-llm", "--copy"]);
+    command.env("DISPLAY", &display);
+    let run = home.run_command(&mut command);
+    let took = started.elapsed();
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.starts_with("# Daily report"), "{}", run.stdout);
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+    assert!(
+        run.stderr.contains(
+            "clipboard_unavailable: not copied (the clipboard did not answer within 3 s)"
+        ),
+        "{}",
+        run.stderr
+    );
+    drop(held);
+}
+
 #[test]
 fn help_names_no_made_up_address() {
     let home = Home::new();

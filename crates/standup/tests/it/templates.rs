@@ -95,3 +95,76 @@ fn a_template_error_names_file_line_and_column() {
         run.stderr
     );
 }
+
+/// A hostile template is stopped at a limit, exit 2, naming the template and the limit;
+/// the run never hangs, never fills memory and never crashes.
+#[test]
+fn a_hostile_template_is_stopped_at_a_limit() {
+    let long_sum = format!("{{{{ {}1 }}}}", "1+".repeat(50_000));
+    let cases: [(&str, String, &str); 5] = [
+        (
+            "doubling.md.j2",
+            "{% set ns = namespace(s=\"ab\") %}{% for i in range(34) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s|length }}"
+                .to_owned(),
+            "more than 1024 MiB of memory",
+        ),
+        (
+            "loops.md.j2",
+            "{% for a in range(10000) %}{% for b in range(10000) %}{% for c in range(10000) %}{% endfor %}{% endfor %}{% endfor %}"
+                .to_owned(),
+            "engine ran out of fuel",
+        ),
+        ("sum.md.j2", long_sum, ""),
+        (
+            "wide.md.j2",
+            "{% for a in range(100000) %}{{ \"x\" * 1000 }}{% endfor %}".to_owned(),
+            "output is larger than 16 MiB",
+        ),
+        ("fine.md.j2", "{{ buckets|length }}".to_owned(), ""),
+    ];
+    for (name, source, reason) in cases {
+        let home = home_with(name, &source);
+        let started = std::time::Instant::now();
+        let run = home.run(MONDAY, TOKYO, &["daily", "--no-llm"]);
+        // Generous against a loaded machine: the limits are 10 s and 1 GiB.
+        assert!(started.elapsed() < std::time::Duration::from_secs(40), "{name}");
+        if name == "fine.md.j2" {
+            assert_eq!(run.code, 0, "{name}: {}", run.snapshot());
+            assert_eq!(run.stdout, "1");
+            continue;
+        }
+        assert_eq!(run.code, 2, "{name}: {}", run.snapshot());
+        assert!(run.stdout.is_empty(), "{name}");
+        assert!(
+            run.stderr
+                .starts_with(&format!("standup: error: template `[HOME]/.config/standup/{name}`")),
+            "{name}: {}",
+            run.stderr
+        );
+        assert!(run.stderr.contains(reason), "{name}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{name}: {}", run.stderr);
+    }
+}
+
+/// A FIFO or a device as the template is refused at once; so is a huge file.
+#[test]
+fn a_template_that_is_not_a_sane_file_is_refused() {
+    let home = home_with("t.md.j2", "x");
+    let fifo = home.path().join(".config/standup/fifo.md.j2");
+    #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO with coreutils")]
+    let status = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(status.success());
+    let huge = home.path().join(".config/standup/huge.md.j2");
+    fs_err::File::create(&huge).unwrap().set_len(64 << 20).unwrap();
+    for (path, reason) in [
+        (fifo.display().to_string(), "not a regular file"),
+        ("/dev/zero".to_owned(), "not a regular file"),
+        (huge.display().to_string(), "larger than 1024 KiB"),
+    ] {
+        home.config(&format!("[render]\ntemplate = \"{path}\"\n"));
+        let run = home.run(MONDAY, TOKYO, &["daily", "--no-llm"]);
+        assert_eq!(run.code, 2, "{path}: {}", run.snapshot());
+        assert!(run.stderr.contains("cannot read template"), "{path}: {}", run.stderr);
+        assert!(run.stderr.contains(reason), "{path}: {}", run.stderr);
+    }
+}

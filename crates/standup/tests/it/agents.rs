@@ -1,0 +1,152 @@
+//! A home with every agent's recorded sessions (`fixtures/agents/`, written by the real
+//! agents), read through the real binary by `daily`, `standup`, `week`, `--format json`
+//! and `doctor`, as a new user with all of them installed would.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::support::Home;
+
+/// After every recording (made on 2026-12-01 UTC), in the same day in Tokyo.
+const NOW: &str = "2026-12-02T12:00:00+09:00";
+const TOKYO: &str = "Asia/Tokyo";
+
+fn recordings() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/agents");
+    let mut found = Vec::new();
+    for agent in fs_err::read_dir(&root).unwrap() {
+        for version in fs_err::read_dir(agent.unwrap().path()).unwrap() {
+            found.push(version.unwrap().path());
+        }
+    }
+    found.sort();
+    found
+}
+
+fn copy_tree(source: &Path, target: &Path) {
+    fs_err::create_dir_all(target).unwrap();
+    for entry in fs_err::read_dir(source).unwrap() {
+        let entry = entry.unwrap();
+        let to = target.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &to);
+        } else {
+            fs_err::copy(entry.path(), &to).unwrap();
+        }
+    }
+}
+
+/// A home holding every recording's files.
+fn home_with_every_agent() -> Home {
+    let home = Home::new();
+    for recording in recordings() {
+        copy_tree(&recording.join("home"), home.path());
+    }
+    home
+}
+
+fn expected(recording: &Path) -> Value {
+    serde_json::from_str(&fs_err::read_to_string(recording.join("expected.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn every_recorded_agent_is_in_every_report() {
+    let home = home_with_every_agent();
+    let json = home.run(NOW, TOKYO, &["daily", "--no-llm", "--format", "json"]);
+    assert_eq!(json.code, 0, "{}", json.snapshot());
+    let report: Value = serde_json::from_str(&json.stdout).unwrap();
+    let sessions: Vec<&Value> = report["buckets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|bucket| bucket["projects"].as_array().unwrap())
+        .flat_map(|project| project["sessions"].as_array().unwrap())
+        .collect();
+    let mut missing = Vec::new();
+    for recording in recordings() {
+        let expected = expected(&recording);
+        for session in expected["sessions"].as_array().unwrap() {
+            let found = sessions.iter().find(|found| found["session_id"] == session["id"]);
+            match found {
+                Some(found) => {
+                    assert_eq!(found["title"], session["title"], "{}", recording.display());
+                    assert_eq!(
+                        found["prompts"],
+                        session["prompts_count"],
+                        "{}",
+                        recording.display()
+                    );
+                    assert!(
+                        found["models"].as_array().unwrap().contains(&session["model"]),
+                        "{}: {found}",
+                        recording.display()
+                    );
+                }
+                None => missing.push(format!("{}: {}", recording.display(), session["id"])),
+            }
+        }
+    }
+    assert!(missing.is_empty(), "sessions not in the report: {missing:#?}");
+
+    let names = ["Claude Code", "Codex", "Gemini", "Copilot", "opencode", "pi", "Qwen Code"];
+    for (command, lang) in [("daily", "en"), ("standup", "en"), ("week", "en"), ("daily", "ja")] {
+        let run = home.run(NOW, TOKYO, &[command, "--no-llm", "--lang", lang]);
+        assert_eq!(run.code, 0, "{command}: {}", run.snapshot());
+        for name in names {
+            assert!(
+                run.stdout.contains(&format!("AI: {name} `")),
+                "{command} {lang}: {name}\n{}",
+                run.stdout
+            );
+        }
+        assert!(!run.stdout.contains("session_context"), "{}", run.stdout);
+    }
+}
+
+#[test]
+fn doctor_names_each_agent_with_its_versions_and_drift() {
+    let home = home_with_every_agent();
+    let run = home.run(NOW, TOKYO, &["doctor"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    for line in [
+        "claude: found · 4 transcripts · 4 sessions today",
+        "codex: found · 2 transcripts · 2 sessions today",
+        "gemini: found",
+        "copilot: found",
+        "opencode: found",
+        "pi: found",
+        "qwen: found",
+        "cursor: not found",
+        "amp: not found",
+        "droid: not found",
+        "  versions seen: 2.1.197, 2.1.332",
+        "  versions seen: 0.171.0",
+    ] {
+        assert!(run.stdout.contains(line), "{line}\n{}", run.stdout);
+    }
+    assert!(!run.stdout.contains("newer than the newest recorded fixture"), "{}", run.stdout);
+    assert!(!run.stdout.contains("does not know"), "{}", run.stdout);
+
+    // A release newer than any recording, with a record type no reader knows.
+    let rollouts = home.path().join(".codex/sessions/2026/12/01");
+    let rollout = fs_err::read_dir(&rollouts).unwrap().next().unwrap().unwrap().path();
+    let text = fs_err::read_to_string(&rollout).unwrap().replace("\"0.171.0\"", "\"9.1.0\"");
+    let extra =
+        "{\"timestamp\":\"2026-12-01T22:30:00.000Z\",\"type\":\"hologram\",\"payload\":{}}\n";
+    fs_err::write(&rollout, format!("{text}{extra}")).unwrap();
+    let run = home.run(NOW, TOKYO, &["doctor"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        run.stdout.contains(
+            "  note: written by version 9.1.0, newer than the newest recorded fixture (0.171.0): the format may have changed"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("  note: records the reader does not know: hologram"),
+        "{}",
+        run.stdout
+    );
+}

@@ -12,6 +12,8 @@
 //!   the median of the per-round ratios (what twice the inactive history adds).
 //! - `llm-e2e`: the narrative against a real llama.cpp server (llama-cpp-python with the
 //!   SmolLM2 GGUF) on the demo home; prints what the model replied and what the checks did.
+//! - `gitleaks-table`: gitleaks' rule examples (`tps`, `fps`) from a checkout, as the JSON
+//!   table the redact crate's `gitleaks` test reads (`STANDUP_GITLEAKS_TABLE`).
 
 #![expect(clippy::disallowed_methods, reason = "xtask's job is to run tools and scripts")]
 #![expect(clippy::print_stdout, clippy::print_stderr, reason = "xtask talks to the developer")]
@@ -22,6 +24,8 @@ use std::process::Command;
 use anyhow::{Context as _, bail};
 
 mod bench;
+mod gitleaks;
+mod gitleaks_measure;
 mod llm_e2e;
 
 /// The reference time of the demo home: Monday 2026-11-30, 09:30 in Tokyo.
@@ -38,9 +42,10 @@ fn main() -> anyhow::Result<()> {
         Some("bench") => bench::bench(&root, &args[1..]),
         Some("bench-scale") => bench::bench_scale(&root, &args[1..]),
         Some("llm-e2e") => llm_e2e::llm_e2e(&root, &args[1..]),
+        Some("gitleaks-table") => gitleaks::run(&root, &args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <task>\n\ntasks:\n  ci     run what CI runs\n  demo   build a sample home and print its reports\n  bench-home [--preset small|large] [--out DIR] [--force]\n         generate a synthetic home and print its manifest\n  bench [--runs N] [--out DIR] [--preset small|large|large-2x|busy]\n         time standup on a synthetic home against a git log baseline\n  bench-scale [--runs N] [--large DIR] [--large-2x DIR]\n         daily on large and large-2x alternating: the time the history adds\n  llm-e2e [daily|standup] [en|ja]\n         the narrative against a real llama.cpp server (slow; needs Python)"
+                "usage: cargo xtask <task>\n\ntasks:\n  ci     run what CI runs\n  demo   build a sample home and print its reports\n  bench-home [--preset small|large] [--out DIR] [--force]\n         generate a synthetic home and print its manifest\n  bench [--runs N] [--out DIR] [--preset small|large|large-2x|busy]\n         time standup on a synthetic home against a git log baseline\n  bench-scale [--runs N] [--large DIR] [--large-2x DIR]\n         daily on large and large-2x alternating: the time the history adds\n  llm-e2e [daily|standup] [en|ja]\n         the narrative against a real llama.cpp server (slow; needs Python)\n  gitleaks-table --src DIR --out FILE\n         gitleaks' rule examples as a JSON table (crates/redact/tests/it/gitleaks.rs)"
             );
             bail!("unknown or missing task")
         }

@@ -14,6 +14,8 @@
 //!   SmolLM2 GGUF) on the demo home; prints what the model replied and what the checks did.
 //! - `record-agents`: runs the npm coding agents offline against a loopback stand-in
 //!   model server and saves the session files they write under `fixtures/agents/`.
+//! - `gitleaks-table`: gitleaks' rule examples (`tps`, `fps`) from a checkout, as a JSON
+//!   table; with `--measure`, how many the built-in rules mask (recall, false positives).
 
 #![expect(clippy::disallowed_methods, reason = "xtask's job is to run tools and scripts")]
 #![expect(clippy::print_stdout, clippy::print_stderr, reason = "xtask talks to the developer")]
@@ -24,6 +26,8 @@ use std::process::Command;
 use anyhow::{Context as _, bail};
 
 mod bench;
+mod gitleaks;
+mod gitleaks_measure;
 mod llm_e2e;
 mod record;
 
@@ -42,9 +46,10 @@ fn main() -> anyhow::Result<()> {
         Some("bench-scale") => bench::bench_scale(&root, &args[1..]),
         Some("llm-e2e") => llm_e2e::llm_e2e(&root, &args[1..]),
         Some("record-agents") => record::record_agents(&root, &args[1..]),
+        Some("gitleaks-table") => gitleaks::run(&root, &args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <task>\n\ntasks:\n  ci     run what CI runs\n  demo   build a sample home and print its reports\n  bench-home [--preset small|large] [--out DIR] [--force]\n         generate a synthetic home and print its manifest\n  bench [--runs N] [--out DIR] [--preset small|large|large-2x|busy]\n         time standup on a synthetic home against a git log baseline\n  bench-scale [--runs N] [--large DIR] [--large-2x DIR]\n         daily on large and large-2x alternating: the time the history adds\n  llm-e2e [daily|standup] [en|ja]\n         the narrative against a real llama.cpp server (slow; needs Python)\n  record-agents [--latest] [--force] [--only AGENT] [--timeout SECONDS]\n         record the npm agents' session files offline into fixtures/agents"
+                "usage: cargo xtask <task>\n\ntasks:\n  ci     run what CI runs\n  demo   build a sample home and print its reports\n  bench-home [--preset small|large] [--out DIR] [--force]\n         generate a synthetic home and print its manifest\n  bench [--runs N] [--out DIR] [--preset small|large|large-2x|busy]\n         time standup on a synthetic home against a git log baseline\n  bench-scale [--runs N] [--large DIR] [--large-2x DIR]\n         daily on large and large-2x alternating: the time the history adds\n  llm-e2e [daily|standup] [en|ja]\n         the narrative against a real llama.cpp server (slow; needs Python)\n  record-agents [--latest] [--force] [--only AGENT] [--timeout SECONDS]\n         record the npm agents' session files offline into fixtures/agents\n  gitleaks-table --src DIR --out FILE [--commit SHA] [--measure]\n         gitleaks' rule examples as a JSON table, and how many the rules mask"
             );
             bail!("unknown or missing task")
         }

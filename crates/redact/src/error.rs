@@ -59,4 +59,15 @@ pub enum Error {
     /// An allow-list literal is the empty string (every secret contains it).
     #[error("an allow-list literal is empty (it would let every secret through)")]
     EmptyAllow,
+    /// A rule file (gitleaks' format, see [`RedactorBuilder::rules_toml`]) is not valid
+    /// TOML or has a key of the wrong type.
+    ///
+    /// [`RedactorBuilder::rules_toml`]: crate::RedactorBuilder::rules_toml
+    #[error("rule file, line {line}: {message}")]
+    InvalidRuleFile {
+        /// The line (1 for the first; 0 when the error has no place).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
 }

@@ -62,10 +62,12 @@
 //! `your_token`, `true`, `string`, …), paths, plain URLs and dotted code references
 //! (`config.api_key`, `process.env.TOKEN`).
 //!
-//! To add a rule to the built-in set, add a line to `src/builtin.rs` (keeping the
+//! The built-in rules are data: `rules/builtin.toml`, in gitleaks' rule format, embedded
+//! at build time and parsed once. To add one, add a `[[rules]]` entry there (keeping the
 //! specific rules before the generic ones) and a true positive and a near miss to the
 //! table in `tests/it/rules.rs`; a test fails while a rule id has no row. Users add rules
-//! at run time:
+//! at run time, one by one or as a rule file in the same format
+//! ([`RedactorBuilder::rules_toml`], which also reads a `.gitleaks.toml`):
 //!
 //! ```
 //! use redact::{Redactor, Rule};
@@ -117,9 +119,11 @@ mod builtin;
 mod error;
 mod filter;
 mod fold;
+mod rules_file;
 mod ruleset;
 
 pub use error::Error;
+use rules_file::{Allowlist, FileRule};
 use ruleset::RuleSet;
 
 /// The most passes [`Redactor::redact`] makes over one string.
@@ -186,8 +190,11 @@ struct CompiledRule {
     builtin: bool,
     /// The rules with a keyword that occurs in this rule's mask, `[REDACTED:<id>]`.
     mask_triggers: Vec<usize>,
-    /// See `builtin::Builtin::extractor`.
+    /// A one-pass regex, anchored at the start of a match of the rule's regex, whose
+    /// first group that took part is the same secret (`extractor` in `rules/builtin.toml`).
     extractor: Option<String>,
+    /// The rule's allow-lists (gitleaks' `[[rules.allowlists]]`).
+    allowlists: Vec<Allowlist>,
     /// The compiled regexes. A built-in rule is compiled the first time one of its
     /// keywords occurs in a text, so a redactor costs little to build and clean text
     /// never compiles anything; a user rule is compiled (and so checked) when the
@@ -237,7 +244,7 @@ impl CompiledRule {
 #[derive(Debug, Clone)]
 pub struct RedactorBuilder {
     builtin: bool,
-    rules: Vec<Rule>,
+    rules: Vec<FileRule>,
     allow: Vec<String>,
 }
 
@@ -453,8 +460,8 @@ impl Redactor {
                     rule_idx,
                     compiled,
                     text,
-                    whole.start(),
-                    whole.end(),
+                    (whole.start(), whole.end()),
+                    (whole.start(), whole.end()),
                     markers,
                     spans,
                 );
@@ -499,7 +506,15 @@ impl Redactor {
                 };
             // Else the whole match.
             let (start, end) = secret.unwrap_or((whole.start(), whole.end()));
-            let accepted = self.accept(rule_idx, compiled, text, start, end, markers, spans);
+            let accepted = self.accept(
+                rule_idx,
+                compiled,
+                text,
+                (whole.start(), whole.end()),
+                (start, end),
+                markers,
+                spans,
+            );
             matches.push(Seen {
                 rule_idx,
                 start: whole.start(),
@@ -517,20 +532,33 @@ impl Redactor {
         }
     }
 
-    /// Adds `text[start..end]` to `spans` if it passes the checks, after cutting out
-    /// the masks already in it (so that `[REDACTED:x]` is never masked again but text
-    /// glued to it still is). Says whether anything was added.
+    /// Adds `text[start..end]`, the secret of the match `whole`, to `spans` if it passes
+    /// the checks, after cutting out the masks already in it (so that `[REDACTED:x]` is
+    /// never masked again but text glued to it still is). Says whether anything was
+    /// added.
     #[expect(clippy::too_many_arguments, reason = "a private helper of `find`")]
     fn accept(
         &self,
         rule_idx: usize,
         compiled: &CompiledRule,
         text: &str,
-        start: usize,
-        end: usize,
+        whole: (usize, usize),
+        (start, end): (usize, usize),
         markers: &[(usize, usize)],
         spans: &mut Vec<Span>,
     ) -> bool {
+        if !compiled.allowlists.is_empty() {
+            let line_start = text[..whole.0].rfind('\n').map_or(0, |at| at + 1);
+            let line_end = text[whole.1..].find('\n').map_or(text.len(), |at| whole.1 + at);
+            let line = &text[line_start..line_end.max(whole.1)];
+            if compiled
+                .allowlists
+                .iter()
+                .any(|list| list.allows(&text[start..end], &text[whole.0..whole.1], line))
+            {
+                return false;
+            }
+        }
         let mut accepted = false;
         let mut piece_start = start;
         for &(marker_start, marker_end) in markers {
@@ -684,8 +712,39 @@ impl RedactorBuilder {
     /// Adds a rule after the built-in ones.
     #[must_use]
     pub fn rule(mut self, rule: Rule) -> Self {
-        self.rules.push(rule);
+        self.rules.push(FileRule { rule, generic: false, extractor: None, allowlists: Vec::new() });
         self
+    }
+
+    /// Adds the rules of a rule file in gitleaks' format (a `.gitleaks.toml`, or the
+    /// same keys from a configuration), after the built-in ones and those added
+    /// before: `[[rules]]` with `id`, `regex`, `keywords`, `entropy`, `secretGroup` (or
+    /// `secret_group`), `description` and allow-lists (`[[rules.allowlists]]` or
+    /// `[rules.allowlist]`, with `regexes`, `regexTarget`, `stopwords`, `condition`), and
+    /// the file's own `[allowlist]` or `[[allowlists]]`, which apply to its rules. See
+    /// `rules/builtin.toml`, the built-in rules in this format. A regex that does not
+    /// compile as it is is read as Go reads it (a `{` that starts no repetition is a
+    /// literal), as gitleaks' own files are written.
+    ///
+    /// ```
+    /// let redactor = redact::Redactor::builder()
+    ///     .rules_toml(r#"
+    /// [[rules]]
+    /// id = "acme-key"
+    /// regex = '''\b(acme_[a-z0-9]{24})\b'''
+    /// keywords = ["acme_"]
+    /// [[rules.allowlists]]
+    /// stopwords = ["test"]
+    /// "#)?
+    ///     .build()?;
+    /// assert_eq!(redactor.redact("key acme_q8w7e6r5t4y3u2i1o9p8a7s6").0, "key [REDACTED:acme-key]");
+    /// assert_eq!(redactor.redact("key acme_q8w7e6r5t4y3u2i1o9p8test").0, "key acme_q8w7e6r5t4y3u2i1o9p8test");
+    /// # Ok::<(), redact::Error>(())
+    /// ```
+    pub fn rules_toml(mut self, text: &str) -> Result<Self, Error> {
+        let file = rules_file::parse(text, true)?;
+        self.rules.extend(file.rules.into_iter().map(|rule| FileRule { extractor: None, ..rule }));
+        Ok(self)
     }
 
     /// Adds an allow-list literal: a secret that contains it is not masked.
@@ -708,12 +767,10 @@ impl RedactorBuilder {
         let builtin = if self.builtin { builtin::builtin() } else { Vec::new() };
         let all = builtin
             .into_iter()
-            .map(|builtin| (builtin.rule, Some((builtin.generic, builtin.extractor))))
-            .chain(self.rules.into_iter().map(|rule| (rule, None)));
+            .map(|rule| (rule, true))
+            .chain(self.rules.into_iter().map(|rule| (rule, false)));
         let mut rules: Vec<CompiledRule> = Vec::new();
         for (rule, builtin) in all {
-            let builtin =
-                builtin.as_ref().map(|(generic, extractor)| (*generic, extractor.as_deref()));
             rules.push(compile(rule, builtin, &rules)?);
         }
         if self.allow.iter().any(String::is_empty) {
@@ -783,14 +840,14 @@ impl RedactorBuilder {
     }
 }
 
-/// Checks and compiles one rule; `previous` holds the rules compiled so far.
-/// `builtin` is `None` for a user rule, and for a built-in one whether it is generic and
-/// its extractor.
+/// Checks and compiles one rule; `previous` holds the rules compiled so far. A built-in
+/// rule is compiled on first use, a user rule now.
 fn compile(
-    rule: Rule,
-    builtin: Option<(bool, Option<&str>)>,
+    file_rule: FileRule,
+    builtin: bool,
     previous: &[CompiledRule],
 ) -> Result<CompiledRule, Error> {
+    let FileRule { rule, generic, extractor, allowlists } = file_rule;
     let id_is_valid = rule.id.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
         && rule
             .id
@@ -808,9 +865,8 @@ fn compile(
     if rule.entropy.is_some_and(|entropy| entropy.is_nan() || entropy < 0.0) {
         return Err(Error::InvalidEntropy { id: rule.id });
     }
-    let (generic, extractor) = builtin.unwrap_or((false, None));
     let compiled = OnceLock::new();
-    if builtin.is_none() {
+    if !builtin {
         let user = Compiled::new(&rule, None)?;
         if let Some(group) = rule.secret_group {
             let last = user.regex.captures_len() - 1;
@@ -823,8 +879,9 @@ fn compile(
     Ok(CompiledRule {
         rule,
         generic,
-        builtin: builtin.is_some(),
-        extractor: extractor.map(str::to_owned),
+        builtin,
+        extractor,
+        allowlists,
         compiled,
         mask_triggers: Vec::new(),
     })

@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 use redact::Redactor;
 
 mod api;
+mod kinds;
 mod negatives;
 mod props;
 mod rules;

@@ -402,6 +402,12 @@ fn builtin_cases() -> Vec<Case> {
         token("supabase-token", &format!("sbp_{}", hex(40, 25)), &format!("sbp_{}", hex(20, 25))),
         token("databricks-token", &format!("dapi{}", hex(32, 26)), &format!("dapi{}", hex(16, 26))),
         token("hashicorp-vault-token", &fake("hvs.", URLSAFE, 90, 27), "hvs.FAKE"),
+        case(
+            "hashicorp-vault-legacy-token",
+            "export VAULT_TOKEN={}",
+            &format!("s.{}", random(ALNUM, 24, 127)),
+            "vault read -field=s.value secret/app",
+        ),
         token(
             "terraform-cloud-token",
             &format!("{}.atlasv1.{}", random(ALNUM, 14, 28), fake("", URLSAFE, 67, 28)),

@@ -117,6 +117,7 @@ fn escapes_leave_paths_statuses_warnings_and_the_identity() {
         }],
     }];
     let mut read = collect::git::RepoRead {
+        below_skew: 0,
         project: repo.clone(),
         identity: collect::git::Identity { emails: vec![evil.to_owned()], names: Vec::new() },
         left_out: collect::git::LeftOut::default(),

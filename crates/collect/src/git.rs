@@ -543,6 +543,9 @@ pub struct RepoRead {
     pub left_out: LeftOut,
     /// The user's commits found.
     pub commits: u64,
+    /// Commits of the window found only below a commit dated before it (a tip
+    /// committed with a clock that went back), which `git log --since` would miss.
+    pub below_skew: u64,
 }
 
 /// The commits of the repositories read, and what each repository told.
@@ -704,9 +707,9 @@ fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>, how: How) -> Log
     let includes = how.includes;
     let reader = how.in_process.then(|| inproc::Reader::open(repo)).flatten();
     let listed = reader.as_ref().and_then(|reader| reader.log(listing_bound(options.since)));
-    let stdout = match listed {
-        Some(stdout) => stdout,
-        None => log(env, repo, options)?,
+    let (stdout, below_skew) = match listed {
+        Some(listed) => listed,
+        None => (log(env, repo, options)?, 0),
     };
     // Without a commit authored in the window there is nothing to match and nothing to
     // push, so the repository's own configuration is not asked (a fetch or a checkout
@@ -763,6 +766,7 @@ fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>, how: How) -> Log
         identity,
         left_out,
         commits: commits.len() as u64,
+        below_skew,
     };
     // A repository with the user's commits is asked for its work in progress now, on
     // this worker, rather than after the join.

@@ -820,6 +820,14 @@ fn doctor_git(
         let path = sanitize::clean(&read.project.path.display().to_string()).into_owned();
         let _ = writeln!(out, "    {path}: {}", who.join(", "));
     }
+    for read in gathered.repo_reads.iter().filter(|read| read.below_skew > 0) {
+        let path = sanitize::clean(&read.project.path.display().to_string()).into_owned();
+        let _ = writeln!(
+            out,
+            "  {path}: {} found only below a commit dated before the window (a clock that went back; `git log --since` would miss them)",
+            plural(read.below_skew, "commit", "commits")
+        );
+    }
     let mut left_out = collect::git::LeftOut::default();
     for read in &gathered.repo_reads {
         left_out.extend(&read.left_out);

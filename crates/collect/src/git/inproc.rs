@@ -4,8 +4,12 @@
 //!
 //! What is read is the same walk as `git log --all --exclude=refs/stash --since=…`:
 //! every ref under `refs/` but the stash, and `HEAD`, walked newest committer date
-//! first; a commit older than the bound is not listed and its parents are not
-//! followed through it (git's `--since` without `--topo-order`). Each commit gives the
+//! first; a commit older than the bound is not listed, and its parents are followed
+//! through it only where a parent is dated later than it (git's `--since` stops there,
+//! so a tip committed with a date in the past hides the whole day below it: clock skew,
+//! `GIT_COMMITTER_DATE`, imported history). That extra look is bounded
+//! ([`SKEW_LOOKS`] parents decoded per repository) and the commits it finds are counted
+//! for `standup doctor`. Each commit gives the
 //! fields of [`super::log`]'s format, in its byte layout, so [`super::parse_log`] reads
 //! both alike, and a test compares the two on real repositories.
 //!
@@ -75,8 +79,9 @@ impl<'a> Reader<'a> {
     }
 
     /// Lists the commits with committer dates at or after `bound` in the layout of
-    /// [`super::log`]'s output, or `None` when git must be asked.
-    pub(crate) fn log(&self, bound: Timestamp) -> Option<Vec<u8>> {
+    /// [`super::log`]'s output, with how many of them were found only below a commit
+    /// dated before the bound; or `None` when git must be asked.
+    pub(crate) fn log(&self, bound: Timestamp) -> Option<(Vec<u8>, u64)> {
         list(&self.repository, bound.as_second())
     }
 }
@@ -171,11 +176,20 @@ fn plain_config(repository: &gix::Repository) -> bool {
         && repository.workdir().is_some()
 }
 
+/// How many parents of commits dated before the bound the walk may decode per
+/// repository, looking for a parent dated later than its child (a clock that went back).
+/// Each boundary commit (an old tip, the last commit of a line before the window) costs
+/// one look per parent; a repository with more of them than this has its extra look
+/// stop there.
+pub(crate) const SKEW_LOOKS: usize = 512;
+
 /// One commit of the walk, decoded once.
 struct Node {
     committer_time: i64,
     parents: Vec<ObjectId>,
     line: Line,
+    /// Reached only through a commit dated before the bound.
+    below_skew: bool,
 }
 
 /// The fields of a commit's header line but its hash, parents and decorations.
@@ -188,7 +202,83 @@ struct Line {
     subject: Vec<u8>,
 }
 
-fn list(repository: &gix::Repository, bound: i64) -> Option<Vec<u8>> {
+/// The walk of [`list`] from `tips`: the commits listed, in order, every node decoded,
+/// and how many listed commits were found only below a commit dated before `bound`.
+type Walked = (Vec<ObjectId>, HashMap<ObjectId, Node>, u64);
+
+fn walk(
+    repository: &gix::Repository,
+    mailmap: &gix::mailmap::Snapshot,
+    tips: Vec<ObjectId>,
+    bound: i64,
+) -> Option<Walked> {
+    let mut buffer = Vec::new();
+    let mut nodes: HashMap<ObjectId, Node> = HashMap::new();
+    // Newest committer date first; equal dates in the order they were queued, as git's
+    // date-ordered list does.
+    let mut queue: BinaryHeap<(i64, std::cmp::Reverse<u64>, ObjectId)> = BinaryHeap::new();
+    let mut queued = 0u64;
+    for tip in tips {
+        if nodes.contains_key(&tip) {
+            continue;
+        }
+        let object = repository.objects.try_find(&tip, &mut buffer).ok()??;
+        if object.kind != gix::object::Kind::Commit {
+            // git lists commits only; a ref to a tree or a blob is passed over.
+            continue;
+        }
+        let node = decode(repository, mailmap, tip, &mut buffer)?;
+        queue.push((node.committer_time, std::cmp::Reverse(queued), tip));
+        queued += 1;
+        nodes.insert(tip, node);
+    }
+    let mut listed: Vec<ObjectId> = Vec::new();
+    let mut below_skew = 0u64;
+    let mut looks = 0usize;
+    // Parents decoded below an old commit and not followed (a later path may want them).
+    let mut seen_below: HashMap<ObjectId, Node> = HashMap::new();
+    while let Some((time, _, id)) = queue.pop() {
+        let old = time < bound;
+        let (parents, skewed) = {
+            let node = nodes.get(&id)?;
+            if !old {
+                listed.push(id);
+                below_skew += u64::from(node.below_skew);
+            } else if node.line.author_time >= bound {
+                // Committed with a clock that went back, but authored in the window.
+                listed.push(id);
+                below_skew += 1;
+            }
+            (node.parents.clone(), node.below_skew || old)
+        };
+        for parent in parents {
+            if nodes.contains_key(&parent) {
+                continue;
+            }
+            let mut node = match seen_below.remove(&parent) {
+                Some(node) => node,
+                None if old && looks >= SKEW_LOOKS => continue,
+                None => {
+                    looks += usize::from(old);
+                    decode(repository, mailmap, parent, &mut buffer)?
+                }
+            };
+            // Below an old commit only a parent dated later than it is followed.
+            if old && node.committer_time <= time {
+                seen_below.insert(parent, node);
+                continue;
+            }
+            node.below_skew = skewed;
+            queue.push((node.committer_time, std::cmp::Reverse(queued), parent));
+            queued += 1;
+            nodes.insert(parent, node);
+        }
+    }
+
+    Some((listed, nodes, below_skew))
+}
+
+fn list(repository: &gix::Repository, bound: i64) -> Option<(Vec<u8>, u64)> {
     let mailmap = repository.open_mailmap();
     // Tips: every ref but the stash, peeled, and HEAD (unborn: none).
     let mut tips: Vec<ObjectId> = Vec::new();
@@ -214,43 +304,7 @@ fn list(repository: &gix::Repository, bound: i64) -> Option<Vec<u8>> {
         tips.push(head.id()?.detach());
     }
 
-    let mut buffer = Vec::new();
-    let mut nodes: HashMap<ObjectId, Node> = HashMap::new();
-    // Newest committer date first; equal dates in the order they were queued, as git's
-    // date-ordered list does.
-    let mut queue: BinaryHeap<(i64, std::cmp::Reverse<u64>, ObjectId)> = BinaryHeap::new();
-    let mut queued = 0u64;
-    for tip in tips {
-        if nodes.contains_key(&tip) {
-            continue;
-        }
-        let object = repository.objects.try_find(&tip, &mut buffer).ok()??;
-        if object.kind != gix::object::Kind::Commit {
-            // git lists commits only; a ref to a tree or a blob is passed over.
-            continue;
-        }
-        let node = decode(repository, &mailmap, tip, &mut buffer)?;
-        queue.push((node.committer_time, std::cmp::Reverse(queued), tip));
-        queued += 1;
-        nodes.insert(tip, node);
-    }
-    let mut listed: Vec<ObjectId> = Vec::new();
-    while let Some((time, _, id)) = queue.pop() {
-        if time < bound {
-            continue;
-        }
-        listed.push(id);
-        let parents = nodes.get(&id)?.parents.clone();
-        for parent in parents {
-            if nodes.contains_key(&parent) {
-                continue;
-            }
-            let node = decode(repository, &mailmap, parent, &mut buffer)?;
-            queue.push((node.committer_time, std::cmp::Reverse(queued), parent));
-            queued += 1;
-            nodes.insert(parent, node);
-        }
-    }
+    let (listed, nodes, below_skew) = walk(repository, &mailmap, tips, bound)?;
 
     let mut out = Vec::new();
     for id in listed {
@@ -280,7 +334,7 @@ fn list(repository: &gix::Repository, bound: i64) -> Option<Vec<u8>> {
         }
         out.push(b'\n');
     }
-    Some(out)
+    Some((out, below_skew))
 }
 
 /// Decodes one commit: `None` for anything git would print otherwise (a commit in
@@ -318,6 +372,7 @@ fn decode(
             mapped_name: mapped.name.to_vec(),
             subject,
         },
+        below_skew: false,
     })
 }
 
@@ -789,7 +844,7 @@ mod tests {
     use crate::git::{Identity, ReadOptions};
 
     fn log(repo: &Repo, bound: Timestamp) -> Option<Vec<u8>> {
-        Reader::open(repo)?.log(bound)
+        Reader::open(repo)?.log(bound).map(|(listed, _)| listed)
     }
 
     fn numstats(repo: &Repo, hashes: &[&str]) -> Option<HashMap<String, (u64, u64, u64)>> {

@@ -407,3 +407,57 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     paths.push(dir.to_path_buf());
     paths
 }
+
+/// A tip committed with a clock two days behind, on top of the day's three commits,
+/// hides nothing: the walk goes below it where a parent is dated later, and `doctor`
+/// says so. The same with the skewed commit in the middle of the day.
+#[test]
+fn a_tip_with_an_old_committer_date_hides_nothing() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let app = home.repo("app");
+    app.commit("a", "parser: accept trailing commas", "2026-11-27T09:00:00+09:00");
+    app.commit("b", "parser: reject duplicate keys", "2026-11-27T10:00:00+09:00");
+    app.commit("c", "lexer: track columns", "2026-11-27T11:00:00+09:00");
+    app.commit_as(
+        ME,
+        "d",
+        "skew\n",
+        "skew",
+        "2026-11-25T12:00:00+09:00",
+        "2026-11-25T12:00:00+09:00",
+    );
+    let report = json(&home, FRIDAY_EVENING, TOKYO, &["daily"]);
+    assert_eq!(
+        subjects(&report),
+        [[
+            "lexer: track columns",
+            "parser: reject duplicate keys",
+            "parser: accept trailing commas"
+        ]]
+    );
+    let doctor = home.run(FRIDAY_EVENING, TOKYO, &["doctor"]);
+    assert!(
+        doctor.stdout.contains("app: 3 commits found only below a commit dated before the window"),
+        "{}",
+        doctor.stdout
+    );
+    // In the middle of the day: the commits above it are found by date, those below by
+    // the extra look.
+    let lib = home.repo("lib");
+    lib.commit("a", "lib: one", "2026-11-27T09:00:00+09:00");
+    lib.commit_as(
+        ME,
+        "b",
+        "skew\n",
+        "lib: skewed",
+        "2026-11-27T09:30:00+09:00",
+        "1970-01-02T00:00:00+00:00",
+    );
+    lib.commit("c", "lib: three", "2026-11-27T10:00:00+09:00");
+    let report = json(&home, FRIDAY_EVENING, TOKYO, &["daily", "--date", "2026-11-27"]);
+    let subjects = subjects(&report).concat();
+    for subject in ["lib: one", "lib: skewed", "lib: three"] {
+        assert!(subjects.contains(&subject.to_owned()), "{subject}: {subjects:?}");
+    }
+}

@@ -34,8 +34,9 @@ pub(crate) const HELPER_ARG: &str = "__template";
 pub(crate) const TEMPLATE_MAX_BYTES: u64 = 1 << 20;
 /// The largest output a template may write.
 pub(crate) const OUTPUT_MAX_BYTES: usize = 16 << 20;
-/// MiniJinja instructions a template may run (a report's loops need a few thousand).
-pub(crate) const FUEL: u64 = 50_000_000;
+/// MiniJinja instructions a template may run: a report of a thousand commits needs some
+/// tens of thousands; a debug build runs five million in about a second.
+pub(crate) const FUEL: u64 = 5_000_000;
 /// The address space of the rendering process.
 pub(crate) const MEMORY_MAX_BYTES: u64 = 1 << 30;
 /// How long a template may render.

@@ -107,12 +107,17 @@ struct ShellFile {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 struct RedactFile {
-    rules: Vec<Spanned<RuleFile>>,
+    /// Each rule as written: checked here (naming its line), then read by the same
+    /// reader as a `.gitleaks.toml` (`redact::RedactorBuilder::rules_toml`).
+    rules: Vec<Spanned<toml::Value>>,
     allow: Vec<String>,
 }
 
+/// A `[[redact.rules]]` entry: gitleaks' rule format (`secretGroup` or `secret_group`,
+/// allow-lists with `regexes` and `stopwords`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[expect(dead_code, reason = "the fields name the keys a rule may have; `rules_toml` reads them")]
 struct RuleFile {
     id: String,
     regex: String,
@@ -120,8 +125,16 @@ struct RuleFile {
     keywords: Vec<String>,
     #[serde(default)]
     entropy: Option<f64>,
-    #[serde(default)]
+    #[serde(default, alias = "secretGroup")]
     secret_group: Option<usize>,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    tags: Option<Vec<String>>,
+    #[serde(default)]
+    allowlist: Option<toml::Value>,
+    #[serde(default)]
+    allowlists: Option<Vec<toml::Value>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -652,9 +665,12 @@ fn parse_redact(
         return Ok(());
     }
     let mut builder = redact::Redactor::builder();
-    for rule in &redact.rules {
-        let span = rule.span();
-        let rule = rule.get_ref();
+    for written in &redact.rules {
+        let span = written.span();
+        let rule: RuleFile =
+            written.get_ref().clone().try_into().map_err(|error: toml::de::Error| {
+                invalid(span.clone(), "redact.rules", clean::message(error.message().trim()))
+            })?;
         // The id is written into the report (`[REDACTED:<id>]`), after sanitizing.
         let id_ok = !rule.id.is_empty()
             && rule.id.len() <= 64
@@ -688,14 +704,16 @@ fn parse_redact(
                 ),
             ));
         }
-        builder = builder.rule(redact::Rule {
-            id: rule.id.clone(),
-            regex: rule.regex.clone(),
-            keywords: rule.keywords.clone(),
-            entropy: rule.entropy,
-            secret_group: rule.secret_group,
-            description: "user rule from the config".to_owned(),
-        });
+        // Read as a rule file reads it: the same reader as a `.gitleaks.toml`.
+        let one = toml::Value::Table(
+            [("rules".to_owned(), toml::Value::Array(vec![written.get_ref().clone()]))]
+                .into_iter()
+                .collect(),
+        );
+        let text = toml::to_string(&one).unwrap_or_default();
+        builder = builder.rules_toml(&text).map_err(|error| {
+            invalid(span, "redact.rules", format!("rule `{}`: {error}", clean::quote(&rule.id)))
+        })?;
     }
     for literal in redact.allow {
         builder = builder.allow(literal);
@@ -1001,8 +1019,11 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # examples = 3
 
 [redact]
-# Extra secret patterns: each masks its matches as [REDACTED:<id>]. Keywords (literal,
-# case-insensitive) let text without them skip the regex. Default: none. Example:
+# Extra secret patterns, in gitleaks' rule format (a `.gitleaks.toml` rule reads the
+# same): each masks its matches as [REDACTED:<id>]. Keywords (literal, case-insensitive)
+# let text without them skip the regex; `secretGroup`, `entropy` and allow-lists
+# (`[[redact.rules.allowlists]]` with `regexes`, `stopwords`) as in gitleaks. Default:
+# none. Example:
 # rules = [{ id = "acme-key", regex = "acme_[0-9a-f]{32}", keywords = ["acme_"] }]
 # Literals never masked (a test token that is not a secret).
 # allow = []
@@ -1128,6 +1149,22 @@ mod tests {
         {
             assert!(parse_time(bad).is_none(), "{bad}");
         }
+    }
+
+    /// `[[redact.rules]]` are read as gitleaks reads its rules: `secretGroup` (or
+    /// `secret_group`), allow-lists with stop words and regexes.
+    #[test]
+    fn redact_rules_read_as_a_gitleaks_file_does() {
+        let text = "[[redact.rules]]\nid = \"acme-key\"\nregex = 'key=(acme_[a-z0-9]{16})'\nsecretGroup = 1\nkeywords = [\"acme_\"]\ndescription = \"ACME\"\ntags = [\"key\"]\n[[redact.rules.allowlists]]\nstopwords = [\"example\"]\n";
+        let config = parse(Path::new("c.toml"), text).unwrap();
+        let (out, masked) = config.redactor.redact("key=acme_q8w7e6r5t4y3u2i1");
+        assert_eq!((out.as_ref(), masked), ("key=[REDACTED:acme-key]", 1));
+        let (out, _) = config.redactor.redact("key=acme_exampleq8w7e6r5");
+        assert_eq!(out, "key=acme_exampleq8w7e6r5");
+        assert!(
+            error("[[redact.rules]]\nid = \"r\"\nregex = \"x\"\ncolour = 1\n")
+                .contains("key `redact.rules`: unknown field `colour`")
+        );
     }
 
     #[test]

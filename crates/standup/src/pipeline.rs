@@ -318,6 +318,50 @@ fn gather(env: &ProcessEnv, config: &Config, since: Timestamp) -> collect::gathe
 
 /// `standup daily` and `standup standup`.
 pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> Result<(), Failure> {
+    let (text, report, options, time_zone) = match render_report(env, kind, args)? {
+        Rendered::Prompt(text) => return write_output(args.output.as_deref(), &text),
+        Rendered::Report { text, report, options, time_zone } => (text, report, options, time_zone),
+    };
+    // The report first: a clipboard that never answers cannot hold it back.
+    write_output(args.output.as_deref(), &text)?;
+    if args.copy {
+        let html = (args.format == FormatArg::Html).then(|| text.clone());
+        let plain = if html.is_some() {
+            render::render(&report, render::Format::Text, options, &time_zone)
+        } else {
+            text
+        };
+        if let Err(reason) = crate::clipboard::copy_within(plain, html, CLIPBOARD_DEADLINE) {
+            print_warning(&format!("clipboard_unavailable: not copied ({reason})"));
+        }
+    }
+    Ok(())
+}
+
+/// What [`render_report`] made: the report's text in the asked format (with the report
+/// itself, its render options and time zone, for another rendering), or, for
+/// `--show-prompt`, the prompt.
+pub(crate) enum Rendered {
+    /// `--show-prompt`'s text.
+    Prompt(String),
+    /// The rendered report.
+    Report {
+        text: String,
+        report: Box<report_model::Report>,
+        options: render::Options,
+        time_zone: TimeZone,
+    },
+}
+
+/// Everything of `standup daily|standup|week` up to the text: the config, the windows,
+/// the sources, cleaning, aggregation, the narrative and rendering; warnings go to
+/// stderr, nothing to stdout. `--output`, `--copy` and other destinations are the
+/// caller's.
+pub(crate) fn render_report(
+    env: &ProcessEnv,
+    kind: ReportKind,
+    args: &ReportArgs,
+) -> Result<Rendered, Failure> {
     let started = Instant::now();
     // `--no-llm` neither reads nor validates `[llm]`.
     let llm = if args.no_llm { config::LlmSection::Skip } else { config::LlmSection::Read };
@@ -372,7 +416,7 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     };
     if args.show_prompt {
         let text = show_prompt(&report, &config, &limits, lang, &settings, args.format)?;
-        return write_output(args.output.as_deref(), &text);
+        return Ok(Rendered::Prompt(text));
     }
     let start = Instant::now();
     if narrate(&config, args, &mut report, &limits, lang, &settings) {
@@ -399,20 +443,7 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
     if args.timings {
         print_timings(&timings, started.elapsed());
     }
-    // The report first: a clipboard that never answers cannot hold it back.
-    write_output(args.output.as_deref(), &text)?;
-    if args.copy {
-        let html = (args.format == FormatArg::Html).then(|| text.clone());
-        let plain = if html.is_some() {
-            render::render(&report, render::Format::Text, options, &time_zone)
-        } else {
-            text
-        };
-        if let Err(reason) = crate::clipboard::copy_within(plain, html, CLIPBOARD_DEADLINE) {
-            print_warning(&format!("clipboard_unavailable: not copied ({reason})"));
-        }
-    }
-    Ok(())
+    Ok(Rendered::Report { text, report: Box::new(report), options, time_zone })
 }
 
 /// How long `--copy` waits for the clipboard (an X server that accepts the connection

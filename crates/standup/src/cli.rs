@@ -22,6 +22,7 @@ Examples:
   standup config init                    write a commented default config
   standup completions zsh                shell completions (also bash, fish, elvish, powershell)
   standup man                            the man page, as roff
+  standup mcp                            serve the report to coding agents over MCP (stdio)
 
 Exit codes: 0 report written (warnings included), 1 no report could be produced,
 2 usage or config error.";
@@ -62,6 +63,13 @@ pub(crate) enum Command {
     Man,
     /// Print the JSON Schema of `--format json` output.
     Schema,
+    /// Run `standup --no-llm --daily-note` every morning: a systemd user timer (Linux), a
+    /// launchd agent (macOS) or a crontab line.
+    #[command(subcommand)]
+    Schedule(ScheduleCommand),
+    /// Serve the Model Context Protocol on stdin/stdout for coding agents: read-only tools
+    /// `report`, `sessions` and `doctor` (docs/mcp.md).
+    Mcp(McpArgs),
 }
 
 #[derive(Debug, Args)]
@@ -99,6 +107,15 @@ pub(crate) struct ReportArgs {
     /// Write the report to FILE instead of stdout (`-` is stdout).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
+    /// Put the report into the Markdown note FILE, between `<!-- standup:begin -->` and
+    /// `<!-- standup:end -->` (the section is replaced, the rest of the note kept byte for
+    /// byte; the note and its folders are created when missing).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["output", "daily_note", "show_prompt"])]
+    pub(crate) append_to: Option<PathBuf>,
+    /// Put the report into the daily note `[output] daily_note` names for the report's
+    /// date, as --append-to does.
+    #[arg(long, conflicts_with_all = ["output", "show_prompt"])]
+    pub(crate) daily_note: bool,
     /// `daily` only: the first day of a range (`today`, `yesterday` or `YYYY-MM-DD`); one
     /// body per day up to --until, with totals over the range.
     #[arg(long, value_name = "DATE", conflicts_with = "date")]
@@ -126,6 +143,53 @@ pub(crate) struct DoctorArgs {
     /// Config file (default: $XDG_CONFIG_HOME/standup/config.toml).
     #[arg(long, value_name = "PATH")]
     pub(crate) config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct McpArgs {
+    /// Config file every tool call reads (default: $XDG_CONFIG_HOME/standup/config.toml).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) config: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ScheduleCommand {
+    /// Write the schedule (and enable it when a systemd user manager answers); running it
+    /// again rewrites nothing that is already right.
+    Install(ScheduleInstallArgs),
+    /// Show what is installed and where, the next run, and the last lines of the log.
+    Status,
+    /// Remove what `install` wrote (disabling the timer first); the log is kept.
+    Uninstall,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ScheduleInstallArgs {
+    /// The time of day, `HH:MM` (24-hour, local time).
+    #[arg(long, value_name = "HH:MM", value_parser = crate::schedule::At::parse)]
+    pub(crate) at: crate::schedule::At,
+    /// Monday to Friday only (default: every day).
+    #[arg(long)]
+    pub(crate) weekdays: bool,
+    /// The config file the scheduled run reads (default: the usual one, as the scheduler
+    /// sees it).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) config: Option<PathBuf>,
+    /// The scheduler (`auto`: systemd on Linux, launchd on macOS, else cron).
+    #[arg(long, value_enum, default_value_t = ScheduleBackend::Auto)]
+    pub(crate) backend: ScheduleBackend,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ScheduleBackend {
+    /// systemd on Linux, launchd on macOS, else cron.
+    Auto,
+    /// A systemd user timer and service.
+    Systemd,
+    /// A launchd agent in ~/Library/LaunchAgents.
+    Launchd,
+    /// Print the crontab line (nothing is written).
+    Cron,
 }
 
 #[derive(Debug, Subcommand)]

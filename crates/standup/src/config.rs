@@ -57,6 +57,7 @@ struct File {
     idle_minutes: Option<Spanned<u64>>,
     min_span_minutes: Option<Spanned<u64>>,
     render: RenderFile,
+    output: OutputFile,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -64,6 +65,23 @@ struct File {
 struct RenderFile {
     compact: bool,
     template: Option<Spanned<PathBuf>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct OutputFile {
+    daily_note: Option<Spanned<String>>,
+    heading_level: Option<Spanned<i64>>,
+}
+
+/// The `[output]` section: where `--daily-note` writes, and how the report's headings
+/// sit in a note.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct OutputConfig {
+    /// The daily note's path pattern (`~` not yet expanded), checked.
+    pub(crate) daily_note: Option<crate::notes::NotePattern>,
+    /// The level (1–6) the report's top heading takes in a note; `None` keeps it.
+    pub(crate) heading_level: Option<u8>,
 }
 
 /// The `[render]` section.
@@ -248,6 +266,7 @@ pub(crate) struct Config {
     pub(crate) redactor: std::sync::Arc<redact::Redactor>,
     pub(crate) llm: LlmConfig,
     pub(crate) render: RenderConfig,
+    pub(crate) output: OutputConfig,
     /// How time spent is estimated (`idle_minutes`, `min_span_minutes`).
     pub(crate) time_rules: aggregate::TimeRules,
 }
@@ -275,6 +294,7 @@ impl Default for Config {
             redactor: std::sync::Arc::new(redact::Redactor::builtin()),
             llm: LlmConfig::default(),
             render: RenderConfig::default(),
+            output: OutputConfig::default(),
             time_rules: aggregate::TimeRules::default(),
         }
     }
@@ -450,6 +470,7 @@ pub(crate) fn parse_with(path: &Path, text: &str, llm: LlmSection) -> Result<Con
         parse_llm(&mut config, only.llm, invalid)?;
     }
     parse_render(&mut config, file.render, invalid)?;
+    parse_output(&mut config, file.output, invalid)?;
     parse_time_rules(&mut config, file.idle_minutes, file.min_span_minutes, invalid)?;
     Ok(config)
 }
@@ -465,6 +486,31 @@ fn parse_render(
             return Err(invalid(template.span(), "render.template", "is empty".to_owned()));
         }
         config.render.template = Some(template.into_inner());
+    }
+    Ok(())
+}
+
+fn parse_output(
+    config: &mut Config,
+    output: OutputFile,
+    invalid: &Invalid<'_>,
+) -> Result<(), ConfigError> {
+    if let Some(note) = output.daily_note {
+        let pattern = crate::notes::NotePattern::parse(note.get_ref())
+            .map_err(|message| invalid(note.span(), "output.daily_note", message))?;
+        config.output.daily_note = Some(pattern);
+    }
+    if let Some(level) = output.heading_level {
+        let value = *level.get_ref();
+        let level =
+            u8::try_from(value).ok().filter(|level| (1..=6).contains(level)).ok_or_else(|| {
+                invalid(
+                    level.span(),
+                    "output.heading_level",
+                    format!("{value} is out of range (expected 1 to 6)"),
+                )
+            })?;
+        config.output.heading_level = Some(level);
     }
     Ok(())
 }
@@ -1058,6 +1104,18 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # A MiniJinja template the report is rendered through instead of the built-in
 # Markdown; its context is the JSON Report. Default: none. Example:
 # template = "~/.config/standup/nippo.md.j2"
+
+[output]
+# The note `--daily-note` puts the report in, between <!-- standup:begin --> and
+# <!-- standup:end --> (replaced on each run; the rest of the note is kept). `{date}` is
+# the report's date (YYYY-MM-DD); `{date:FORMAT}` or Obsidian's `{{date:FORMAT}}` takes
+# YYYY, YY, MM, M, DD, D, ddd, dddd, MMM, MMMM and Logseq's yyyy, dd, d, EEE, EEEE
+# (`[text]` is literal). Starts with `~/` or `/`. Default: none. Examples:
+# daily_note = "~/Notes/Daily/{date}.md"
+# daily_note = "~/logseq/journals/{date:yyyy_MM_dd}.md"
+# The level (1 to 6) of the report's top heading in a note; the others follow.
+# Default: as rendered (1). Example:
+# heading_level = 2
 "#;
 
 #[cfg(test)]
@@ -1080,7 +1138,7 @@ mod tests {
 
     #[test]
     fn unknown_key_names_key_and_line() {
-        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `max_chars`, `identity`, `git`, `sessions`, `shell`, `redact`, `llm`, `idle_minutes`, `min_span_minutes`, `render`");
+        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `max_chars`, `identity`, `git`, `sessions`, `shell`, `redact`, `llm`, `idle_minutes`, `min_span_minutes`, `render`, `output`");
     }
 
     #[test]

@@ -23,6 +23,13 @@ pub(crate) const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 /// `~/.cache/standup/narrative`).
 pub(crate) const XDG_CACHE_HOME: &str = "XDG_CACHE_HOME";
 
+/// Where `standup schedule` puts the scheduled run's log (`$XDG_STATE_HOME/standup`,
+/// else `~/.local/state/standup`).
+pub(crate) const XDG_STATE_HOME: &str = "XDG_STATE_HOME";
+
+/// Where `standup schedule` looks for `systemctl` and `launchctl`.
+pub(crate) const PATH: &str = "PATH";
+
 /// Variables the sources read (shell histories, agent log roots, atuin): `collect` owns
 /// the list, and the binary captures exactly it and passes it through the injected
 /// `Env`; the sources never read the process environment themselves.

@@ -7,8 +7,11 @@ mod clipboard;
 mod config;
 mod diag;
 mod env_vars;
+mod mcp;
 mod native;
+mod notes;
 mod pipeline;
+mod schedule;
 mod template;
 
 use std::io::Write as _;
@@ -117,6 +120,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Some(Command::Completions { shell }) => write_stdout(&native::completions(shell)),
         Some(Command::Man) => write_stdout(&native::man().map_err(Failure::Runtime)?),
         Some(Command::Schema) => write_stdout(native::schema().as_bytes()),
+        Some(Command::Schedule(command)) => schedule::run(&env, &command),
+        Some(Command::Mcp(args)) => mcp::serve(env, &args),
     }
 }
 

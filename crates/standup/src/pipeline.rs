@@ -37,6 +37,8 @@ impl ProcessEnv {
             env_vars::LC_ALL,
             env_vars::XDG_CONFIG_HOME,
             env_vars::XDG_CACHE_HOME,
+            env_vars::XDG_STATE_HOME,
+            env_vars::PATH,
         ];
         names.extend(env_vars::SOURCE_VARS);
         let vars = names
@@ -50,8 +52,24 @@ impl ProcessEnv {
         ProcessEnv { home, vars, cwd: std::env::current_dir().ok(), home_warning }
     }
 
-    fn var(&self, name: &str) -> Option<&str> {
+    /// The home folder (`HOME`, else the user database's).
+    pub(crate) fn home(&self) -> &Path {
+        &self.home
+    }
+
+    /// A captured variable, when set and not empty.
+    pub(crate) fn var(&self, name: &str) -> Option<&str> {
         self.vars.get(name).map(String::as_str).filter(|value| !value.is_empty())
+    }
+
+    /// The working folder, when it could be read.
+    pub(crate) fn cwd(&self) -> Option<&Path> {
+        self.cwd.as_deref()
+    }
+
+    /// `path` with a leading `~/` expanded to the home folder.
+    pub(crate) fn expand_tilde(&self, path: &Path) -> PathBuf {
+        self.collect_env().expand_tilde(path)
     }
 
     /// `$XDG_CACHE_HOME/standup/narrative` (an absolute `XDG_CACHE_HOME` only, as the XDG
@@ -318,12 +336,18 @@ fn gather(env: &ProcessEnv, config: &Config, since: Timestamp) -> collect::gathe
 
 /// `standup daily` and `standup standup`.
 pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> Result<(), Failure> {
+    // A daily note is checked before the work (a missing `[output] daily_note` is a usage
+    // error), and written instead of stdout or `-o`.
+    let note = crate::notes::destination(env, args)?;
     let (text, report, options, time_zone) = match render_report(env, kind, args)? {
         Rendered::Prompt(text) => return write_output(args.output.as_deref(), &text),
         Rendered::Report { text, report, options, time_zone } => (text, report, options, time_zone),
     };
     // The report first: a clipboard that never answers cannot hold it back.
-    write_output(args.output.as_deref(), &text)?;
+    match &note {
+        Some(note) => crate::notes::deliver(env, note, &text, &report, &time_zone)?,
+        None => write_output(args.output.as_deref(), &text)?,
+    }
     if args.copy {
         let html = (args.format == FormatArg::Html).then(|| text.clone());
         let plain = if html.is_some() {
@@ -476,17 +500,31 @@ fn write_output(output: Option<&Path>, text: &str) -> Result<(), Failure> {
 /// `path`. A failed write (a full disk) leaves the previous file as it was and removes
 /// the temporary one. A new file gets the usual permissions (0666 less the umask); a
 /// replaced one keeps its own.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomically_checked(path, bytes, || Ok(()))
+}
+
+/// [`write_atomically`], asking `before_rename` once the new bytes are on disk and just
+/// before the rename: an error from it leaves `path` as it is (a daily note the user
+/// changed meanwhile is not replaced) and removes the temporary file.
+pub(crate) fn write_atomically_checked(
+    path: &Path,
+    bytes: &[u8],
+    before_rename: impl FnOnce() -> std::io::Result<()>,
+) -> std::io::Result<()> {
     use std::io::Write as _;
     use std::os::unix::fs::PermissionsExt as _;
     let folder = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    let permissions = match fs_err::metadata(path) {
-        Ok(metadata) if metadata.is_file() => metadata.permissions(),
-        _ => std::fs::Permissions::from_mode(0o666),
+    // A replaced file keeps its own mode (set again below: creation is subject to the
+    // umask); a new one is created 0666 and the umask applies.
+    let existing = match fs_err::metadata(path) {
+        Ok(metadata) if metadata.is_file() => Some(metadata.permissions()),
+        _ => None,
     };
+    let permissions = existing.clone().unwrap_or_else(|| std::fs::Permissions::from_mode(0o666));
     let mut temporary = tempfile::Builder::new()
         .prefix(".standup-")
         .permissions(permissions.clone())
@@ -495,8 +533,11 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             std::io::Error::new(error.kind(), format!("in `{}`: {error}", folder.display()))
         })?;
     temporary.write_all(bytes)?;
-    temporary.as_file().set_permissions(permissions)?;
+    if let Some(permissions) = existing {
+        temporary.as_file().set_permissions(permissions)?;
+    }
     temporary.as_file().sync_all()?;
+    before_rename()?;
     temporary.persist(path).map_err(|error| {
         std::io::Error::new(error.error.kind(), format!("`{}`: {}", path.display(), error.error))
     })?;
@@ -739,6 +780,11 @@ fn print_timings(timings: &[(String, std::time::Duration)], wall: std::time::Dur
 
 /// `standup doctor`: what was found, where, and what limits it.
 pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure> {
+    write_stdout(doctor_text(env, args)?.as_bytes())
+}
+
+/// The text `standup doctor` prints (also the MCP tool `doctor`'s).
+pub(crate) fn doctor_text(env: &ProcessEnv, args: &DoctorArgs) -> Result<String, Failure> {
     let config_path = args.config.clone().unwrap_or_else(|| env.default_config_path());
     let config = load_config(env, args.config.as_deref(), config::LlmSection::Read)?;
     let now = env.now()?;
@@ -805,7 +851,7 @@ pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure>
     for warning in gathered.warnings.iter().filter(|warning| !notes.contains(&&warning.message)) {
         let _ = writeln!(out, "warning: {}: {}", warning.code.as_str(), warning.message);
     }
-    write_stdout(out.as_bytes())
+    Ok(out)
 }
 
 /// What `standup doctor` adds under git: the roots tried when none exists, each

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use jiff::Timestamp;
 use report_model::{
-    Activity, Bucket, BucketKind, Commit, CommitEvent, Meta, Project, ProjectRef, Report,
+    Activity, Bucket, BucketKind, Commit, CommitEvent, Meta, NextStep, Project, ProjectRef, Report,
     ReportKind, SCHEMA_VERSION, Session, SessionEvent, ShellEvent, ShellGroup, Totals, Warning,
     Window, Wip, WipEvent,
 };
@@ -49,13 +49,14 @@ pub fn aggregate(
             commits_per_window[last].push(commit);
         }
     }
-    let buckets: Vec<Bucket> = windows
+    let mut buckets: Vec<Bucket> = windows
         .iter()
         .zip(commits_per_window)
         .map(|((bucket_kind, window), commits)| {
             bucket(*bucket_kind, *window, commits, &sessions, &shell, &wip, options)
         })
         .collect();
+    add_next_steps(&mut buckets, &sessions);
     let mut totals = Totals::default();
     let mut projects = BTreeSet::new();
     for bucket in &buckets {
@@ -149,7 +150,72 @@ impl ProjectParts {
             time_spent: time_spent(&self.times, rules),
             wip: (!wip.is_empty()).then_some(wip),
             shell: finish_groups(self.groups, max_examples),
+            next: Vec::new(),
         })
+    }
+}
+
+/// At most this many next steps are given per project.
+pub const NEXT_STEPS_MAX: usize = 5;
+
+/// Gives each project its next steps, on the last bucket it appears in (a standup's
+/// today when it is there, else its previous working day; a week's or a range's last day
+/// of it): the open items of the newest to-do list of the project's last session that
+/// wrote one. The last session is the one with the latest record in the report's windows
+/// up to that bucket (ties: the newer list, then agent and id); a list written after the
+/// bucket's end is not looked at (a report of a past day shows what was left then).
+fn add_next_steps(buckets: &mut [Bucket], sessions: &[SessionEvent]) {
+    let mut last: BTreeMap<PathBuf, usize> = BTreeMap::new();
+    for (index, bucket) in buckets.iter().enumerate() {
+        for project in &bucket.projects {
+            last.insert(project.path.clone(), index);
+        }
+    }
+    for (path, index) in last {
+        let end = buckets[index].window.end;
+        let windows: Vec<Window> = buckets[..=index].iter().map(|bucket| bucket.window).collect();
+        let newest = sessions
+            .iter()
+            .filter(|session| {
+                session.project.as_ref().map_or(std::path::Path::new(""), |p| p.path.as_path())
+                    == path
+            })
+            .filter_map(|session| {
+                let written = session.todos_time.filter(|time| *time < end)?;
+                let last = session
+                    .activity
+                    .iter()
+                    .chain(&session.prompts)
+                    .copied()
+                    .filter(|time| windows.iter().any(|window| window.contains(*time)))
+                    .max()?;
+                Some((last, written, session))
+            })
+            .max_by(|a, b| {
+                a.0.cmp(&b.0)
+                    .then_with(|| a.1.cmp(&b.1))
+                    .then_with(|| b.2.agent.cmp(&a.2.agent))
+                    .then_with(|| b.2.session_id.cmp(&a.2.session_id))
+            });
+        let Some((_, written, session)) = newest else { continue };
+        let next = session
+            .todos
+            .iter()
+            .filter(|todo| todo.status.is_open() && !todo.text.is_empty())
+            .take(NEXT_STEPS_MAX)
+            .map(|todo| NextStep {
+                text: todo.text.clone(),
+                status: todo.status,
+                agent: session.agent,
+                session_id: session.session_id.clone(),
+                time: written,
+            })
+            .collect();
+        if let Some(project) =
+            buckets[index].projects.iter_mut().find(|project| project.path == path)
+        {
+            project.next = next;
+        }
     }
 }
 

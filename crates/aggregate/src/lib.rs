@@ -13,7 +13,7 @@ mod time;
 mod windows;
 
 pub use error::Error;
-pub use group::{Options, aggregate};
+pub use group::{NEXT_STEPS_MAX, Options, aggregate};
 pub use shell::{DEFAULT_IGNORE, DEFAULT_TWO_WORD, ShellGrouping, head};
 pub use time::{TimeRules, time_spent};
 pub use windows::{

@@ -121,7 +121,7 @@ impl<'r> Cleaner<'r> {
         }
     }
 
-    /// Cleans every string of `activity`: subjects, titles, ids, models, commands, the
+    /// Cleans every string of `activity`: subjects, titles, to-do items, ids, models, commands, the
     /// agents that ran them, working directories and projects. Session titles are then
     /// collapsed and shortened.
     pub fn activity(&mut self, activity: &mut Activity) {
@@ -156,6 +156,12 @@ impl<'r> Cleaner<'r> {
             }
             if let Some(branch) = &mut session.branch {
                 self.text(branch, max_chars, sessions);
+            }
+            // To-do items are prose written by a model: cleaned, then collapsed to one
+            // line and shortened like titles (a next step is one line of the report).
+            for todo in &mut session.todos {
+                self.text(&mut todo.text, max_chars, sessions);
+                todo.text = collect::sessions::shorten_title(&todo.text).0;
             }
             if let Some(cwd) = &mut session.cwd {
                 self.path(cwd, sessions);

@@ -102,6 +102,11 @@ fn escapes_leave_paths_statuses_warnings_and_the_identity() {
         activity: Vec::new(),
         models: vec![evil.to_owned()],
         branch: Some(evil.to_owned()),
+        todos: vec![report_model::Todo {
+            text: evil.to_owned(),
+            status: report_model::TodoStatus::Pending,
+        }],
+        todos_time: None,
     }];
     gathered.activity.commits[0].commit.branches = vec![evil.to_owned()];
     gathered.activity.commits[0].commit.remote_branches = vec![format!("origin/{TOKEN}")];
@@ -150,6 +155,37 @@ fn escapes_leave_paths_statuses_warnings_and_the_identity() {
     assert_eq!(gathered.activity.sessions[0].branch.as_deref(), Some("abcd"));
     assert_eq!(gathered.activity.wip[0].files[0].path, "abcd/[REDACTED:github-pat]");
     assert_eq!(gathered.repo_reads[0].left_out.by_email.get("abcd"), Some(&2));
+}
+
+#[test]
+fn todo_items_are_cleaned_masked_counted_and_shortened() {
+    let repo = project("app");
+    let mut gathered = Gathered::default();
+    let todo =
+        |text: String| report_model::Todo { text, status: report_model::TodoStatus::Pending };
+    gathered.activity.sessions = vec![SessionEvent {
+        agent: report_model::Agent::ClaudeCode,
+        session_id: "s1".to_owned(),
+        title: "t".to_owned(),
+        truncated: false,
+        cwd: None,
+        project: Some(repo),
+        prompts: Vec::new(),
+        activity: Vec::new(),
+        models: Vec::new(),
+        branch: None,
+        todos: vec![
+            todo(format!("rotate\u{1b}[31m {TOKEN}\nthen\tdeploy")),
+            todo("word ".repeat(40)),
+        ],
+        todos_time: None,
+    }];
+    let masked = masked(&mut gathered);
+    let todos = &gathered.activity.sessions[0].todos;
+    assert_eq!(todos[0].text, "rotate [REDACTED:github-pat] then deploy");
+    assert_eq!(todos[1].text.chars().count(), collect::sessions::TITLE_MAX_CHARS);
+    assert!(todos[1].text.ends_with('…'));
+    assert_eq!(masked, [(MaskedSource::Sessions, 1)]);
 }
 
 #[test]

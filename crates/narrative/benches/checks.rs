@@ -81,6 +81,7 @@ fn busy_day() -> Report {
                 shell: Vec::new(),
                 time_spent: report_model::TimeSpent::default(),
                 wip: None,
+                next: Vec::new(),
             }
         })
         .collect();

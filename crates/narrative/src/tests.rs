@@ -156,6 +156,7 @@ fn project(day: jiff::civil::Date, totals: report_model::Totals) -> report_model
         commands: 0,
         totals: Totals { projects: 1, commands: 0, ..totals },
         wip: None,
+        next: Vec::new(),
         shell: Vec::new(),
         time_spent: TimeSpent::default(),
     }

@@ -88,6 +88,8 @@ pub(crate) trait LangText: Copy {
         unpushed: u64,
     ) -> String;
     fn on_branches(self, branches: &[String]) -> String;
+    fn next_steps(self, items: &[String], agent: &str, session: &str) -> String;
+    fn in_progress_mark(self) -> &'static str;
 }
 
 impl LangText for Lang {
@@ -246,6 +248,24 @@ impl LangText for Lang {
                 }
                 format!("作業中: {}", parts.join("・"))
             }
+        }
+    }
+
+    /// `Next: a · b (Claude Code `0b6d1e2a`)` or `次: a · b（Claude Code `0b6d1e2a`）`:
+    /// `items` are already escaped, `session` is already a code span.
+    fn next_steps(self, items: &[String], agent: &str, session: &str) -> String {
+        let items = items.join(" · ");
+        match self {
+            Lang::En => format!("Next: {items} ({agent} {session})"),
+            Lang::Ja => format!("次: {items}（{agent} {session}）"),
+        }
+    }
+
+    /// What follows a next step that is in progress.
+    fn in_progress_mark(self) -> &'static str {
+        match self {
+            Lang::En => " (in progress)",
+            Lang::Ja => "（作業中）",
         }
     }
 

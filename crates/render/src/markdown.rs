@@ -10,7 +10,8 @@ use std::fmt::Write as _;
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use report_model::{
-    Bucket, BucketKind, Commit, Project, Report, ReportKind, ShellGroup, TimeSpent, Totals,
+    Bucket, BucketKind, Commit, Project, Report, ReportKind, ShellGroup, TimeSpent, TodoStatus,
+    Totals,
 };
 use sanitize::markdown::{code_span, escape_text};
 
@@ -19,6 +20,9 @@ use report_model::Lang;
 
 /// At most this many branches are named on a commit line, then `+N`.
 const BRANCHES_SHOWN: usize = 3;
+
+/// How many characters of a session id cite it on a next-steps line.
+const SESSION_ID_SHOWN: usize = 8;
 
 /// At most this many uncommitted files are named on a project, then `N more`.
 const WIP_FILES_SHOWN: usize = 5;
@@ -263,6 +267,28 @@ fn project_section(
             lang.in_progress(wip.files.len(), &files, wip.stashes.len(), wip.unpushed_commits)
         );
     }
+    next_steps(out, project, lang);
+}
+
+/// `- Next: a · b (Claude Code `0b6d1e2a`)`: the project's next steps, citing the session
+/// whose to-do list they come from; nothing when there are none.
+fn next_steps(out: &mut String, project: &Project, lang: Lang) {
+    let Some(first) = project.next.first() else { return };
+    let items: Vec<String> = project
+        .next
+        .iter()
+        .map(|step| {
+            let mark =
+                if step.status == TodoStatus::InProgress { lang.in_progress_mark() } else { "" };
+            format!("{}{mark}", escape_text(&step.text))
+        })
+        .collect();
+    let session: String = first.session_id.chars().take(SESSION_ID_SHOWN).collect();
+    let _ = writeln!(
+        out,
+        "- {}",
+        lang.next_steps(&items, first.agent.display_name(), &code_span(&session))
+    );
 }
 
 /// The branches a commit is shown on: its local branches, or else its remote-tracking

@@ -152,6 +152,62 @@ pub struct SessionEvent {
     /// Code `gitBranch`; the last one seen), when it recorded one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
+    /// The session's newest to-do list or plan (the last tool call that wrote one:
+    /// Claude Code's `TodoWrite`, Codex's `update_plan`), every item with its status, in
+    /// the agent's order; capped at [`TODOS_MAX`] items. Empty when the session wrote
+    /// none, or when its newest list was empty (then `todos_time` is set).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub todos: Vec<Todo>,
+    /// When the newest list was written, when the session wrote one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub todos_time: Option<Timestamp>,
+}
+
+/// The most items of one to-do list a session keeps.
+pub const TODOS_MAX: usize = 20;
+
+/// One item of an agent's to-do list or plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Todo {
+    /// What is to be done (untrusted text: cleaned, redacted and shortened like a title).
+    pub text: String,
+    /// Where it stands.
+    pub status: TodoStatus,
+}
+
+/// Where an item of a to-do list stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum TodoStatus {
+    /// Not started.
+    Pending,
+    /// Being worked on.
+    InProgress,
+    /// Done.
+    Completed,
+    /// Given up (Gemini CLI and opencode write it).
+    Cancelled,
+}
+
+impl TodoStatus {
+    /// The status an agent wrote (`pending`, `in_progress`, `completed`, `cancelled`; also
+    /// `done` and `in-progress`), or `None` for any other word.
+    pub fn parse(text: &str) -> Option<TodoStatus> {
+        match text {
+            "pending" | "todo" => Some(TodoStatus::Pending),
+            "in_progress" | "in-progress" | "inProgress" => Some(TodoStatus::InProgress),
+            "completed" | "done" => Some(TodoStatus::Completed),
+            "cancelled" | "canceled" => Some(TodoStatus::Cancelled),
+            _ => None,
+        }
+    }
+
+    /// Whether the item is still to be done (pending or in progress).
+    pub fn is_open(self) -> bool {
+        matches!(self, TodoStatus::Pending | TodoStatus::InProgress)
+    }
 }
 
 /// The shell a history entry came from.

@@ -11,13 +11,13 @@ mod kinds;
 mod report;
 
 pub use event::{
-    Activity, Agent, CommitEvent, ProjectRef, SessionEvent, Shell, ShellEvent, WipEvent, WipFile,
-    WipStash,
+    Activity, Agent, CommitEvent, ProjectRef, SessionEvent, Shell, ShellEvent, TODOS_MAX, Todo,
+    TodoStatus, WipEvent, WipFile, WipStash,
 };
 pub use kinds::{Lang, MaskedSource, Source, UnknownName, group_thousands, plural};
 pub use report::{
-    Bucket, BucketKind, Commit, MaskedCount, Meta, Narrative, Project, Report, ReportKind,
-    SCHEMA_VERSION, Session, ShellGroup, Span, TimeSpent, Totals, Warning, WarningCode, Window,
-    Wip,
+    Bucket, BucketKind, Commit, MaskedCount, Meta, Narrative, NextStep, Project, Report,
+    ReportKind, SCHEMA_VERSION, Session, ShellGroup, Span, TimeSpent, Totals, Warning, WarningCode,
+    Window, Wip,
 };
 pub use report::{CheckedBlocker, CheckedSentence, NarrativeCheck};

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use jiff::{Timestamp, civil::Date};
 use serde::{Deserialize, Serialize};
 
-use crate::event::{Agent, is_false, is_zero};
+use crate::event::{Agent, TodoStatus, is_false, is_zero};
 use crate::kinds::MaskedSource;
 
 /// Version of the JSON form of [`Report`]. Bumped on any incompatible change.
@@ -121,6 +121,27 @@ pub struct Project {
     /// belongs to this window.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wip: Option<Wip>,
+    /// Next steps: the open items (pending or in progress) of the newest to-do list of the
+    /// project's last agent session that wrote one, in the agent's order, capped; only on
+    /// the last bucket the project appears in. Empty when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub next: Vec<NextStep>,
+}
+
+/// One next step of a project: an open item of an agent's to-do list, citing its session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NextStep {
+    /// What is to be done (cleaned and redacted).
+    pub text: String,
+    /// Pending or in progress.
+    pub status: TodoStatus,
+    /// The agent whose list it is.
+    pub agent: Agent,
+    /// The session that wrote the list.
+    pub session_id: String,
+    /// When the list was written.
+    pub time: Timestamp,
 }
 
 /// An estimate of active time: the spans of activity that events less than an idle gap

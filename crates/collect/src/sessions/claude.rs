@@ -22,6 +22,11 @@
 //! - Models: the `message.model` of main-chain `assistant` records (found by a byte
 //!   scan of the raw message, never parsed; `<synthetic>` is Claude Code's own stand-in
 //!   and is left out), each once, in the order first used.
+//! - To-do list: the newest `TodoWrite` call of a main-chain assistant record (a
+//!   `tool_use` block whose `input.todos[]` hold `content` and `status`: `pending`,
+//!   `in_progress`, `completed`), found by a byte scan of the raw message, which is
+//!   decoded only then. The task tools of newer versions (`TaskCreate`, `TaskUpdate`),
+//!   which change one task at a time, are not read yet.
 //! - A session whose records are all command echoes and meta records (a `/clear`, which
 //!   starts a new session with `<command-name>/clear</command-name>` and its empty
 //!   `<local-command-stdout>`, and nothing after it) has no prompt, reply, tool result
@@ -48,7 +53,7 @@ use foldhash::fast::FixedState;
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use report_model::{Agent, Warning};
+use report_model::{Agent, Todo, Warning};
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
@@ -580,6 +585,8 @@ enum Record {
         model: Option<usize>,
         /// Whether the record is of substance (see [`State::substantive`]).
         substantive: bool,
+        /// The to-do list a main-chain assistant record wrote with `TodoWrite`.
+        todos: Option<Vec<Todo>>,
     },
 }
 
@@ -675,13 +682,13 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
                 prompt = Some(message.value);
             }
         }
-        let model = if line.kind.is("assistant") && !side_chain {
+        let (model, todos) = if line.kind.is("assistant") && !side_chain {
             match line.message {
-                Message::Raw(raw) => quick_model(raw.get().as_bytes()),
-                Message::Decoded(_) | Message::Absent => None,
+                Message::Raw(raw) => (quick_model(raw.get().as_bytes()), todo_write(raw)),
+                Message::Decoded(_) | Message::Absent => (None, None),
             }
         } else {
-            None
+            (None, None)
         };
         records.push(Record::Event {
             session,
@@ -693,6 +700,7 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
             prompt,
             model: model.map(|model| intern(&mut models, model)),
             substantive,
+            todos,
         });
         Ok(())
     });
@@ -734,6 +742,7 @@ fn apply_transcript(
                 prompt,
                 model,
                 substantive,
+                todos,
             } => {
                 let session_id = file.sessions[session].as_str();
                 if substantive && !solid.contains(session_id) {
@@ -766,6 +775,10 @@ fn apply_transcript(
                     if let Some(model) = model.map(|index| file.models[index].as_str()) {
                         session.note_model(model);
                     }
+                }
+                // The newest list wins, whenever it was written: it is what was left.
+                if let Some(todos) = todos {
+                    session.note_todos(time, todos);
                 }
                 if let Some(text) = prompt {
                     if time >= since {
@@ -1009,6 +1022,53 @@ fn quick_model(message: &[u8]) -> Option<&str> {
         return None;
     }
     std::str::from_utf8(&rest[..end]).ok()
+}
+
+/// The content blocks of an assistant message, as far as a `TodoWrite` call needs.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ToolMessage<'a> {
+    #[serde(borrow)]
+    content: Option<&'a serde_json::value::RawValue>,
+}
+
+/// One content block: a `tool_use` names its tool and carries its input.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ToolBlock<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    name: LStr<'a>,
+    #[serde(borrow)]
+    input: Option<&'a serde_json::value::RawValue>,
+}
+
+/// The input of a `TodoWrite` call: `{"todos": [{"content", "status", "activeForm"}]}`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct TodoInput<'a> {
+    #[serde(borrow)]
+    todos: Option<&'a serde_json::value::RawValue>,
+}
+
+/// The to-do list an assistant message wrote with Claude Code's `TodoWrite` tool (the
+/// last such call of the message), found by a byte scan first so that other messages
+/// are never decoded. `None` when it wrote none (or one that cannot be read).
+fn todo_write(message: &serde_json::value::RawValue) -> Option<Vec<Todo>> {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"TodoWrite\""));
+    FINDER.find(message.get().as_bytes())?;
+    let message: ToolMessage = serde_json::from_str(message.get()).ok()?;
+    let blocks: Vec<ToolBlock> = serde_json::from_str(message.content?.get()).ok()?;
+    blocks
+        .iter()
+        .rev()
+        .filter(|block| block.kind.is("tool_use") && block.name.is("TodoWrite"))
+        .find_map(|block| {
+            let input: TodoInput = serde_json::from_str(block.input?.get()).ok()?;
+            super::todo_list(input.todos?)
+        })
 }
 
 /// `cleanupPeriodDays` from a `settings.json`, when it is set.

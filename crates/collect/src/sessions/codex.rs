@@ -51,6 +51,9 @@
 //! - The dates in folder and file names are local time and are not used: events are
 //!   placed by the records' UTC timestamps, and files are skipped by modification time
 //!   only, because a resumed session keeps appending to the file of the day it started.
+//! - Plans: the newest `response_item` `function_call` named `update_plan` of the
+//!   session's own records (its `arguments`, a JSON text, hold `plan[]` with `step` and
+//!   `status`: `pending`, `in_progress`, `completed`) is the session's to-do list.
 //! - Format drift: `cli_version` goes to the status's versions; record types and
 //!   `response_item`/`event_msg` payload types not listed here go to its unknowns.
 
@@ -303,6 +306,22 @@ struct Payload<'a> {
     /// `session_meta`'s git details, decoded only there (and leniently).
     #[serde(borrow)]
     git: Option<&'a RawValue>,
+    /// A `function_call`'s tool name.
+    #[serde(borrow)]
+    name: LStr<'a>,
+    /// A `function_call`'s arguments (a JSON text in a string), decoded only for
+    /// `update_plan`.
+    #[serde(borrow)]
+    arguments: Option<&'a RawValue>,
+}
+
+/// The arguments of an `update_plan` call (`UpdatePlanArgs`): `{"explanation"?, "plan":
+/// [{"step", "status"}]}`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct PlanArgs<'a> {
+    #[serde(borrow)]
+    plan: Option<&'a RawValue>,
 }
 
 /// The part of `session_meta.payload.git` the reader uses.
@@ -575,6 +594,11 @@ impl Reading {
                 if !KNOWN_RESPONSE_ITEMS.contains(&item) && !item.is_empty() {
                     status.note_unknown(&format!("response_item.{item}"));
                 }
+                if item == "function_call" && payload.name.is("update_plan") && !inherited {
+                    if let (Some(time), Some(plan)) = (time, plan(payload.arguments)) {
+                        self.session.note_todos(time, plan);
+                    }
+                }
                 if item == "message" && payload.role.is("user") && !inherited {
                     if let (Some(time), Some(text)) = (time, typed_text(payload.content)) {
                         if let Some(earlier) = self.pending.replace(Pending { time, text }) {
@@ -706,6 +730,13 @@ fn read_rollout(
         jsonl::read_lines(ctx, counts, path, parse_line);
     }
     reading.finish(path)
+}
+
+/// The plan of an `update_plan` call from its `arguments` (a string holding JSON).
+fn plan(arguments: Option<&RawValue>) -> Option<Vec<report_model::Todo>> {
+    let text: String = serde_json::from_str(arguments?.get()).ok()?;
+    let args: PlanArgs = serde_json::from_str(&text).ok()?;
+    super::todo_list(args.plan?)
 }
 
 /// Notes what the first `session_meta` says: version, branch, fork.

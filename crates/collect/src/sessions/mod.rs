@@ -46,7 +46,7 @@ use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
-use report_model::{Agent, SessionEvent, Warning, plural};
+use report_model::{Agent, SessionEvent, TODOS_MAX, Todo, TodoStatus, Warning, plural};
 
 use rustix::fs::FileType;
 
@@ -397,6 +397,8 @@ pub(crate) struct Draft {
     branch: Option<String>,
     /// The models the session used, each once, in the order first seen.
     models: Vec<String>,
+    /// The newest to-do list the session wrote, with its time.
+    todos: Option<(Timestamp, Vec<Todo>)>,
 }
 
 impl Draft {
@@ -411,6 +413,15 @@ impl Draft {
             activity: Vec::new(),
             branch: None,
             models: Vec::new(),
+            todos: None,
+        }
+    }
+
+    /// Notes a to-do list the session wrote at `time`: the newest one is kept (of two at
+    /// the same time, the one noted last, as it comes later in the log).
+    fn note_todos(&mut self, time: Timestamp, todos: Vec<Todo>) {
+        if self.todos.as_ref().is_none_or(|(newest, _)| time >= *newest) {
+            self.todos = Some((time, todos));
         }
     }
 
@@ -452,6 +463,9 @@ impl Draft {
         for model in &other.models {
             self.note_model(model);
         }
+        if let Some((time, todos)) = other.todos {
+            self.note_todos(time, todos);
+        }
     }
 
     /// The event, or `None` when the session has no record in the window.
@@ -474,6 +488,10 @@ impl Draft {
         } else {
             collapsed
         };
+        let (todos_time, todos) = match self.todos {
+            Some((time, todos)) => (Some(time), todos),
+            None => (None, Vec::new()),
+        };
         Some(SessionEvent {
             agent: self.agent,
             session_id: self.session_id,
@@ -485,6 +503,8 @@ impl Draft {
             activity: self.activity,
             branch: self.branch.filter(|branch| !branch.is_empty()),
             models: self.models,
+            todos,
+            todos_time,
         })
     }
 }
@@ -509,6 +529,58 @@ fn add_draft(drafts: &mut Drafts, new: Draft) {
             drafts.insert(new.session_id.clone(), new);
         }
     }
+}
+
+/// The longest to-do item text a reader keeps before redaction (like
+/// [`RAW_TITLE_MAX_CHARS`], a bound on memory; the item is shortened after redaction).
+pub const RAW_TODO_MAX_CHARS: usize = 4_096;
+
+/// One item of a to-do list as an agent wrote it: its text and status words.
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct RawTodo<'a> {
+    /// Claude Code's and opencode's `content`.
+    #[serde(borrow)]
+    content: lenient::LStr<'a>,
+    /// Codex's `step`.
+    #[serde(borrow)]
+    step: lenient::LStr<'a>,
+    /// Gemini CLI's `description`.
+    #[serde(borrow)]
+    description: lenient::LStr<'a>,
+    #[serde(borrow)]
+    status: lenient::LStr<'a>,
+}
+
+/// A to-do list from the JSON array an agent's tool call wrote (`todos` of Claude Code's
+/// `TodoWrite`, `plan` of Codex's `update_plan`): items with a text and a known status,
+/// in order, at most [`TODOS_MAX`], each text bounded. `None` when the value is not an
+/// array (a call the reader cannot read is no list, not an empty one).
+fn todo_list(items: &serde_json::value::RawValue) -> Option<Vec<Todo>> {
+    let raw: Vec<&serde_json::value::RawValue> = serde_json::from_str(items.get()).ok()?;
+    let mut todos = Vec::new();
+    for item in raw {
+        if todos.len() >= TODOS_MAX {
+            break;
+        }
+        let Ok(item) = serde_json::from_str::<RawTodo>(item.get()) else { continue };
+        let text = item.content.get().or(item.step.get()).or(item.description.get());
+        let (Some(text), Some(status)) = (text, item.status.get().and_then(TodoStatus::parse))
+        else {
+            continue;
+        };
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.is_empty() {
+            continue;
+        }
+        let text = if text.chars().count() > RAW_TODO_MAX_CHARS {
+            text.chars().take(RAW_TODO_MAX_CHARS).collect()
+        } else {
+            text
+        };
+        todos.push(Todo { text, status });
+    }
+    Some(todos)
 }
 
 /// Titles longer than this are shortened at a word boundary, `…` included.

@@ -252,3 +252,125 @@ fn check_recording(agent: Agent, recording: &str) {
         if agent == Agent::ClaudeCode { &[text(&expected["version"])] } else { &[] };
     assert_eq!(recorded.versions, versions);
 }
+
+/// An assistant record whose message calls `TodoWrite` (as Claude Code writes it: a
+/// `tool_use` block with `input.todos[]` of `content`, `status`, `activeForm`).
+fn todo_write(session_id: &str, uuid: &str, time: &str, todos: &[(&str, &str)]) -> String {
+    let todos: Vec<serde_json::Value> = todos
+        .iter()
+        .map(|(content, status)| {
+            serde_json::json!({"content": content, "status": status, "activeForm": format!("Doing {content}")})
+        })
+        .collect();
+    let message = serde_json::json!({
+        "model": "claude-sonnet-4-5", "id": "msg_2", "type": "message", "role": "assistant",
+        "content": [
+            {"type": "text", "text": "Planning."},
+            {"type": "tool_use", "id": "toolu_01", "name": "TodoWrite", "input": {"todos": todos}}
+        ],
+        "stop_reason": "tool_use", "usage": {"input_tokens": 3, "output_tokens": 2}
+    });
+    serde_json::json!({
+        "parentUuid": null, "isSidechain": false, "userType": "external", "cwd": "/home/dev/app",
+        "sessionId": session_id, "version": "2.1.50", "gitBranch": "main",
+        "message": message, "type": "assistant", "uuid": uuid, "timestamp": time
+    })
+    .to_string()
+}
+
+#[test]
+fn the_newest_todo_write_is_the_sessions_list() {
+    use report_model::{Todo, TodoStatus};
+    let id = "70d00000-0000-4000-8000-000000000001";
+    let home = Home::new();
+    home.write(
+        &format!("{FOLDER}/{id}.jsonl"),
+        lines(&[
+            user(
+                id,
+                "/home/dev/app",
+                "00000000-0000-4000-8000-000000000001",
+                "2026-03-02T09:00:00.000Z",
+                r#""add retries""#,
+            ),
+            todo_write(
+                id,
+                "00000000-0000-4000-8000-000000000002",
+                "2026-03-02T09:00:05.000Z",
+                &[("old plan", "pending")],
+            ),
+            todo_write(
+                id,
+                "00000000-0000-4000-8000-000000000003",
+                "2026-03-02T09:10:00.000Z",
+                &[
+                    ("write the client", "completed"),
+                    ("add the retry test", "in_progress"),
+                    ("wire the\nSlack output", "pending"),
+                    ("an item of an unknown status", "someday"),
+                ],
+            ),
+            assistant(
+                id,
+                "/home/dev/app",
+                "00000000-0000-4000-8000-000000000004",
+                "2026-03-02T09:11:00.000Z",
+            ),
+        ]),
+    );
+    // A session without a list has none.
+    let other = "70d00000-0000-4000-8000-000000000002";
+    home.write(
+        &format!("{FOLDER}/{other}.jsonl"),
+        lines(&[user(
+            other,
+            "/home/dev/app",
+            "00000000-0000-4000-8000-000000000011",
+            "2026-03-02T09:00:00.000Z",
+            r#""say TodoWrite""#,
+        )]),
+    );
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    let found = session(&output, Agent::ClaudeCode, id);
+    let todo = |text: &str, status| Todo { text: text.to_owned(), status };
+    assert_eq!(
+        found.todos,
+        [
+            todo("write the client", TodoStatus::Completed),
+            todo("add the retry test", TodoStatus::InProgress),
+            todo("wire the Slack output", TodoStatus::Pending),
+        ]
+    );
+    assert_eq!(found.todos_time, Some(ts("2026-03-02T09:10:00Z")));
+    let none = session(&output, Agent::ClaudeCode, other);
+    assert!(none.todos.is_empty() && none.todos_time.is_none(), "{none:?}");
+}
+
+#[test]
+fn an_emptied_todo_list_is_the_newest_and_is_empty() {
+    let id = "70d00000-0000-4000-8000-000000000003";
+    let home = Home::new();
+    home.write(
+        &format!("{FOLDER}/{id}.jsonl"),
+        lines(&[
+            user(
+                id,
+                "/home/dev/app",
+                "00000000-0000-4000-8000-000000000021",
+                "2026-03-02T09:00:00.000Z",
+                r#""go""#,
+            ),
+            todo_write(
+                id,
+                "00000000-0000-4000-8000-000000000022",
+                "2026-03-02T09:01:00.000Z",
+                &[("step", "pending")],
+            ),
+            todo_write(id, "00000000-0000-4000-8000-000000000023", "2026-03-02T09:02:00.000Z", &[]),
+        ]),
+    );
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    let found = session(&output, Agent::ClaudeCode, id);
+    assert!(found.todos.is_empty());
+    assert_eq!(found.todos_time, Some(ts("2026-03-02T09:02:00Z")));
+}

@@ -836,3 +836,80 @@ fn the_codex_home_comes_from_codex_home() {
     assert_eq!(session(&output, Agent::Codex, ID).title, "Moved home");
     assert_eq!(status(&output, Agent::Codex).locations[0], home.path().join("elsewhere"));
 }
+
+/// An `update_plan` call as Codex records it: a `function_call` whose `arguments` are
+/// the JSON text of `UpdatePlanArgs`.
+fn update_plan(steps: &[(&str, &str)]) -> Value {
+    let plan: Vec<Value> =
+        steps.iter().map(|(step, status)| json!({"step": step, "status": status})).collect();
+    let arguments = json!({"explanation": "Splitting the work.", "plan": plan}).to_string();
+    json!({"type": "function_call", "name": "update_plan", "arguments": arguments, "call_id": "call_plan"})
+}
+
+#[test]
+fn the_newest_update_plan_is_the_sessions_list() {
+    use report_model::{Todo, TodoStatus};
+    let home = Home::new();
+    let mut text = new_rollout(
+        ID,
+        "2026-03-02T10:00:00.000Z",
+        &[("2026-03-02T10:00:05.000Z", "Add a login page")],
+    );
+    for (time, ordinal, steps) in [
+        ("2026-03-02T10:01:00.000Z", 20, &[("Sketch the form", "in_progress")][..]),
+        (
+            "2026-03-02T10:05:00.000Z",
+            21,
+            &[
+                ("Sketch the form", "completed"),
+                ("Validate the password", "in_progress"),
+                ("Add the login test", "pending"),
+            ][..],
+        ),
+    ] {
+        text += &line(time, Some(ordinal), "response_item", &update_plan(steps));
+        text.push('\n');
+    }
+    // Another tool's call is not a plan, and arguments that do not parse are no list.
+    text += &line(
+        "2026-03-02T10:06:00.000Z",
+        Some(22),
+        "response_item",
+        &json!({"type": "function_call", "name": "shell", "arguments": "{\"plan\":[{\"step\":\"x\",\"status\":\"pending\"}]}", "call_id": "c2"}),
+    );
+    text.push('\n');
+    text += &line(
+        "2026-03-02T10:07:00.000Z",
+        Some(23),
+        "response_item",
+        &json!({"type": "function_call", "name": "update_plan", "arguments": "not json", "call_id": "c3"}),
+    );
+    text.push('\n');
+    home.write(&rollout_path(ID), text);
+    let output = home.read(Agent::Codex, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:#?}", output.warnings);
+    let found = session(&output, Agent::Codex, ID);
+    let todo = |text: &str, status| Todo { text: text.to_owned(), status };
+    assert_eq!(
+        found.todos,
+        [
+            todo("Sketch the form", TodoStatus::Completed),
+            todo("Validate the password", TodoStatus::InProgress),
+            todo("Add the login test", TodoStatus::Pending),
+        ]
+    );
+    assert_eq!(found.todos_time, Some(ts("2026-03-02T10:05:00Z")));
+    assert!(status(&output, Agent::Codex).unknown.is_empty());
+}
+
+#[test]
+fn recorded_rollouts_hold_no_plan() {
+    // Recorded with prompts that asked for no plan: only the system prompt names
+    // `update_plan`, and that is no list.
+    let home = Home::new();
+    let since = ts("2026-01-01T00:00:00Z");
+    home.copy_fixture("agents/codex/0.171.0/home", "", since);
+    let output = home.read(Agent::Codex, since);
+    assert!(!output.events.is_empty());
+    assert!(output.events.iter().all(|event| event.todos.is_empty() && event.todos_time.is_none()));
+}

@@ -107,6 +107,7 @@ pub(crate) fn project(name: &str, commits: Vec<Commit>, sessions: Vec<Session>) 
         commands: 0,
         totals,
         wip: None,
+        next: Vec::new(),
         shell: Vec::new(),
         time_spent: report_model::TimeSpent::default(),
     }

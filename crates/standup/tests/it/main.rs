@@ -16,6 +16,7 @@ mod identities;
 mod mcp;
 mod narrative;
 mod narrative_eval;
+mod next_steps;
 mod notes;
 mod schedule;
 mod secrets;

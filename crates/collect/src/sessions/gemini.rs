@@ -50,6 +50,16 @@
 //!   hashed, as this reader does not see them: the working directories other agents'
 //!   sessions name, the repositories under the configured roots, the current directory.
 //! - Title: the last `summary` (of the chat written last), else the first typed prompt.
+//! - To-do list: the newest successful `write_todos` call (`write_todos_list` from
+//!   September to October 2025) among the `toolCalls[]` of the `gemini` messages kept
+//!   (`tools/write-todos.ts`, `ToolCallRecord` in `chatRecordingTypes.ts`: `name`,
+//!   `args.todos[]` with `description` and `status`, the call's `status` and
+//!   `timestamp`). Only completed calls are recorded; one whose `status` is not
+//!   `success` (refused, cancelled) set no list. The call's `timestamp` is when the list
+//!   was written, else its message's. A message rewritten with the same `id` (its calls
+//!   are merged in as they finish) or dropped by a rewind takes its list with it. The
+//!   `blocked` status (since 2026) is not one the report knows: such items are dropped.
+//!   A sub-agent chat's lists are its own plan and are not read.
 //! - Versions: Gemini CLI names no version of its own in these files. Message types
 //!   other than `user`, `gemini`, `info`, `error` and `warning`, and records of no
 //!   known shape, are noted as unknown.
@@ -60,9 +70,10 @@ use std::io::{BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
-use report_model::Agent;
+use report_model::{Agent, Todo};
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 
 use super::jsonl::{self, Stats};
 use super::lenient::{LStr, OStr, TEXT_CAP_CHARS};
@@ -377,6 +388,9 @@ struct Record<'a> {
     /// The model of a `gemini` message.
     #[serde(borrow)]
     model: LStr<'a>,
+    /// The tool calls of a `gemini` message, decoded only when one is `write_todos`.
+    #[serde(borrow)]
+    tool_calls: Option<&'a RawValue>,
     /// A whole legacy chat written on one line.
     #[serde(borrow)]
     messages: Option<Vec<Message<'a>>>,
@@ -417,6 +431,8 @@ struct Message<'a> {
     display_content: Content,
     #[serde(borrow)]
     model: LStr<'a>,
+    #[serde(borrow)]
+    tool_calls: Option<&'a RawValue>,
 }
 
 /// A legacy `.json` chat (read with owned strings: it is parsed from a stream).
@@ -444,6 +460,7 @@ struct LegacyMessage {
     content: Content,
     display_content: Content,
     model: OStr,
+    tool_calls: Option<Box<RawValue>>,
 }
 
 /// `<home>/projects.json`.
@@ -461,6 +478,8 @@ struct Kept {
     prompt: Option<String>,
     /// The model that wrote it (a reply's `model`).
     model: Option<String>,
+    /// The to-do list its `write_todos` call wrote, with the call's time.
+    todos: Option<(Timestamp, Vec<Todo>)>,
 }
 
 /// A message as read, whichever record held it.
@@ -471,6 +490,7 @@ struct Incoming<'r> {
     content: &'r Content,
     display: &'r Content,
     model: &'r LStr<'r>,
+    tool_calls: Option<&'r RawValue>,
 }
 
 /// A chat being replayed.
@@ -497,7 +517,7 @@ impl Chat {
     /// Adds a message, or replaces the one with the same id in place. `own_line`: the
     /// message was recorded on its own (or in a legacy chat), not in a `$set` list.
     fn put(&mut self, message: &Incoming, own_line: bool) {
-        let Incoming { id, time, kind, content, display, model } = *message;
+        let Incoming { id, time, kind, content, display, model, tool_calls } = *message;
         match kind.0.as_deref() {
             Some(known) if KNOWN_TYPES.contains(&known) => {}
             Some(other) => {
@@ -516,6 +536,7 @@ impl Chat {
             self.own.get(id).cloned().flatten()
         };
         let model = model.get().map(str::to_owned);
+        let todos = if kind.is("gemini") { write_todos(tool_calls, time) } else { None };
         if let Some(&position) = self.index.get(id) {
             let kept = &mut self.messages[position];
             kept.time = time.or(kept.time);
@@ -523,9 +544,14 @@ impl Chat {
             if model.is_some() {
                 kept.model = model;
             }
+            // A rewrite holds every call of the message so far; one without the list
+            // (rebuilt from the model's history) does not take it away.
+            if todos.is_some() {
+                kept.todos = todos;
+            }
         } else {
             self.index.insert(id.to_owned(), self.messages.len());
-            self.messages.push(Kept { id: id.to_owned(), time, prompt, model });
+            self.messages.push(Kept { id: id.to_owned(), time, prompt, model, todos });
         }
     }
 
@@ -593,12 +619,16 @@ impl Chat {
     }
 
     /// The session, with `default_id` when the chat names none.
-    fn into_draft(self, default_id: &str, since: Timestamp, cwd: Option<&PathBuf>) -> Draft {
+    fn into_draft(mut self, default_id: &str, since: Timestamp, cwd: Option<&PathBuf>) -> Draft {
         let mut session =
             Draft::new(Agent::Gemini, self.session_id.as_deref().unwrap_or(default_id));
         session.cwd = cwd.cloned();
         session.title = self.summary;
-        for kept in &self.messages {
+        for kept in &mut self.messages {
+            // The newest list wins, whenever it was written: it is what was left.
+            if let Some((written, todos)) = kept.todos.take() {
+                session.note_todos(written, todos);
+            }
             let Some(time) = kept.time else { continue };
             if let Some(text) = &kept.prompt {
                 session.note_prompt_text(time, text);
@@ -615,6 +645,58 @@ impl Chat {
         }
         session
     }
+}
+
+/// One recorded tool call (`ToolCallRecord`), as far as a `write_todos` call needs.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ToolCall<'a> {
+    #[serde(borrow)]
+    name: LStr<'a>,
+    #[serde(borrow)]
+    status: LStr<'a>,
+    #[serde(borrow)]
+    timestamp: LStr<'a>,
+    #[serde(borrow)]
+    args: Option<&'a RawValue>,
+}
+
+/// The arguments of a `write_todos` call: `{"todos": [{"description", "status"}]}`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct TodosArgs<'a> {
+    #[serde(borrow)]
+    todos: Option<&'a RawValue>,
+}
+
+/// The to-do list the newest successful `write_todos` call of a message's `toolCalls`
+/// wrote, with the call's time (else the message's); the calls are decoded only when
+/// their text names the tool.
+fn write_todos(
+    tool_calls: Option<&RawValue>,
+    message_time: Option<Timestamp>,
+) -> Option<(Timestamp, Vec<Todo>)> {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"write_todos"));
+    let tool_calls = tool_calls?;
+    FINDER.find(tool_calls.get().as_bytes())?;
+    let calls: Vec<&RawValue> = serde_json::from_str(tool_calls.get()).ok()?;
+    let mut newest: Option<(Timestamp, Vec<Todo>)> = None;
+    for call in calls {
+        let Ok(call) = serde_json::from_str::<ToolCall>(call.get()) else { continue };
+        let named = call.name.is("write_todos") || call.name.is("write_todos_list");
+        if !named || !call.status.is("success") {
+            continue;
+        }
+        let Some(time) = call.timestamp.timestamp().or(message_time) else { continue };
+        let Some(args) = call.args else { continue };
+        let Ok(args) = serde_json::from_str::<TodosArgs>(args.get()) else { continue };
+        let Some(todos) = args.todos.and_then(super::todo_list) else { continue };
+        if newest.as_ref().is_none_or(|(known, _)| time >= *known) {
+            newest = Some((time, todos));
+        }
+    }
+    newest
 }
 
 /// What the person typed, when a message recorded on its own line is a prompt.
@@ -814,6 +896,7 @@ fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
                 content: &record.content,
                 display: &record.display_content,
                 model: &record.model,
+                tool_calls: record.tool_calls,
             };
             chat.put(&message, true);
         } else if let Some(update) = record.set {
@@ -862,6 +945,7 @@ fn put_all(chat: &mut Chat, messages: &[Message], own_line: bool) {
                 content: &message.content,
                 display: &message.display_content,
                 model: &message.model,
+                tool_calls: message.tool_calls,
             };
             chat.put(&incoming, own_line);
         }
@@ -915,6 +999,7 @@ fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Chat> {
                 content: &message.content,
                 display: &message.display_content,
                 model: &message.model.0,
+                tool_calls: message.tool_calls.as_deref(),
             };
             chat.put(&incoming, true);
         }

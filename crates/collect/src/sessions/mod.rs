@@ -553,7 +553,8 @@ struct RawTodo<'a> {
 }
 
 /// A to-do list from the JSON array an agent's tool call wrote (`todos` of Claude Code's
-/// `TodoWrite`, `plan` of Codex's `update_plan`): items with a text and a known status,
+/// `TodoWrite`, Gemini CLI's `write_todos` and opencode's `todowrite`, `plan` of Codex's
+/// `update_plan`): items with a text and a known status,
 /// in order, at most [`TODOS_MAX`], each text bounded. `None` when the value is not an
 /// array (a call the reader cannot read is no list, not an empty one).
 fn todo_list(items: &serde_json::value::RawValue) -> Option<Vec<Todo>> {

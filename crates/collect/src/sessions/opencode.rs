@@ -34,6 +34,15 @@
 //!   message's `model.modelID`.
 //! - Sub-agent sessions (`parent_id` set) are not sessions of the person: their messages
 //!   are activity (and models) of the root session they were started from, never prompts.
+//! - To-do list: the newest completed `todowrite` call of a root session's own messages,
+//!   whenever it was written (a `part` whose `data` is a `ToolPart`: `type: "tool"`,
+//!   `tool: "todowrite"`, `state.status: "completed"`, `state.input.todos[]` with
+//!   `content`, `status`, `priority`; `state.time.end`, else `start`, is when it was
+//!   written). The tool replaces the session's rows of the `todo` table with the whole
+//!   list, so that table only ever holds the newest list and cannot tell an emptied list
+//!   from none: the calls are read instead. A sub-agent may not call `todowrite` unless
+//!   its own permissions allow it; such a list is the sub-agent's plan and is not read.
+//!   The older `storage/` layout's lists (`storage/todo/<sessionID>.json`) are not read.
 //! - The event-sourced `session_message` table (a projection used by newer code paths) is
 //!   not read; when it holds rows of the window while `message` holds none, it is named as
 //!   unknown for `doctor`. So are message roles and part types of user messages the
@@ -55,7 +64,7 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
-use report_model::Agent;
+use report_model::{Agent, Todo};
 use rusqlite::{Connection, OptionalExtension as _, params};
 use serde::Deserialize;
 
@@ -178,6 +187,8 @@ struct ProjectFile {
 struct Found {
     infos: HashMap<String, Info>,
     messages: Vec<Msg>,
+    /// The newest to-do list each session (of the messages found) wrote, with its time.
+    todos: HashMap<String, (Timestamp, Vec<Todo>)>,
 }
 
 pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
@@ -213,6 +224,12 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
                 }
                 found.infos.extend(read.found.infos);
                 found.messages.extend(read.found.messages);
+                for (id, (time, todos)) in read.found.todos {
+                    let newer = found.todos.get(&id).is_none_or(|(known, _)| time >= *known);
+                    if newer {
+                        found.todos.insert(id, (time, todos));
+                    }
+                }
             }
         }
     }
@@ -367,12 +384,13 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
             message.typed = found.typed;
         }
     }
-    let mut session =
-        conn.prepare("SELECT directory, title, parent_id, version FROM session WHERE id = ?1")?;
     let mut pending: Vec<String> =
         read.found.messages.iter().map(|message| message.session.clone()).collect();
     pending.sort_unstable();
     pending.dedup();
+    read.found.todos = todo_writes(conn, &pending)?;
+    let mut session =
+        conn.prepare("SELECT directory, title, parent_id, version FROM session WHERE id = ?1")?;
     let mut steps = 0;
     while let Some(id) = pending.pop() {
         if read.found.infos.contains_key(&id) {
@@ -400,6 +418,48 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
         }
     }
     Ok(read)
+}
+
+/// The newest list each of these sessions wrote with a completed `todowrite` call, any
+/// time: it is what was left. Parts are found through their messages (`part.session_id`
+/// is newer than `part`).
+fn todo_writes(
+    conn: &Connection,
+    sessions: &[String],
+) -> Result<HashMap<String, (Timestamp, Vec<Todo>)>, Failure> {
+    let mut found: HashMap<String, (Timestamp, Vec<Todo>)> = HashMap::new();
+    let mut todo_writes = conn.prepare(
+        "SELECT json_extract(data, '$.state.input.todos'), \
+         json_extract(data, '$.state.time.end'), json_extract(data, '$.state.time.start') \
+         FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?1) \
+         AND instr(data, '\"todowrite\"') > 0 AND json_valid(data) \
+         AND json_extract(data, '$.type') = 'tool' AND json_extract(data, '$.tool') = 'todowrite' \
+         AND json_extract(data, '$.state.status') = 'completed' ORDER BY id",
+    )?;
+    for id in sessions {
+        let mut rows = todo_writes.query([id])?;
+        while let Some(row) = rows.next()? {
+            let todos: Option<String> = row.get(0).ok().flatten();
+            let end: Option<i64> = row.get(1).ok().flatten();
+            let start: Option<i64> = row.get(2).ok().flatten();
+            let (Some(time), Some(todos)) =
+                (from_ms(end.or(start)), todos.as_deref().and_then(todo_list))
+            else {
+                continue;
+            };
+            let newer = found.get(id).is_none_or(|(known, _)| time >= *known);
+            if newer {
+                found.insert(id.clone(), (time, todos));
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// A to-do list from the JSON text of a `todowrite` call's `todos`.
+fn todo_list(json: &str) -> Option<Vec<Todo>> {
+    let items: &serde_json::value::RawValue = serde_json::from_str(json).ok()?;
+    super::todo_list(items)
 }
 
 /// Reads the JSON files of one `storage/` folder: messages modified since the window
@@ -598,7 +658,7 @@ fn read_json<T: for<'de> Deserialize<'de>>(
 /// Turns the sessions and messages found into drafts: a sub-agent's messages go to its
 /// root session as activity.
 fn assemble(found: Found, since: Timestamp, status: &mut SourceStatus, drafts: &mut Drafts) {
-    let Found { infos, messages } = found;
+    let Found { infos, messages, todos } = found;
     for info in infos.values() {
         if let Some(version) = &info.version {
             status.note_version(version);
@@ -643,6 +703,14 @@ fn assemble(found: Found, since: Timestamp, status: &mut SourceStatus, drafts: &
             }
             if let Some(cwd) = message.cwd {
                 cwd_from_replies.entry(root).or_insert(cwd);
+            }
+        }
+    }
+    for (id, (time, list)) in todos {
+        // A sub-agent's list is its own plan, not the session's.
+        if root_of(&id) == id {
+            if let Some(draft) = drafts.get_mut(&id) {
+                draft.note_todos(time, list);
             }
         }
     }

@@ -422,3 +422,156 @@ fn nested_subagent_chats_add_activity_to_their_parent() {
 fn recorded_sessions_read_as_expected() {
     crate::agent_claude::check_recorded(Agent::Gemini, "gemini");
 }
+
+/// A `write_todos` call as `recordToolCalls` writes it into a `gemini` message's
+/// `toolCalls[]` (`ToolCallRecord`: `args.todos[]` of `description` and `status`, the
+/// call's `status` and `timestamp`, and the fields added for display).
+fn write_todos_call(call: &str, time: &str, status: &str, todos: &[(&str, &str)]) -> String {
+    let todos: Vec<serde_json::Value> = todos
+        .iter()
+        .map(|(description, status)| {
+            serde_json::json!({"description": description, "status": status})
+        })
+        .collect();
+    serde_json::json!({
+        "id": call, "name": "write_todos", "args": {"todos": todos},
+        "result": [{"functionResponse": {"id": call, "name": "write_todos", "response": {"output": "Successfully updated the todo list."}}}],
+        "status": status, "timestamp": time, "resultDisplay": {"todos": todos},
+        "displayName": "WriteTodos", "description": format!("Set {} todo(s)", todos.len()),
+        "renderOutputAsMarkdown": true
+    })
+    .to_string()
+}
+
+/// A `gemini` message holding tool calls (each a JSON object).
+fn tool_message(id: &str, time: &str, calls: &[String]) -> String {
+    format!(
+        r#"{{"id":"{id}","timestamp":"{time}","type":"gemini","content":"","toolCalls":[{}],"thoughts":[],"model":"gemini-2.5-pro"}}"#,
+        calls.join(",")
+    )
+}
+
+#[test]
+fn the_newest_write_todos_is_the_sessions_list() {
+    use report_model::{Todo, TodoStatus};
+    let home = Home::new();
+    let first = write_todos_call(
+        "write_todos-1",
+        "2026-03-02T10:00:03.000Z",
+        "success",
+        &[("Read the parser", "in_progress"), ("Add the test", "pending")],
+    );
+    let second = write_todos_call(
+        "write_todos-2",
+        "2026-03-02T10:05:00.000Z",
+        "success",
+        &[
+            ("Read the parser", "completed"),
+            ("Add the test", "in_progress"),
+            ("Wire the\nCLI flag", "pending"),
+            ("Ask about the API", "blocked"),
+            ("Port to Windows", "cancelled"),
+        ],
+    );
+    // A call Gemini CLI refused (only one item may be in progress) set no list.
+    let refused = write_todos_call(
+        "write_todos-3",
+        "2026-03-02T10:06:00.000Z",
+        "error",
+        &[("a", "in_progress"), ("b", "in_progress")],
+    );
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T10:00:00.000Z"),
+            user("u1", "2026-03-02T10:00:01.000Z", "Fix the parser"),
+            tool_message("g1", "2026-03-02T10:00:02.000Z", std::slice::from_ref(&first)),
+            // The message is written again as its later calls finish, all calls merged.
+            tool_message("g1", "2026-03-02T10:00:02.000Z", &[first.clone(), second]),
+            user("u2", "2026-03-02T10:05:30.000Z", "go on"),
+            tool_message("g2", "2026-03-02T10:05:40.000Z", &[refused]),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:#?}", output.warnings);
+    let found = session(&output, Agent::Gemini, ID);
+    let todo = |text: &str, status| Todo { text: text.to_owned(), status };
+    assert_eq!(
+        found.todos,
+        [
+            todo("Read the parser", TodoStatus::Completed),
+            todo("Add the test", TodoStatus::InProgress),
+            todo("Wire the CLI flag", TodoStatus::Pending),
+            todo("Port to Windows", TodoStatus::Cancelled),
+        ]
+    );
+    assert_eq!(found.todos_time, Some(ts("2026-03-02T10:05:00Z")));
+    assert!(status(&output, Agent::Gemini).unknown.is_empty());
+}
+
+#[test]
+fn a_rewound_list_is_gone_and_a_cleared_list_is_empty() {
+    let home = Home::new();
+    let older = write_todos_call(
+        "write_todos-1",
+        "2026-03-02T10:00:03.000Z",
+        "success",
+        &[("Keep me", "pending")],
+    );
+    let rewound = write_todos_call(
+        "write_todos-2",
+        "2026-03-02T10:01:03.000Z",
+        "success",
+        &[("Rewound away", "pending")],
+    );
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T10:00:00.000Z"),
+            user("u1", "2026-03-02T10:00:01.000Z", "Plan it"),
+            tool_message("g1", "2026-03-02T10:00:02.000Z", &[older]),
+            user("u2", "2026-03-02T10:01:00.000Z", "Plan it differently"),
+            tool_message("g2", "2026-03-02T10:01:02.000Z", &[rewound]),
+            r#"{"$rewindTo":"u2"}"#.to_owned(),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.todos.len(), 1);
+    assert_eq!(found.todos[0].text, "Keep me");
+    assert_eq!(found.todos_time, Some(ts("2026-03-02T10:00:03Z")));
+
+    // A legacy `.json` chat (the tool's first name, `write_todos_list`) whose newest call
+    // cleared the list: the session's list is empty, and it was written.
+    let legacy_id = "5e551011-0000-4000-8000-000000000002";
+    let named = |call: String| call.replace("\"write_todos\"", "\"write_todos_list\"");
+    let set = named(write_todos_call(
+        "write_todos_list-1",
+        "2026-03-02T12:00:03.000Z",
+        "success",
+        &[("Old step", "pending")],
+    ));
+    let cleared =
+        named(write_todos_call("write_todos_list-2", "2026-03-02T12:00:09.000Z", "success", &[]));
+    let legacy = format!(
+        r#"{{"sessionId":"{legacy_id}","projectHash":"{hash}","startTime":"2026-03-02T12:00:00.000Z","lastUpdated":"2026-03-02T12:00:10.000Z","messages":[{{"id":"u1","timestamp":"2026-03-02T12:00:01.000Z","type":"user","content":"Tidy up"}},{tool}]}}"#,
+        hash = "a".repeat(64),
+        tool = tool_message("g1", "2026-03-02T12:00:02.000Z", &[set, cleared]),
+    );
+    home.write(&format!("{CHATS}/session-2026-03-02T12-00-5e551011.json"), legacy);
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    let found = session(&output, Agent::Gemini, legacy_id);
+    assert!(found.todos.is_empty());
+    assert_eq!(found.todos_time, Some(ts("2026-03-02T12:00:09Z")));
+}
+
+#[test]
+fn recorded_chats_hold_no_list() {
+    // Recorded with prompts that asked for no plan: no `write_todos` call, no list.
+    let home = Home::new();
+    let since = ts("2026-01-01T00:00:00Z");
+    home.copy_fixture("agents/gemini/0.61.0/home", "", since);
+    let output = home.read(Agent::Gemini, since);
+    assert!(!output.events.is_empty());
+    assert!(output.events.iter().all(|event| event.todos.is_empty() && event.todos_time.is_none()));
+}

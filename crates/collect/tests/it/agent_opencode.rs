@@ -524,3 +524,168 @@ fn set_dir_mtime(path: &Path, time: jiff::Timestamp) {
         + std::time::Duration::from_secs(u64::try_from(time.as_second()).expect("after 1970"));
     fs_err::File::open(path).expect("open folder").set_modified(when).expect("set folder time");
 }
+
+/// A `todowrite` call as opencode stores it: a `tool` part of the reply, its `state` with
+/// the `input` the model gave (`todos[]` of `content`, `status`, `priority`), the output
+/// and metadata the tool returned, and the start and end times.
+fn todowrite(state: &str, at: &str, done: &str, todos: &[(&str, &str)]) -> serde_json::Value {
+    let todos: Vec<serde_json::Value> = todos
+        .iter()
+        .map(|(content, status)| json!({"content": content, "status": status, "priority": "high"}))
+        .collect();
+    let open = todos.iter().filter(|todo| todo["status"] != "completed").count();
+    let mut part = json!({
+        "type": "tool", "callID": "toolu_01", "tool": "todowrite",
+        "state": {"status": state, "input": {"todos": todos}, "time": {"start": ms(at), "end": ms(done)}}
+    });
+    if state == "completed" {
+        part["state"]["output"] = json!(serde_json::to_string_pretty(&todos).expect("json"));
+        part["state"]["title"] = json!(format!("{open} todos"));
+        part["state"]["metadata"] = json!({"todos": todos});
+    } else {
+        part["state"]["error"] =
+            json!("The user rejected permission to use this specific tool call.");
+    }
+    part
+}
+
+#[test]
+fn the_newest_completed_todowrite_is_the_sessions_list() {
+    use report_model::{Todo, TodoStatus};
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    db.session("ses_1", None, "Add caching", "/work/proj", "2026-05-03T09:00:00Z");
+    // Yesterday's list, then today's: the newest wins, whenever it was written.
+    db.user("msg_1", "ses_1", "2026-05-03T09:00:01Z", &[("plan the cache", false)]);
+    db.reply("msg_2", "ses_1", "2026-05-03T09:00:02Z", "2026-05-03T09:00:09Z", "gpt-5");
+    db.part(
+        "prt_a",
+        "msg_2",
+        "ses_1",
+        "2026-05-03T09:00:03Z",
+        &todowrite(
+            "completed",
+            "2026-05-03T09:00:03Z",
+            "2026-05-03T09:00:04Z",
+            &[("yesterday's step", "pending")],
+        ),
+    );
+    db.user("msg_3", "ses_1", "2026-05-04T10:00:01Z", &[("go on", false)]);
+    db.reply("msg_4", "ses_1", "2026-05-04T10:00:02Z", "2026-05-04T10:01:00Z", "gpt-5");
+    db.part(
+        "prt_b",
+        "msg_4",
+        "ses_1",
+        "2026-05-04T10:00:03Z",
+        &todowrite(
+            "completed",
+            "2026-05-04T10:00:03Z",
+            "2026-05-04T10:00:04Z",
+            &[
+                ("Add the cache type", "completed"),
+                ("Wire it into\nthe client", "in_progress"),
+                ("Benchmark it", "pending"),
+                ("Drop the old map", "cancelled"),
+            ],
+        ),
+    );
+    // A call the user refused wrote nothing.
+    db.part(
+        "prt_c",
+        "msg_4",
+        "ses_1",
+        "2026-05-04T10:00:30Z",
+        &todowrite(
+            "error",
+            "2026-05-04T10:00:30Z",
+            "2026-05-04T10:00:31Z",
+            &[("refused", "pending")],
+        ),
+    );
+    // A sub-agent allowed to plan: its list is its own.
+    db.session(
+        "ses_c",
+        Some("ses_1"),
+        "Benchmark (@general subagent)",
+        "/work/proj",
+        "2026-05-04T10:00:40Z",
+    );
+    db.reply("msg_5", "ses_c", "2026-05-04T10:00:41Z", "2026-05-04T10:00:50Z", "gpt-5");
+    db.part(
+        "prt_d",
+        "msg_5",
+        "ses_c",
+        "2026-05-04T10:00:42Z",
+        &todowrite(
+            "completed",
+            "2026-05-04T10:00:42Z",
+            "2026-05-04T10:00:43Z",
+            &[("the sub-agent's step", "pending")],
+        ),
+    );
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let event = session(&output, Agent::Opencode, "ses_1");
+    let todo = |text: &str, status| Todo { text: text.to_owned(), status };
+    assert_eq!(
+        event.todos,
+        [
+            todo("Add the cache type", TodoStatus::Completed),
+            todo("Wire it into the client", TodoStatus::InProgress),
+            todo("Benchmark it", TodoStatus::Pending),
+            todo("Drop the old map", TodoStatus::Cancelled),
+        ]
+    );
+    assert_eq!(event.todos_time, Some(ts("2026-05-04T10:00:04Z")));
+    assert!(status(&output, Agent::Opencode).unknown.is_empty());
+    drop(db);
+}
+
+#[test]
+fn a_list_from_before_the_window_stands_and_an_emptied_one_is_empty() {
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    db.session("ses_1", None, "Old plan", "/work/proj", "2026-05-03T09:00:00Z");
+    db.reply("msg_1", "ses_1", "2026-05-03T09:00:02Z", "2026-05-03T09:00:09Z", "gpt-5");
+    db.part(
+        "prt_a",
+        "msg_1",
+        "ses_1",
+        "2026-05-03T09:00:03Z",
+        &todowrite(
+            "completed",
+            "2026-05-03T09:00:03Z",
+            "2026-05-03T09:00:04Z",
+            &[("still to do", "pending")],
+        ),
+    );
+    db.user("msg_2", "ses_1", "2026-05-04T10:00:01Z", &[("hello again", false)]);
+    db.session("ses_2", None, "Emptied", "/work/proj", "2026-05-04T11:00:00Z");
+    db.reply("msg_3", "ses_2", "2026-05-04T11:00:02Z", "2026-05-04T11:00:09Z", "gpt-5");
+    for (part, at, done, todos) in [
+        ("prt_b", "2026-05-04T11:00:03Z", "2026-05-04T11:00:04Z", &[("step", "pending")][..]),
+        ("prt_c", "2026-05-04T11:00:05Z", "2026-05-04T11:00:06Z", &[][..]),
+    ] {
+        db.part(part, "msg_3", "ses_2", at, &todowrite("completed", at, done, todos));
+    }
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    let old = session(&output, Agent::Opencode, "ses_1");
+    assert_eq!(old.todos.len(), 1);
+    assert_eq!(old.todos[0].text, "still to do");
+    assert_eq!(old.todos_time, Some(ts("2026-05-03T09:00:04Z")));
+    let emptied = session(&output, Agent::Opencode, "ses_2");
+    assert!(emptied.todos.is_empty());
+    assert_eq!(emptied.todos_time, Some(ts("2026-05-04T11:00:06Z")));
+    drop(db);
+}
+
+#[test]
+fn the_recorded_database_holds_no_list() {
+    // Recorded with prompts that asked for no plan: no `todowrite` part, no list.
+    let home = Home::new();
+    let since = ts("2026-01-01T00:00:00Z");
+    home.copy_fixture("agents/opencode/1.18.33/home", "", since);
+    let output = home.read(Agent::Opencode, since);
+    assert!(!output.events.is_empty());
+    assert!(output.events.iter().all(|event| event.todos.is_empty() && event.todos_time.is_none()));
+}

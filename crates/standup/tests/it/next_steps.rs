@@ -1,7 +1,7 @@
 //! Next steps from the agents' own to-do lists (Claude Code's `TodoWrite`, Codex's
-//! `update_plan`), through the real binary: a Monday standup shows each open item under
-//! its project, in English, Japanese and the JSON, citing its session, beside the work
-//! left open; a home without any list shows no "Next" line at all.
+//! `update_plan`, Gemini CLI's `write_todos`), through the real binary: a Monday standup
+//! shows each open item under its project, in English, Japanese and the JSON, citing its
+//! session, beside the work left open; a home without any list shows no "Next" line at all.
 
 use serde_json::{Value, json};
 
@@ -201,4 +201,66 @@ fn a_home_without_any_to_do_list_shows_no_next_line() {
     let report = report_json(&home, MONDAY_MORNING, TOKYO, &["standup"]);
     let text = report.to_string();
     assert!(!text.contains("\"next\""), "{report:#}");
+}
+
+#[test]
+fn a_gemini_cli_sessions_write_todos_gives_its_projects_next_line() {
+    let home = home_with_repos();
+    let id = "5e551011-0000-4000-8000-000000000003";
+    let folder = ".gemini/tmp/api";
+    home.write(
+        &format!("{folder}/.project_root"),
+        &home.path().join("src/api").display().to_string(),
+    );
+    // As Gemini CLI records it: the `gemini` message is written again, calls merged, as
+    // each call finishes; the newest successful `write_todos` is the list.
+    let call = |call: &str, time: &str, todos: Value| {
+        json!({"id": call, "name": "write_todos", "args": {"todos": todos}, "status": "success",
+               "timestamp": friday(time), "displayName": "WriteTodos", "renderOutputAsMarkdown": true})
+    };
+    let first = call(
+        "write_todos-1",
+        "13:05:00",
+        json!([
+            {"description": "Find the flaky job", "status": "in_progress"},
+        ]),
+    );
+    let second = call(
+        "write_todos-2",
+        "13:20:00",
+        json!([
+            {"description": "Find the flaky job", "status": "completed"},
+            {"description": "Pin the runner image", "status": "in_progress"},
+            {"description": "Re-run the nightly build", "status": "pending"},
+        ]),
+    );
+    let message = |calls: Value| {
+        json!({"id": "g1", "timestamp": friday("13:04:00"), "type": "gemini", "content": "",
+               "toolCalls": calls, "thoughts": [], "model": "gemini-2.5-pro"})
+    };
+    home.write(
+        &format!("{folder}/chats/session-2026-11-27T04-00-5e551011.jsonl"),
+        &jsonl(&[
+            json!({"sessionId": id, "projectHash": "a".repeat(64), "startTime": friday("13:00:00"), "lastUpdated": friday("13:00:00"), "kind": "main"}),
+            json!({"id": "u1", "timestamp": friday("13:00:05"), "type": "user", "content": [{"text": "Why does CI fail on the runner?"}]}),
+            message(json!([first.clone()])),
+            message(json!([first, second])),
+        ]),
+    );
+
+    let en = standup(&home, "en");
+    assert!(
+        section(&en, "api").contains(
+            &"- Next: Pin the runner image (in progress) · Re-run the nightly build (Gemini `5e551011`)"
+        ),
+        "{en}"
+    );
+    assert!(!en.contains("Find the flaky job"), "{en}");
+    let report = report_json(&home, MONDAY_MORNING, TOKYO, &["standup"]);
+    let next = &project(&report, 0, "api")["next"];
+    assert_eq!(next[0]["text"], "Pin the runner image");
+    assert_eq!(next[0]["status"], "in_progress");
+    assert_eq!(next[1]["agent"], "gemini");
+    assert_eq!(next[1]["session_id"], id);
+    assert_eq!(next[1]["time"], "2026-11-27T04:20:00Z");
 }

@@ -10,6 +10,7 @@ use report_model::{
     Window, Wip, WipEvent,
 };
 
+use crate::blockers::add_blockers;
 use crate::shell::{ShellGrouping, head};
 use crate::time::{TimeRules, sum, time_spent};
 
@@ -57,6 +58,7 @@ pub fn aggregate(
         })
         .collect();
     add_next_steps(&mut buckets, &sessions);
+    add_blockers(&mut buckets, &shell, &options.shell);
     let mut totals = Totals::default();
     let mut projects = BTreeSet::new();
     for bucket in &buckets {
@@ -151,6 +153,7 @@ impl ProjectParts {
             wip: (!wip.is_empty()).then_some(wip),
             shell: finish_groups(self.groups, max_examples),
             next: Vec::new(),
+            blockers: Vec::new(),
         })
     }
 }
@@ -326,15 +329,7 @@ fn bucket(
     let mut commands_total = 0;
     let mut agent_commands_total = 0;
     for command in shell_events.iter().filter(|command| window.contains(command.time)) {
-        let Some(head) = head(&command.command, &options.shell.two_word) else { continue };
-        if options
-            .shell
-            .ignore
-            .iter()
-            .any(|ignored| *ignored == head || head.split(' ').next() == Some(ignored))
-        {
-            continue;
-        }
+        let Some(head) = grouped_head(&command.command, &options.shell) else { continue };
         // An agent's commands are counted and grouped apart from the person's.
         let agent = command.agent.is_some();
         if agent {
@@ -386,7 +381,27 @@ fn bucket(
     // Commands without a project are counted too.
     totals.commands = commands_total;
     totals.agent_commands = agent_commands_total;
-    Bucket { kind, window, projects, shell, totals, through: None, time_spent: bucket_time }
+    Bucket {
+        kind,
+        window,
+        projects,
+        shell,
+        totals,
+        through: None,
+        time_spent: bucket_time,
+        blockers: Vec::new(),
+    }
+}
+
+/// The head a command is grouped under, or `None` for a line with no program or a head
+/// the grouping ignores.
+pub(crate) fn grouped_head(command: &str, grouping: &ShellGrouping) -> Option<String> {
+    let head = head(command, &grouping.two_word)?;
+    let ignored = grouping
+        .ignore
+        .iter()
+        .any(|ignored| *ignored == head || head.split(' ').next() == Some(ignored));
+    (!ignored).then_some(head)
 }
 
 /// Shell groups being gathered, by head and whether an agent ran them.

@@ -5,6 +5,7 @@
 //! ordering rule, so the same events give a byte-identical report. Never does I/O,
 //! never reads the clock (the caller passes "now") and never formats text for people.
 
+mod blockers;
 mod error;
 mod group;
 pub mod holidays;
@@ -12,6 +13,7 @@ mod shell;
 mod time;
 mod windows;
 
+pub use blockers::FAILURES_MIN;
 pub use error::Error;
 pub use group::{NEXT_STEPS_MAX, Options, aggregate};
 pub use shell::{DEFAULT_IGNORE, DEFAULT_TWO_WORD, ShellGrouping, head};

@@ -82,6 +82,7 @@ fn busy_day() -> Report {
                 time_spent: report_model::TimeSpent::default(),
                 wip: None,
                 next: Vec::new(),
+                blockers: Vec::new(),
             }
         })
         .collect();
@@ -116,6 +117,7 @@ fn busy_day() -> Report {
             },
             through: None,
             time_spent: report_model::TimeSpent::default(),
+            blockers: Vec::new(),
         }],
         totals: Totals { projects: 8, commits: 48, sessions: 8, commands: 90, ..Totals::default() },
         narrative: None,

@@ -88,6 +88,7 @@ fn report(kind: ReportKind) -> Report {
         totals,
         through: None,
         time_spent: TimeSpent::default(),
+        blockers: Vec::new(),
     };
     let buckets = match kind {
         ReportKind::Standup => vec![
@@ -157,6 +158,7 @@ fn project(day: jiff::civil::Date, totals: report_model::Totals) -> report_model
         totals: Totals { projects: 1, commands: 0, ..totals },
         wip: None,
         next: Vec::new(),
+        blockers: Vec::new(),
         shell: Vec::new(),
         time_spent: TimeSpent::default(),
     }

@@ -90,6 +90,8 @@ pub(crate) trait LangText: Copy {
     fn on_branches(self, branches: &[String]) -> String;
     fn next_steps(self, items: &[String], agent: &str, session: &str) -> String;
     fn in_progress_mark(self) -> &'static str;
+    fn failing_command(self, command: &str, failures: usize, since: &str) -> String;
+    fn reverted_commit(self, subject: &str, at: &str) -> String;
 }
 
 impl LangText for Lang {
@@ -258,6 +260,29 @@ impl LangText for Lang {
         match self {
             Lang::En => format!("Next: {items} ({agent} {session})"),
             Lang::Ja => format!("次: {items}（{agent} {session}）"),
+        }
+    }
+
+    /// `Blocked?: `cargo test` failed 3 times since 16:10, no passing run after`;
+    /// `command` is already a code span.
+    fn failing_command(self, command: &str, failures: usize, since: &str) -> String {
+        match self {
+            Lang::En => {
+                format!(
+                    "Blocked?: {command} failed {failures} times since {since}, no passing run after"
+                )
+            }
+            Lang::Ja => {
+                format!("要確認: {command} が{since}以降{failures}回失敗し、その後成功していません")
+            }
+        }
+    }
+
+    /// `Blocked?: `subject` was reverted at 16:40`; `subject` is already a code span.
+    fn reverted_commit(self, subject: &str, at: &str) -> String {
+        match self {
+            Lang::En => format!("Blocked?: {subject} was reverted at {at}"),
+            Lang::Ja => format!("要確認: {subject} が{at}に取り消されました（revert）"),
         }
     }
 

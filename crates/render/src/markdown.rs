@@ -8,10 +8,11 @@
 use std::fmt::Write as _;
 
 use jiff::Timestamp;
+use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use report_model::{
-    Bucket, BucketKind, Commit, Project, Report, ReportKind, ShellGroup, TimeSpent, TodoStatus,
-    Totals,
+    Blocker, BlockerKind, Bucket, BucketKind, Commit, Project, Report, ReportKind, ShellGroup,
+    TimeSpent, TodoStatus, Totals,
 };
 use sanitize::markdown::{code_span, escape_text};
 
@@ -171,8 +172,9 @@ fn time_spent(spent: &TimeSpent, lang: Lang, time_zone: &TimeZone) -> Option<Str
 }
 
 fn body(out: &mut String, bucket: &Bucket, lang: Lang, level: &str, time_zone: &TimeZone) {
+    let date = bucket.window.date;
     for project in &bucket.projects {
-        project_section(out, project, lang, level, time_zone);
+        project_section(out, project, lang, level, time_zone, date);
     }
     if !bucket.shell.is_empty() {
         let labels = lang.labels();
@@ -180,6 +182,7 @@ fn body(out: &mut String, bucket: &Bucket, lang: Lang, level: &str, time_zone: &
         for group in &bucket.shell {
             shell_group(out, group, lang);
         }
+        blockers(out, &bucket.blockers, lang, time_zone, date);
     }
 }
 
@@ -208,6 +211,7 @@ fn project_section(
     lang: Lang,
     level: &str,
     time_zone: &TimeZone,
+    date: Date,
 ) {
     let mut heading = totals(&project.totals, lang, false);
     if let Some(spent) = time_spent(&project.time_spent, lang, time_zone) {
@@ -267,7 +271,29 @@ fn project_section(
             lang.in_progress(wip.files.len(), &files, wip.stashes.len(), wip.unpushed_commits)
         );
     }
+    blockers(out, &project.blockers, lang, time_zone, date);
     next_steps(out, project, lang);
+}
+
+/// `- Blocked?: …`, one line per blocker found in the evidence; nothing when there are
+/// none. A time on the bucket's own date is `HH:MM`, else it also names its date.
+fn blockers(out: &mut String, blockers: &[Blocker], lang: Lang, time_zone: &TimeZone, date: Date) {
+    for blocker in blockers {
+        let zoned = blocker.time.to_zoned(time_zone.clone());
+        let time = if zoned.date() == date {
+            zoned.strftime("%H:%M").to_string()
+        } else {
+            zoned.strftime("%Y-%m-%d %H:%M").to_string()
+        };
+        let text = code_span(&blocker.text);
+        let line = match blocker.kind {
+            BlockerKind::FailingCommand => {
+                lang.failing_command(&text, blocker.evidence.len(), &time)
+            }
+            BlockerKind::RevertedCommit => lang.reverted_commit(&text, &time),
+        };
+        let _ = writeln!(out, "- {line}");
+    }
 }
 
 /// `- Next: a · b (Claude Code `0b6d1e2a`)`: the project's next steps, citing the session

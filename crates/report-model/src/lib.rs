@@ -16,8 +16,8 @@ pub use event::{
 };
 pub use kinds::{Lang, MaskedSource, Source, UnknownName, group_thousands, plural};
 pub use report::{
-    Bucket, BucketKind, Commit, MaskedCount, Meta, Narrative, NextStep, Project, Report,
-    ReportKind, SCHEMA_VERSION, Session, ShellGroup, Span, TimeSpent, Totals, Warning, WarningCode,
-    Window, Wip,
+    Blocker, BlockerKind, Bucket, BucketKind, Commit, Evidence, MaskedCount, Meta, Narrative,
+    NextStep, Project, Report, ReportKind, SCHEMA_VERSION, Session, ShellGroup, Span, TimeSpent,
+    Totals, Warning, WarningCode, Window, Wip,
 };
 pub use report::{CheckedBlocker, CheckedSentence, NarrativeCheck};

@@ -81,6 +81,11 @@ pub struct Bucket {
     /// Estimated active time over every project of the bucket taken together.
     #[serde(default)]
     pub time_spent: TimeSpent,
+    /// Possible blockers found in the evidence of commands run outside any project (shown
+    /// with the bucket's shell commands); only on the last bucket with such commands.
+    /// Empty when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blockers: Vec<Blocker>,
 }
 
 impl Bucket {
@@ -126,6 +131,59 @@ pub struct Project {
     /// the last bucket the project appears in. Empty when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub next: Vec<NextStep>,
+    /// Possible blockers found in the evidence, without a model: a command that kept
+    /// failing with no passing run after (on the last bucket the project appears in), a
+    /// commit reverted the same day (on that day's bucket). Empty when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blockers: Vec<Blocker>,
+}
+
+/// A possible blocker read from the evidence alone (no model): never without evidence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Blocker {
+    /// What was found.
+    pub kind: BlockerKind,
+    /// What it is about (cleaned and redacted): the command line that kept failing (its
+    /// latest form), or the subject of the commit that was reverted.
+    pub text: String,
+    /// What it rests on, in time order: each failed run of the command since the last
+    /// passing one; the commit and its revert.
+    pub evidence: Vec<Evidence>,
+    /// Since when: the first of the failed runs; the time of the revert.
+    pub time: Timestamp,
+}
+
+/// What kind of blocker the evidence shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum BlockerKind {
+    /// The same command failed at least twice in a row, with no passing run after.
+    FailingCommand,
+    /// A commit was reverted in the same window (`Revert "<subject>"`), and not made again.
+    RevertedCommit,
+}
+
+/// One piece of evidence of a blocker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Evidence {
+    /// A run of a shell command, with its exit status.
+    Command {
+        /// When it ran.
+        time: Timestamp,
+        /// Its exit status.
+        exit: i64,
+    },
+    /// A commit.
+    Commit {
+        /// Full object id.
+        hash: String,
+        /// Author date.
+        time: Timestamp,
+    },
 }
 
 /// One next step of a project: an open item of an agent's to-do list, citing its session.

@@ -108,6 +108,7 @@ pub(crate) fn project(name: &str, commits: Vec<Commit>, sessions: Vec<Session>) 
         totals,
         wip: None,
         next: Vec::new(),
+        blockers: Vec::new(),
         shell: Vec::new(),
         time_spent: report_model::TimeSpent::default(),
     }
@@ -145,6 +146,7 @@ pub(crate) fn bucket(
         totals,
         through: None,
         time_spent: report_model::TimeSpent::default(),
+        blockers: Vec::new(),
     }
 }
 

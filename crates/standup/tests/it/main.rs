@@ -4,6 +4,7 @@
 mod agents;
 mod atomic;
 mod bench_home;
+mod blockers;
 mod cli;
 mod cli_native;
 mod config;

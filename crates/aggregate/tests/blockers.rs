@@ -1,0 +1,243 @@
+//! Blockers from the evidence alone: commands that kept failing with no passing run
+//! after, commits reverted the same day; where each is placed; nothing without evidence.
+
+use std::path::PathBuf;
+
+use aggregate::{Options, aggregate};
+use jiff::Timestamp;
+use report_model::{
+    Activity, Blocker, BlockerKind, BucketKind, Commit, CommitEvent, Evidence, Meta, ProjectRef,
+    Report, ReportKind, Shell, ShellEvent, Window,
+};
+
+fn ts(text: &str) -> Timestamp {
+    text.parse().expect("test timestamp")
+}
+
+fn window(date: &str, start: &str, end: &str) -> Window {
+    Window { date: date.parse().expect("date"), start: ts(start), end: ts(end) }
+}
+
+/// A standup's two windows: Friday 2026-03-06 and Monday 2026-03-09 (UTC).
+fn standup_windows() -> Vec<(BucketKind, Window)> {
+    vec![
+        (
+            BucketKind::PreviousWorkday,
+            window("2026-03-06", "2026-03-06T00:00:00Z", "2026-03-09T00:00:00Z"),
+        ),
+        (BucketKind::Today, window("2026-03-09", "2026-03-09T00:00:00Z", "2026-03-09T09:00:00Z")),
+    ]
+}
+
+fn project(name: &str) -> ProjectRef {
+    ProjectRef { name: name.to_owned(), path: PathBuf::from(format!("/src/{name}")) }
+}
+
+fn run(project_name: Option<&str>, time: &str, command: &str, exit: Option<i64>) -> ShellEvent {
+    ShellEvent {
+        shell: Shell::Atuin,
+        time: ts(time),
+        command: command.to_owned(),
+        truncated: false,
+        cwd: None,
+        project: project_name.map(project),
+        exit,
+        duration_ns: None,
+        agent: None,
+    }
+}
+
+fn commit(project_name: &str, hash: &str, subject: &str, time: &str) -> CommitEvent {
+    CommitEvent {
+        project: project(project_name),
+        commit: Commit {
+            hash: hash.to_owned(),
+            subject: subject.to_owned(),
+            truncated: false,
+            author_time: ts(time),
+            files_changed: 1,
+            insertions: 1,
+            deletions: 0,
+            merge: false,
+            branches: Vec::new(),
+            remote_branches: Vec::new(),
+            unpushed: false,
+        },
+    }
+}
+
+fn report(windows: &[(BucketKind, Window)], activity: Activity) -> Report {
+    let meta = Meta {
+        version: "test".to_owned(),
+        generated_at: ts("2026-03-09T09:00:00Z"),
+        time_zone: "UTC".to_owned(),
+        llm_model: None,
+        secrets_masked: Vec::new(),
+    };
+    aggregate(ReportKind::Standup, windows, activity, Vec::new(), meta, &Options::default())
+}
+
+fn shell_report(shell: Vec<ShellEvent>) -> Report {
+    report(&standup_windows(), Activity { shell, ..Activity::default() })
+}
+
+/// The blockers of a project on each bucket.
+fn blockers_of(report: &Report, name: &str) -> Vec<Vec<Blocker>> {
+    report
+        .buckets
+        .iter()
+        .map(|bucket| {
+            bucket
+                .projects
+                .iter()
+                .filter(|project| project.name == name)
+                .flat_map(|project| project.blockers.clone())
+                .collect()
+        })
+        .collect()
+}
+
+fn failed(time: &str, exit: i64) -> Evidence {
+    Evidence::Command { time: ts(time), exit }
+}
+
+#[test]
+fn a_command_failing_three_times_in_a_row_is_a_blocker_with_each_run_as_evidence() {
+    let report = shell_report(vec![
+        run(Some("api"), "2026-03-06T15:00:00Z", "cargo test -p api", Some(0)),
+        run(Some("api"), "2026-03-06T16:10:00Z", "cargo test -p api", Some(101)),
+        run(Some("api"), "2026-03-06T16:20:00Z", "cargo  test -p api", Some(101)),
+        // Another command in between does not break the run.
+        run(Some("api"), "2026-03-06T16:25:00Z", "cargo build", Some(0)),
+        run(Some("api"), "2026-03-06T16:40:00Z", "cargo test -p api", Some(1)),
+    ]);
+    let expected = Blocker {
+        kind: BlockerKind::FailingCommand,
+        text: "cargo test -p api".to_owned(),
+        evidence: vec![
+            failed("2026-03-06T16:10:00Z", 101),
+            failed("2026-03-06T16:20:00Z", 101),
+            failed("2026-03-06T16:40:00Z", 1),
+        ],
+        time: ts("2026-03-06T16:10:00Z"),
+    };
+    assert_eq!(blockers_of(&report, "api"), [vec![expected], vec![]]);
+    let json = serde_json::to_value(&report).expect("json");
+    assert_eq!(
+        json["buckets"][0]["projects"][0]["blockers"][0]["evidence"][0],
+        serde_json::json!({"type": "command", "time": "2026-03-06T16:10:00Z", "exit": 101})
+    );
+    assert_eq!(json["buckets"][0]["projects"][0]["blockers"][0]["kind"], "failing_command");
+}
+
+#[test]
+fn a_later_pass_one_failure_or_no_exit_status_gives_nothing() {
+    let report = shell_report(vec![
+        // Failed twice, then passed on Monday.
+        run(Some("api"), "2026-03-06T16:10:00Z", "cargo test", Some(101)),
+        run(Some("api"), "2026-03-06T16:20:00Z", "cargo test", Some(101)),
+        run(Some("api"), "2026-03-09T08:00:00Z", "cargo test", Some(0)),
+        // Failed once.
+        run(Some("api"), "2026-03-09T08:10:00Z", "cargo clippy", Some(101)),
+        // A history without exit statuses (zsh) never fails.
+        run(Some("api"), "2026-03-09T08:20:00Z", "make", None),
+        run(Some("api"), "2026-03-09T08:21:00Z", "make", None),
+        // Stopped by the person, and grep's "no match": not failures.
+        run(Some("api"), "2026-03-09T08:30:00Z", "cargo watch", Some(130)),
+        run(Some("api"), "2026-03-09T08:31:00Z", "cargo watch", Some(130)),
+        run(Some("api"), "2026-03-09T08:40:00Z", "grep -r TODO src", Some(1)),
+        run(Some("api"), "2026-03-09T08:41:00Z", "grep -r TODO src", Some(1)),
+        // Same head, other arguments: a different command.
+        run(Some("api"), "2026-03-09T08:50:00Z", "cargo run -- a", Some(1)),
+        run(Some("api"), "2026-03-09T08:51:00Z", "cargo run -- b", Some(1)),
+        // Ignored heads are not looked at.
+        run(Some("api"), "2026-03-09T08:52:00Z", "cd nowhere", Some(1)),
+        run(Some("api"), "2026-03-09T08:53:00Z", "cd nowhere", Some(1)),
+    ]);
+    assert_eq!(blockers_of(&report, "api"), [vec![], vec![]]);
+    let json = serde_json::to_string(&report).expect("json");
+    assert!(!json.contains("\"blockers\""), "{json}");
+}
+
+#[test]
+fn a_broader_test_run_that_passed_clears_a_narrower_ones_failures() {
+    let report = shell_report(vec![
+        run(Some("api"), "2026-03-06T10:05:00Z", "cargo test parse", Some(101)),
+        run(Some("api"), "2026-03-06T10:10:00Z", "cargo test parse", Some(101)),
+        run(Some("api"), "2026-03-06T10:20:00Z", "cargo test", Some(0)),
+        // Not a test runner: `make` passing says nothing about `make docs`.
+        run(Some("api"), "2026-03-06T11:00:00Z", "make docs", Some(2)),
+        run(Some("api"), "2026-03-06T11:05:00Z", "make docs", Some(2)),
+        run(Some("api"), "2026-03-06T11:10:00Z", "make", Some(0)),
+        // A broader run before the failures does not clear them.
+        run(Some("api"), "2026-03-06T12:00:00Z", "cargo test -p api", Some(101)),
+        run(Some("api"), "2026-03-06T12:05:00Z", "cargo test -p api", Some(101)),
+    ]);
+    let texts: Vec<Vec<String>> = blockers_of(&report, "api")
+        .iter()
+        .map(|bucket| bucket.iter().map(|blocker| blocker.text.clone()).collect())
+        .collect();
+    assert_eq!(texts, [vec!["make docs".to_owned(), "cargo test -p api".to_owned()], vec![]]);
+}
+
+#[test]
+fn an_agents_failures_and_runs_outside_the_windows_are_not_looked_at() {
+    let mut agent_runs = vec![
+        run(Some("api"), "2026-03-06T16:10:00Z", "cargo test", Some(101)),
+        run(Some("api"), "2026-03-06T16:20:00Z", "cargo test", Some(101)),
+    ];
+    for event in &mut agent_runs {
+        event.agent = Some("claude-code".to_owned());
+    }
+    // Before the report: the failures that count are in its windows.
+    agent_runs.push(run(Some("api"), "2026-03-05T16:10:00Z", "make", Some(2)));
+    agent_runs.push(run(Some("api"), "2026-03-06T16:30:00Z", "make", Some(2)));
+    let report = shell_report(agent_runs);
+    assert_eq!(blockers_of(&report, "api"), [vec![], vec![]]);
+}
+
+#[test]
+fn a_still_failing_command_goes_on_the_last_bucket_of_its_project_and_outside_ones_on_the_shell() {
+    let report = shell_report(vec![
+        run(Some("api"), "2026-03-06T16:10:00Z", "cargo test", Some(101)),
+        run(Some("api"), "2026-03-09T08:00:00Z", "cargo test", Some(101)),
+        run(None, "2026-03-06T10:00:00Z", "kubectl apply -f x.yaml", Some(1)),
+        run(None, "2026-03-06T10:05:00Z", "kubectl apply -f x.yaml", Some(1)),
+    ]);
+    let api = blockers_of(&report, "api");
+    assert!(api[0].is_empty());
+    assert_eq!(api[1].len(), 1);
+    assert_eq!(api[1][0].time, ts("2026-03-06T16:10:00Z"));
+    // Outside any project: the Friday bucket's, the last one with shell commands.
+    assert_eq!(report.buckets[0].blockers.len(), 1);
+    assert_eq!(report.buckets[0].blockers[0].text, "kubectl apply -f x.yaml");
+    assert!(report.buckets[1].blockers.is_empty());
+}
+
+#[test]
+fn a_commit_reverted_the_same_day_is_a_blocker_citing_both_commits() {
+    let commits = vec![
+        commit("app", "aaaa", "api: retry on 503", "2026-03-06T10:00:00Z"),
+        commit("app", "bbbb", "Revert \"api: retry on 503\"", "2026-03-06T16:40:00Z"),
+        // Reverted, then made again: not a blocker.
+        commit("app", "cccc", "ui: dark mode", "2026-03-06T11:00:00Z"),
+        commit("app", "dddd", "Revert \"ui: dark mode\"", "2026-03-06T12:00:00Z"),
+        commit("app", "eeee", "ui: dark mode", "2026-03-06T13:00:00Z"),
+        // A revert of a commit not in the window: nothing to cite.
+        commit("app", "ffff", "Revert \"older work\"", "2026-03-06T14:00:00Z"),
+        // Reverted on another day: not the same day.
+        commit("app", "1111", "web: cache", "2026-03-06T15:00:00Z"),
+        commit("app", "2222", "Revert \"web: cache\"", "2026-03-09T08:00:00Z"),
+    ];
+    let report = report(&standup_windows(), Activity { commits, ..Activity::default() });
+    let expected = Blocker {
+        kind: BlockerKind::RevertedCommit,
+        text: "api: retry on 503".to_owned(),
+        evidence: vec![
+            Evidence::Commit { hash: "aaaa".to_owned(), time: ts("2026-03-06T10:00:00Z") },
+            Evidence::Commit { hash: "bbbb".to_owned(), time: ts("2026-03-06T16:40:00Z") },
+        ],
+        time: ts("2026-03-06T16:40:00Z"),
+    };
+    assert_eq!(blockers_of(&report, "app"), [vec![expected], vec![]]);
+}

@@ -1,0 +1,175 @@
+//! Blockers from the evidence, without a model, through the real binary: a Monday standup
+//! on a home whose atuin history has `cargo test` failing three times in a row, and a
+//! commit reverted the same day, shows each under its project as "Blocked?: …" in
+//! English, Japanese and the JSON, with the evidence; a command that later passed, and a
+//! home with nothing of the kind, show no line at all.
+
+use serde_json::{Value, json};
+
+use crate::support::{Home, ME, report_json};
+
+const TOKYO: &str = "Asia/Tokyo";
+/// Monday 2026-11-30, 09:00 in Tokyo: the standup covers Friday 2026-11-27.
+const MONDAY_MORNING: &str = "2026-11-30T09:00:00+09:00";
+
+/// A time on Friday in Tokyo, in nanoseconds since the epoch (atuin's `timestamp`).
+fn friday_nanos(time: &str) -> i64 {
+    let zoned: jiff::Zoned = format!("2026-11-27T{time}+09:00[Asia/Tokyo]").parse().unwrap();
+    i64::try_from(zoned.timestamp().as_nanosecond()).unwrap()
+}
+
+/// Two repositories: `app` (a commit, and its revert later that day) and `api`.
+fn home_with_repos() -> Home {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let app = home.repo("app");
+    app.commit("client.rs", "client: first cut", "2026-11-27T10:00:00+09:00");
+    app.commit("retry.rs", "client: retry on 503", "2026-11-27T11:00:00+09:00");
+    app.commit("retry2.rs", "Revert \"client: retry on 503\"", "2026-11-27T16:40:00+09:00");
+    let api = home.repo("api");
+    api.commit("ci.yml", "ci: pin the runner", "2026-11-27T13:00:00+09:00");
+    home
+}
+
+/// An atuin history (its real `history` table) of commands run in `api` on Friday: each
+/// `(time, command, exit)`.
+fn write_atuin(home: &Home, runs: &[(&str, &str, i64)]) {
+    let db_path = home.path().join(".local/share/atuin/history.db");
+    fs_err::create_dir_all(db_path.parent().unwrap()).unwrap();
+    let db = rusqlite::Connection::open(&db_path).unwrap();
+    db.execute_batch(
+        "create table history (id text primary key, timestamp integer not null, duration integer not null, exit integer not null, command text not null, cwd text not null, session text not null, hostname text not null, deleted_at integer);",
+    )
+    .unwrap();
+    let api = home.path().join("src/api").display().to_string();
+    for (index, (time, command, exit)) in runs.iter().enumerate() {
+        db.execute(
+            "insert into history values (?1, ?2, 1000, ?3, ?4, ?5, 's', 'host', null)",
+            rusqlite::params![format!("h{index}"), friday_nanos(time), exit, command, api],
+        )
+        .unwrap();
+    }
+}
+
+fn standup(home: &Home, lang: &str) -> String {
+    home.run(MONDAY_MORNING, TOKYO, &["standup", "--no-llm", "--lang", lang]).success().to_owned()
+}
+
+fn project<'a>(report: &'a Value, bucket: usize, name: &str) -> &'a Value {
+    report["buckets"][bucket]["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|project| project["name"] == name)
+        .unwrap_or_else(|| panic!("no project {name} in {report:#}"))
+}
+
+/// The lines of the section of `project` (from its heading to the next blank line).
+fn section<'a>(markdown: &'a str, project: &str) -> Vec<&'a str> {
+    let mut lines =
+        markdown.lines().skip_while(|line| !line.starts_with(&format!("### {project} ·")));
+    lines.next();
+    lines.skip_while(|line| line.is_empty()).take_while(|line| !line.is_empty()).collect()
+}
+
+#[test]
+fn a_monday_standup_shows_a_failing_command_and_a_revert_under_their_projects() {
+    let home = home_with_repos();
+    write_atuin(
+        &home,
+        &[
+            ("15:00:00", "cargo test -p api", 0),
+            ("16:10:00", "cargo test -p api", 101),
+            ("16:20:00", "cargo test -p api", 101),
+            ("16:45:00", "cargo test -p api", 101),
+            ("16:50:00", "cargo build", 0),
+        ],
+    );
+
+    let en = standup(&home, "en");
+    assert!(
+        section(&en, "api").contains(
+            &"- Blocked?: `cargo test -p api` failed 3 times since 16:10, no passing run after"
+        ),
+        "{en}"
+    );
+    assert!(
+        section(&en, "app").contains(&"- Blocked?: `client: retry on 503` was reverted at 16:40"),
+        "{en}"
+    );
+    // The model's heading is not used for them: they sit in their project's section.
+    assert!(!en.contains("## Blockers"), "{en}");
+
+    let ja = standup(&home, "ja");
+    assert!(
+        section(&ja, "api").contains(
+            &"- 要確認: `cargo test -p api` が16:10以降3回失敗し、その後成功していません"
+        ),
+        "{ja}"
+    );
+    assert!(
+        section(&ja, "app")
+            .contains(&"- 要確認: `client: retry on 503` が16:40に取り消されました（revert）"),
+        "{ja}"
+    );
+
+    let report = report_json(&home, MONDAY_MORNING, TOKYO, &["standup"]);
+    assert_eq!(
+        project(&report, 0, "api")["blockers"],
+        json!([{
+            "kind": "failing_command",
+            "text": "cargo test -p api",
+            "evidence": [
+                {"type": "command", "time": "2026-11-27T07:10:00Z", "exit": 101},
+                {"type": "command", "time": "2026-11-27T07:20:00Z", "exit": 101},
+                {"type": "command", "time": "2026-11-27T07:45:00Z", "exit": 101},
+            ],
+            "time": "2026-11-27T07:10:00Z",
+        }])
+    );
+    let app = &project(&report, 0, "app")["blockers"];
+    assert_eq!(app[0]["kind"], "reverted_commit");
+    assert_eq!(app[0]["text"], "client: retry on 503");
+    assert_eq!(app[0]["time"], "2026-11-27T07:40:00Z");
+    let commits = project(&report, 0, "app")["commits"].as_array().unwrap();
+    let hash = |subject: &str| {
+        commits.iter().find(|commit| commit["subject"] == subject).unwrap()["hash"].clone()
+    };
+    assert_eq!(app[0]["evidence"][0]["hash"], hash("client: retry on 503"));
+    assert_eq!(app[0]["evidence"][1]["hash"], hash("Revert \"client: retry on 503\""));
+
+    // Slack, text and HTML carry the lines too (written from the Markdown).
+    for format in ["slack", "text", "html"] {
+        let out = home
+            .run(MONDAY_MORNING, TOKYO, &["standup", "--no-llm", "--format", format])
+            .success()
+            .to_owned();
+        assert!(out.contains("failed 3 times since 16:10") && out.contains("was reverted at"));
+    }
+}
+
+#[test]
+fn a_failing_command_that_later_passed_and_a_quiet_home_show_no_blocker_line() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    home.repo("api").commit("ci.yml", "ci: pin the runner", "2026-11-27T13:00:00+09:00");
+    write_atuin(
+        &home,
+        &[
+            ("16:10:00", "cargo test", 101),
+            ("16:20:00", "cargo test", 101),
+            ("16:30:00", "cargo test", 101),
+            ("16:40:00", "cargo test", 0),
+            // Failed once only.
+            ("16:50:00", "cargo clippy", 101),
+        ],
+    );
+    for lang in ["en", "ja"] {
+        let markdown = standup(&home, lang);
+        assert!(markdown.contains("cargo test"), "{markdown}");
+        assert!(!markdown.contains("Blocked?") && !markdown.contains("要確認"), "{markdown}");
+        assert!(!markdown.contains("Blockers") && !markdown.contains("課題・懸念"), "{markdown}");
+    }
+    let report = report_json(&home, MONDAY_MORNING, TOKYO, &["standup"]);
+    assert!(!report.to_string().contains("\"blockers\""), "{report:#}");
+}

@@ -979,11 +979,20 @@ fn doctor_line(status: &collect::SourceStatus) -> String {
             plural(status.files, "repository", "repositories"),
             plural(status.entries, "commit", "commits")
         ),
-        source if source.is_agent() => format!(
-            "{} · {} today",
-            plural(status.files, "transcript", "transcripts"),
-            plural(status.entries, "session", "sessions")
-        ),
+        source if source.is_agent() => {
+            // What the agent keeps its sessions in: one database (opencode, Cursor's
+            // stores), else log files.
+            let (one, many) = match source {
+                Source::Opencode => ("database", "databases"),
+                Source::Claude | Source::Codex => ("transcript", "transcripts"),
+                _ => ("file", "files"),
+            };
+            format!(
+                "{} · {} today",
+                plural(status.files, one, many),
+                plural(status.entries, "session", "sessions")
+            )
+        }
         _ => plural(status.entries, "entry", "entries"),
     };
     format!("{}: found · {amount}", status.source)

@@ -39,7 +39,6 @@
 //!   typed). 1.0.102 neither writes nor reads that folder; it names no working
 //!   directory, model or version.
 
-use std::io::{BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
 use report_model::Agent;
@@ -49,7 +48,7 @@ use serde_json::value::RawValue;
 use super::jsonl::{self, Stats};
 use super::lenient::{LBool, LStr, OStr, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home};
-use crate::{Env, Error, SourceStatus, fsread};
+use crate::{Env, SourceStatus, fsread};
 
 /// One line of `events.jsonl`: the envelope; `data` is decoded by type.
 #[derive(Deserialize, Default)]
@@ -459,33 +458,7 @@ fn read_legacy_folder(
 /// Reads one legacy session document, streamed but bounded; `None` (with a warning)
 /// when it is not valid.
 fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path, default_id: &str) -> Option<Draft> {
-    let file = match fsread::open(path) {
-        Ok(file) => file,
-        Err(error) => {
-            ctx.fail(error);
-            return None;
-        }
-    };
-    stats.files_read += 1;
-    let mut reader = BufReader::new(file).take(fsread::DOCUMENT_MAX + 1);
-    let parsed = serde_json::from_reader::<_, LegacySession>(&mut reader);
-    if reader.limit() == 0 {
-        ctx.fail(Error::TooLarge { path: path.to_path_buf(), limit: fsread::DOCUMENT_MAX });
-        return None;
-    }
-    let legacy = match parsed {
-        Ok(legacy) => legacy,
-        Err(error) if error.is_io() => {
-            ctx.unreadable(path, std::io::Error::from(error));
-            return None;
-        }
-        Err(_) => {
-            stats.malformed_lines += 1;
-            stats.malformed_files += 1;
-            ctx.warnings.push(jsonl::malformed_warning(path, 1, 0));
-            return None;
-        }
-    };
+    let legacy: LegacySession = jsonl::read_document(ctx, stats, path)?;
     let id = legacy.session_id.0.get().unwrap_or(default_id).to_owned();
     let mut session = Draft::new(Agent::Copilot, &id);
     for entry in &legacy.timeline {

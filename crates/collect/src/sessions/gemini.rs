@@ -66,7 +66,6 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
-use std::io::{BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
@@ -78,7 +77,7 @@ use serde_json::value::RawValue;
 use super::jsonl::{self, Stats};
 use super::lenient::{LStr, OStr, TEXT_CAP_CHARS};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path, has_extension};
-use crate::{Env, Error, SourceStatus, fsread};
+use crate::{Env, SourceStatus, fsread};
 use report_model::plural;
 
 /// The message types Gemini CLI writes (`ConversationRecordExtra` in
@@ -954,34 +953,7 @@ fn put_all(chat: &mut Chat, messages: &[Message], own_line: bool) {
 
 /// Reads a legacy `.json` chat, streamed; `None` (with a warning) when it is not valid.
 fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Chat> {
-    let file = match fsread::open(path) {
-        Ok(file) => file,
-        Err(error) => {
-            ctx.fail(error);
-            return None;
-        }
-    };
-    stats.files_read += 1;
-    // Streamed, but bounded: a document larger than any chat is refused, not parsed.
-    let mut reader = BufReader::new(file).take(fsread::DOCUMENT_MAX + 1);
-    let parsed = serde_json::from_reader::<_, LegacyChat>(&mut reader);
-    if reader.limit() == 0 {
-        ctx.fail(Error::TooLarge { path: path.to_path_buf(), limit: fsread::DOCUMENT_MAX });
-        return None;
-    }
-    let legacy: LegacyChat = match parsed {
-        Ok(legacy) => legacy,
-        Err(error) if error.is_io() => {
-            ctx.unreadable(path, std::io::Error::from(error));
-            return None;
-        }
-        Err(_) => {
-            stats.malformed_lines += 1;
-            stats.malformed_files += 1;
-            ctx.warnings.push(jsonl::malformed_warning(path, 1, 0));
-            return None;
-        }
-    };
+    let legacy: LegacyChat = jsonl::read_document(ctx, stats, path)?;
     let mut chat = Chat { start_time: legacy.start_time.0.timestamp(), ..Chat::default() };
     chat.note_metadata(
         &legacy.session_id.0,

@@ -108,6 +108,45 @@ impl Malformed {
     }
 }
 
+/// Reads the one JSON document at `path` (a legacy chat, a session file), streamed but
+/// bounded by [`fsread::DOCUMENT_MAX`]. `None`, with its warning, when the file cannot be
+/// opened or read (`source_unreadable`), is larger than the bound, or is not valid JSON
+/// of that shape (`malformed_lines`, counted in `stats` as one line of one file).
+pub(crate) fn read_document<T: serde::de::DeserializeOwned>(
+    ctx: &mut Ctx,
+    stats: &mut Stats,
+    path: &Path,
+) -> Option<T> {
+    use std::io::Read as _;
+    let file = match fsread::open(path) {
+        Ok(file) => file,
+        Err(error) => {
+            ctx.fail(error);
+            return None;
+        }
+    };
+    stats.files_read += 1;
+    let mut reader = BufReader::new(file).take(fsread::DOCUMENT_MAX + 1);
+    let parsed = serde_json::from_reader::<_, T>(&mut reader);
+    if reader.limit() == 0 {
+        ctx.fail(Error::TooLarge { path: path.to_path_buf(), limit: fsread::DOCUMENT_MAX });
+        return None;
+    }
+    match parsed {
+        Ok(document) => Some(document),
+        Err(error) if error.is_io() => {
+            ctx.unreadable(path, std::io::Error::from(error));
+            None
+        }
+        Err(_) => {
+            stats.malformed_lines += 1;
+            stats.malformed_files += 1;
+            ctx.warnings.push(malformed_warning(path, 1, 0));
+            None
+        }
+    }
+}
+
 /// The warning for a file with malformed lines (or a malformed whole-file document when
 /// `line` is 0).
 pub(crate) fn malformed_warning(path: &Path, count: u64, line: u64) -> Warning {

@@ -40,7 +40,6 @@
 //!   output elsewhere.
 
 use std::collections::HashSet;
-use std::io::{BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
 use report_model::{Agent, plural};
@@ -50,7 +49,7 @@ use serde_json::value::RawValue;
 use super::jsonl::{self, Stats};
 use super::lenient::{LStr, OStr, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
-use crate::{Env, Error, SourceStatus, fsread};
+use crate::{Env, SourceStatus};
 
 /// One chat record: the fields the reader uses.
 #[derive(Deserialize, Default)]
@@ -340,32 +339,8 @@ fn read_logs(
     path: &Path,
     chat_ids: &HashSet<String>,
 ) -> Vec<Draft> {
-    let file = match fsread::open(path) {
-        Ok(file) => file,
-        Err(error) => {
-            ctx.fail(error);
-            return Vec::new();
-        }
-    };
-    counts.files_read += 1;
-    let mut reader = BufReader::new(file).take(fsread::DOCUMENT_MAX + 1);
-    let parsed = serde_json::from_reader::<_, Vec<LogEntry>>(&mut reader);
-    if reader.limit() == 0 {
-        ctx.fail(Error::TooLarge { path: path.to_path_buf(), limit: fsread::DOCUMENT_MAX });
+    let Some(entries) = jsonl::read_document::<Vec<LogEntry>>(ctx, counts, path) else {
         return Vec::new();
-    }
-    let entries = match parsed {
-        Ok(entries) => entries,
-        Err(error) if error.is_io() => {
-            ctx.unreadable(path, std::io::Error::from(error));
-            return Vec::new();
-        }
-        Err(_) => {
-            counts.malformed_lines += 1;
-            counts.malformed_files += 1;
-            ctx.warnings.push(jsonl::malformed_warning(path, 1, 0));
-            return Vec::new();
-        }
     };
     let mut sessions = Drafts::new();
     for entry in &entries {

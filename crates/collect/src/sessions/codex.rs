@@ -67,11 +67,11 @@ use rusqlite::types::ValueRef;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::jsonl::{self, Malformed, Stats};
+use super::jsonl::{self, Stats};
 use super::lenient::{LBool, LNum, LStr};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path};
 use crate::sqlite::{self, Failure, Outcome};
-use crate::{Env, Error, SourceStatus, fsread};
+use crate::{Env, Error, SourceStatus};
 
 /// How deep rollouts are looked for under `sessions/` and `archived_sessions/`
 /// (`YYYY/MM/DD/file` is 4).
@@ -871,22 +871,15 @@ fn is_compressed(path: &Path) -> bool {
     path.as_os_str().as_encoded_bytes().ends_with(b".zst")
 }
 
-/// [`jsonl::read_lines`] for a `.jsonl.zst` rollout: the lines of the decoded stream,
-/// decoded as they are read (never whole), with the same bounds and warnings.
+/// [`jsonl::read_lines`] over a zstd-compressed rollout, decoded while read (the same
+/// line bounds and warnings); a stream that is not zstd is an unreadable file.
 fn read_zst_lines(
     ctx: &mut Ctx,
     stats: &mut Stats,
     path: &Path,
-    mut parse_line: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
+    parse_line: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
 ) {
-    let file = match fsread::open(path) {
-        Ok(file) => file,
-        Err(error) => {
-            ctx.fail(error);
-            return;
-        }
-    };
-    stats.files_read += 1;
+    let Some(file) = jsonl::open_counted(ctx, stats, path) else { return };
     let decoder = match ruzstd::StreamingDecoder::new(BufReader::with_capacity(64 * 1024, file)) {
         Ok(decoder) => decoder,
         Err(error) => {
@@ -895,26 +888,7 @@ fn read_zst_lines(
         }
     };
     let reader = BufReader::with_capacity(64 * 1024, decoder);
-    let mut lines = fsread::Lines::new(reader, fsread::LOG_LINE_MAX);
-    let mut malformed = Malformed::default();
-    loop {
-        let line = match lines.next_line() {
-            Ok(Some(line)) => line,
-            Ok(None) => break,
-            Err(error) => {
-                ctx.fail(Error::io(path, error));
-                break;
-            }
-        };
-        let bytes = line.bytes.trim_ascii();
-        if !bytes.is_empty() && parse_line(bytes).is_err() && line.complete {
-            malformed.count(line.number);
-        }
-    }
-    if let Some(error) = lines.too_long(path) {
-        ctx.fail(error);
-    }
-    malformed.report(ctx, stats, path);
+    jsonl::read_lines_from(ctx, stats, path, reader, parse_line);
 }
 
 /// The UUID at the end of `rollout-<local time>-<uuid>.jsonl[.zst]`.

@@ -1,6 +1,6 @@
 //! Streaming a JSON Lines file, counting what cannot be parsed.
 
-use std::io::BufReader;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use report_model::{Warning, WarningCode};
@@ -33,10 +33,23 @@ pub(crate) fn read_lines(
     ctx: &mut Ctx,
     stats: &mut Stats,
     path: &Path,
+    parse_line: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
+) {
+    let Some(file) = open_counted(ctx, stats, path) else { return };
+    read_lines_from(ctx, stats, path, BufReader::with_capacity(64 * 1024, file), parse_line);
+}
+
+/// [`read_lines`] over lines that come from `reader` (a decompressed stream of `path`,
+/// say) rather than from the file itself.
+pub(crate) fn read_lines_from(
+    ctx: &mut Ctx,
+    stats: &mut Stats,
+    path: &Path,
+    reader: impl BufRead,
     mut parse_line: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
 ) {
     let mut malformed = Malformed::default();
-    for_each_line(ctx, stats, path, |bytes, number, complete| {
+    visit_lines(ctx, path, reader, |bytes, number, complete| {
         if parse_line(bytes).is_err() && complete {
             malformed.count(number);
         }
@@ -52,17 +65,35 @@ pub(crate) fn for_each_line(
     ctx: &mut Ctx,
     stats: &mut Stats,
     path: &Path,
-    mut visit: impl FnMut(&[u8], u64, bool),
+    visit: impl FnMut(&[u8], u64, bool),
 ) {
-    let file = match fsread::open(path) {
-        Ok(file) => file,
+    let Some(file) = open_counted(ctx, stats, path) else { return };
+    visit_lines(ctx, path, BufReader::with_capacity(64 * 1024, file), visit);
+}
+
+/// The file at `path`, opened and counted as read; `None` (with its warning, a missing
+/// file silent) when it cannot be opened.
+pub(crate) fn open_counted(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<std::fs::File> {
+    match fsread::open(path) {
+        Ok(file) => {
+            stats.files_read += 1;
+            Some(file)
+        }
         Err(error) => {
             ctx.fail(error);
-            return;
+            None
         }
-    };
-    stats.files_read += 1;
-    let mut lines = Lines::new(BufReader::with_capacity(64 * 1024, file), fsread::LOG_LINE_MAX);
+    }
+}
+
+/// The bounded line loop of [`read_lines_from`] and [`for_each_line`].
+fn visit_lines(
+    ctx: &mut Ctx,
+    path: &Path,
+    reader: impl BufRead,
+    mut visit: impl FnMut(&[u8], u64, bool),
+) {
+    let mut lines = Lines::new(reader, fsread::LOG_LINE_MAX);
     loop {
         let line = match lines.next_line() {
             Ok(Some(line)) => line,

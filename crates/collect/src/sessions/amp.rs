@@ -40,7 +40,6 @@
 //! binaries (0.0.1790142911) may keep threads on Amp's servers only: no local thread
 //! store was found in that binary, so such users may have no files here.
 
-use std::io::{BufReader, Read as _};
 use std::os::unix::ffi::OsStringExt as _;
 use std::path::{Path, PathBuf};
 
@@ -51,7 +50,7 @@ use serde::Deserialize;
 use super::jsonl::{self, Stats};
 use super::lenient::{LBool, LNum, OStr, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home};
-use crate::{Env, Error, SourceStatus, fsread};
+use crate::{Env, SourceStatus};
 
 /// The largest thread file read (Amp itself stops loading threads at 50 MiB).
 const THREAD_MAX: u64 = 64 << 20;
@@ -206,34 +205,8 @@ fn read_thread(
     status: &mut SourceStatus,
     path: &Path,
 ) -> Option<Draft> {
-    let file = match fsread::open(path) {
-        Ok(file) => file,
-        Err(error) => {
-            ctx.fail(error);
-            return None;
-        }
-    };
-    counts.files_read += 1;
     // Streamed, but bounded: only the fields above are kept while parsing.
-    let mut reader = BufReader::with_capacity(64 * 1024, file).take(THREAD_MAX + 1);
-    let parsed = serde_json::from_reader::<_, Thread>(&mut reader);
-    if reader.limit() == 0 {
-        ctx.fail(Error::TooLarge { path: path.to_path_buf(), limit: THREAD_MAX });
-        return None;
-    }
-    let thread = match parsed {
-        Ok(thread) => thread,
-        Err(error) if error.is_io() => {
-            ctx.unreadable(path, std::io::Error::from(error));
-            return None;
-        }
-        Err(_) => {
-            counts.malformed_lines += 1;
-            counts.malformed_files += 1;
-            ctx.warnings.push(jsonl::malformed_warning(path, 1, 0));
-            return None;
-        }
-    };
+    let thread: Thread = jsonl::read_document(ctx, counts, path, THREAD_MAX)?;
     if let Some(version) = thread.env.initial.platform.client_version.0.get() {
         status.note_version(version);
     }

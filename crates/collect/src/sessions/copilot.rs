@@ -458,7 +458,7 @@ fn read_legacy_folder(
 /// Reads one legacy session document, streamed but bounded; `None` (with a warning)
 /// when it is not valid.
 fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path, default_id: &str) -> Option<Draft> {
-    let legacy: LegacySession = jsonl::read_document(ctx, stats, path)?;
+    let legacy: LegacySession = jsonl::read_document(ctx, stats, path, fsread::DOCUMENT_MAX)?;
     let id = legacy.session_id.0.get().unwrap_or(default_id).to_owned();
     let mut session = Draft::new(Agent::Copilot, &id);
     for entry in &legacy.timeline {

@@ -953,7 +953,7 @@ fn put_all(chat: &mut Chat, messages: &[Message], own_line: bool) {
 
 /// Reads a legacy `.json` chat, streamed; `None` (with a warning) when it is not valid.
 fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Chat> {
-    let legacy: LegacyChat = jsonl::read_document(ctx, stats, path)?;
+    let legacy: LegacyChat = jsonl::read_document(ctx, stats, path, fsread::DOCUMENT_MAX)?;
     let mut chat = Chat { start_time: legacy.start_time.0.timestamp(), ..Chat::default() };
     chat.note_metadata(
         &legacy.session_id.0,

@@ -139,28 +139,23 @@ impl Malformed {
     }
 }
 
-/// Reads the one JSON document at `path` (a legacy chat, a session file), streamed but
-/// bounded by [`fsread::DOCUMENT_MAX`]. `None`, with its warning, when the file cannot be
-/// opened or read (`source_unreadable`), is larger than the bound, or is not valid JSON
-/// of that shape (`malformed_lines`, counted in `stats` as one line of one file).
+/// Reads the one JSON document at `path` (a legacy chat, a thread, a session file),
+/// streamed but bounded by `limit` bytes ([`fsread::DOCUMENT_MAX`] unless the agent
+/// itself keeps its documents smaller). `None`, with its warning, when the file cannot
+/// be opened or read (`source_unreadable`), is larger than the bound, or is not valid
+/// JSON of that shape (`malformed_lines`, counted in `stats` as one line of one file).
 pub(crate) fn read_document<T: serde::de::DeserializeOwned>(
     ctx: &mut Ctx,
     stats: &mut Stats,
     path: &Path,
+    limit: u64,
 ) -> Option<T> {
     use std::io::Read as _;
-    let file = match fsread::open(path) {
-        Ok(file) => file,
-        Err(error) => {
-            ctx.fail(error);
-            return None;
-        }
-    };
-    stats.files_read += 1;
-    let mut reader = BufReader::new(file).take(fsread::DOCUMENT_MAX + 1);
+    let file = open_counted(ctx, stats, path)?;
+    let mut reader = BufReader::with_capacity(64 * 1024, file).take(limit + 1);
     let parsed = serde_json::from_reader::<_, T>(&mut reader);
     if reader.limit() == 0 {
-        ctx.fail(Error::TooLarge { path: path.to_path_buf(), limit: fsread::DOCUMENT_MAX });
+        ctx.fail(Error::TooLarge { path: path.to_path_buf(), limit });
         return None;
     }
     match parsed {

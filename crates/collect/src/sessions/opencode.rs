@@ -60,7 +60,6 @@
 //!   whenever it has such messages.
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
@@ -72,7 +71,7 @@ use super::jsonl::{self, Stats};
 use super::lenient::{LBool, LNum, OStr, Text};
 use super::{Ctx, Drafts, SessionsConfig, agent_home};
 use crate::sqlite::{self, Failure, Outcome};
-use crate::{Env, Error, SourceStatus, fsread};
+use crate::{Env, SourceStatus};
 
 /// How many parents are followed from a sub-agent's session to its root.
 const MAX_NESTING: usize = 16;
@@ -624,35 +623,13 @@ fn read_session_messages(
     }
 }
 
-/// Parses one JSON document from a stream (a message, part, session or project file).
-/// A missing file is `None`, silently; an unreadable or malformed one is `None` with a
-/// warning naming it.
+/// One JSON file of the `storage/` layout, bounded like every document.
 fn read_json<T: for<'de> Deserialize<'de>>(
     ctx: &mut Ctx,
     counts: &mut Stats,
     path: &Path,
 ) -> Option<T> {
-    let file = match fsread::open(path) {
-        Ok(file) => file,
-        Err(error) => {
-            ctx.fail(error);
-            return None;
-        }
-    };
-    counts.files_read += 1;
-    match serde_json::from_reader::<_, T>(BufReader::new(file)) {
-        Ok(value) => Some(value),
-        Err(error) if error.is_io() => {
-            ctx.fail(Error::io(path, std::io::Error::other(error.to_string())));
-            None
-        }
-        Err(_) => {
-            counts.malformed_lines += 1;
-            counts.malformed_files += 1;
-            ctx.warnings.push(jsonl::malformed_warning(path, 1, 0));
-            None
-        }
-    }
+    jsonl::read_document(ctx, counts, path, crate::fsread::DOCUMENT_MAX)
 }
 
 /// Turns the sessions and messages found into drafts: a sub-agent's messages go to its

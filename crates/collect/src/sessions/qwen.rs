@@ -339,7 +339,9 @@ fn read_logs(
     path: &Path,
     chat_ids: &HashSet<String>,
 ) -> Vec<Draft> {
-    let Some(entries) = jsonl::read_document::<Vec<LogEntry>>(ctx, counts, path) else {
+    let Some(entries) =
+        jsonl::read_document::<Vec<LogEntry>>(ctx, counts, path, crate::fsread::DOCUMENT_MAX)
+    else {
         return Vec::new();
     };
     let mut sessions = Drafts::new();

@@ -34,7 +34,7 @@
 //!   skipped silently. A session's folder is not touched when its events are appended,
 //!   so each `events.jsonl` costs one `stat`, and only fresh ones are opened.
 //! - The legacy `<home>/history-session-state/*.json` (one JSON document per session,
-//!   versions 0.0.x) is read too, whole up to [`fsread::DOCUMENT_MAX`]: its `timeline`
+//!   versions 0.0.x) is read too, whole up to [`crate::fsread::DOCUMENT_MAX`]: its `timeline`
 //!   entries have times, those of type `user` are the prompts (`text` is what was
 //!   typed). 1.0.102 neither writes nor reads that folder; it names no working
 //!   directory, model or version.

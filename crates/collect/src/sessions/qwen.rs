@@ -31,7 +31,7 @@
 //! - Title: the latest `system`/`custom_title` record's `systemPayload.customTitle`
 //!   (set with `/rename`, or generated), else the first prompt.
 //! - `logs.json` (one JSON array per project, read whole up to
-//!   [`fsread::DOCUMENT_MAX`]) lists what was submitted, slash commands included:
+//!   [`crate::fsread::DOCUMENT_MAX`]) lists what was submitted, slash commands included:
 //!   `{sessionId, messageId, type: "user", message, timestamp}`. Current versions write
 //!   it beside the chats, so it is read only for sessions that have no chat file; its
 //!   entries starting with `/` are commands, not prompts. Its folder is named by a hash

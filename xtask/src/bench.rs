@@ -17,18 +17,24 @@ use bench_home::{Counts, Manifest, Preset};
 /// The options both tasks take.
 struct Options {
     preset: Preset,
+    /// Whether `--preset` was given (`bench` runs every benchmark preset otherwise).
+    preset_given: bool,
     out: Option<PathBuf>,
     force: bool,
     runs: usize,
 }
 
 fn parse(args: &[String], allow_force: bool, allow_runs: bool) -> anyhow::Result<Options> {
-    let mut options = Options { preset: Preset::Large, out: None, force: false, runs: 10 };
+    let mut options =
+        Options { preset: Preset::Large, preset_given: false, out: None, force: false, runs: 10 };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let mut value = || args.next().with_context(|| format!("`{arg}` needs a value"));
         match arg.as_str() {
-            "--preset" => options.preset = value()?.parse().map_err(anyhow::Error::msg)?,
+            "--preset" => {
+                options.preset = value()?.parse().map_err(anyhow::Error::msg)?;
+                options.preset_given = true;
+            }
             "--out" => options.out = Some(PathBuf::from(value()?)),
             "--force" if allow_force => options.force = true,
             "--runs" if allow_runs => {
@@ -443,12 +449,85 @@ fn cold_pairs(
     Ok(Some((cold_daily, cold_sequential, ratio)))
 }
 
-/// `cargo xtask bench [--runs N] [--out DIR] [--preset small|large|large-2x|busy]`.
+/// The presets `cargo xtask bench` runs when none is named: every shape made for
+/// benchmarking (`small` is the smoke test's home, too small to time).
+const BENCH_PRESETS: [Preset; 4] =
+    [Preset::Large, Preset::LargeDoubleHistory, Preset::Busy, Preset::Pulled];
+
+/// One preset's figures, for the closing table.
+struct Summary {
+    preset: Preset,
+    daily_ms: f64,
+    to_sequential: f64,
+    to_parallel: f64,
+    cold: Option<f64>,
+    standup_to_daily: f64,
+    peak_rss: u64,
+    verified: bool,
+}
+
+/// `cargo xtask bench [--runs N] [--out DIR] [--preset small|large|large-2x|busy|pulled]`:
+/// one preset, or every one of [`BENCH_PRESETS`] in turn with a closing table of the
+/// targets (daily ≤ 0.40× the sequential loop and ≤ 1.0× the `xargs -P2` one, cold ≤ 0.5×,
+/// standup ≤ 1.5× daily, peak RSS ≤ 100 MB).
 pub(crate) fn bench(root: &Path, args: &[String]) -> anyhow::Result<()> {
     let options = parse(args, false, true)?;
     crate::run(root, "cargo", &["build", "--release", "--quiet", "-p", "standup"], &[])?;
     let binary = target_dir(root).join("release").join("standup");
-    let manifest = home_in_child(root, &options)?;
+    let presets: Vec<Preset> =
+        if options.preset_given { vec![options.preset] } else { BENCH_PRESETS.to_vec() };
+    if options.out.is_some() && presets.len() > 1 {
+        bail!("--out needs --preset (each preset has a home of its own)");
+    }
+    let mut summaries = Vec::new();
+    for preset in presets {
+        let options = Options { preset, out: options.out.clone(), ..options };
+        summaries.push(bench_preset(root, &binary, &options)?);
+    }
+    println!(
+        "\n| preset | daily ms | daily / sequential (≤ 0.40) | daily / xargs -P2 (≤ 1.0) | cold (≤ 0.5) | standup / daily (≤ 1.5) | peak RSS MB (≤ 100) | verified |\n|---|---:|---:|---:|---:|---:|---:|---|"
+    );
+    let mut missed = Vec::new();
+    for summary in &summaries {
+        let cold = summary.cold.map_or_else(|| "n/a".to_owned(), |ratio| format!("{ratio:.3}"));
+        println!(
+            "| {} | {:.0} | {:.3} | {:.3} | {cold} | {:.3} | {:.1} | {} |",
+            summary.preset,
+            summary.daily_ms,
+            summary.to_sequential,
+            summary.to_parallel,
+            summary.standup_to_daily,
+            mib(summary.peak_rss),
+            if summary.verified { "yes" } else { "NO" }
+        );
+        let checks = [
+            (summary.to_sequential <= 0.40, "daily / sequential"),
+            (summary.to_parallel <= 1.0, "daily / xargs -P2"),
+            (summary.cold.is_none_or(|ratio| ratio <= 0.5), "cold"),
+            (summary.standup_to_daily <= 1.5, "standup / daily"),
+            (summary.peak_rss <= 100 * 1024 * 1024, "peak RSS"),
+        ];
+        for (met, what) in checks {
+            if !met {
+                missed.push(format!("{}: {what}", summary.preset));
+            }
+        }
+    }
+    if missed.is_empty() {
+        println!("\nevery target met on every preset");
+    } else {
+        println!("\ntargets missed: {}", missed.join(", "));
+    }
+    if summaries.iter().any(|summary| !summary.verified) {
+        bail!("the reports do not match the manifest (see MISMATCH above)");
+    }
+    Ok(())
+}
+
+/// Times one preset; see [`bench`].
+fn bench_preset(root: &Path, binary: &Path, options: &Options) -> anyhow::Result<Summary> {
+    let binary = binary.to_path_buf();
+    let manifest = home_in_child(root, options)?;
     println!("{}\n", manifest.summary());
 
     let daily_ok = verify(&binary, &manifest, "daily", &manifest.expected.daily)?;
@@ -541,10 +620,16 @@ pub(crate) fn bench(root: &Path, args: &[String]) -> anyhow::Result<()> {
     fs_err::create_dir_all(path.parent().unwrap_or(root))?;
     fs_err::write(&path, serde_json::to_string_pretty(&report)? + "\n")?;
     println!("wrote {}", path.display());
-    if !(daily_ok && standup_ok) {
-        bail!("the reports do not match the manifest (see MISMATCH above)");
-    }
-    Ok(())
+    Ok(Summary {
+        preset: manifest.preset,
+        daily_ms: results[0].median(),
+        to_sequential: daily_to_sequential,
+        to_parallel: daily_to_parallel,
+        cold: cold.as_ref().map(|(_, _, ratio)| *ratio),
+        standup_to_daily,
+        peak_rss: results[0].peak_rss().max(results[1].peak_rss()),
+        verified: daily_ok && standup_ok,
+    })
 }
 
 /// `cargo xtask bench-scale [--runs N] [--large DIR] [--large-2x DIR]`: whether the time
@@ -576,7 +661,8 @@ pub(crate) fn bench_scale(root: &Path, args: &[String]) -> anyhow::Result<()> {
     let mut manifests = Vec::new();
     let mut verified = true;
     for (preset, out) in presets.into_iter().zip(outs) {
-        let manifest = home(root, &Options { preset, out, force: false, runs })?;
+        let manifest =
+            home(root, &Options { preset, preset_given: true, out, force: false, runs })?;
         verified &= verify(&binary, &manifest, "daily", &manifest.expected.daily)?;
         manifests.push(manifest);
     }

@@ -71,6 +71,8 @@ pub(crate) struct Plan {
     packed_refs: bool,
     /// Whether colleagues and bots commit on the reference day and the days after it.
     busy: Busy,
+    /// Whether the repository is checked out ([`check_out`]).
+    checkout: bool,
     /// The relative path, which also seeds the repository's own stream.
     label: String,
 }
@@ -178,6 +180,7 @@ pub(crate) fn plan(params: &Params, seed: u64, home: &Path) -> Vec<Plan> {
                 big_commit,
                 packed_refs: rng.percent(40),
                 busy,
+                checkout: params.checkouts && kind == RepoKind::Normal,
                 label,
             }
         })
@@ -300,6 +303,9 @@ fn build(home: &Path, plan: &Plan, clock: &Clock, seed: u64) -> Result<Built, Er
         RepoKind::Normal | RepoKind::Empty => {}
     }
     set_refs_mtime(&git_dir, last)?;
+    if plan.checkout {
+        check_out(home, plan, clock, last, seed)?;
+    }
     Ok(Built {
         path: plan.path.clone(),
         kind: plan.kind,
@@ -307,6 +313,97 @@ fn build(home: &Path, plan: &Plan, clock: &Clock, seed: u64) -> Result<Built, Er
         last_commit: Some(last),
         user_commits: history.user_commits,
     })
+}
+
+/// Build output files written in a work tree that has any.
+const BUILD_OUTPUT_FILES: usize = 160;
+
+/// Checks the repository out as a developer's machine holds it: the branch's files and
+/// an index brought up to date when it was last pulled (this morning in a busy
+/// repository, at the end of the user's day in one they committed to, else at its last
+/// commit), `target/` ignored through `info/exclude`, build output there in the user's
+/// repositories and in half of the busy ones (an editor rebuilds after a pull), two old
+/// untracked files everywhere, and real work in progress (two edited files, a new draft)
+/// where the user committed on the reference day.
+fn check_out(home: &Path, plan: &Plan, clock: &Clock, last: i64, seed: u64) -> Result<(), Error> {
+    let mut rng = Rng::derive(seed, &format!("{}/checkout", plan.label));
+    let work_tree = &plan.path;
+    let git_dir = work_tree.join(".git");
+    run(git(home), &["reset", "-q", "--hard"], work_tree, None)?;
+    let mut tracked = Vec::new();
+    tracked_files(work_tree, &mut tracked)?;
+    tracked.sort();
+    let today = plan.role == Role::Today;
+    let pulled = if today {
+        clock.at(0, 17 * 3600)
+    } else if plan.busy != Busy::No {
+        clock.at(0, 9 * 3600)
+    } else {
+        last.min(clock.now())
+    };
+    for entry in fs_err::read_dir(work_tree)? {
+        let path = entry?.path();
+        if path.file_name().is_some_and(|name| name != ".git") {
+            files::set_tree_mtime(&path, pulled)?;
+        }
+    }
+    files::set_mtime(work_tree, pulled)?;
+    run(git(home), &["update-index", "-q", "--refresh"], work_tree, None)?;
+    files::set_mtime(&git_dir.join("index"), pulled + SECOND)?;
+    let exclude = git_dir.join("info/exclude");
+    fs_err::create_dir_all(git_dir.join("info"))?;
+    let mut rules = fs_err::read_to_string(&exclude).unwrap_or_default();
+    rules.push_str("target/\n");
+    fs_err::write(&exclude, rules)?;
+
+    let old = clock.at(-10, 12 * 3600);
+    fs_err::write(work_tree.join("notes.md"), "# notes\n- ask about the release\n")?;
+    files::set_mtime(&work_tree.join("notes.md"), old)?;
+    fs_err::create_dir_all(work_tree.join("scratch"))?;
+    fs_err::write(work_tree.join("scratch/try.sh"), "#!/bin/sh\necho try\n")?;
+    files::set_mtime(&work_tree.join("scratch/try.sh"), old)?;
+    files::set_mtime(&work_tree.join("scratch"), old)?;
+
+    if today || (plan.busy != Busy::No && rng.percent(50)) {
+        let built = pulled + 30 * 60 * SECOND;
+        let out = work_tree.join("target/debug");
+        for index in 0..BUILD_OUTPUT_FILES {
+            let folder = out.join(["deps", "build", ".fingerprint", "incremental"][index % 4]);
+            fs_err::create_dir_all(&folder)?;
+            let file = folder.join(format!("unit-{index:03}-{}.o", rng.hex(8)));
+            fs_err::write(&file, vec![b'x'; 64 + index])?;
+            files::set_mtime(&file, built)?;
+        }
+        files::set_tree_mtime(&work_tree.join("target"), built)?;
+    }
+    if today {
+        let edited = clock.at(0, 17 * 3600 + 40 * 60);
+        for path in tracked.iter().take(2) {
+            let mut text = fs_err::read_to_string(path).unwrap_or_default();
+            text.push_str("// work in progress\n");
+            fs_err::write(path, text)?;
+            files::set_mtime(path, edited)?;
+        }
+        fs_err::write(work_tree.join("draft.md"), "# draft\n")?;
+        files::set_mtime(&work_tree.join("draft.md"), edited)?;
+    }
+    files::set_mtime(work_tree, pulled)?;
+    Ok(())
+}
+
+/// The files under `dir` but `.git` (right after the checkout: the tracked ones).
+fn tracked_files(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), Error> {
+    for entry in fs_err::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|name| name != ".git") {
+                tracked_files(&path, found)?;
+            }
+        } else {
+            found.push(path);
+        }
+    }
+    Ok(())
 }
 
 /// Gives HEAD, `packed-refs`, every ref and every reflog (files and folders) the time of
@@ -887,6 +984,68 @@ mod tests {
                 .filter(|plan| plan.busy != Busy::No)
                 .all(|plan| plan.kind == RepoKind::Normal)
         );
+    }
+
+    #[test]
+    fn the_pulled_preset_checks_out_every_normal_repository_and_the_user_works_in_twenty() {
+        let plans = plans(crate::Preset::Pulled);
+        assert!(
+            plans.iter().filter(|plan| plan.kind == RepoKind::Normal).all(|plan| plan.checkout)
+        );
+        assert!(
+            plans.iter().filter(|plan| plan.kind != RepoKind::Normal).all(|plan| !plan.checkout)
+        );
+        assert_eq!(plans.iter().filter(|plan| plan.role == Role::Today).count(), 21);
+        let normal = plans.iter().filter(|plan| plan.kind == RepoKind::Normal).count();
+        let busy = plans.iter().filter(|plan| plan.busy != Busy::No).count();
+        assert!(busy * 100 >= normal * 85, "{busy} of {normal} normal repositories are busy");
+        for preset in [crate::Preset::Small, crate::Preset::Large, crate::Preset::Busy] {
+            assert!(
+                super::plan(&Params::of(preset), crate::SEED, Path::new("/h"))
+                    .iter()
+                    .all(|plan| !plan.checkout)
+            );
+        }
+    }
+
+    /// `git status --porcelain` of a generated work tree, sorted.
+    fn status(home: &Path, work_tree: &Path) -> Vec<String> {
+        let output = git(home)
+            .args(["status", "--porcelain", "--untracked-files=normal"])
+            .current_dir(work_tree)
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        let mut lines: Vec<String> =
+            String::from_utf8_lossy(&output.stdout).lines().map(str::to_owned).collect();
+        lines.sort();
+        lines
+    }
+
+    #[test]
+    fn a_pulled_work_tree_is_clean_but_for_old_untracked_files_and_the_users_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path();
+        let clock = Clock::new().unwrap();
+        let plans = super::plan(&Params::of(crate::Preset::Pulled), crate::SEED, home);
+        let pulled = plans
+            .iter()
+            .find(|plan| plan.busy != Busy::No && plan.role != Role::Today && plan.checkout)
+            .unwrap();
+        let today = plans.iter().find(|plan| plan.role == Role::Today && plan.checkout).unwrap();
+        for plan in [pulled, today] {
+            build(home, plan, &clock, crate::SEED).unwrap();
+        }
+        // Build output is ignored, the checkout's stat data is current: only the old
+        // untracked files are named.
+        assert_eq!(status(home, &pulled.path), ["?? notes.md", "?? scratch/"]);
+        let index_time =
+            fs_err::metadata(pulled.path.join(".git/index")).unwrap().modified().unwrap();
+        assert_eq!(index_time, files::system_time(clock.at(0, 9 * 3600) + SECOND));
+        let named = status(home, &today.path);
+        assert_eq!(named.iter().filter(|line| line.starts_with(" M ")).count(), 2, "{named:?}");
+        assert!(named.contains(&"?? draft.md".to_owned()), "{named:?}");
+        assert!(today.path.join("target/debug/deps").is_dir());
     }
 
     #[test]

@@ -73,6 +73,13 @@ pub enum Preset {
     /// committing for days after it, so the refs moved in most repositories and git has
     /// a longer history after the day than in it.
     Busy,
+    /// The machine of a team where everyone commits: `Large`'s sources, colleagues and
+    /// bots commit in almost every repository, and every repository is checked out and
+    /// pulled each morning (its index and files rewritten on the reference day), with
+    /// build output (ignored) and old untracked files in the work trees; the user
+    /// commits in about 20 of them. Most repositories' refs and index moved, but only
+    /// the user's few have work in progress.
+    Pulled,
 }
 
 impl Preset {
@@ -83,6 +90,7 @@ impl Preset {
             Preset::Large => "large",
             Preset::LargeDoubleHistory => "large-2x",
             Preset::Busy => "busy",
+            Preset::Pulled => "pulled",
         }
     }
 }
@@ -96,8 +104,9 @@ impl std::str::FromStr for Preset {
             "large" => Ok(Preset::Large),
             "large-2x" => Ok(Preset::LargeDoubleHistory),
             "busy" => Ok(Preset::Busy),
+            "pulled" => Ok(Preset::Pulled),
             other => Err(format!(
-                "`{other}` is not a preset (expected `small`, `large`, `large-2x` or `busy`)"
+                "`{other}` is not a preset (expected `small`, `large`, `large-2x`, `busy` or `pulled`)"
             )),
         }
     }
@@ -328,6 +337,9 @@ pub(crate) struct Params {
     pub(crate) busy_percent: u64,
     /// How many of those get a 1,000-file commit by a bot on the reference day.
     pub(crate) busy_big_commits: usize,
+    /// Whether the normal repositories are checked out: a work tree, an index, ignored
+    /// build output and old untracked files; the busy ones pulled on the reference day.
+    pub(crate) checkouts: bool,
 }
 
 impl Params {
@@ -354,6 +366,7 @@ impl Params {
                 today_commands: [220, 60, 40],
                 busy_percent: 0,
                 busy_big_commits: 0,
+                checkouts: false,
             },
             Preset::LargeDoubleHistory => Params {
                 repos: 300,
@@ -367,6 +380,13 @@ impl Params {
                 today_repos: 30,
                 busy_percent: 85,
                 busy_big_commits: 12,
+                ..Params::of(Preset::Large)
+            },
+            Preset::Pulled => Params {
+                today_repos: 20,
+                busy_percent: 92,
+                busy_big_commits: 6,
+                checkouts: true,
                 ..Params::of(Preset::Large)
             },
             Preset::Small => Params {
@@ -390,6 +410,7 @@ impl Params {
                 today_commands: [30, 10, 8],
                 busy_percent: 0,
                 busy_big_commits: 0,
+                checkouts: false,
             },
         }
     }

@@ -503,17 +503,25 @@ impl Reader<'_> {
             }
         }
         let bound = std::time::SystemTime::from(since);
-        untracked_all_older(work_tree, b"", &tracked, bound)
+        // git's ignore rules (`.gitignore` files, `info/exclude`, the repository's own
+        // `core.excludesFile`): an ignored entry is never named by `git status`, however
+        // new (build output). Without them every new untracked entry asks git.
+        let mut excludes = repository
+            .excludes(&index, None, gix::worktree::stack::state::ignore::Source::default())
+            .ok();
+        untracked_all_older(work_tree, b"", &tracked, bound, &mut excludes)
     }
 }
 
 /// Whether every entry of the tracked folder `dir` (relative, `b""` for the top) that
-/// the index does not hold was modified before `bound`; tracked folders are entered.
+/// the index does not hold was modified before `bound` or is ignored by git's rules
+/// (`excludes`, when they could be read); tracked folders are entered.
 fn untracked_all_older(
     work_tree: &Path,
     dir: &[u8],
     tracked: &std::collections::HashSet<&[u8]>,
     bound: std::time::SystemTime,
+    excludes: &mut Option<gix::AttributeStack<'_>>,
 ) -> bool {
     use std::os::unix::ffi::OsStrExt as _;
 
@@ -534,7 +542,8 @@ fn untracked_all_older(
             if dir.is_empty() { name.to_vec() } else { [dir, b"/", name].concat() };
         let Ok(kind) = entry.file_type() else { return false };
         if tracked.contains(relative.as_slice()) {
-            if kind.is_dir() && !untracked_all_older(work_tree, &relative, tracked, bound) {
+            if kind.is_dir() && !untracked_all_older(work_tree, &relative, tracked, bound, excludes)
+            {
                 return false;
             }
             continue;
@@ -542,11 +551,21 @@ fn untracked_all_older(
         let old = fs_err::symlink_metadata(entry.path())
             .and_then(|meta| meta.modified())
             .is_ok_and(|modified| modified < bound);
-        if !old {
+        if !old && !ignored(excludes, &relative, kind.is_dir()) {
             return false;
         }
     }
     true
+}
+
+/// Whether git's ignore rules exclude the untracked entry `relative` (a folder when
+/// `is_dir`); `false` when the rules could not be read or asked, so git is asked.
+fn ignored(excludes: &mut Option<gix::AttributeStack<'_>>, relative: &[u8], is_dir: bool) -> bool {
+    use gix::bstr::ByteSlice as _;
+
+    let Some(stack) = excludes.as_mut() else { return false };
+    let mode = is_dir.then_some(gix::index::entry::Mode::DIR);
+    stack.at_entry(relative.as_bstr(), mode).is_ok_and(|platform| platform.is_excluded())
 }
 
 impl Reader<'_> {
@@ -1194,7 +1213,8 @@ mod tests {
                 past,
                 true,
             ),
-            // An ignored build folder modified in the window: asked of git, which names nothing.
+            // An ignored build folder modified in the window: git names nothing, and
+            // neither does the reader, which reads the same ignore rules.
             (
                 "ignored",
                 |path| {
@@ -1202,7 +1222,7 @@ mod tests {
                     fs_err::write(path.join("target/debug/app"), "binary").unwrap();
                 },
                 past,
-                false,
+                true,
             ),
             (
                 "untracked-future-window",
@@ -1232,6 +1252,51 @@ mod tests {
         ]
     }
 
+    /// Work trees with new untracked entries that git's ignore rules may hide.
+    fn ignore_cases() -> Vec<(&'static str, Change, Timestamp, bool)> {
+        let past: Timestamp = "2020-01-01T00:00:00Z".parse().unwrap();
+        vec![
+            // Ignored through `info/exclude` by a glob, and by a `.gitignore` of a
+            // subfolder: nothing named.
+            (
+                "ignored-exclude-and-nested",
+                |path| {
+                    fs_err::write(path.join(".git/info/exclude"), "*.log\n").unwrap();
+                    fs_err::write(path.join("run.log"), "log").unwrap();
+                    fs_err::write(path.join("src/.gitignore"), "*.tmp\n").unwrap();
+                    touch(&path.join("src/.gitignore"), "2019-06-01");
+                    fs_err::write(path.join("src/deep/x.tmp"), "tmp").unwrap();
+                },
+                past,
+                // `src/.gitignore` is itself untracked, but old.
+                true,
+            ),
+            // A negated pattern brings one new file back: git names it.
+            (
+                "ignored-but-negated",
+                |path| {
+                    fs_err::write(path.join(".git/info/exclude"), "*.log\n!keep.log\n").unwrap();
+                    fs_err::write(path.join("run.log"), "log").unwrap();
+                    fs_err::write(path.join("keep.log"), "log").unwrap();
+                },
+                past,
+                false,
+            ),
+            // The folder's own files are ignored, not the folder: a new file that no
+            // rule matches is named.
+            (
+                "ignored-sibling-not",
+                |path| {
+                    fs_err::write(path.join(".git/info/exclude"), "*.o\n").unwrap();
+                    fs_err::write(path.join("src/a.o"), "obj").unwrap();
+                    fs_err::write(path.join("src/a.c"), "int main;").unwrap();
+                },
+                past,
+                false,
+            ),
+        ]
+    }
+
     #[test]
     fn a_work_tree_is_unchanged_only_when_git_status_names_nothing_kept() {
         let dir = tempfile::tempdir().unwrap();
@@ -1245,7 +1310,7 @@ mod tests {
             git(&path, "2026-11-27T10:00:00+09:00", &["commit", "-q", "-m", "ignore"], &[]);
             path
         };
-        let cases = work_tree_cases();
+        let cases = work_tree_cases().into_iter().chain(ignore_cases());
         for (name, change, since, unchanged) in cases {
             let path = make(name);
             change(&path);

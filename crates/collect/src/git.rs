@@ -709,7 +709,7 @@ fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>, how: How) -> Log
     let listed = reader.as_ref().and_then(|reader| reader.log(listing_bound(options.since)));
     let (stdout, below_skew) = match listed {
         Some(listed) => listed,
-        None => (log(env, repo, options)?, 0),
+        None => log(env, repo, options)?,
     };
     // Without a commit authored in the window there is nothing to match and nothing to
     // push, so the repository's own configuration is not asked (a fetch or a checkout
@@ -834,16 +834,15 @@ fn first_line(stderr: &[u8]) -> String {
         .to_owned()
 }
 
-/// Runs one `git log` over every ref but the stash, without diffs; its output is for
-/// [`parse_log`], and the user's commits get their line counts from [`numstats`].
-fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<Vec<u8>, GitFailure> {
-    let since = listing_bound(options.since);
+/// A `git log` in the repository with the options and the header format [`parse_log`]
+/// reads, but no revisions yet.
+fn listing_command(env: &Env, repo: &Repo) -> Command {
     let mut command = command(env);
     command
         .current_dir(work_dir(repo))
         .arg("--git-dir")
         .arg(&repo.git_dir)
-        .args(["log", "--exclude=refs/stash", "--all"])
+        .arg("log")
         .args([
             "--no-color",
             "--no-ext-diff",
@@ -851,7 +850,6 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<Vec<u8>, Git
             "--no-show-signature",
             "--diff-merges=off",
         ])
-        .arg(format!("--since={}", since.strftime("%Y-%m-%dT%H:%M:%SZ")))
         // Branch tips as decorations, for containment; merges are listed (without a
         // diff) for the same reason and left out below unless asked for.
         .args(["--decorate=full", "--decorate-refs=refs/heads/", "--decorate-refs=refs/remotes/"])
@@ -859,11 +857,143 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<Vec<u8>, Git
         .arg(format!(
             "--format={HEADER_MARK}%H%x00%P%x00%D%x00%aI%x00%ae%x00%an%x00%aE%x00%aN%x00%s"
         ));
-    let output = output(command, options.timeout)?;
+    command
+}
+
+/// Runs a git command for its output, which must succeed.
+fn git_stdout(command: Command, timeout: Duration) -> Result<Vec<u8>, GitFailure> {
+    let output = output(command, timeout)?;
     if !output.status.success() {
         return Err(GitFailure::Failed(first_line(&output.stderr)));
     }
     Ok(output.stdout)
+}
+
+/// `--since=` the listing bound.
+fn since_arg(options: &ReadOptions<'_>) -> String {
+    format!("--since={}", listing_bound(options.since).strftime("%Y-%m-%dT%H:%M:%SZ"))
+}
+
+/// Runs one `git log` over every ref but the stash, without diffs; its output is for
+/// [`parse_log`], and the user's commits get their line counts from [`numstats`].
+///
+/// `--since` stops below a commit committed before the bound, so a commit made with a
+/// clock that went back (at a tip, or in the middle of the day) hides the day's
+/// commits below it. So the commits where the listing stopped are asked for: every
+/// tip and every parent of a listed commit that was not listed (one
+/// `git log --no-walk`); from their parents the walk goes on with the same `--since`
+/// (one more `git log`, which prints nothing and stops at once where those parents are
+/// old, as they are below a line nobody committed to in the window); when that finds
+/// commits, the commits above them are listed too. Returns the listing and how many of
+/// its commits of the window were found only that way. One level deep: a second
+/// skewed commit below the first is not looked through (the in-process reader looks
+/// further, [`inproc::SKEW_LOOKS`]).
+fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<(Vec<u8>, u64), GitFailure> {
+    let mut command = listing_command(env, repo);
+    command.args(["--exclude=refs/stash", "--all"]).arg(since_arg(options));
+    let listing = git_stdout(command, options.timeout)?;
+    // The look below is an addition: where git cannot answer it, the listing stands.
+    match look_below_skew(env, repo, options, listing.clone()) {
+        Ok(found) => Ok(found),
+        Err(_) => Ok((listing, 0)),
+    }
+}
+
+/// The look of [`log`] below the commits where its listing stopped.
+fn look_below_skew(
+    env: &Env,
+    repo: &Repo,
+    options: &ReadOptions<'_>,
+    mut listing: Vec<u8>,
+) -> Result<(Vec<u8>, u64), GitFailure> {
+    let mut listed: HashSet<Vec<u8>> = HashSet::new();
+    let mut boundary: BTreeSet<String> = BTreeSet::new();
+    for (header, _) in records(&listing) {
+        let mut fields = header.split(|&byte| byte == 0);
+        let (Some(hash), Some(parents)) = (fields.next(), fields.next()) else { continue };
+        listed.insert(hash.to_vec());
+        for parent in parents.split(|&byte| byte == b' ').filter(|parent| !parent.is_empty()) {
+            boundary.insert(String::from_utf8_lossy(parent).into_owned());
+        }
+    }
+    boundary.retain(|hash| !listed.contains(hash.as_bytes()));
+    let mut stops = command_for_tips(env, repo);
+    stops
+        .args(["--no-walk=unsorted", "--format=%H%x00%ct%x00%P", "--exclude=refs/stash", "--all"])
+        .arg("--end-of-options")
+        .args(&boundary);
+    let stops = git_stdout(stops, options.timeout)?;
+    let bound = listing_bound(options.since).as_second();
+    // The commits the walk stopped at: dated before the bound, with their parents.
+    let old: Vec<(String, Vec<String>)> = String::from_utf8_lossy(&stops)
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.split('\0');
+            let (hash, time, parents) = (fields.next()?, fields.next()?, fields.next()?);
+            let time: i64 = time.parse().ok()?;
+            let parents = parents.split(' ').filter(|parent| !parent.is_empty());
+            (time < bound && !listed.contains(hash.as_bytes()))
+                .then(|| (hash.to_owned(), parents.map(str::to_owned).collect()))
+        })
+        .collect();
+    let parents: BTreeSet<&String> = old
+        .iter()
+        .flat_map(|(_, parents)| parents)
+        .filter(|parent| !listed.contains(parent.as_bytes()))
+        .collect();
+    if parents.is_empty() {
+        return Ok((listing, 0));
+    }
+    let mut below = listing_command(env, repo);
+    below.arg(since_arg(options)).arg("--end-of-options").args(&parents);
+    let below = git_stdout(below, options.timeout)?;
+    let hash_of = |header: &[u8]| -> Vec<u8> {
+        header.split(|&byte| byte == 0).next().unwrap_or_default().to_vec()
+    };
+    let found: Vec<&[u8]> = records(&below)
+        .into_iter()
+        .map(|(header, _)| header)
+        .filter(|header| !listed.contains(&hash_of(header)))
+        .collect();
+    if found.is_empty() {
+        return Ok((listing, 0));
+    }
+    // The skewed commits above what was found: for containment, and listed when
+    // authored in the window.
+    let found_hashes: HashSet<Vec<u8>> = found.iter().map(|header| hash_of(header)).collect();
+    let skewed: Vec<&String> = old
+        .iter()
+        .filter(|(_, parents)| {
+            parents.iter().any(|parent| found_hashes.contains(parent.as_bytes()))
+        })
+        .map(|(hash, _)| hash)
+        .collect();
+    let mut above = listing_command(env, repo);
+    above.arg("--no-walk=unsorted").arg("--end-of-options").args(&skewed);
+    let above = git_stdout(above, options.timeout)?;
+    let mut below_skew = 0u64;
+    let mut seen = listed;
+    let extra = records(&above).into_iter().map(|(header, _)| header).chain(found);
+    for header in extra {
+        if !seen.insert(hash_of(header)) {
+            continue;
+        }
+        if header_authored_since(header, options.since) {
+            below_skew += 1;
+        }
+        listing.extend_from_slice(b"\0\0");
+        listing.extend_from_slice(header);
+        listing.push(b'\n');
+    }
+    Ok((listing, below_skew))
+}
+
+/// A plain `git log` in the repository, for the hashes, dates and parents of the
+/// commits a listing stopped at.
+fn command_for_tips(env: &Env, repo: &Repo) -> Command {
+    let mut command = command(env);
+    command.current_dir(work_dir(repo)).arg("--git-dir").arg(&repo.git_dir).arg("log");
+    command
 }
 
 /// The committer date from which a listing reads. `--since` filters by committer date
@@ -898,15 +1028,19 @@ fn records(stdout: &[u8]) -> Vec<(&[u8], Vec<&[u8]>)> {
 
 /// Whether [`log`]'s output holds a commit authored at or after `since`.
 fn authored_since(stdout: &[u8], since: Timestamp) -> bool {
-    stdout.split(|&byte| byte == b'\n').filter_map(|line| line.strip_prefix(b"\0\0")).any(
-        |header| {
-            header
-                .split(|&byte| byte == 0)
-                .nth(3)
-                .and_then(|date| std::str::from_utf8(date).ok()?.parse::<Timestamp>().ok())
-                .is_some_and(|time| time >= since)
-        },
-    )
+    stdout
+        .split(|&byte| byte == b'\n')
+        .filter_map(|line| line.strip_prefix(b"\0\0"))
+        .any(|header| header_authored_since(header, since))
+}
+
+/// Whether a header line of [`log`]'s format is of a commit authored at or after `since`.
+fn header_authored_since(header: &[u8], since: Timestamp) -> bool {
+    header
+        .split(|&byte| byte == 0)
+        .nth(3)
+        .and_then(|date| std::str::from_utf8(date).ok()?.parse::<Timestamp>().ok())
+        .is_some_and(|time| time >= since)
 }
 
 /// Whether a commit's author is the user: by the author as recorded or as the mailmap

@@ -931,7 +931,7 @@ mod tests {
             timeout: crate::git::DEFAULT_TIMEOUT,
             outside: None,
         };
-        records(&crate::git::log(&env, repo, &options).unwrap())
+        records(&crate::git::log(&env, repo, &options).unwrap().0)
     }
 
     fn init(dir: &Path) -> PathBuf {

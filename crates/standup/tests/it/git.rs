@@ -415,6 +415,27 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 fn a_tip_with_an_old_committer_date_hides_nothing() {
     let home = Home::new();
     home.git_identity(ME.email, ME.name);
+    skewed_commits_are_found(&home);
+}
+
+/// The same where the repositories are read by git's own `git log` (an include in
+/// git's global configuration sends every repository to git, as `includeIf` for a
+/// work identity does).
+#[test]
+fn a_tip_with_an_old_committer_date_hides_nothing_when_git_lists() {
+    let home = Home::new();
+    home.write(".gitconfig-extra", "[core]\n\tautocrlf = false\n");
+    home.write(
+        ".gitconfig",
+        &format!(
+            "[user]\n\temail = {}\n\tname = {}\n[include]\n\tpath = ~/.gitconfig-extra\n",
+            ME.email, ME.name
+        ),
+    );
+    skewed_commits_are_found(&home);
+}
+
+fn skewed_commits_are_found(home: &Home) {
     let app = home.repo("app");
     app.commit("a", "parser: accept trailing commas", "2026-11-27T09:00:00+09:00");
     app.commit("b", "parser: reject duplicate keys", "2026-11-27T10:00:00+09:00");
@@ -427,7 +448,7 @@ fn a_tip_with_an_old_committer_date_hides_nothing() {
         "2026-11-25T12:00:00+09:00",
         "2026-11-25T12:00:00+09:00",
     );
-    let report = json(&home, FRIDAY_EVENING, TOKYO, &["daily"]);
+    let report = json(home, FRIDAY_EVENING, TOKYO, &["daily"]);
     assert_eq!(
         subjects(&report),
         [[
@@ -455,7 +476,7 @@ fn a_tip_with_an_old_committer_date_hides_nothing() {
         "1970-01-02T00:00:00+00:00",
     );
     lib.commit("c", "lib: three", "2026-11-27T10:00:00+09:00");
-    let report = json(&home, FRIDAY_EVENING, TOKYO, &["daily", "--date", "2026-11-27"]);
+    let report = json(home, FRIDAY_EVENING, TOKYO, &["daily", "--date", "2026-11-27"]);
     let subjects = subjects(&report).concat();
     for subject in ["lib: one", "lib: skewed", "lib: three"] {
         assert!(subjects.contains(&subject.to_owned()), "{subject}: {subjects:?}");

@@ -235,6 +235,18 @@ impl Shell {
             Shell::Atuin => "atuin",
         }
     }
+
+    /// Every shell history read, in the report's order.
+    pub const ALL: [Shell; 4] = [Shell::Zsh, Shell::Bash, Shell::Fish, Shell::Atuin];
+}
+
+impl std::str::FromStr for Shell {
+    type Err = crate::UnknownName;
+
+    /// A shell by its [`Shell::display_name`] (`zsh`, `bash`, `fish`, `atuin`).
+    fn from_str(text: &str) -> Result<Shell, crate::UnknownName> {
+        Shell::ALL.into_iter().find(|shell| shell.display_name() == text).ok_or(crate::UnknownName)
+    }
 }
 
 /// One command from a shell history.

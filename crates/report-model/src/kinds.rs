@@ -158,21 +158,40 @@ impl From<Shell> for Source {
     }
 }
 
+impl Source {
+    /// Every source, in the order `doctor` lists them.
+    pub const ALL: [Source; 16] = [
+        Source::Git,
+        Source::Claude,
+        Source::Codex,
+        Source::Gemini,
+        Source::Copilot,
+        Source::Opencode,
+        Source::Pi,
+        Source::Qwen,
+        Source::Cursor,
+        Source::Amp,
+        Source::Aider,
+        Source::Droid,
+        Source::Zsh,
+        Source::Bash,
+        Source::Fish,
+        Source::Atuin,
+    ];
+}
+
+impl std::str::FromStr for Source {
+    type Err = UnknownName;
+
+    /// A source by its [`Source::as_str`] name, as the JSON and the config write it.
+    fn from_str(text: &str) -> Result<Source, UnknownName> {
+        Source::ALL.into_iter().find(|source| source.as_str() == text).ok_or(UnknownName)
+    }
+}
+
 impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-impl PartialEq<str> for Source {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for Source {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
     }
 }
 
@@ -276,6 +295,16 @@ mod tests {
             assert_eq!(serde_json::to_string(&source).unwrap(), format!("\"{source}\""));
         }
         assert!("Claude".parse::<Agent>().is_err());
-        assert_eq!(Source::from(Shell::Atuin), "atuin");
+        assert_eq!(Source::from(Shell::Atuin), Source::Atuin);
+        for source in Source::ALL {
+            assert_eq!(source.as_str().parse::<Source>(), Ok(source));
+            let json = serde_json::to_string(&source).unwrap();
+            assert_eq!(serde_json::from_str::<Source>(&json).unwrap(), source);
+        }
+        assert!("Git".parse::<Source>().is_err());
+        for shell in Shell::ALL {
+            assert_eq!(shell.display_name().parse::<Shell>(), Ok(shell));
+        }
+        assert!("powershell".parse::<Shell>().is_err());
     }
 }

@@ -839,11 +839,11 @@ pub(crate) fn doctor_text(env: &ProcessEnv, args: &DoctorArgs) -> Result<String,
             let _ = writeln!(out, "  note: {limit}");
         }
         doctor_versions(&mut out, status);
-        if status.source == "git" {
+        if status.source == Source::Git {
             doctor_git(&mut out, &collect_env, &config, &gathered);
         }
     }
-    if !gathered.statuses.iter().any(|status| status.source == "git") {
+    if !gathered.statuses.iter().any(|status| status.source == Source::Git) {
         doctor_git(&mut out, &collect_env, &config, &gathered);
     }
     // Warnings that a status already explains are not repeated.

@@ -87,6 +87,7 @@ fn warnings(output: &SourceOutput<ShellEvent>, home: &Home) -> Vec<(WarningCode,
 }
 
 fn status<'a>(output: &'a SourceOutput<ShellEvent>, source: &str) -> &'a SourceStatus {
+    let source: report_model::Source = source.parse().unwrap();
     output.statuses.iter().find(|status| status.source == source).unwrap()
 }
 

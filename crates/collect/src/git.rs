@@ -557,7 +557,8 @@ pub struct ReadOutput {
     pub repos: Vec<RepoRead>,
     /// The git dirs of the repositories git could not read (each has a warning).
     pub failed: Vec<PathBuf>,
-    /// Work in progress of the repositories with the user's commits, read in the same
+    /// Work in progress of the repositories with the user's commits or a moved index,
+    /// stash or linked worktree, read in the same
     /// pass (each git dir is in `wip_read`, whatever it found); the others' is read by
     /// [`read_work_in_progress`] once the sessions and commands are joined.
     pub wip: Vec<report_model::WipEvent>,
@@ -616,8 +617,10 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
         in_process,
         numstat_in_process: in_process && !outside.changes_numstat && !global_attributes,
     };
+    // A repository whose index moved too has its work in progress read on the same
+    // worker, while the agents' logs are still being read, rather than after the join.
     let results = crate::pool::map_ordered(&active, options.workers, |repo| {
-        read_repo(env, repo, options, how)
+        read_repo(env, repo, options, how, touched.contains(&repo.git_dir))
     });
 
     let mut read = ReadOutput { touched, ..ReadOutput::default() };
@@ -703,7 +706,13 @@ struct How {
 /// Reads one repository: its commits and the branches containing them (read in
 /// process, or one `git log`), and, when it holds a commit of the window, its identities
 /// and remotes (one `git config` when its own configuration cannot tell).
-fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>, how: How) -> LogResult {
+fn read_repo(
+    env: &Env,
+    repo: &Repo,
+    options: &ReadOptions<'_>,
+    how: How,
+    touched: bool,
+) -> LogResult {
     let includes = how.includes;
     let reader = how.in_process.then(|| inproc::Reader::open(repo)).flatten();
     let listed = reader.as_ref().and_then(|reader| reader.log(listing_bound(options.since)));
@@ -768,9 +777,9 @@ fn read_repo(env: &Env, repo: &Repo, options: &ReadOptions<'_>, how: How) -> Log
         commits: commits.len() as u64,
         below_skew,
     };
-    // A repository with the user's commits is asked for its work in progress now, on
-    // this worker, rather than after the join.
-    let wip = (!commits.is_empty())
+    // A repository with the user's commits, or whose index or stash moved, is asked for
+    // its work in progress now, on this worker, rather than after the join.
+    let wip = (!commits.is_empty() || touched)
         .then(|| wip::read_wip(env, repo, options.since, options.timeout, reader.as_ref()));
     Ok((commits, read, wip))
 }
@@ -887,7 +896,7 @@ fn since_arg(options: &ReadOptions<'_>) -> String {
 /// commits, the commits above them are listed too. Returns the listing and how many of
 /// its commits of the window were found only that way. One level deep: a second
 /// skewed commit below the first is not looked through (the in-process reader looks
-/// further, [`inproc::SKEW_LOOKS`]).
+/// further, [`inproc::log::SKEW_LOOKS`]).
 fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<(Vec<u8>, u64), GitFailure> {
     let mut command = listing_command(env, repo);
     command.args(["--exclude=refs/stash", "--all"]).arg(since_arg(options));

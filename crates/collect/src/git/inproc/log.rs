@@ -1,0 +1,227 @@
+//! The commit listing: the walk of `git log --all --since=…` with the look below skewed commits.
+
+use std::collections::{BinaryHeap, HashMap};
+
+use gix::ObjectId;
+use gix::bstr::{BStr, ByteSlice as _};
+use gix::prelude::{Find as _, FindExt as _};
+use jiff::Timestamp;
+
+/// How many parents of commits dated before the bound the walk may decode per
+/// repository, looking for a parent dated later than its child (a clock that went back).
+/// Each boundary commit (an old tip, the last commit of a line before the window) costs
+/// one look per parent; a repository with more of them than this has its extra look
+/// stop there.
+pub(crate) const SKEW_LOOKS: usize = 512;
+
+/// One commit of the walk, decoded once.
+struct Node {
+    committer_time: i64,
+    parents: Vec<ObjectId>,
+    line: Line,
+    /// Reached only through a commit dated before the bound.
+    below_skew: bool,
+}
+
+/// The fields of a commit's header line but its hash, parents and decorations.
+struct Line {
+    author_time: i64,
+    email: Vec<u8>,
+    name: Vec<u8>,
+    mapped_email: Vec<u8>,
+    mapped_name: Vec<u8>,
+    subject: Vec<u8>,
+}
+
+/// The walk of [`list`] from `tips`: the commits listed, in order, every node decoded,
+/// and how many listed commits were found only below a commit dated before `bound`.
+type Walked = (Vec<ObjectId>, HashMap<ObjectId, Node>, u64);
+
+fn walk(
+    repository: &gix::Repository,
+    mailmap: &gix::mailmap::Snapshot,
+    tips: Vec<ObjectId>,
+    bound: i64,
+) -> Option<Walked> {
+    let mut buffer = Vec::new();
+    let mut nodes: HashMap<ObjectId, Node> = HashMap::new();
+    // Newest committer date first; equal dates in the order they were queued, as git's
+    // date-ordered list does.
+    let mut queue: BinaryHeap<(i64, std::cmp::Reverse<u64>, ObjectId)> = BinaryHeap::new();
+    let mut queued = 0u64;
+    for tip in tips {
+        if nodes.contains_key(&tip) {
+            continue;
+        }
+        let object = repository.objects.try_find(&tip, &mut buffer).ok()??;
+        if object.kind != gix::object::Kind::Commit {
+            // git lists commits only; a ref to a tree or a blob is passed over.
+            continue;
+        }
+        let node = decode(repository, mailmap, tip, &mut buffer)?;
+        queue.push((node.committer_time, std::cmp::Reverse(queued), tip));
+        queued += 1;
+        nodes.insert(tip, node);
+    }
+    let mut listed: Vec<ObjectId> = Vec::new();
+    let mut below_skew = 0u64;
+    let mut looks = 0usize;
+    // Parents decoded below an old commit and not followed (a later path may want them).
+    let mut seen_below: HashMap<ObjectId, Node> = HashMap::new();
+    while let Some((time, _, id)) = queue.pop() {
+        let old = time < bound;
+        let (parents, skewed) = {
+            let node = nodes.get(&id)?;
+            if !old {
+                listed.push(id);
+                below_skew += u64::from(node.below_skew);
+            } else if node.line.author_time >= bound {
+                // Committed with a clock that went back, but authored in the window.
+                listed.push(id);
+                below_skew += 1;
+            }
+            (node.parents.clone(), node.below_skew || old)
+        };
+        for parent in parents {
+            if nodes.contains_key(&parent) {
+                continue;
+            }
+            let mut node = match seen_below.remove(&parent) {
+                Some(node) => node,
+                None if old && looks >= SKEW_LOOKS => continue,
+                None => {
+                    looks += usize::from(old);
+                    decode(repository, mailmap, parent, &mut buffer)?
+                }
+            };
+            // Below an old commit only a parent dated later than it is followed.
+            if old && node.committer_time <= time {
+                seen_below.insert(parent, node);
+                continue;
+            }
+            node.below_skew = skewed;
+            queue.push((node.committer_time, std::cmp::Reverse(queued), parent));
+            queued += 1;
+            nodes.insert(parent, node);
+        }
+    }
+
+    Some((listed, nodes, below_skew))
+}
+
+pub(super) fn list(repository: &gix::Repository, bound: i64) -> Option<(Vec<u8>, u64)> {
+    let mailmap = repository.open_mailmap();
+    // Tips: every ref but the stash, peeled, and HEAD (unborn: none).
+    let mut tips: Vec<ObjectId> = Vec::new();
+    let mut decorations: HashMap<ObjectId, Vec<String>> = HashMap::new();
+    let references = repository.references().ok()?;
+    // Read once for all the refs (`peel_to_id` would check `packed-refs` again for each).
+    let packed = repository.refs.cached_packed_buffer().ok()?;
+    for reference in references.all().ok()? {
+        let mut reference = reference.ok()?;
+        let name = reference.name().as_bstr().to_str().ok()?.to_owned();
+        if name == "refs/stash" {
+            continue;
+        }
+        let id =
+            reference.peel_to_id_packed(packed.as_ref().map(|buffer| &***buffer)).ok()?.detach();
+        if name.starts_with("refs/heads/") || name.starts_with("refs/remotes/") {
+            decorations.entry(id).or_default().push(name);
+        }
+        tips.push(id);
+    }
+    let head = repository.head().ok()?;
+    if !head.is_unborn() {
+        tips.push(head.id()?.detach());
+    }
+
+    let (listed, nodes, below_skew) = walk(repository, &mailmap, tips, bound)?;
+
+    let mut out = Vec::new();
+    for id in listed {
+        let node = nodes.get(&id)?;
+        let line = &node.line;
+        let author_time = Timestamp::from_second(line.author_time).ok()?;
+        let mut refs: Vec<&str> = decorations
+            .get(&id)
+            .map(|names| names.iter().map(String::as_str).collect())
+            .unwrap_or_default();
+        refs.sort_unstable();
+        let parents: Vec<String> = node.parents.iter().map(ToString::to_string).collect();
+        out.extend_from_slice(b"\0\0");
+        out.extend_from_slice(id.to_string().as_bytes());
+        for field in [
+            parents.join(" ").as_bytes(),
+            refs.join(", ").as_bytes(),
+            author_time.to_string().as_bytes(),
+            &line.email,
+            &line.name,
+            &line.mapped_email,
+            &line.mapped_name,
+            &line.subject,
+        ] {
+            out.push(0);
+            out.extend_from_slice(field);
+        }
+        out.push(b'\n');
+    }
+    Some((out, below_skew))
+}
+
+/// Decodes one commit: `None` for anything git would print otherwise (a commit in
+/// another encoding, a field holding a NUL or a newline) or cannot be read.
+fn decode(
+    repository: &gix::Repository,
+    mailmap: &gix::mailmap::Snapshot,
+    id: ObjectId,
+    buffer: &mut Vec<u8>,
+) -> Option<Node> {
+    let commit = repository.objects.find_commit(&id, buffer).ok()?;
+    if commit.encoding.is_some_and(|encoding| {
+        !(encoding.eq_ignore_ascii_case(b"utf-8") || encoding.eq_ignore_ascii_case(b"utf8"))
+    }) {
+        return None;
+    }
+    let author = commit.author().ok()?;
+    let committer = commit.committer().ok()?;
+    let author_time = author.time().ok()?.seconds;
+    let committer_time = committer.time().ok()?.seconds;
+    let mapped = mailmap.resolve(author);
+    let subject = subject(commit.message);
+    let fields: [&[u8]; 5] = [author.email, author.name, &mapped.email, &mapped.name, &subject];
+    if fields.iter().any(|field| field.contains(&0) || field.contains(&b'\n')) {
+        return None;
+    }
+    Some(Node {
+        committer_time,
+        parents: commit.parents().collect(),
+        line: Line {
+            author_time,
+            email: author.email.to_vec(),
+            name: author.name.to_vec(),
+            mapped_email: mapped.email.to_vec(),
+            mapped_name: mapped.name.to_vec(),
+            subject,
+        },
+        below_skew: false,
+    })
+}
+
+/// git's `%s`: after any blank lines, the lines of the first paragraph, each without its
+/// trailing white space, joined by a space (`format_subject` in git's `pretty.c`).
+pub(super) fn subject(message: &BStr) -> Vec<u8> {
+    let mut lines = message.split(|&byte| byte == b'\n').peekable();
+    while lines.next_if(|line| is_blank(line)).is_some() {}
+    let mut out: Vec<u8> = Vec::new();
+    for (index, line) in lines.take_while(|line| !is_blank(line)).enumerate() {
+        if index > 0 {
+            out.push(b' ');
+        }
+        out.extend_from_slice(line.trim_end_with(|c| c.is_ascii_whitespace()));
+    }
+    out
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}

@@ -1,0 +1,207 @@
+//! The commit listing of [`super::log`] read in process, with gitoxide, for the
+//! repositories where that gives exactly what git would print: no process per
+//! repository, which on a busy machine was most of the time of a report.
+//!
+//! What is read is the same walk as `git log --all --exclude=refs/stash --since=…`:
+//! every ref under `refs/` but the stash, and `HEAD`, walked newest committer date
+//! first; a commit older than the bound is not listed, and its parents are followed
+//! through it only where a parent is dated later than it (git's `--since` stops there,
+//! so a tip committed with a date in the past hides the whole day below it: clock skew,
+//! `GIT_COMMITTER_DATE`, imported history). That extra look is bounded
+//! ([`log::SKEW_LOOKS`] parents decoded per repository) and the commits it finds are counted
+//! for `standup doctor`. Each commit gives the
+//! fields of [`super::log`]'s format, in its byte layout, so [`super::parse_log`] reads
+//! both alike, and a test compares the two on real repositories.
+//!
+//! Anything git would treat in a way this reader does not copy sends the repository to
+//! git instead ([`Reader::open`] returns `None`): configuration that changes the listing
+//! (`mailmap.*`, `i18n.*`, includes, `core.worktree`, replace refs, grafts, a shallow
+//! clone, alternates, linked worktrees, a reftable, a bare repository), a commit in
+//! another encoding, a repository not owned by the user (git's `safe.directory` rule), a
+//! file that is not a regular file where one is read (a FIFO there would block this
+//! process, where a git process is killed at its deadline), and any error at all, whose
+//! message git then gives.
+
+use std::path::Path;
+
+use gix::bstr::ByteSlice as _;
+use jiff::Timestamp;
+
+use super::Repo;
+use crate::Env;
+
+/// Whether the environment lets the in-process reader stand in for git at all: none of
+/// the variables that make git read objects, refs or the index from elsewhere, or
+/// rewrite history, is set.
+pub(crate) fn environment_allows(env: &Env) -> bool {
+    env.var("GIT_NAMESPACE").is_none()
+        && env.var("GIT_OBJECT_DIRECTORY").is_none()
+        && env.var("GIT_ALTERNATE_OBJECT_DIRECTORIES").is_none()
+        && env.var("GIT_REPLACE_REF_BASE").is_none()
+        && env.var("GIT_NO_REPLACE_OBJECTS").is_none()
+        && env.var("GIT_SHALLOW_FILE").is_none()
+        && env.var("GIT_GRAFT_FILE").is_none()
+        && env.var("GIT_INDEX_FILE").is_none()
+}
+
+/// Sections of git's configuration that change what the listing shows.
+const LISTING_SECTIONS: [&str; 5] = ["mailmap", "i18n", "include", "includeif", "extensions"];
+
+/// A repository opened for reading in process: its layout and configuration allow it
+/// (see the module doc), checked once for the listing, the line counts and the
+/// work-tree check alike.
+pub(crate) struct Reader<'a> {
+    repo: &'a Repo,
+    repository: gix::Repository,
+}
+
+impl<'a> Reader<'a> {
+    /// Opens the repository, or `None` when git must be asked.
+    pub(crate) fn open(repo: &'a Repo) -> Option<Reader<'a>> {
+        let work_tree = repo.project.path.as_path();
+        if !plain_layout(work_tree, &repo.git_dir) {
+            return None;
+        }
+        let mut repository = gix::open_opts(work_tree, gix::open::Options::isolated()).ok()?;
+        // The repository discovery found, and no other (a `.git` file leading elsewhere).
+        // (`repo.git_dir` is canonical, and so is the work tree gix was given: a `.git`
+        // folder there is found under that very path, a `.git` file leads elsewhere.)
+        let same = repository.common_dir() == repo.git_dir
+            || fs_err::canonicalize(repository.common_dir()).is_ok_and(|dir| dir == repo.git_dir);
+        if !same || !plain_config(&repository) {
+            return None;
+        }
+        repository.object_cache_size_if_unset(4 << 20);
+        Some(Reader { repo, repository })
+    }
+
+    /// Lists the commits with committer dates at or after `bound` in the layout of
+    /// [`super::log`]'s output, with how many of them were found only below a commit
+    /// dated before the bound; or `None` when git must be asked.
+    pub(crate) fn log(&self, bound: Timestamp) -> Option<(Vec<u8>, u64)> {
+        log::list(&self.repository, bound.as_second())
+    }
+}
+
+/// The checks that need no more than `stat`, a folder listing and one small read.
+fn plain_layout(work_tree: &Path, git_dir: &Path) -> bool {
+    let kind = |path: &Path| fs_err::symlink_metadata(path).map(|meta| meta.file_type());
+    let regular = |path: &Path| kind(path).is_ok_and(|kind| kind.is_file());
+    let absent =
+        |path: &Path| kind(path).is_err_and(|error| error.kind() == std::io::ErrorKind::NotFound);
+    let regular_or_absent = |path: &Path| regular(path) || absent(path);
+    let owned = |path: &Path| {
+        gix::sec::Trust::from_path_ownership(path).is_ok_and(|trust| trust == gix::sec::Trust::Full)
+    };
+    work_tree.is_dir()
+        && work_tree.join(".git").exists()
+        && owned(work_tree)
+        && owned(git_dir)
+        && regular(&git_dir.join("HEAD"))
+        && regular_or_absent(&git_dir.join("config"))
+        && regular_or_absent(&git_dir.join("packed-refs"))
+        && regular_or_absent(&work_tree.join(".mailmap"))
+        && [
+            "shallow",
+            "info/grafts",
+            "objects/info/alternates",
+            "reftable",
+            "refs/replace",
+            "commondir",
+        ]
+        .iter()
+        .all(|name| absent(&git_dir.join(name)))
+        && no_linked_worktrees(git_dir)
+        && valid_head(git_dir)
+        && only_regular_files(&git_dir.join("refs"), 8)
+        && only_regular_files(&git_dir.join("objects"), 2)
+}
+
+fn no_linked_worktrees(git_dir: &Path) -> bool {
+    match fs_err::read_dir(git_dir.join("worktrees")) {
+        Ok(mut entries) => entries.next().is_none(),
+        Err(error) => error.kind() == std::io::ErrorKind::NotFound,
+    }
+}
+
+/// `HEAD` as git accepts it for a repository: a symbolic ref into `refs/`, or an object
+/// id. Anything else git calls "not a git repository", and says so.
+fn valid_head(git_dir: &Path) -> bool {
+    let Ok(text) = crate::fsread::read_small_text(&git_dir.join("HEAD"), 4096) else {
+        return false;
+    };
+    let text = text.trim_end();
+    text.strip_prefix("ref: refs/").is_some_and(|rest| !rest.is_empty() && !rest.contains('\n'))
+        || (text.len() == 40 && text.bytes().all(|byte| byte.is_ascii_hexdigit()))
+}
+
+/// Whether every entry below `dir` (folders `depth` levels down) is a folder or a
+/// regular file: the reader opens them without the non-blocking guard of
+/// [`crate::fsread`].
+fn only_regular_files(dir: &Path, depth: usize) -> bool {
+    let entries = match fs_err::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) => return error.kind() == std::io::ErrorKind::NotFound,
+    };
+    for entry in entries {
+        let Ok(entry) = entry else { return false };
+        let Ok(kind) = entry.file_type() else { return false };
+        if kind.is_dir() {
+            if depth == 0 || !only_regular_files(&entry.path(), depth - 1) {
+                return false;
+            }
+        } else if !kind.is_file() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The repository's own configuration changes nothing of the listing.
+fn plain_config(repository: &gix::Repository) -> bool {
+    let config = repository.config_snapshot();
+    let file = config.plumbing();
+    let listing = file.sections().any(|section| {
+        let name = section.header().name().to_str_lossy().to_ascii_lowercase();
+        LISTING_SECTIONS.contains(&name.as_str())
+    });
+    let core = |key: &str| file.string_by("core", None, key).is_some();
+    !listing
+        && !core("worktree")
+        && !core("useReplaceRefs")
+        && !config.boolean("core.bare").unwrap_or(false)
+        && repository.workdir().is_some()
+}
+
+mod log;
+mod numstat;
+mod status;
+#[cfg(test)]
+mod tests;
+
+/// The records of a listing, for comparing two of them: by hash, the parents, the
+/// `refs/heads/` and `refs/remotes/` decorations (sorted), the author time and the
+/// author fields.
+#[cfg(test)]
+pub(crate) fn records(stdout: &[u8]) -> std::collections::BTreeMap<String, Vec<String>> {
+    super::records(stdout)
+        .into_iter()
+        .map(|(header, _)| {
+            let fields: Vec<String> = header
+                .splitn(9, |&byte| byte == 0)
+                .map(|field| String::from_utf8_lossy(field).into_owned())
+                .collect();
+            let mut refs: Vec<&str> = fields[2]
+                .split(", ")
+                .map(|name| name.rsplit(" -> ").next().unwrap_or(name))
+                .filter(|name| name.starts_with("refs/heads/") || name.starts_with("refs/remotes/"))
+                .collect();
+            refs.sort_unstable();
+            let time =
+                fields[3].parse::<Timestamp>().map(|time| time.to_string()).unwrap_or_default();
+            let mut record = vec![fields[1].clone(), refs.join(", "), time];
+            record.extend(fields[4..].iter().cloned());
+            (fields[0].clone(), record)
+        })
+        .collect()
+}

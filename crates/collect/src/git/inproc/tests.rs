@@ -1,0 +1,547 @@
+use std::path::{Path, PathBuf};
+
+use jiff::Timestamp;
+
+use std::collections::HashMap;
+
+use super::log::subject;
+use super::*;
+use crate::git::{Identity, ReadOptions};
+
+fn log(repo: &Repo, bound: Timestamp) -> Option<Vec<u8>> {
+    Reader::open(repo)?.log(bound).map(|(listed, _)| listed)
+}
+
+fn numstats(repo: &Repo, hashes: &[&str]) -> Option<HashMap<String, (u64, u64, u64)>> {
+    Reader::open(repo)?.numstats(hashes)
+}
+
+fn worktree_unchanged_since(repo: &Repo, since: Timestamp) -> bool {
+    Reader::open(repo).is_some_and(|reader| reader.worktree_unchanged_since(since))
+}
+
+/// Runs git in `dir` with a pinned home, identity and dates (`date` for both the
+/// author and the committer unless `extra` sets them).
+fn git(dir: &Path, date: &str, args: &[&str], extra: &[(&str, &str)]) -> String {
+    #[expect(clippy::disallowed_methods, reason = "the test builds real repositories")]
+    let mut command = std::process::Command::new("git");
+    command
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Dev One")
+        .env("GIT_AUTHOR_EMAIL", "dev@example.com")
+        .env("GIT_COMMITTER_NAME", "Dev One")
+        .env("GIT_COMMITTER_EMAIL", "dev@example.com")
+        .env("GIT_AUTHOR_DATE", date)
+        .env("GIT_COMMITTER_DATE", date);
+    for (name, value) in extra {
+        command.env(name, value);
+    }
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+fn commit(dir: &Path, date: &str, file: &str, message: &str) {
+    fs_err::write(dir.join(file), format!("{message}\n{date}\n")).unwrap();
+    git(dir, date, &["add", "--", file], &[]);
+    git(dir, date, &["commit", "-q", "--cleanup=verbatim", "-m", message], &[]);
+}
+
+fn repo_at(path: &Path) -> Repo {
+    let path = path.canonicalize().unwrap();
+    Repo {
+        project: report_model::ProjectRef {
+            name: path.file_name().unwrap().to_string_lossy().into_owned(),
+            path: path.clone(),
+        },
+        git_dir: path.join(".git"),
+    }
+}
+
+/// The listing as `git log` gives it, in [`records`] form.
+fn by_git(repo: &Repo, since: Timestamp) -> std::collections::BTreeMap<String, Vec<String>> {
+    let env = Env::new(&repo.project.path);
+    let identity = Identity::default();
+    let options = ReadOptions {
+        identity: &identity,
+        since,
+        include_merges: true,
+        workers: 1,
+        timeout: crate::git::DEFAULT_TIMEOUT,
+        outside: None,
+    };
+    records(&crate::git::log(&env, repo, &options).unwrap().0)
+}
+
+fn init(dir: &Path) -> PathBuf {
+    fs_err::create_dir_all(dir).unwrap();
+    git(dir, "2026-11-01T09:00:00+09:00", &["init", "-q", "-b", "main"], &[]);
+    dir.to_path_buf()
+}
+
+/// The window the tests read: from 2026-11-27 00:00 JST (the listing starts a day
+/// earlier, at 2026-11-25T15:00:00Z).
+fn since() -> Timestamp {
+    "2026-11-26T15:00:00Z".parse().unwrap()
+}
+
+/// A repository with branches, a merge, remotes, tags of every kind, a stash, notes,
+/// a `.mailmap`, commits before and after the bound (one exactly on it), an author
+/// date far before its committer date, and subjects that test `%s`'s rules.
+fn rich(dir: &Path) -> Repo {
+    let upstream = init(&dir.join("upstream"));
+    commit(&upstream, "2026-10-01T09:00:00+09:00", "a.txt", "very old base");
+    commit(&upstream, "2026-11-24T09:00:00+09:00", "a.txt", "old, before the bound");
+    commit(&upstream, "2026-11-26T00:00:00+09:00", "a.txt", "exactly on the bound");
+    git(dir, "2026-11-26T01:00:00+09:00", &["clone", "-q", "upstream", "app"], &[]);
+    let app = dir.join("app");
+    commit(&app, "2026-11-26T10:00:00+09:00", "b.txt", "Fix the parser\n\nBody text.");
+    commit(
+        &app,
+        "2026-11-27T09:00:00+09:00",
+        "b.txt",
+        "\n\n   leading blank lines  \nand a second line\t\n \nnot in the subject",
+    );
+    git(&app, "2026-11-27T09:30:00+09:00", &["checkout", "-q", "-b", "feature"], &[]);
+    commit(&app, "2026-11-27T10:00:00+09:00", "c.txt", "パーサーを直す");
+    git(&app, "2026-11-27T10:30:00+09:00", &["checkout", "-q", "main"], &[]);
+    commit(&app, "2026-11-27T11:00:00+09:00", "d.txt", "on main meanwhile");
+    git(
+        &app,
+        "2026-11-27T12:00:00+09:00",
+        &["merge", "-q", "--no-ff", "-m", "Merge branch 'feature'", "feature"],
+        &[],
+    );
+    // Authored long ago, committed (rebased) in the window.
+    fs_err::write(app.join("e.txt"), "e\n").unwrap();
+    git(&app, "2026-11-27T13:00:00+09:00", &["add", "e.txt"], &[]);
+    git(
+        &app,
+        "2026-11-27T13:00:00+09:00",
+        &["commit", "-q", "-m", "authored in October"],
+        &[("GIT_AUTHOR_DATE", "2026-10-15T09:00:00+09:00")],
+    );
+    // A colleague, mapped by the work tree's `.mailmap`.
+    fs_err::write(app.join("f.txt"), "f\n").unwrap();
+    git(&app, "2026-11-27T14:00:00+09:00", &["add", "f.txt"], &[]);
+    git(
+        &app,
+        "2026-11-27T14:00:00+09:00",
+        &["commit", "-q", "-m", "a colleague's commit"],
+        &[("GIT_AUTHOR_NAME", "colleague"), ("GIT_AUTHOR_EMAIL", "Old@Example.com")],
+    );
+    fs_err::write(app.join(".mailmap"), "Col League <col@example.com> <old@example.com>\n")
+        .unwrap();
+    git(&app, "2026-11-27T15:00:00+09:00", &["tag", "v1"], &[]);
+    git(&app, "2026-11-27T15:00:00+09:00", &["tag", "-a", "-m", "annotated", "v2", "HEAD~1"], &[]);
+    git(&app, "2026-11-27T15:00:00+09:00", &["tag", "tree-tag", "HEAD^{tree}"], &[]);
+    git(&app, "2026-11-27T15:00:00+09:00", &["notes", "add", "-m", "a note", "HEAD"], &[]);
+    fs_err::write(app.join("a.txt"), "changed, then stashed\n").unwrap();
+    git(&app, "2026-11-27T16:00:00+09:00", &["stash", "-q"], &[]);
+    // A branch whose tip is older than the bound, and one after the window.
+    git(&app, "2026-11-27T16:00:00+09:00", &["branch", "stale", "HEAD~4"], &[]);
+    git(&app, "2026-11-27T16:00:00+09:00", &["checkout", "-q", "-b", "later"], &[]);
+    commit(&app, "2026-11-30T09:00:00+09:00", "g.txt", "after the window");
+    git(&app, "2026-11-30T09:00:00+09:00", &["checkout", "-q", "main"], &[]);
+    repo_at(&app)
+}
+
+#[test]
+fn the_listing_in_process_is_the_listing_of_git() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = rich(dir.path());
+    let expected = by_git(&repo, since());
+    let listed = log(&repo, super::super::listing_bound(since())).expect("read in process");
+    assert_eq!(records(&listed), expected);
+    // The walk did what the fixture is for.
+    let subjects: Vec<&str> = expected.values().map(|record| record[7].as_str()).collect();
+    for subject in [
+        "exactly on the bound",
+        "   leading blank lines and a second line",
+        "Merge branch 'feature'",
+        "authored in October",
+        "after the window",
+        "Notes added by 'git notes add'",
+    ] {
+        assert!(subjects.contains(&subject), "{subject:?} not in {subjects:?}");
+    }
+    assert!(!subjects.contains(&"old, before the bound"), "{subjects:?}");
+    assert!(expected.values().any(|record| record[5] == "col@example.com"), "mailmap applied");
+    assert!(expected.values().any(|record| record[1].contains("refs/remotes/origin/main")));
+
+    // Packed refs and packed objects read alike.
+    git(&repo.project.path, "2026-11-30T10:00:00+09:00", &["gc", "-q"], &[]);
+    assert!(repo.git_dir.join("packed-refs").exists());
+    let listed = log(&repo, super::super::listing_bound(since())).expect("read in process");
+    assert_eq!(records(&listed), by_git(&repo, since()));
+}
+
+#[test]
+fn detached_and_empty_repositories_list_as_git_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = repo_at(&init(&dir.path().join("empty")));
+    assert_eq!(log(&empty, since()).map(|listed| records(&listed)), Some(by_git(&empty, since())));
+
+    let path = init(&dir.path().join("detached"));
+    commit(&path, "2026-11-27T09:00:00+09:00", "a.txt", "first");
+    commit(&path, "2026-11-27T10:00:00+09:00", "a.txt", "second");
+    git(&path, "2026-11-27T10:00:00+09:00", &["checkout", "-q", "--detach", "HEAD~1"], &[]);
+    commit(&path, "2026-11-27T11:00:00+09:00", "b.txt", "only on the detached HEAD");
+    let detached = repo_at(&path);
+    let expected = by_git(&detached, since());
+    assert_eq!(expected.len(), 3);
+    assert_eq!(log(&detached, since()).map(|listed| records(&listed)), Some(expected));
+}
+
+#[test]
+fn what_the_reader_does_not_copy_is_left_to_git() {
+    let dir = tempfile::tempdir().unwrap();
+    let make = |name: &str| {
+        let path = init(&dir.path().join(name));
+        commit(&path, "2026-11-27T09:00:00+09:00", "a.txt", "first");
+        commit(&path, "2026-11-27T10:00:00+09:00", "a.txt", "second");
+        path
+    };
+    let plain = make("plain");
+    assert!(log(&repo_at(&plain), since()).is_some());
+
+    let configured = make("mailmap-file");
+    git(&configured, "2026-11-27T10:00:00+09:00", &["config", "mailmap.file", "/elsewhere"], &[]);
+    let grafted = make("replaced");
+    git(&grafted, "2026-11-27T10:00:00+09:00", &["replace", "--graft", "HEAD"], &[]);
+    let encoded = make("latin1");
+    fs_err::write(encoded.join("b.txt"), "b\n").unwrap();
+    git(&encoded, "2026-11-27T11:00:00+09:00", &["add", "b.txt"], &[]);
+    git(
+        &encoded,
+        "2026-11-27T11:00:00+09:00",
+        &["-c", "i18n.commitEncoding=ISO-8859-1", "commit", "-q", "-m", "caf\u{e9}"],
+        &[],
+    );
+    let worktrees = make("worktrees");
+    git(
+        &worktrees,
+        "2026-11-27T11:00:00+09:00",
+        &["worktree", "add", "-q", "../wt", "-b", "wt"],
+        &[],
+    );
+    git(
+        dir.path(),
+        "2026-11-27T11:00:00+09:00",
+        &["clone", "-q", "--depth", "1", &format!("file://{}", plain.display()), "shallow"],
+        &[],
+    );
+    let shallow = dir.path().join("shallow");
+    let fifo = make("fifo");
+    let packed = fifo.join(".git/packed-refs");
+    #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO")]
+    let status = std::process::Command::new("mkfifo").arg(&packed).status().unwrap();
+    assert!(status.success());
+    let broken = make("broken-head");
+    fs_err::write(broken.join(".git/HEAD"), "garbage\n").unwrap();
+    for path in [&configured, &grafted, &encoded, &worktrees, &shallow, &fifo, &broken] {
+        assert!(log(&repo_at(path), since()).is_none(), "{} was read in process", path.display());
+    }
+}
+
+#[test]
+fn subjects_follow_git_format_subject() {
+    let cases: [(&str, &str); 6] = [
+        ("one line", "one line"),
+        ("one line\n", "one line"),
+        ("\n\n  indented\n", "  indented"),
+        ("two \nlines\n\nbody", "two lines"),
+        ("ends at a blank line\n \t \nbody", "ends at a blank line"),
+        ("crlf\r\nline\r\n\r\nbody", "crlf line"),
+    ];
+    for (message, expected) in cases {
+        assert_eq!(subject(message.into()), expected.as_bytes(), "{message:?}");
+    }
+}
+
+/// The files `git status` names that the work-in-progress reader keeps.
+fn wip_by_git(repo: &Repo, since: Timestamp) -> Vec<String> {
+    let env = Env::new(&repo.project.path);
+    let mut files = Vec::new();
+    crate::git::wip::status_files(
+        &env,
+        (&repo.project.path, ""),
+        since,
+        crate::git::DEFAULT_TIMEOUT,
+        &mut files,
+    )
+    .unwrap();
+    files.into_iter().map(|file| file.path).collect()
+}
+
+fn touch(path: &Path, date: &str) {
+    #[expect(clippy::disallowed_methods, reason = "the test dates a file with coreutils")]
+    let status =
+        std::process::Command::new("touch").args(["-h", "-d", date]).arg(path).status().unwrap();
+    assert!(status.success());
+}
+
+/// What is done to a work tree, by name.
+type Change = fn(&Path);
+
+/// (name, what is done to the work tree, `since`, whether it counts as unchanged).
+fn work_tree_cases() -> Vec<(&'static str, Change, Timestamp, bool)> {
+    let past: Timestamp = "2020-01-01T00:00:00Z".parse().unwrap();
+    let future: Timestamp = "2099-01-01T00:00:00Z".parse().unwrap();
+    vec![
+        ("clean", |_| {}, past, true),
+        ("modified", |path| fs_err::write(path.join("b.txt"), "other\n").unwrap(), past, false),
+        (
+            "staged",
+            |path| {
+                fs_err::write(path.join("b.txt"), "staged\n").unwrap();
+                git(path, "2026-11-27T11:00:00+09:00", &["add", "b.txt"], &[]);
+            },
+            past,
+            false,
+        ),
+        ("deleted", |path| fs_err::remove_file(path.join("src/deep/a.txt")).unwrap(), past, false),
+        (
+            "executable",
+            |path| {
+                use std::os::unix::fs::PermissionsExt as _;
+                let file = path.join("b.txt");
+                fs_err::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+            },
+            past,
+            false,
+        ),
+        (
+            "untracked",
+            |path| fs_err::write(path.join("src/new.txt"), "new\n").unwrap(),
+            past,
+            false,
+        ),
+        // Untracked, but older than the window: status names it, the reader drops it.
+        (
+            "untracked-old",
+            |path| {
+                fs_err::write(path.join("src/new.txt"), "new\n").unwrap();
+                touch(&path.join("src/new.txt"), "2019-06-01");
+            },
+            past,
+            true,
+        ),
+        // An ignored build folder modified in the window: git names nothing, and
+        // neither does the reader, which reads the same ignore rules.
+        (
+            "ignored",
+            |path| {
+                fs_err::create_dir_all(path.join("target/debug")).unwrap();
+                fs_err::write(path.join("target/debug/app"), "binary").unwrap();
+            },
+            past,
+            true,
+        ),
+        (
+            "untracked-future-window",
+            |path| fs_err::write(path.join("new.txt"), "n\n").unwrap(),
+            future,
+            true,
+        ),
+        // No index and no files: every file of `HEAD` is "deleted", none is kept.
+        (
+            "no-checkout",
+            |path| {
+                fs_err::remove_file(path.join(".git/index")).unwrap();
+                for name in ["src", "b.txt", ".gitignore"] {
+                    let entry = path.join(name);
+                    if entry.is_dir() {
+                        fs_err::remove_dir_all(entry).unwrap();
+                    } else {
+                        fs_err::remove_file(entry).unwrap();
+                    }
+                }
+            },
+            past,
+            true,
+        ),
+        // No index, a file left: asked of git.
+        ("no-index", |path| fs_err::remove_file(path.join(".git/index")).unwrap(), past, false),
+    ]
+}
+
+/// Work trees with new untracked entries that git's ignore rules may hide.
+fn ignore_cases() -> Vec<(&'static str, Change, Timestamp, bool)> {
+    let past: Timestamp = "2020-01-01T00:00:00Z".parse().unwrap();
+    vec![
+        // Ignored through `info/exclude` by a glob, and by a `.gitignore` of a
+        // subfolder: nothing named.
+        (
+            "ignored-exclude-and-nested",
+            |path| {
+                fs_err::write(path.join(".git/info/exclude"), "*.log\n").unwrap();
+                fs_err::write(path.join("run.log"), "log").unwrap();
+                fs_err::write(path.join("src/.gitignore"), "*.tmp\n").unwrap();
+                touch(&path.join("src/.gitignore"), "2019-06-01");
+                fs_err::write(path.join("src/deep/x.tmp"), "tmp").unwrap();
+            },
+            past,
+            // `src/.gitignore` is itself untracked, but old.
+            true,
+        ),
+        // A negated pattern brings one new file back: git names it.
+        (
+            "ignored-but-negated",
+            |path| {
+                fs_err::write(path.join(".git/info/exclude"), "*.log\n!keep.log\n").unwrap();
+                fs_err::write(path.join("run.log"), "log").unwrap();
+                fs_err::write(path.join("keep.log"), "log").unwrap();
+            },
+            past,
+            false,
+        ),
+        // The folder's own files are ignored, not the folder: a new file that no
+        // rule matches is named.
+        (
+            "ignored-sibling-not",
+            |path| {
+                fs_err::write(path.join(".git/info/exclude"), "*.o\n").unwrap();
+                fs_err::write(path.join("src/a.o"), "obj").unwrap();
+                fs_err::write(path.join("src/a.c"), "int main;").unwrap();
+            },
+            past,
+            false,
+        ),
+    ]
+}
+
+#[test]
+fn a_work_tree_is_unchanged_only_when_git_status_names_nothing_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let make = |name: &str| {
+        let path = init(&dir.path().join(name));
+        fs_err::create_dir_all(path.join("src/deep")).unwrap();
+        commit(&path, "2026-11-27T09:00:00+09:00", "src/deep/a.txt", "first");
+        commit(&path, "2026-11-27T10:00:00+09:00", "b.txt", "second");
+        fs_err::write(path.join(".gitignore"), "target/\n").unwrap();
+        git(&path, "2026-11-27T10:00:00+09:00", &["add", ".gitignore"], &[]);
+        git(&path, "2026-11-27T10:00:00+09:00", &["commit", "-q", "-m", "ignore"], &[]);
+        path
+    };
+    let cases = work_tree_cases().into_iter().chain(ignore_cases());
+    for (name, change, since, unchanged) in cases {
+        let path = make(name);
+        change(&path);
+        let repo = repo_at(&path);
+        let kept = wip_by_git(&repo, since);
+        assert_eq!(worktree_unchanged_since(&repo, since), unchanged, "{name}: git names {kept:?}");
+        if unchanged {
+            assert!(kept.is_empty(), "{name}: unchanged, but git names {kept:?}");
+        }
+    }
+}
+
+/// A file of a test commit and its new content (`None` deletes it).
+type FileChange<'a> = (&'a str, Option<&'a [u8]>);
+
+/// Writes the files, stages everything and commits; the hash.
+fn commit_files(dir: &Path, files: &[FileChange<'_>], message: &str) -> String {
+    for (name, content) in files {
+        let path = dir.join(name);
+        match content {
+            Some(content) => {
+                fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+                fs_err::write(&path, content).unwrap();
+            }
+            None => fs_err::remove_file(&path).unwrap(),
+        }
+    }
+    let date = "2026-11-27T10:00:00+09:00";
+    git(dir, date, &["add", "-A"], &[]);
+    git(dir, date, &["commit", "-q", "--allow-empty", "-m", message], &[]);
+    git(dir, date, &["rev-parse", "HEAD"], &[])
+}
+
+#[test]
+fn line_counts_in_process_are_git_s_or_left_to_git() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = init(&dir.path().join("counts"));
+    let text = b"one\ntwo\nthree\nfour\nfive\nsix\n".as_slice();
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\x01\x02".as_slice();
+    // (what the commit does, whether it is counted in process)
+    let steps: Vec<(&str, Vec<FileChange<'_>>, bool)> = vec![
+        (
+            "root: two files, one empty",
+            vec![("a.txt", Some(text)), ("src/empty.txt", Some(b""))],
+            true,
+        ),
+        (
+            "one block replaced",
+            vec![("a.txt", Some(b"one\ntwo\nTHREE\nFOUR\n4b\nfive\nsix\n"))],
+            true,
+        ),
+        (
+            "lines appended",
+            vec![("a.txt", Some(b"one\ntwo\nTHREE\nFOUR\n4b\nfive\nsix\nseven\neight\n"))],
+            true,
+        ),
+        ("lines deleted", vec![("a.txt", Some(b"one\nfive\nsix\nseven\neight\n"))], true),
+        ("the last newline dropped", vec![("a.txt", Some(b"one\nfive\nsix\nseven\neight"))], true),
+        ("edits in two places", vec![("a.txt", Some(b"ONE\nfive\nsix\nseven\nEIGHT"))], false),
+        (
+            "a block replaced by one sharing a line",
+            vec![("a.txt", Some(b"ONE\nsix\nfive\nseven\nEIGHT"))],
+            false,
+        ),
+        ("a binary file added", vec![("img/logo.png", Some(png))], true),
+        ("the binary file changed", vec![("img/logo.png", Some(b"\x89PNG\0\0other"))], true),
+        ("a file added in a new folder", vec![("lib/deep/new.rs", Some(b"fn main() {}\n"))], true),
+        ("a file deleted", vec![("src/empty.txt", None)], true),
+        (
+            "a file added and another deleted",
+            vec![("b.txt", Some(b"b\n")), ("lib/deep/new.rs", None)],
+            false,
+        ),
+        (
+            "a .gitattributes",
+            vec![(".gitattributes", Some(b"*.txt -diff\n")), ("c.txt", Some(b"c\n"))],
+            false,
+        ),
+    ];
+    let env = Env::new(&path);
+    let repo = repo_at(&path);
+    for (message, files, counted) in steps {
+        let hash = commit_files(&path, &files, message);
+        let by_git =
+            crate::git::numstats(&env, &repo, &[hash.as_str()], crate::git::DEFAULT_TIMEOUT)
+                .unwrap();
+        let here = numstats(&repo, &[hash.as_str()]);
+        assert_eq!(here.is_some(), counted, "{message}: in process {here:?}, git {by_git:?}");
+        if let Some(here) = here {
+            assert_eq!(here, by_git, "{message}");
+        }
+    }
+    // A mode change alone, and a symbolic link added.
+    git(&path, "2026-11-27T11:00:00+09:00", &["rm", "-q", ".gitattributes"], &[]);
+    git(&path, "2026-11-27T11:00:00+09:00", &["commit", "-q", "-m", "no attributes"], &[]);
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        fs_err::set_permissions(path.join("a.txt"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+    }
+    let chmod = commit_files(&path, &[], "chmod +x");
+    std::os::unix::fs::symlink("a.txt", path.join("link")).unwrap();
+    let link = commit_files(&path, &[], "a link");
+    for hash in [&chmod, &link] {
+        let by_git =
+            crate::git::numstats(&env, &repo, &[hash.as_str()], crate::git::DEFAULT_TIMEOUT)
+                .unwrap();
+        assert_eq!(numstats(&repo, &[hash.as_str()]), Some(by_git));
+    }
+    // git takes attributes from the work tree too: an untracked `.gitattributes` in
+    // the folder of a changed file leaves the commit to git.
+    let edit = commit_files(&path, &[("lib/deep/x.txt", Some(b"x\n"))], "a file in lib/deep");
+    assert!(numstats(&repo, &[edit.as_str()]).is_some());
+    fs_err::write(path.join("lib/deep/.gitattributes"), "*.txt binary\n").unwrap();
+    assert_eq!(numstats(&repo, &[edit.as_str()]), None);
+    assert!(numstats(&repo, &[chmod.as_str()]).is_some(), "a commit elsewhere is still counted");
+}

@@ -896,7 +896,7 @@ fn since_arg(options: &ReadOptions<'_>) -> String {
 /// commits, the commits above them are listed too. Returns the listing and how many of
 /// its commits of the window were found only that way. One level deep: a second
 /// skewed commit below the first is not looked through (the in-process reader looks
-/// further, [`inproc::log::SKEW_LOOKS`]).
+/// further: its `SKEW_LOOKS`).
 fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<(Vec<u8>, u64), GitFailure> {
     let mut command = listing_command(env, repo);
     command.args(["--exclude=refs/stash", "--all"]).arg(since_arg(options));

@@ -280,6 +280,9 @@ pub struct Activity {
     /// Work in progress of the active repositories (uncommitted files, stashes).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wip: Vec<WipEvent>,
+    /// The person's own notes of the report's days (`standup note`), by date then number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<crate::outlook::Note>,
 }
 
 /// Work in progress in one repository at report time: what is not committed yet.

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::{Agent, TodoStatus, is_false, is_zero};
 use crate::kinds::MaskedSource;
+use crate::outlook::Outlook;
 
 /// Version of the JSON form of [`Report`]. Bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -182,6 +183,15 @@ pub enum Evidence {
         /// Full object id.
         hash: String,
         /// Author date.
+        time: Timestamp,
+    },
+    /// An agent session.
+    Session {
+        /// The agent.
+        agent: Agent,
+        /// The agent's session id.
+        session_id: String,
+        /// Its last record in the report's windows.
         time: Timestamp,
     },
 }
@@ -512,6 +522,10 @@ pub struct Report {
     /// What the grounding checks did with the model's reply, when a model answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub narrative_check: Option<NarrativeCheck>,
+    /// What looks forward beside the activity: the person's notes, the plans and
+    /// blockers carried from earlier days, work left open and ticket keys.
+    #[serde(default, skip_serializing_if = "crate::outlook::outlook_is_empty")]
+    pub outlook: Outlook,
 }
 
 /// What the grounding checks (DESIGN §8.7a) did with a model's reply.

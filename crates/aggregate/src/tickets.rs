@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use regex::Regex;
-use report_model::{Bucket, Ticket, TicketSession};
+use report_model::{Bucket, Commit, Ticket, TicketSession};
 
 /// The built-in patterns: a project key and a number (`ABC-123`, `GH-12`), and an issue
 /// number after a space or an opening bracket (`#123`).
@@ -120,11 +120,12 @@ pub(crate) fn find(buckets: &[Bucket], rules: &TicketRules) -> Vec<Ticket> {
         BTreeMap::new();
     for bucket in buckets {
         for project in &bucket.projects {
-            for commit in &project.commits {
-                let texts = std::iter::once(&commit.subject)
-                    .chain(&commit.branches)
-                    .chain(&commit.remote_branches);
-                for text in texts {
+            // A branch names the commits made for it: those of its commits that no
+            // narrower branch holds (a commit of `main` that `feature/PAY-7` also
+            // contains is not PAY-7's), as the Markdown labels them.
+            let narrowest = narrowest_branches(&project.commits);
+            for (commit, branches) in project.commits.iter().zip(&narrowest) {
+                for text in std::iter::once(&commit.subject).chain(branches.iter().copied()) {
                     for key in rules.keys(text) {
                         tickets.entry(key).or_default().0.insert(commit.hash.clone());
                     }
@@ -149,6 +150,29 @@ pub(crate) fn find(buckets: &[Bucket], rules: &TicketRules) -> Vec<Ticket> {
             key,
             commits: commits.into_iter().collect(),
             sessions: sessions.into_iter().collect(),
+        })
+        .collect()
+}
+
+fn label(commit: &Commit) -> &[String] {
+    if commit.branches.is_empty() { &commit.remote_branches } else { &commit.branches }
+}
+
+/// For each commit, its narrowest branches: the ones (local, else remote-tracking) that
+/// hold the fewest of the listed commits.
+fn narrowest_branches(commits: &[Commit]) -> Vec<Vec<&String>> {
+    let mut holds: BTreeMap<&str, usize> = BTreeMap::new();
+    for commit in commits {
+        for name in label(commit) {
+            *holds.entry(name.as_str()).or_default() += 1;
+        }
+    }
+    commits
+        .iter()
+        .map(|commit| {
+            let names = label(commit);
+            let fewest = names.iter().filter_map(|name| holds.get(name.as_str())).min();
+            names.iter().filter(|name| holds.get(name.as_str()) == fewest).collect()
         })
         .collect()
 }

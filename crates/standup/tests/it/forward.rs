@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::support::{Home, ME, Run, report_json};
+use crate::support::{Home, ME, Run};
 
 const TOKYO: &str = "Asia/Tokyo";
 /// Monday 2026-11-30, 09:00 in Tokyo: the standup covers Friday 2026-11-27 to Sunday.
@@ -59,7 +59,12 @@ fn friday_nanos(time: &str) -> i64 {
 }
 
 fn jsonl(lines: &[Value]) -> String {
-    lines.iter().map(|line| format!("{line}\n")).collect()
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    text
 }
 
 /// The lines of the section under the heading `heading` (up to the next heading or the
@@ -290,7 +295,13 @@ fn the_monday_standup_of_issue_21_shows_each_thing_in_its_place() {
     );
     assert!(ja.contains("- 要確認: `cargo test -p api` が16:10以降3回失敗し"), "{ja}");
     assert!(ja.contains("- 次: Fix the retry backoff（作業中） · Add a regression test"), "{ja}");
+}
 
+#[test]
+fn the_monday_standup_of_issue_21_in_json_and_the_other_formats() {
+    let home = monday_home();
+    let report = json_report(&home, MONDAY_MORNING, &["standup"]);
+    let done_by = hash_of(&report, "client: add the retry test");
     // The JSON, with the evidence.
     let outlook = &report["outlook"];
     assert_eq!(outlook["follow_up"][0]["status"], "done");

@@ -200,4 +200,24 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_ticket_link_comes_back_as_a_link_and_any_other_address_as_text() {
+        let blocks = parse(
+            "- [PAY-7](<https://t.example/browse/PAY-7>): fix\n- [x](<javascript:alert(1)>) y\n",
+        );
+        assert_eq!(
+            blocks,
+            vec![Block::List(vec![
+                vec![
+                    Inline::Link {
+                        text: "PAY-7".into(),
+                        url: "https://t.example/browse/PAY-7".into()
+                    },
+                    Inline::Text(": fix".into()),
+                ],
+                vec![Inline::Text("x y".into())],
+            ])]
+        );
+    }
 }

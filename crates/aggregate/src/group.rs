@@ -60,7 +60,7 @@ pub fn aggregate(
         })
         .collect();
     add_next_steps(&mut buckets, &sessions);
-    add_blockers(&mut buckets, &shell, &options.shell);
+    add_blockers(&mut buckets, &shell, &sessions, &options.shell);
     let mut totals = Totals::default();
     let mut projects = BTreeSet::new();
     for bucket in &buckets {

@@ -526,9 +526,21 @@ pub(crate) trait OutlookText: Copy {
     fn carried_blocker(self, text: &str, noted: &str) -> String;
     fn open_plan(self, text: &str, noted: &str) -> String;
     fn open_work(self, project: &str, files: u64, stashes: u64, unpushed: usize) -> String;
+    fn interrupted_session(self, agent: &str, title: &str, at: &str) -> String;
 }
 
 impl OutlookText for Lang {
+    /// `Blocked?: Claude Code `title` was interrupted at 16:40 and not resumed`; `title`
+    /// is already a code span.
+    fn interrupted_session(self, agent: &str, title: &str, at: &str) -> String {
+        match self {
+            Lang::En => {
+                format!("Blocked?: {agent} {title} was interrupted at {at} and not resumed")
+            }
+            Lang::Ja => format!("要確認: {agent} {title} が{at}に中断され、再開されていません"),
+        }
+    }
+
     fn notes_heading(self) -> &'static str {
         match self {
             Lang::En => "Notes",

@@ -506,6 +506,13 @@ fn blocker_line(blocker: &Blocker, lang: Lang, time_zone: &TimeZone, date: Date)
     match blocker.kind {
         BlockerKind::FailingCommand => lang.failing_command(&text, blocker.evidence.len(), &time),
         BlockerKind::RevertedCommit => lang.reverted_commit(&text, &time),
+        BlockerKind::InterruptedSession => {
+            let agent = blocker.evidence.iter().find_map(|evidence| match evidence {
+                Evidence::Session { agent, .. } => Some(agent.display_name()),
+                Evidence::Command { .. } | Evidence::Commit { .. } => None,
+            });
+            lang.interrupted_session(agent.unwrap_or_default(), &text, &time)
+        }
     }
 }
 

@@ -161,6 +161,10 @@ pub struct SessionEvent {
     /// When the newest list was written, when the session wrote one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub todos_time: Option<Timestamp>,
+    /// When the person last interrupted the agent (Claude Code's `[Request interrupted by
+    /// user]`), when no prompt came after it: the session was left there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<Timestamp>,
 }
 
 /// The most items of one to-do list a session keeps.

@@ -146,12 +146,14 @@ pub struct Blocker {
     /// What was found.
     pub kind: BlockerKind,
     /// What it is about (cleaned and redacted): the command line that kept failing (its
-    /// latest form), or the subject of the commit that was reverted.
+    /// latest form), the subject of the commit that was reverted, or the title of the
+    /// session left interrupted.
     pub text: String,
     /// What it rests on, in time order: each failed run of the command since the last
-    /// passing one; the commit and its revert.
+    /// passing one; the commit and its revert; the session, at its interruption.
     pub evidence: Vec<Evidence>,
-    /// Since when: the first of the failed runs; the time of the revert.
+    /// Since when: the first of the failed runs; the time of the revert; the time of the
+    /// interruption.
     pub time: Timestamp,
 }
 
@@ -164,6 +166,8 @@ pub enum BlockerKind {
     FailingCommand,
     /// A commit was reverted in the same window (`Revert "<subject>"`), and not made again.
     RevertedCommit,
+    /// The project's last agent session was interrupted by the person and not resumed.
+    InterruptedSession,
 }
 
 /// One piece of evidence of a blocker.

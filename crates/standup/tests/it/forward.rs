@@ -560,3 +560,71 @@ fn a_week_ends_with_what_is_still_open() {
     let report = json_report(&home, sunday, &["week"]);
     assert_eq!(report["outlook"]["follow_up"].as_array().unwrap().len(), 3);
 }
+
+/// A Claude Code session in `app` on Friday: a prompt at 14:30, the person's interruption
+/// at 15:20, then, when `resumed`, a prompt that resumes it. (`app` also has a commit on
+/// Monday, so its last bucket is today's and the time names its date.)
+fn write_interrupted_claude(home: &Home, resumed: bool) {
+    let cwd = home.path().join("src/app").display().to_string();
+    let record = |uuid: &str, time: &str, content: Value| {
+        json!({
+            "parentUuid": null, "isSidechain": false, "userType": "external", "cwd": cwd,
+            "sessionId": CLAUDE_ID, "version": "2.1.50", "gitBranch": "main", "type": "user",
+            "message": {"role": "user", "content": content}, "uuid": uuid, "timestamp": friday(time),
+        })
+    };
+    let mut lines = vec![
+        record("00000000-0000-4000-8000-000000000001", "14:30:00", json!("Write the HTTP client")),
+        record(
+            "00000000-0000-4000-8000-000000000002",
+            "15:20:00",
+            json!([{"type": "text", "text": "[Request interrupted by user for tool use]"}]),
+        ),
+    ];
+    if resumed {
+        lines.push(record("00000000-0000-4000-8000-000000000003", "15:25:00", json!("go on")));
+    }
+    home.write(&format!(".claude/projects/-x-src-app/{CLAUDE_ID}.jsonl"), &jsonl(&lines));
+}
+
+#[test]
+fn an_agent_session_interrupted_and_not_resumed_is_a_possible_blocker() {
+    let home = home_with_repos();
+    write_interrupted_claude(&home, false);
+    let en = standup(&home, "en");
+    assert!(
+        en.contains(
+            "- Blocked?: Claude Code `Write the HTTP client` was interrupted at 2026-11-27 15:20 and not resumed"
+        ),
+        "{en}"
+    );
+    let ja = standup(&home, "ja");
+    assert!(
+        ja.contains(
+            "- 要確認: Claude Code `Write the HTTP client` が2026-11-27 15:20に中断され、再開されていません"
+        ),
+        "{ja}"
+    );
+    let report = json_report(&home, MONDAY_MORNING, &["standup"]);
+    let app = report["buckets"][1]["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|project| project["name"] == "app")
+        .unwrap();
+    assert_eq!(
+        app["blockers"],
+        json!([{
+            "kind": "interrupted_session",
+            "text": "Write the HTTP client",
+            "evidence": [{"type": "session", "agent": "claude_code", "session_id": CLAUDE_ID,
+                          "time": "2026-11-27T06:20:00Z"}],
+            "time": "2026-11-27T06:20:00Z",
+        }])
+    );
+
+    // A prompt after the interruption resumed it: no line.
+    write_interrupted_claude(&home, true);
+    let en = standup(&home, "en");
+    assert!(!en.contains("interrupted"), "{en}");
+}

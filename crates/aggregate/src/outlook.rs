@@ -207,8 +207,9 @@ fn mentions(work: &Words, plan: &Words) -> bool {
 /// Per project with any, its work left open over the report: uncommitted files and
 /// stashes of every bucket, and the commits not pushed.
 fn open_work(buckets: &[Bucket]) -> Vec<OpenWork> {
-    // Per project: its name, uncommitted files, stashes and unpushed commits.
-    type Open = (String, BTreeSet<String>, BTreeSet<String>, Vec<String>);
+    // Per project: its name, uncommitted files, stashes, unpushed commits and their
+    // branches.
+    type Open = (String, BTreeSet<String>, BTreeSet<String>, Vec<String>, BTreeSet<String>);
     let mut open: BTreeMap<PathBuf, Open> = BTreeMap::new();
     for bucket in buckets {
         for project in &bucket.projects {
@@ -222,19 +223,21 @@ fn open_work(buckets: &[Bucket]) -> Vec<OpenWork> {
                 if !entry.3.contains(&commit.hash) {
                     entry.3.push(commit.hash.clone());
                 }
+                entry.4.extend(commit.branches.iter().cloned());
             }
         }
     }
     open.into_iter()
-        .filter(|(_, (_, files, stashes, unpushed))| {
+        .filter(|(_, (_, files, stashes, unpushed, _))| {
             !files.is_empty() || !stashes.is_empty() || !unpushed.is_empty()
         })
-        .map(|(path, (name, files, stashes, unpushed))| OpenWork {
+        .map(|(path, (name, files, stashes, unpushed, branches))| OpenWork {
             name,
             path,
             uncommitted_files: files.len() as u64,
             stashes: stashes.len() as u64,
             unpushed,
+            branches: branches.into_iter().collect(),
         })
         .collect()
 }

@@ -277,9 +277,12 @@ fn open_work(out: &mut String, outlook: &Outlook, lang: Lang) {
         } else {
             escape_text(&open.name)
         };
+        let branches: Vec<String> =
+            open.branches.iter().take(BRANCHES_SHOWN).map(|name| code_span(name)).collect();
+        let on = if branches.is_empty() { String::new() } else { lang.on_branches(&branches) };
         let _ = writeln!(
             out,
-            "- {}",
+            "- {}{on}",
             lang.open_work(&name, open.uncommitted_files, open.stashes, open.unpushed.len())
         );
     }

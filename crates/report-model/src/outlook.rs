@@ -88,6 +88,9 @@ pub struct OpenWork {
     /// The report's commits that no remote-tracking branch contains.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unpushed: Vec<String>,
+    /// The local branches holding those commits, sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub branches: Vec<String>,
 }
 
 /// A ticket key found in the work (a branch name, a commit subject, a session title),

@@ -229,7 +229,7 @@ fn the_monday_standup_of_issue_21_shows_each_thing_in_its_place() {
         [
             format!("- Done: add the retry test (`{short}`)").as_str(),
             "- Open: wire the Slack output",
-            "- app — left open: 2 commits not pushed",
+            "- app — left open: 2 commits not pushed · on `feature/PAY-7-retry`",
         ],
         "{en}"
     );
@@ -284,7 +284,7 @@ fn the_monday_standup_of_issue_21_shows_each_thing_in_its_place() {
         [
             format!("- 完了: add the retry test（`{short}`）").as_str(),
             "- 未完了: wire the Slack output",
-            "- app — 残作業: 未プッシュ2コミット",
+            "- app — 残作業: 未プッシュ2コミット・ブランチ `feature/PAY-7-retry`",
         ],
         "{ja}"
     );
@@ -319,6 +319,7 @@ fn the_monday_standup_of_issue_21_in_json_and_the_other_formats() {
     assert_eq!(outlook["notes"][0]["time"], "2026-11-27T09:00:00Z");
     assert_eq!(outlook["open_work"][0]["name"], "app");
     assert_eq!(outlook["open_work"][0]["unpushed"].as_array().unwrap().len(), 2);
+    assert_eq!(outlook["open_work"][0]["branches"], json!(["feature/PAY-7-retry"]));
     let retry = hash_of(&report, "client: retry on 503");
     let mut ticket_commits = vec![retry, done_by.clone()];
     ticket_commits.sort();
@@ -547,7 +548,7 @@ fn a_week_ends_with_what_is_still_open() {
             "- Plan: wire the Slack output (noted 2026-11-27 (Fri))",
             "- Blocker: waiting on the staging API keys (noted 2026-11-27 (Fri))",
             "- api — Blocked?: `cargo test -p api` failed 3 times since 16:10, no passing run after",
-            "- app — left open: 1 commit not pushed",
+            "- app — left open: 1 commit not pushed · on `feature/PAY-7-retry`",
         ],
         "{en}"
     );

@@ -1,12 +1,12 @@
 //! Possible blockers read from the evidence alone, without a model: a command that kept
-//! failing with no passing run after, a commit reverted the same day. No evidence, no
-//! blocker.
+//! failing with no passing run after, a commit reverted the same day, a project's last
+//! agent session interrupted and not resumed. No evidence, no blocker.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use jiff::Timestamp;
-use report_model::{Blocker, BlockerKind, Bucket, Commit, Evidence, ShellEvent};
+use report_model::{Blocker, BlockerKind, Bucket, Commit, Evidence, SessionEvent, ShellEvent};
 
 use crate::shell::ShellGrouping;
 
@@ -36,9 +36,15 @@ const STATUS_ONE_ANSWERS: [&str; 11] =
 
 /// Gives the buckets' projects (and the last bucket with shell commands outside any
 /// project) their blockers.
-pub(crate) fn add_blockers(buckets: &mut [Bucket], shell: &[ShellEvent], grouping: &ShellGrouping) {
+pub(crate) fn add_blockers(
+    buckets: &mut [Bucket],
+    shell: &[ShellEvent],
+    sessions: &[SessionEvent],
+    grouping: &ShellGrouping,
+) {
     failing_commands(buckets, shell, grouping);
     reverted_commits(buckets);
+    interrupted_sessions(buckets, sessions);
     for bucket in buckets.iter_mut() {
         sort(&mut bucket.blockers);
         for project in &mut bucket.projects {
@@ -218,6 +224,54 @@ fn reverted_commits(buckets: &mut [Bucket]) {
                 });
             }
             project.blockers.extend(found);
+        }
+    }
+}
+
+/// For each project, on the last bucket it appears in: its last agent session (the one
+/// with the latest record in the report's windows up to that bucket), when the person
+/// interrupted it inside those windows and typed nothing after.
+fn interrupted_sessions(buckets: &mut [Bucket], sessions: &[SessionEvent]) {
+    let mut last: BTreeMap<PathBuf, usize> = BTreeMap::new();
+    for (index, bucket) in buckets.iter().enumerate() {
+        for project in &bucket.projects {
+            last.insert(project.path.clone(), index);
+        }
+    }
+    for (path, index) in last {
+        let windows: Vec<report_model::Window> =
+            buckets[..=index].iter().map(|bucket| bucket.window).collect();
+        let inside = |time: &Timestamp| windows.iter().any(|window| window.contains(*time));
+        let newest = sessions
+            .iter()
+            .filter(|session| {
+                session.project.as_ref().map_or(std::path::Path::new(""), |p| p.path.as_path())
+                    == path
+            })
+            .filter_map(|session| {
+                let latest =
+                    session.activity.iter().chain(&session.prompts).filter(|t| inside(t)).max()?;
+                Some((*latest, session))
+            })
+            .max_by(|a, b| {
+                a.0.cmp(&b.0)
+                    .then_with(|| b.1.agent.cmp(&a.1.agent))
+                    .then_with(|| b.1.session_id.cmp(&a.1.session_id))
+            });
+        let Some((_, session)) = newest else { continue };
+        let Some(time) = session.interrupted.filter(|time| inside(time)) else { continue };
+        let blocker = Blocker {
+            kind: BlockerKind::InterruptedSession,
+            text: session.title.clone(),
+            evidence: vec![Evidence::Session {
+                agent: session.agent,
+                session_id: session.session_id.clone(),
+                time,
+            }],
+            time,
+        };
+        if let Some(project) = buckets[index].projects.iter_mut().find(|p| p.path == path) {
+            project.blockers.push(blocker);
         }
     }
 }

@@ -21,6 +21,8 @@ pub struct Options {
     pub shell: ShellGrouping,
     /// How active time is estimated.
     pub time: TimeRules,
+    /// How ticket keys are found, linked and grouped.
+    pub tickets: crate::tickets::TicketRules,
 }
 
 /// Builds the report: each event goes into the window its own timestamp falls in (a
@@ -36,7 +38,7 @@ pub fn aggregate(
 ) -> Report {
     // Each commit moves into the window holding its author date (windows do not overlap;
     // if they did, the earlier ones would get a copy).
-    let Activity { commits, sessions, shell, wip } = activity;
+    let Activity { commits, sessions, shell, wip, notes } = activity;
     let mut commits_per_window: Vec<Vec<CommitEvent>> =
         windows.iter().map(|_| Vec::new()).collect();
     for commit in commits {
@@ -58,7 +60,7 @@ pub fn aggregate(
         })
         .collect();
     add_next_steps(&mut buckets, &sessions);
-    add_blockers(&mut buckets, &shell, &options.shell);
+    add_blockers(&mut buckets, &shell, &sessions, &options.shell);
     let mut totals = Totals::default();
     let mut projects = BTreeSet::new();
     for bucket in &buckets {
@@ -69,6 +71,7 @@ pub fn aggregate(
     warnings.sort();
     warnings.dedup();
     let time_spent = sum(buckets.iter().map(|bucket| &bucket.time_spent));
+    let outlook = crate::outlook::outlook(kind, &buckets, &sessions, notes, &options.tickets);
     Report {
         schema_version: SCHEMA_VERSION,
         kind,
@@ -79,6 +82,7 @@ pub fn aggregate(
         meta,
         time_spent,
         narrative_check: None,
+        outlook,
     }
 }
 

@@ -9,7 +9,9 @@ mod blockers;
 mod error;
 mod group;
 pub mod holidays;
+mod outlook;
 mod shell;
+mod tickets;
 mod time;
 mod windows;
 
@@ -17,6 +19,7 @@ pub use blockers::FAILURES_MIN;
 pub use error::Error;
 pub use group::{NEXT_STEPS_MAX, Options, aggregate};
 pub use shell::{DEFAULT_IGNORE, DEFAULT_TWO_WORD, ShellGrouping, head};
+pub use tickets::{DEFAULT_PATTERNS as DEFAULT_TICKET_PATTERNS, TicketRules};
 pub use time::{TimeRules, time_spent};
 pub use windows::{
     Calendar, MAX_RANGE_DAYS, end_at, range_windows, report_windows, settle, through, today,

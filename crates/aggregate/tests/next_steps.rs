@@ -58,6 +58,7 @@ fn session(
         branch: None,
         todos,
         todos_time: written.map(ts),
+        interrupted: None,
     }
 }
 

@@ -34,11 +34,16 @@ pub struct Cleaner<'r> {
     redactor: &'r Redactor,
     max_chars: usize,
     memo: HashMap<String, Cleaned>,
-    masked: [u64; 4],
+    masked: [u64; 5],
 }
 
-const SOURCES: [MaskedSource; 4] =
-    [MaskedSource::Git, MaskedSource::Sessions, MaskedSource::Shell, MaskedSource::Warnings];
+const SOURCES: [MaskedSource; 5] = [
+    MaskedSource::Git,
+    MaskedSource::Sessions,
+    MaskedSource::Shell,
+    MaskedSource::Warnings,
+    MaskedSource::Notes,
+];
 
 fn slot(source: MaskedSource) -> usize {
     match source {
@@ -46,6 +51,7 @@ fn slot(source: MaskedSource) -> usize {
         MaskedSource::Sessions => 1,
         MaskedSource::Shell => 2,
         MaskedSource::Warnings => 3,
+        MaskedSource::Notes => 4,
     }
 }
 
@@ -53,7 +59,7 @@ impl<'r> Cleaner<'r> {
     /// A cleaner masking with `redactor` and capping subjects, titles and commands at
     /// `max_chars` characters.
     pub fn new(redactor: &'r Redactor, max_chars: usize) -> Cleaner<'r> {
-        Cleaner { redactor, max_chars, memo: HashMap::new(), masked: [0; 4] }
+        Cleaner { redactor, max_chars, memo: HashMap::new(), masked: [0; 5] }
     }
 
     /// Sanitizes and redacts `raw` (once per distinct string). `count` names the source
@@ -121,7 +127,7 @@ impl<'r> Cleaner<'r> {
         }
     }
 
-    /// Cleans every string of `activity`: subjects, titles, to-do items, ids, models, commands, the
+    /// Cleans every string of `activity`: subjects, titles, to-do items, notes, ids, models, commands, the
     /// agents that ran them, working directories and projects. Session titles are then
     /// collapsed and shortened.
     pub fn activity(&mut self, activity: &mut Activity) {
@@ -169,6 +175,13 @@ impl<'r> Cleaner<'r> {
             if let Some(project) = &mut session.project {
                 self.project(project, sessions);
             }
+        }
+        // The person's own words: shown as written, but cleaned and masked like every
+        // string, and kept to one line (a note is one line of the report).
+        let notes = Some(MaskedSource::Notes);
+        for note in &mut activity.notes {
+            self.text(&mut note.text, max_chars, notes);
+            note.text = note.text.split_whitespace().collect::<Vec<_>>().join(" ");
         }
         let shell = Some(MaskedSource::Shell);
         for command in &mut activity.shell {

@@ -107,6 +107,7 @@ fn escapes_leave_paths_statuses_warnings_and_the_identity() {
             status: report_model::TodoStatus::Pending,
         }],
         todos_time: None,
+        interrupted: None,
     }];
     gathered.activity.commits[0].commit.branches = vec![evil.to_owned()];
     gathered.activity.commits[0].commit.remote_branches = vec![format!("origin/{TOKEN}")];
@@ -179,6 +180,7 @@ fn todo_items_are_cleaned_masked_counted_and_shortened() {
             todo("word ".repeat(40)),
         ],
         todos_time: None,
+        interrupted: None,
     }];
     let masked = masked(&mut gathered);
     let todos = &gathered.activity.sessions[0].todos;

@@ -164,8 +164,13 @@ pub fn gather(
     gathered.repo_reads = reads.repos;
     let commits = reads.output;
 
-    gathered.activity =
-        Activity { commits: commits.events, sessions: sessions.events, shell: shell.events, wip };
+    gathered.activity = Activity {
+        commits: commits.events,
+        sessions: sessions.events,
+        shell: shell.events,
+        wip,
+        notes: Vec::new(),
+    };
     for output in [commits.warnings, sessions.warnings, shell.warnings] {
         gathered.warnings.extend(output);
     }

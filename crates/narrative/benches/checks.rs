@@ -130,6 +130,7 @@ fn busy_day() -> Report {
             secrets_masked: Vec::new(),
         },
         narrative_check: None,
+        outlook: report_model::Outlook::default(),
         time_spent: report_model::TimeSpent::default(),
     }
 }

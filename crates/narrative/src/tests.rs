@@ -119,6 +119,7 @@ fn report(kind: ReportKind) -> Report {
         },
         time_spent: TimeSpent::default(),
         narrative_check: None,
+        outlook: report_model::Outlook::default(),
     }
 }
 

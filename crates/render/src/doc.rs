@@ -17,6 +17,14 @@ pub(crate) enum Inline {
     Code(String),
     /// A line break inside a paragraph.
     Break,
+    /// A link our Markdown wrote (a ticket key and its `[tickets] url`): its text and an
+    /// `http`/`https` address.
+    Link {
+        /// The text shown.
+        text: String,
+        /// Where it points.
+        url: String,
+    },
 }
 
 /// A block of the report.
@@ -31,15 +39,19 @@ pub(crate) enum Block {
 }
 
 /// Reads Markdown written by [`crate::markdown()`] (or a narrative inside it) back into
-/// blocks. Constructs our Markdown never writes (block quotes, rules, images, links, raw
-/// HTML that a narrative might hold) become plain text: nothing is dropped, nothing
-/// becomes markup.
+/// blocks. Constructs our Markdown never writes (block quotes, rules, images, raw HTML
+/// that a narrative might hold) become plain text: nothing is dropped, nothing becomes
+/// markup. A link comes only from our own Markdown (every untrusted string is escaped, so
+/// none can write one): a ticket's, to an `http` or `https` address; any other becomes
+/// its text.
 pub(crate) fn parse(markdown: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut inlines: Vec<Inline> = Vec::new();
     let mut items: Vec<Vec<Inline>> = Vec::new();
     let mut list_depth = 0_usize;
     let mut heading: Option<u8> = None;
+    // An open link: its address and where its text starts in `inlines`.
+    let mut link: Option<(String, usize)> = None;
     let push_text = |inlines: &mut Vec<Inline>, text: &str| {
         if let Some(Inline::Text(last)) = inlines.last_mut() {
             last.push_str(text);
@@ -84,6 +96,28 @@ pub(crate) fn parse(markdown: &str) -> Vec<Block> {
                 push_text(&mut inlines, &text);
             }
             Event::Code(code) => inlines.push(Inline::Code(code.into_string())),
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                link = Some((dest_url.into_string(), inlines.len()));
+            }
+            Event::End(TagEnd::Link) => {
+                if let Some((url, start)) = link.take() {
+                    let start = start.min(inlines.len());
+                    let text: String = inlines
+                        .drain(start..)
+                        .map(|piece| match piece {
+                            Inline::Text(text) | Inline::Code(text) | Inline::Link { text, .. } => {
+                                text
+                            }
+                            Inline::Break => " ".to_owned(),
+                        })
+                        .collect();
+                    if url.starts_with("https://") || url.starts_with("http://") {
+                        inlines.push(Inline::Link { text, url });
+                    } else {
+                        push_text(&mut inlines, &text);
+                    }
+                }
+            }
             Event::SoftBreak | Event::HardBreak => inlines.push(Inline::Break),
             Event::Rule => blocks.push(Block::Paragraph(vec![Inline::Text("---".to_owned())])),
             _ => {}
@@ -164,6 +198,26 @@ mod tests {
                 )]),
                 Block::Paragraph(vec![Inline::Text("q".into())]),
             ]
+        );
+    }
+
+    #[test]
+    fn a_ticket_link_comes_back_as_a_link_and_any_other_address_as_text() {
+        let blocks = parse(
+            "- [PAY-7](<https://t.example/browse/PAY-7>): fix\n- [x](<javascript:alert(1)>) y\n",
+        );
+        assert_eq!(
+            blocks,
+            vec![Block::List(vec![
+                vec![
+                    Inline::Link {
+                        text: "PAY-7".into(),
+                        url: "https://t.example/browse/PAY-7".into()
+                    },
+                    Inline::Text(": fix".into()),
+                ],
+                vec![Inline::Text("x y".into())],
+            ])]
         );
     }
 }

@@ -1,8 +1,9 @@
 //! The HTML form: a fragment for rich-text paste into mail, Confluence, Notion or Teams.
 //!
-//! Only `<h2>`–`<h4>`, `<p>`, `<br>`, `<ul>`, `<li>` and `<code>`, with no attributes at
-//! all: no `<script>`, `<style>`, `<img>`, links or event handlers can appear, whatever
-//! the sources held, because every piece of text is escaped (`&`, `<`, `>`, `"`, `'`).
+//! Only `<h2>`–`<h4>`, `<p>`, `<br>`, `<ul>`, `<li>`, `<code>` and, for ticket keys with
+//! a `[tickets] url`, `<a href>` to an `http`/`https` address; no other attribute: no
+//! `<script>`, `<style>`, `<img>` or event handlers can appear, whatever the sources held,
+//! because every piece of text (and the address) is escaped (`&`, `<`, `>`, `"`, `'`).
 
 use std::fmt::Write as _;
 
@@ -49,6 +50,9 @@ fn inline(out: &mut String, inlines: &[Inline]) {
                 out.push_str("</code>");
             }
             Inline::Break => out.push_str("<br />\n"),
+            Inline::Link { text, url } => {
+                let _ = write!(out, "<a href=\"{}\">{}</a>", escape(url), escape(text));
+            }
         }
     }
 }

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use jiff::civil::{Date, Weekday};
-use report_model::{Lang, MaskedSource};
+use report_model::{FollowUpStatus, Lang, MaskedSource, NoteKind};
 
 pub(crate) struct Labels {
     pub(crate) daily_title: &'static str,
@@ -352,6 +352,7 @@ impl LangText for Lang {
                     MaskedSource::Sessions => "AI sessions",
                     MaskedSource::Shell => "shell history",
                     MaskedSource::Warnings => "warnings",
+                    MaskedSource::Notes => "notes",
                 };
                 format!(
                     "{count} {} masked in {source}",
@@ -364,6 +365,7 @@ impl LangText for Lang {
                     MaskedSource::Sessions => "AIセッション",
                     MaskedSource::Shell => "シェル履歴",
                     MaskedSource::Warnings => "警告",
+                    MaskedSource::Notes => "メモ",
                 };
                 format!("{source}の秘密情報{count}件をマスク")
             }
@@ -510,6 +512,148 @@ impl RangeText for Lang {
         match self {
             Lang::En => format!("{duration}, {}–{}", clock(first), clock(last)),
             Lang::Ja => format!("{duration}（{}〜{}）", clock(first), clock(last)),
+        }
+    }
+}
+
+/// The words of what looks forward: notes, carried plans and blockers, open work.
+pub(crate) trait OutlookText: Copy {
+    fn notes_heading(self) -> &'static str;
+    fn next_heading(self) -> &'static str;
+    fn still_open_heading(self) -> &'static str;
+    fn note(self, kind: NoteKind, text: &str, done: bool) -> String;
+    fn follow_up(self, status: FollowUpStatus, text: &str, evidence: &str) -> String;
+    fn carried_blocker(self, text: &str, noted: &str) -> String;
+    fn open_plan(self, text: &str, noted: &str) -> String;
+    fn open_work(self, project: &str, files: u64, stashes: u64, unpushed: usize) -> String;
+    fn interrupted_session(self, agent: &str, title: &str, at: &str) -> String;
+}
+
+impl OutlookText for Lang {
+    /// `Blocked?: Claude Code `title` was interrupted at 16:40 and not resumed`; `title`
+    /// is already a code span.
+    fn interrupted_session(self, agent: &str, title: &str, at: &str) -> String {
+        match self {
+            Lang::En => {
+                format!("Blocked?: {agent} {title} was interrupted at {at} and not resumed")
+            }
+            Lang::Ja => format!("要確認: {agent} {title} が{at}に中断され、再開されていません"),
+        }
+    }
+
+    fn notes_heading(self) -> &'static str {
+        match self {
+            Lang::En => "Notes",
+            Lang::Ja => "メモ",
+        }
+    }
+
+    fn next_heading(self) -> &'static str {
+        match self {
+            Lang::En => "Next",
+            Lang::Ja => "今日の予定",
+        }
+    }
+
+    fn still_open_heading(self) -> &'static str {
+        match self {
+            Lang::En => "Still open",
+            Lang::Ja => "未完了",
+        }
+    }
+
+    /// `Plan: text`, `Blocker: text` or the text of a plain note; ` (closed)` when the
+    /// person closed it. `text` is already escaped.
+    fn note(self, kind: NoteKind, text: &str, done: bool) -> String {
+        let (label, closed) = match self {
+            Lang::En => (
+                match kind {
+                    NoteKind::Note => "",
+                    NoteKind::Plan => "Plan: ",
+                    NoteKind::Blocker => "Blocker: ",
+                },
+                " (closed)",
+            ),
+            Lang::Ja => (
+                match kind {
+                    NoteKind::Note => "",
+                    NoteKind::Plan => "予定: ",
+                    NoteKind::Blocker => "課題: ",
+                },
+                "（完了）",
+            ),
+        };
+        format!("{label}{text}{}", if done { closed } else { "" })
+    }
+
+    /// `Done: text (evidence)`, `Open: text` or `Closed: text`; `evidence` is already
+    /// Markdown (code spans), empty when there is none.
+    fn follow_up(self, status: FollowUpStatus, text: &str, evidence: &str) -> String {
+        let label = match (self, status) {
+            (Lang::En, FollowUpStatus::Done) => "Done",
+            (Lang::En, FollowUpStatus::Open) => "Open",
+            (Lang::En, FollowUpStatus::Closed) => "Closed",
+            (Lang::Ja, FollowUpStatus::Done) => "完了",
+            (Lang::Ja, FollowUpStatus::Open) => "未完了",
+            (Lang::Ja, FollowUpStatus::Closed) => "完了（手動）",
+        };
+        match (self, evidence.is_empty()) {
+            (_, true) => format!("{label}: {text}"),
+            (Lang::En, false) => format!("{label}: {text} ({evidence})"),
+            (Lang::Ja, false) => format!("{label}: {text}（{evidence}）"),
+        }
+    }
+
+    /// `Blocker: text (noted Fri 27 Nov 2026)`; `text` is already escaped.
+    fn carried_blocker(self, text: &str, noted: &str) -> String {
+        match self {
+            Lang::En => format!("Blocker: {text} (noted {noted})"),
+            Lang::Ja => format!("課題: {text}（{noted}のメモ）"),
+        }
+    }
+
+    /// `Plan: text (noted …)`, a plan of the week still open.
+    fn open_plan(self, text: &str, noted: &str) -> String {
+        match self {
+            Lang::En => format!("Plan: {text} (noted {noted})"),
+            Lang::Ja => format!("予定: {text}（{noted}のメモ）"),
+        }
+    }
+
+    /// `app — left open: 1 commit not pushed · 2 files not committed · 1 stash`;
+    /// `project` is already escaped.
+    fn open_work(self, project: &str, files: u64, stashes: u64, unpushed: usize) -> String {
+        let mut parts = Vec::new();
+        match self {
+            Lang::En => {
+                if unpushed > 0 {
+                    let noun = if unpushed == 1 { "commit" } else { "commits" };
+                    parts.push(format!("{unpushed} {noun} not pushed"));
+                }
+                if files > 0 {
+                    let noun = if files == 1 { "file" } else { "files" };
+                    parts.push(format!("{files} {noun} not committed"));
+                }
+                if stashes > 0 {
+                    parts.push(format!(
+                        "{stashes} {}",
+                        if stashes == 1 { "stash" } else { "stashes" }
+                    ));
+                }
+                format!("{project} — left open: {}", parts.join(" · "))
+            }
+            Lang::Ja => {
+                if unpushed > 0 {
+                    parts.push(format!("未プッシュ{unpushed}コミット"));
+                }
+                if files > 0 {
+                    parts.push(format!("未コミット{files}ファイル"));
+                }
+                if stashes > 0 {
+                    parts.push(format!("スタッシュ{stashes}件"));
+                }
+                format!("{project} — 残作業: {}", parts.join("・"))
+            }
         }
     }
 }

@@ -11,12 +11,12 @@ use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use report_model::{
-    Blocker, BlockerKind, Bucket, BucketKind, Commit, Project, Report, ReportKind, ShellGroup,
-    TimeSpent, TodoStatus, Totals,
+    Blocker, BlockerKind, Bucket, BucketKind, Commit, Evidence, FollowUpStatus, NoteKind, Outlook,
+    Project, Report, ReportKind, ShellGroup, Ticket, TimeSpent, TodoStatus, Totals,
 };
 use sanitize::markdown::{code_span, escape_text};
 
-use crate::labels::{LangText as _, Noun, RangeText as _};
+use crate::labels::{LangText as _, Noun, OutlookText as _, RangeText as _};
 use report_model::Lang;
 
 /// At most this many branches are named on a commit line, then `+N`.
@@ -38,7 +38,9 @@ pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
 pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compact: bool) -> String {
     let mut out = String::new();
     let labels = lang.labels();
-    if report.is_empty() {
+    // A day with only the person's notes (or a standup with only carried plans) is not
+    // empty: the notes are shown.
+    if report.is_empty() && report.outlook.is_empty() {
         let dates: Vec<_> = report.buckets.iter().map(|bucket| bucket.window.date).collect();
         match (report.kind, dates.as_slice()) {
             (ReportKind::Week | ReportKind::Range, [first, .., last]) => {
@@ -86,10 +88,15 @@ pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compac
     match report.kind {
         ReportKind::Daily => {
             for bucket in &report.buckets {
-                body(&mut out, bucket, lang, "##", time_zone);
+                body(&mut out, bucket, &report.outlook, lang, "##", time_zone);
             }
         }
-        ReportKind::Week | ReportKind::Range => days(&mut out, report, lang, time_zone),
+        ReportKind::Week | ReportKind::Range => {
+            days(&mut out, report, lang, time_zone);
+            if report.kind == ReportKind::Week {
+                still_open(&mut out, report, lang, time_zone);
+            }
+        }
         ReportKind::Standup => {
             for bucket in &report.buckets {
                 let heading = match (bucket.kind, bucket.through) {
@@ -113,16 +120,10 @@ pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compac
                 if bucket.is_empty() {
                     let _ = write!(out, "\n{}\n", labels.no_activity_bucket);
                 }
-                body(&mut out, bucket, lang, "###", time_zone);
+                body(&mut out, bucket, &report.outlook, lang, "###", time_zone);
             }
-            if let Some(narrative) =
-                report.narrative.as_ref().filter(|narrative| !narrative.blockers.is_empty())
-            {
-                let _ = write!(out, "\n## {}\n\n", labels.blockers);
-                for blocker in &narrative.blockers {
-                    let _ = writeln!(out, "- {}", escape_text(blocker));
-                }
-            }
+            next_section(&mut out, &report.outlook, lang);
+            standup_blockers(&mut out, report, lang);
         }
     }
 
@@ -140,6 +141,37 @@ pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compac
     out
 }
 
+/// A standup's "Blockers": the blockers noted on the previous working day and not
+/// closed, then the model's; nothing when there are none.
+fn standup_blockers(out: &mut String, report: &Report, lang: Lang) {
+    let labels = lang.labels();
+    let carried: Vec<String> = report
+        .outlook
+        .follow_up
+        .iter()
+        .filter(|follow| {
+            follow.note.kind == NoteKind::Blocker && follow.status == FollowUpStatus::Open
+        })
+        .map(|follow| {
+            lang.carried_blocker(
+                &escape_text(&follow.note.text),
+                &lang.short_date(follow.note.date),
+            )
+        })
+        .collect();
+    let narrative_blockers =
+        report.narrative.as_ref().map_or(&[][..], |narrative| &narrative.blockers[..]);
+    if !carried.is_empty() || !narrative_blockers.is_empty() {
+        let _ = write!(out, "\n## {}\n\n", labels.blockers);
+        for line in &carried {
+            let _ = writeln!(out, "- {line}");
+        }
+        for blocker in narrative_blockers {
+            let _ = writeln!(out, "- {}", escape_text(blocker));
+        }
+    }
+}
+
 /// The days of a week or a range: a heading and a body per day.
 fn days(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
     let labels = lang.labels();
@@ -154,7 +186,7 @@ fn days(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
         if bucket.is_empty() {
             let _ = write!(out, "\n{}\n", labels.no_activity_bucket);
         }
-        body(out, bucket, lang, "###", time_zone);
+        body(out, bucket, &report.outlook, lang, "###", time_zone);
     }
 }
 
@@ -171,10 +203,17 @@ fn time_spent(spent: &TimeSpent, lang: Lang, time_zone: &TimeZone) -> Option<Str
     Some(lang.time_spent(spent.minutes, &first, &last))
 }
 
-fn body(out: &mut String, bucket: &Bucket, lang: Lang, level: &str, time_zone: &TimeZone) {
+fn body(
+    out: &mut String,
+    bucket: &Bucket,
+    outlook: &Outlook,
+    lang: Lang,
+    level: &str,
+    time_zone: &TimeZone,
+) {
     let date = bucket.window.date;
     for project in &bucket.projects {
-        project_section(out, project, lang, level, time_zone, date);
+        project_section(out, project, outlook, lang, level, time_zone, date);
     }
     if !bucket.shell.is_empty() {
         let labels = lang.labels();
@@ -184,9 +223,146 @@ fn body(out: &mut String, bucket: &Bucket, lang: Lang, level: &str, time_zone: &
         }
         blockers(out, &bucket.blockers, lang, time_zone, date);
     }
+    notes(out, bucket, outlook, lang, level);
 }
 
-/// `- `cargo test` ×18, 3 failed — e.g. …`; an agent's group is labelled so.
+/// The person's notes of the bucket's days (`standup note`), under a heading of their
+/// own; nothing when there are none.
+fn notes(out: &mut String, bucket: &Bucket, outlook: &Outlook, lang: Lang, level: &str) {
+    let first = bucket.window.date;
+    let last = bucket.through.unwrap_or(first).max(first);
+    let mut notes =
+        outlook.notes.iter().filter(|note| first <= note.date && note.date <= last).peekable();
+    if notes.peek().is_none() {
+        return;
+    }
+    let _ = write!(out, "\n{level} {}\n\n", lang.notes_heading());
+    for note in notes {
+        let _ = writeln!(out, "- {}", lang.note(note.kind, &escape_text(&note.text), note.done));
+    }
+}
+
+/// A standup's "Next": the plans noted on the previous working day, each done (with the
+/// work that shows it), open or closed, then each project's work left open; nothing when
+/// there is none of these.
+fn next_section(out: &mut String, outlook: &Outlook, lang: Lang) {
+    let plans: Vec<String> = outlook
+        .follow_up
+        .iter()
+        .filter(|follow| follow.note.kind == NoteKind::Plan)
+        .map(|follow| {
+            let evidence: Vec<String> = follow.evidence.iter().map(cite).collect();
+            lang.follow_up(
+                follow.status,
+                &escape_text(&follow.note.text),
+                &evidence.join(lang.list_separator()),
+            )
+        })
+        .collect();
+    if plans.is_empty() && outlook.open_work.is_empty() {
+        return;
+    }
+    let _ = write!(out, "\n## {}\n\n", lang.next_heading());
+    for line in plans {
+        let _ = writeln!(out, "- {line}");
+    }
+    open_work(out, outlook, lang);
+}
+
+/// One line per project with work left open.
+fn open_work(out: &mut String, outlook: &Outlook, lang: Lang) {
+    for open in &outlook.open_work {
+        let name = if open.path.as_os_str().is_empty() {
+            lang.labels().unknown_project.to_owned()
+        } else {
+            escape_text(&open.name)
+        };
+        let branches: Vec<String> =
+            open.branches.iter().take(BRANCHES_SHOWN).map(|name| code_span(name)).collect();
+        let on = if branches.is_empty() { String::new() } else { lang.on_branches(&branches) };
+        let _ = writeln!(
+            out,
+            "- {}{on}",
+            lang.open_work(&name, open.uncommitted_files, open.stashes, open.unpushed.len())
+        );
+    }
+}
+
+/// A week's "Still open": its plans not done, its noted blockers not closed, the
+/// blockers the evidence still shows, and each project's work left open; nothing when
+/// all is clear.
+fn still_open(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
+    let mut lines: Vec<String> = Vec::new();
+    for follow in &report.outlook.follow_up {
+        let text = escape_text(&follow.note.text);
+        let noted = lang.short_date(follow.note.date);
+        lines.push(match follow.note.kind {
+            NoteKind::Blocker => lang.carried_blocker(&text, &noted),
+            NoteKind::Plan | NoteKind::Note => lang.open_plan(&text, &noted),
+        });
+    }
+    for bucket in &report.buckets {
+        let date = bucket.window.date;
+        for project in &bucket.projects {
+            for blocker in &project.blockers {
+                let name = if project.path.as_os_str().is_empty() {
+                    lang.labels().unknown_project.to_owned()
+                } else {
+                    escape_text(&project.name)
+                };
+                lines.push(format!("{name} — {}", blocker_line(blocker, lang, time_zone, date)));
+            }
+        }
+        for blocker in &bucket.blockers {
+            lines.push(blocker_line(blocker, lang, time_zone, date));
+        }
+    }
+    if lines.is_empty() && report.outlook.open_work.is_empty() {
+        return;
+    }
+    let _ = write!(out, "\n## {}\n\n", lang.still_open_heading());
+    for line in lines {
+        let _ = writeln!(out, "- {line}");
+    }
+    open_work(out, &report.outlook, lang);
+}
+
+/// A piece of evidence as a code span: a commit's short hash, a session's agent and id.
+fn cite(evidence: &Evidence) -> String {
+    match evidence {
+        Evidence::Commit { hash, .. } => code_span(&hash.chars().take(8).collect::<String>()),
+        Evidence::Session { agent, session_id, .. } => format!(
+            "{} {}",
+            agent.display_name(),
+            code_span(&session_id.chars().take(SESSION_ID_SHOWN).collect::<String>())
+        ),
+        Evidence::Command { exit, .. } => code_span(&exit.to_string()),
+    }
+}
+
+/// A ticket key, linked when `[tickets] url` gives it an address.
+fn ticket_label(ticket: &Ticket) -> String {
+    // The key matched a pattern over cleaned text; escaped like any text all the same.
+    let key = escape_text(&ticket.key);
+    match &ticket.url {
+        Some(url) => format!("[{key}](<{}>)", url.replace(['<', '>', '\\'], "")),
+        None => key,
+    }
+}
+
+/// ` · ABC-123`: the tickets a line names that its own text does not already show, or
+/// that have a link.
+fn tickets_suffix<'a>(tickets: impl Iterator<Item = &'a Ticket>, shown: &str) -> String {
+    let mut suffix = String::new();
+    for ticket in tickets {
+        if ticket.url.is_some() || !shown.contains(&ticket.key) {
+            let _ = write!(suffix, " · {}", ticket_label(ticket));
+        }
+    }
+    suffix
+}
+
+/// - `cargo test` ×18, 3 failed — e.g. …`; an agent's group is labelled so.
 fn shell_group(out: &mut String, group: &ShellGroup, lang: Lang) {
     let labels = lang.labels();
     out.push_str("- ");
@@ -208,6 +384,7 @@ fn shell_group(out: &mut String, group: &ShellGroup, lang: Lang) {
 fn project_section(
     out: &mut String,
     project: &Project,
+    outlook: &Outlook,
     lang: Lang,
     level: &str,
     time_zone: &TimeZone,
@@ -240,24 +417,61 @@ fn project_section(
         }
         lang.on_branches(&spans)
     };
+    // Each commit and session as one item, with the first ticket it names.
+    let mut items: Vec<(Option<&Ticket>, String)> = Vec::new();
     for (commit, label) in project.commits.iter().zip(&labels) {
         let stats = lang.stats(commit.insertions, commit.deletions, commit.files_changed);
         let separator = if lang == Lang::En { " " } else { "" };
         let branches = on(label);
+        let tickets: Vec<&Ticket> = outlook.commit_tickets(&commit.hash).collect();
+        let suffix = if outlook.group_by_ticket {
+            String::new()
+        } else {
+            tickets_suffix(tickets.iter().copied(), &commit.subject)
+        };
         // A subject is prose (`feat(api): …`, `#123`): escaped text, not a code span.
-        let _ = writeln!(out, "- {}{separator}{stats}{branches}", escape_text(&commit.subject));
+        let item = format!("{}{separator}{stats}{branches}{suffix}", escape_text(&commit.subject));
+        items.push((tickets.first().copied(), item));
     }
     for session in &project.sessions {
         let separator = if lang == Lang::En { " " } else { "" };
         let branch = on(session.branch.as_slice());
         let models: Vec<String> = session.models.iter().map(|model| escape_text(model)).collect();
-        let _ = writeln!(
-            out,
-            "- AI: {} {}{separator}{}{branch}",
+        let tickets: Vec<&Ticket> =
+            outlook.session_tickets(session.agent, &session.session_id).collect();
+        let suffix = if outlook.group_by_ticket {
+            String::new()
+        } else {
+            tickets_suffix(tickets.iter().copied(), &session.title)
+        };
+        let item = format!(
+            "AI: {} {}{separator}{}{branch}{suffix}",
             session.agent.display_name(),
             code_span(&session.title),
             lang.prompts_with_models(session.prompts, &models)
         );
+        items.push((tickets.first().copied(), item));
+    }
+    if outlook.group_by_ticket {
+        // One line per ticket, in key order, joining the work that names it first; the
+        // work naming none keeps a line each.
+        for ticket in &outlook.tickets {
+            let joined: Vec<&str> = items
+                .iter()
+                .filter(|(first, _)| first.is_some_and(|first| first.key == ticket.key))
+                .map(|(_, item)| item.as_str())
+                .collect();
+            if !joined.is_empty() {
+                let _ = writeln!(out, "- {}: {}", ticket_label(ticket), joined.join(" · "));
+            }
+        }
+        for (_, item) in items.iter().filter(|(first, _)| first.is_none()) {
+            let _ = writeln!(out, "- {item}");
+        }
+    } else {
+        for (_, item) in &items {
+            let _ = writeln!(out, "- {item}");
+        }
     }
     for group in &project.shell {
         shell_group(out, group, lang);
@@ -279,20 +493,29 @@ fn project_section(
 /// none. A time on the bucket's own date is `HH:MM`, else it also names its date.
 fn blockers(out: &mut String, blockers: &[Blocker], lang: Lang, time_zone: &TimeZone, date: Date) {
     for blocker in blockers {
-        let zoned = blocker.time.to_zoned(time_zone.clone());
-        let time = if zoned.date() == date {
-            zoned.strftime("%H:%M").to_string()
-        } else {
-            zoned.strftime("%Y-%m-%d %H:%M").to_string()
-        };
-        let text = code_span(&blocker.text);
-        let line = match blocker.kind {
-            BlockerKind::FailingCommand => {
-                lang.failing_command(&text, blocker.evidence.len(), &time)
-            }
-            BlockerKind::RevertedCommit => lang.reverted_commit(&text, &time),
-        };
-        let _ = writeln!(out, "- {line}");
+        let _ = writeln!(out, "- {}", blocker_line(blocker, lang, time_zone, date));
+    }
+}
+
+/// `Blocked?: …` for one blocker found in the evidence.
+fn blocker_line(blocker: &Blocker, lang: Lang, time_zone: &TimeZone, date: Date) -> String {
+    let zoned = blocker.time.to_zoned(time_zone.clone());
+    let time = if zoned.date() == date {
+        zoned.strftime("%H:%M").to_string()
+    } else {
+        zoned.strftime("%Y-%m-%d %H:%M").to_string()
+    };
+    let text = code_span(&blocker.text);
+    match blocker.kind {
+        BlockerKind::FailingCommand => lang.failing_command(&text, blocker.evidence.len(), &time),
+        BlockerKind::RevertedCommit => lang.reverted_commit(&text, &time),
+        BlockerKind::InterruptedSession => {
+            let agent = blocker.evidence.iter().find_map(|evidence| match evidence {
+                Evidence::Session { agent, .. } => Some(agent.display_name()),
+                Evidence::Command { .. } | Evidence::Commit { .. } => None,
+            });
+            lang.interrupted_session(agent.unwrap_or_default(), &text, &time)
+        }
     }
 }
 

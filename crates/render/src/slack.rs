@@ -8,6 +8,8 @@
 //! `*`, `_`, `~` or a backtick: inside a bold title a `*` becomes `∗` (U+2217) and inside
 //! a code span a backtick becomes `ˋ` (U+02CB), so neither can end the markup early.
 
+use std::fmt::Write as _;
+
 use crate::doc::{Block, Inline};
 
 pub(crate) fn write(blocks: &[Block]) -> String {
@@ -21,7 +23,7 @@ pub(crate) fn write(blocks: &[Block]) -> String {
                 out.push('*');
                 for piece in inlines {
                     match piece {
-                        Inline::Text(text) | Inline::Code(text) => {
+                        Inline::Text(text) | Inline::Code(text) | Inline::Link { text, .. } => {
                             out.push_str(&escape(text).replace('*', "∗"));
                         }
                         Inline::Break => out.push(' '),
@@ -69,6 +71,11 @@ fn inline(out: &mut String, inlines: &[Inline], at_line_start: bool) {
             Inline::Break => {
                 out.push('\n');
                 line_start = out.len();
+            }
+            // `<url|text>`: neither part can hold `<`, `>` or `|` unescaped (a `|` in the
+            // text would end nothing, but one in the address would cut it).
+            Inline::Link { text, url } => {
+                let _ = write!(out, "<{}|{}>", escape(url).replace('|', "%7C"), escape(text));
             }
         }
     }

@@ -31,7 +31,9 @@ pub(crate) fn write(blocks: &[Block]) -> String {
 fn inline(out: &mut String, inlines: &[Inline]) {
     for piece in inlines {
         match piece {
-            Inline::Text(text) | Inline::Code(text) => out.push_str(text),
+            Inline::Text(text) | Inline::Code(text) | Inline::Link { text, .. } => {
+                out.push_str(text);
+            }
             Inline::Break => out.push('\n'),
         }
     }

@@ -161,6 +161,10 @@ pub struct SessionEvent {
     /// When the newest list was written, when the session wrote one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub todos_time: Option<Timestamp>,
+    /// When the person last interrupted the agent (Claude Code's `[Request interrupted by
+    /// user]`), when no prompt came after it: the session was left there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<Timestamp>,
 }
 
 /// The most items of one to-do list a session keeps.
@@ -292,6 +296,9 @@ pub struct Activity {
     /// Work in progress of the active repositories (uncommitted files, stashes).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wip: Vec<WipEvent>,
+    /// The person's own notes of the report's days (`standup note`), by date then number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<crate::outlook::Note>,
 }
 
 /// Work in progress in one repository at report time: what is not committed yet.

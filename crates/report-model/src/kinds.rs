@@ -208,16 +208,19 @@ pub enum MaskedSource {
     Shell,
     /// Warning messages (which name files and folders).
     Warnings,
+    /// The person's own notes (`standup note`).
+    Notes,
 }
 
 impl MaskedSource {
-    /// The name in JSON: `git`, `sessions`, `shell`, `warnings`.
+    /// The name in JSON: `git`, `sessions`, `shell`, `warnings`, `notes`.
     pub fn as_str(self) -> &'static str {
         match self {
             MaskedSource::Git => "git",
             MaskedSource::Sessions => "sessions",
             MaskedSource::Shell => "shell",
             MaskedSource::Warnings => "warnings",
+            MaskedSource::Notes => "notes",
         }
     }
 }
@@ -269,9 +272,13 @@ mod tests {
             assert_eq!(lang.as_str().parse::<Lang>(), Ok(lang));
         }
         assert!("EN".parse::<Lang>().is_err());
-        for source in
-            [MaskedSource::Git, MaskedSource::Sessions, MaskedSource::Shell, MaskedSource::Warnings]
-        {
+        for source in [
+            MaskedSource::Git,
+            MaskedSource::Sessions,
+            MaskedSource::Shell,
+            MaskedSource::Warnings,
+            MaskedSource::Notes,
+        ] {
             assert_eq!(serde_json::to_string(&source).unwrap(), format!("\"{source}\""));
         }
         let sources = [

@@ -8,6 +8,7 @@
 
 mod event;
 mod kinds;
+mod outlook;
 mod report;
 
 pub use event::{
@@ -15,6 +16,9 @@ pub use event::{
     TodoStatus, WipEvent, WipFile, WipStash,
 };
 pub use kinds::{Lang, MaskedSource, Source, UnknownName, group_thousands, plural};
+pub use outlook::{
+    FollowUp, FollowUpStatus, Note, NoteKind, OpenWork, Outlook, Ticket, TicketSession,
+};
 pub use report::{
     Blocker, BlockerKind, Bucket, BucketKind, Commit, Evidence, MaskedCount, Meta, Narrative,
     NextStep, Project, Report, ReportKind, SCHEMA_VERSION, Session, ShellGroup, Span, TimeSpent,

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::{Agent, TodoStatus, is_false, is_zero};
 use crate::kinds::MaskedSource;
+use crate::outlook::Outlook;
 
 /// Version of the JSON form of [`Report`]. Bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -145,12 +146,14 @@ pub struct Blocker {
     /// What was found.
     pub kind: BlockerKind,
     /// What it is about (cleaned and redacted): the command line that kept failing (its
-    /// latest form), or the subject of the commit that was reverted.
+    /// latest form), the subject of the commit that was reverted, or the title of the
+    /// session left interrupted.
     pub text: String,
     /// What it rests on, in time order: each failed run of the command since the last
-    /// passing one; the commit and its revert.
+    /// passing one; the commit and its revert; the session, at its interruption.
     pub evidence: Vec<Evidence>,
-    /// Since when: the first of the failed runs; the time of the revert.
+    /// Since when: the first of the failed runs; the time of the revert; the time of the
+    /// interruption.
     pub time: Timestamp,
 }
 
@@ -163,6 +166,8 @@ pub enum BlockerKind {
     FailingCommand,
     /// A commit was reverted in the same window (`Revert "<subject>"`), and not made again.
     RevertedCommit,
+    /// The project's last agent session was interrupted by the person and not resumed.
+    InterruptedSession,
 }
 
 /// One piece of evidence of a blocker.
@@ -182,6 +187,15 @@ pub enum Evidence {
         /// Full object id.
         hash: String,
         /// Author date.
+        time: Timestamp,
+    },
+    /// An agent session.
+    Session {
+        /// The agent.
+        agent: Agent,
+        /// The agent's session id.
+        session_id: String,
+        /// Its last record in the report's windows.
         time: Timestamp,
     },
 }
@@ -512,6 +526,10 @@ pub struct Report {
     /// What the grounding checks did with the model's reply, when a model answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub narrative_check: Option<NarrativeCheck>,
+    /// What looks forward beside the activity: the person's notes, the plans and
+    /// blockers carried from earlier days, work left open and ticket keys.
+    #[serde(default, skip_serializing_if = "crate::outlook::outlook_is_empty")]
+    pub outlook: Outlook,
 }
 
 /// What the grounding checks (DESIGN §8.7a) did with a model's reply.

@@ -23,6 +23,8 @@ Examples:
   standup completions zsh                shell completions (also bash, fish, elvish, powershell)
   standup man                            the man page, as roff
   standup mcp                            serve the report to coding agents over MCP (stdio)
+  standup note --plan \"wire the Slack output\"
+                                         a plan for the next standup (also --blocker, --list)
 
 Exit codes: 0 report written (warnings included), 1 no report could be produced,
 2 usage or config error.";
@@ -70,6 +72,45 @@ pub(crate) enum Command {
     /// Serve the Model Context Protocol on stdin/stdout for coding agents: read-only tools
     /// `report`, `sessions` and `doctor` (docs/mcp.md).
     Mcp(McpArgs),
+    /// Add a note to today's report: `standup note "text"`, a plan for the next working
+    /// day (`--plan`) or a blocker (`--blocker`); `--list` shows the day's notes,
+    /// `--done N` closes one, `--edit` opens the day's file in $VISUAL or $EDITOR. Notes
+    /// show in that day's report and in the next standup's Next and Blockers.
+    Note(NoteArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("action").args(["text", "edit", "done", "list"]).required(true)))]
+#[expect(clippy::struct_excessive_bools, reason = "independent command-line switches")]
+pub(crate) struct NoteArgs {
+    /// What to note (the words are joined with spaces).
+    #[arg(value_name = "TEXT", num_args = 1..)]
+    pub(crate) text: Vec<String>,
+    /// The note is a plan for the next working day (shown in its standup's Next, marked
+    /// done when that day's work mentions it).
+    #[arg(long, conflicts_with_all = ["blocker", "edit", "done", "list"], requires = "text")]
+    pub(crate) plan: bool,
+    /// The note is a blocker (shown in the next standup's Blockers until closed).
+    #[arg(long, conflicts_with_all = ["edit", "done", "list"], requires = "text")]
+    pub(crate) blocker: bool,
+    /// Open the day's notes file in $VISUAL or $EDITOR (checked before it replaces the
+    /// file).
+    #[arg(long, conflicts_with_all = ["text", "done", "list"])]
+    pub(crate) edit: bool,
+    /// Close note N of the day (the number `--list` shows).
+    #[arg(long, value_name = "N", conflicts_with_all = ["text", "list"])]
+    pub(crate) done: Option<u32>,
+    /// Print the day's notes, numbered.
+    #[arg(long, conflicts_with = "text")]
+    pub(crate) list: bool,
+    /// The day: `today`, `yesterday`, `previous` (the previous working day) or
+    /// `YYYY-MM-DD`.
+    #[arg(long, default_value = "today", value_name = "DATE")]
+    pub(crate) date: String,
+    /// Config file (default: $XDG_CONFIG_HOME/standup/config.toml): its time zone,
+    /// `day_start` and working days decide what today is.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) config: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

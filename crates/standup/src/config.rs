@@ -58,6 +58,15 @@ struct File {
     min_span_minutes: Option<Spanned<u64>>,
     render: RenderFile,
     output: OutputFile,
+    tickets: TicketsFile,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct TicketsFile {
+    patterns: Option<Spanned<Vec<String>>>,
+    url: Option<Spanned<String>>,
+    group_by: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -65,6 +74,7 @@ struct File {
 struct RenderFile {
     compact: bool,
     template: Option<Spanned<PathBuf>>,
+    group_by: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -269,6 +279,8 @@ pub(crate) struct Config {
     pub(crate) output: OutputConfig,
     /// How time spent is estimated (`idle_minutes`, `min_span_minutes`).
     pub(crate) time_rules: aggregate::TimeRules,
+    /// `[tickets]` (and `[render] group_by`): how ticket keys are found, linked, grouped.
+    pub(crate) tickets: aggregate::TicketRules,
 }
 
 impl Default for Config {
@@ -296,6 +308,7 @@ impl Default for Config {
             render: RenderConfig::default(),
             output: OutputConfig::default(),
             time_rules: aggregate::TimeRules::default(),
+            tickets: aggregate::TicketRules::default(),
         }
     }
 }
@@ -469,7 +482,9 @@ pub(crate) fn parse_with(path: &Path, text: &str, llm: LlmSection) -> Result<Con
         let only: LlmOnly = toml::from_str(text).map_err(|error| toml_error(path, text, &error))?;
         parse_llm(&mut config, only.llm, invalid)?;
     }
+    let group_by = file.render.group_by.clone();
     parse_render(&mut config, file.render, invalid)?;
+    parse_tickets(&mut config, file.tickets, group_by, invalid)?;
     parse_output(&mut config, file.output, invalid)?;
     parse_time_rules(&mut config, file.idle_minutes, file.min_span_minutes, invalid)?;
     Ok(config)
@@ -487,6 +502,76 @@ fn parse_render(
         }
         config.render.template = Some(template.into_inner());
     }
+    Ok(())
+}
+
+/// `[tickets]`: `patterns` (regular expressions, replacing the built-in ones), `url` (an
+/// `http`/`https` template with `{key}`) and `group_by = "ticket"`, which `[render]
+/// group_by` may also set.
+fn parse_tickets(
+    config: &mut Config,
+    tickets: TicketsFile,
+    render_group_by: Option<Spanned<String>>,
+    invalid: &Invalid<'_>,
+) -> Result<(), ConfigError> {
+    let mut group_by = false;
+    for (key, value) in
+        [("render.group_by", render_group_by), ("tickets.group_by", tickets.group_by)]
+    {
+        let Some(value) = value else { continue };
+        match value.get_ref().as_str() {
+            "ticket" => group_by = true,
+            "project" => {}
+            other => {
+                return Err(invalid(
+                    value.span(),
+                    key,
+                    format!(
+                        "`{}` is not a grouping (expected `\"ticket\"` or `\"project\"`)",
+                        clean::quote(other)
+                    ),
+                ));
+            }
+        }
+    }
+    let url = match tickets.url {
+        Some(url) => {
+            let text = url.get_ref();
+            if !(text.starts_with("https://") || text.starts_with("http://"))
+                || !text.contains("{key}")
+                || text.contains(['<', '>', ' ', '"'])
+            {
+                return Err(invalid(
+                    url.span(),
+                    "tickets.url",
+                    "expected an `https://` (or `http://`) address with `{key}` in it, such as `https://example.atlassian.net/browse/{key}`".to_owned(),
+                ));
+            }
+            Some(text.clone())
+        }
+        None => None,
+    };
+    let (patterns, span) = match tickets.patterns {
+        Some(patterns) => {
+            let span = patterns.span();
+            (patterns.into_inner(), span)
+        }
+        None => (Vec::new(), 0..0),
+    };
+    config.tickets =
+        aggregate::TicketRules::new(&patterns, url, group_by).map_err(|(index, error)| {
+            let message = match error {
+                regex::Error::Syntax(text) => {
+                    text.lines().last().unwrap_or_default().trim().to_owned()
+                }
+                other => other.to_string(),
+            };
+            invalid(
+                span.clone(),
+                "tickets.patterns",
+                format!("pattern {} is not a regular expression: {message}", index + 1),
+            )
+        })?;
     Ok(())
 }
 
@@ -1104,6 +1189,8 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # A MiniJinja template the report is rendered through instead of the built-in
 # Markdown; its context is the JSON Report. Default: none. Example:
 # template = "~/.config/standup/nippo.md.j2"
+# "ticket" groups each project's work by ticket (as `[tickets] group_by`).
+# group_by = "project"
 
 [output]
 # The note `--daily-note` puts the report in, between <!-- standup:begin --> and
@@ -1116,6 +1203,18 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # The level (1 to 6) of the report's top heading in a note; the others follow.
 # Default: as rendered (1). Example:
 # heading_level = 2
+
+[tickets]
+# Ticket keys are found in branch names, commit subjects and session titles, shown on
+# each commit and session, and linked in Markdown, HTML and Slack when `url` is set.
+# Regular expressions (a group named `key`, else the first group, else the whole match
+# is the key); they replace the built-in ones, which find `ABC-123`, `GH-12` and `#123`.
+# patterns = ['\b[A-Z][A-Z0-9]{1,9}-[1-9][0-9]{0,6}\b']
+# The link of a key: `{key}` is the key without a leading `#`. Default: none. Example:
+# url = "https://example.atlassian.net/browse/{key}"
+# "ticket" groups each project's work by ticket, one line per ticket (also `[render]
+# group_by`). Default: "project".
+# group_by = "project"
 "#;
 
 #[cfg(test)]
@@ -1138,7 +1237,7 @@ mod tests {
 
     #[test]
     fn unknown_key_names_key_and_line() {
-        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `max_chars`, `identity`, `git`, `sessions`, `shell`, `redact`, `llm`, `idle_minutes`, `min_span_minutes`, `render`, `output`");
+        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `max_chars`, `identity`, `git`, `sessions`, `shell`, `redact`, `llm`, `idle_minutes`, `min_span_minutes`, `render`, `output`, `tickets`");
     }
 
     #[test]

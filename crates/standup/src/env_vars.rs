@@ -27,6 +27,16 @@ pub(crate) const XDG_CACHE_HOME: &str = "XDG_CACHE_HOME";
 /// else `~/.local/state/standup`).
 pub(crate) const XDG_STATE_HOME: &str = "XDG_STATE_HOME";
 
+/// Where `standup note` keeps the notes (`$XDG_DATA_HOME/standup/notes`, else
+/// `~/.local/share/standup/notes`); also captured for the sources, which read it.
+pub(crate) const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
+
+/// The editor `standup note --edit` runs, before `EDITOR`.
+pub(crate) const VISUAL: &str = "VISUAL";
+
+/// The editor `standup note --edit` runs when `VISUAL` is not set (else `vi`).
+pub(crate) const EDITOR: &str = "EDITOR";
+
 /// Where `standup schedule` looks for `systemctl` and `launchctl`.
 pub(crate) const PATH: &str = "PATH";
 

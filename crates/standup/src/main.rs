@@ -5,6 +5,7 @@
 mod cli;
 mod clipboard;
 mod config;
+mod daynotes;
 mod diag;
 mod env_vars;
 mod mcp;
@@ -122,6 +123,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Some(Command::Schema) => write_stdout(native::schema().as_bytes()),
         Some(Command::Schedule(command)) => schedule::run(&env, &command),
         Some(Command::Mcp(args)) => mcp::serve(env, &args),
+        Some(Command::Note(args)) => daynotes::run(&env, &args),
     }
 }
 
@@ -158,6 +160,12 @@ fn print_usage(text: &str) {
 #[expect(clippy::print_stderr, reason = "the binary's one place for progress output")]
 fn print_progress(text: &str) {
     eprint!("{text}");
+}
+
+/// Prints what a command did (`standup note`) on stderr: stdout carries only data.
+#[expect(clippy::print_stderr, reason = "the binary's one place for progress lines")]
+fn print_info(message: &str) {
+    eprintln!("standup: {}", clean::message(message));
 }
 
 /// Prints warning lines on stderr.

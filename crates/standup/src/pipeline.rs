@@ -38,6 +38,9 @@ impl ProcessEnv {
             env_vars::XDG_CONFIG_HOME,
             env_vars::XDG_CACHE_HOME,
             env_vars::XDG_STATE_HOME,
+            env_vars::XDG_DATA_HOME,
+            env_vars::VISUAL,
+            env_vars::EDITOR,
             env_vars::PATH,
         ];
         names.extend(env_vars::SOURCE_VARS);
@@ -98,7 +101,7 @@ impl ProcessEnv {
     }
 
     /// The current time, or `STANDUP_NOW`.
-    fn now(&self) -> Result<Timestamp, Failure> {
+    pub(crate) fn now(&self) -> Result<Timestamp, Failure> {
         match self.var(env_vars::STANDUP_NOW) {
             None => Ok(Timestamp::now()),
             Some(text) => {
@@ -132,11 +135,11 @@ impl ProcessEnv {
     }
 }
 
-fn usage(message: String) -> Failure {
+pub(crate) fn usage(message: String) -> Failure {
     Failure::Usage(anyhow::Error::msg(message))
 }
 
-fn load_config(
+pub(crate) fn load_config(
     env: &ProcessEnv,
     explicit: Option<&Path>,
     llm: config::LlmSection,
@@ -189,7 +192,7 @@ fn home_from_user_database() -> (PathBuf, Option<Warning>) {
 /// The time zone: the config's `timezone`, else `TZ`, else the system's; and the
 /// warning when `TZ` names nothing usable (then the system's zone is used: a time zone
 /// never stops a report).
-fn time_zone(config: &Config, env: &ProcessEnv) -> (String, TimeZone, Option<Warning>) {
+pub(crate) fn time_zone(config: &Config, env: &ProcessEnv) -> (String, TimeZone, Option<Warning>) {
     if let Some((name, zone)) = &config.time_zone {
         return (name.clone(), zone.clone(), None);
     }
@@ -276,7 +279,12 @@ fn parse_date(text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, F
 
 /// A date option (`--date`, `--since`, `--until`): `today`, `yesterday` or `YYYY-MM-DD`,
 /// in [`YEARS`].
-fn parse_day(flag: &str, text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, Failure> {
+pub(crate) fn parse_day(
+    flag: &str,
+    text: &str,
+    now: Timestamp,
+    calendar: &Calendar,
+) -> Result<Date, Failure> {
     let today = aggregate::today(now, calendar);
     let date = match text {
         "today" => today,
@@ -301,7 +309,7 @@ fn parse_day(flag: &str, text: &str, now: Timestamp, calendar: &Calendar) -> Res
     Ok(date)
 }
 
-fn calendar(config: &Config, time_zone: TimeZone) -> Calendar {
+pub(crate) fn calendar(config: &Config, time_zone: TimeZone) -> Calendar {
     Calendar {
         time_zone,
         day_start: config.day_start,
@@ -406,6 +414,10 @@ pub(crate) fn render_report(
     }
     gathered.warnings.extend(tz_warning);
     gathered.warnings.extend(env.home_warning.clone());
+    // The person's notes of every day the report covers; cleaned with the rest below.
+    let (notes, note_warnings) = crate::daynotes::load(env, report_dates(&windows), &time_zone);
+    gathered.activity.notes = notes;
+    gathered.warnings.extend(note_warnings);
 
     let start = Instant::now();
     let secrets_masked = clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
@@ -419,7 +431,11 @@ pub(crate) fn render_report(
         llm_model: None,
         secrets_masked,
     };
-    let options = aggregate::Options { shell: config.grouping.clone(), time: config.time_rules };
+    let options = aggregate::Options {
+        shell: config.grouping.clone(),
+        time: config.time_rules,
+        tickets: config.tickets.clone(),
+    };
     let mut report =
         aggregate::aggregate(kind, &windows, gathered.activity, gathered.warnings, meta, &options);
     aggregate::settle(&mut report, &calendar);
@@ -623,6 +639,15 @@ fn windows(
     let windows = aggregate::range_windows(since, until, calendar)
         .map_err(|error| usage(format!("--since {since} --until {until}: {error}")))?;
     Ok((ReportKind::Range, windows, until))
+}
+
+/// Every local date from the first window's to the last one's.
+fn report_dates(windows: &Windows) -> impl Iterator<Item = Date> {
+    let first = windows.iter().map(|(_, window)| window.date).min();
+    let last = windows.iter().map(|(_, window)| window.date).max();
+    std::iter::successors(first, move |date: &Date| {
+        date.tomorrow().ok().filter(|next| Some(*next) <= last)
+    })
 }
 
 /// One line saying the date asked for is after today: nothing after now is reported.

@@ -72,13 +72,17 @@ type FastSet<T> = HashSet<T, FixedState>;
 /// Claude Code's default transcript retention, in days.
 const DEFAULT_CLEANUP_DAYS: i64 = 30;
 
+/// How Claude Code's marker of an interruption by the person starts (`[Request
+/// interrupted by user]`, `… for tool use]`).
+const INTERRUPTED: &str = "[Request interrupted by user";
+
 /// Text starts that mark a user record as a wrapper Claude Code wrote, not a prompt.
 const NOT_PROMPT_PREFIXES: &[&str] = &[
     "<command-",
     "<local-command-",
     "<bash-",
     "<task-notification",
-    "[Request interrupted by user",
+    INTERRUPTED,
     // A compaction summary written as a user record without `isCompactSummary` (older
     // versions, and sessions continued with `--continue` after the context ran out).
     "This session is being continued from a previous conversation",
@@ -587,6 +591,8 @@ enum Record {
         substantive: bool,
         /// The to-do list a main-chain assistant record wrote with `TodoWrite`.
         todos: Option<Vec<Todo>>,
+        /// Whether the record is Claude Code's `[Request interrupted by user…]` marker.
+        interrupt: bool,
     },
 }
 
@@ -669,6 +675,7 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
         let Some(time) = line.timestamp.timestamp() else { return Ok(()) };
         let side_chain = job.subagent || line.is_sidechain.0;
         let mut prompt = None;
+        let mut interrupt = false;
         let mut substantive = side_chain || line.kind.is("assistant");
         if line.kind.is("user") && !side_chain {
             let message: Text = match std::mem::take(&mut line.message) {
@@ -677,6 +684,7 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
                 Message::Absent => Text::default(),
             };
             substantive |= message.tool_result;
+            interrupt = message.value.starts_with(INTERRUPTED);
             if is_prompt(&line, &message) {
                 substantive = true;
                 prompt = Some(message.value);
@@ -701,6 +709,7 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
             model: model.map(|model| intern(&mut models, model)),
             substantive,
             todos,
+            interrupt,
         });
         Ok(())
     });
@@ -743,6 +752,7 @@ fn apply_transcript(
                 model,
                 substantive,
                 todos,
+                interrupt,
             } => {
                 let session_id = file.sessions[session].as_str();
                 if substantive && !solid.contains(session_id) {
@@ -779,6 +789,9 @@ fn apply_transcript(
                 // The newest list wins, whenever it was written: it is what was left.
                 if let Some(todos) = todos {
                     session.note_todos(time, todos);
+                }
+                if interrupt {
+                    session.note_interrupt(time);
                 }
                 if let Some(text) = prompt {
                     if time >= since {

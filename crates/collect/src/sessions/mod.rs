@@ -399,6 +399,10 @@ pub(crate) struct Draft {
     models: Vec<String>,
     /// The newest to-do list the session wrote, with its time.
     todos: Option<(Timestamp, Vec<Todo>)>,
+    /// The latest time the person interrupted the agent.
+    interrupted: Option<Timestamp>,
+    /// The latest prompt, whenever it was (a prompt after an interruption resumes).
+    last_prompt: Option<Timestamp>,
 }
 
 impl Draft {
@@ -414,7 +418,14 @@ impl Draft {
             branch: None,
             models: Vec::new(),
             todos: None,
+            interrupted: None,
+            last_prompt: None,
         }
+    }
+
+    /// Notes that the person interrupted the agent at `time`.
+    pub(crate) fn note_interrupt(&mut self, time: Timestamp) {
+        self.interrupted = self.interrupted.max(Some(time));
     }
 
     /// Notes a to-do list the session wrote at `time`: the newest one is kept (of two at
@@ -436,6 +447,7 @@ impl Draft {
 
     /// Keeps the earliest prompt text as the fallback title.
     fn note_prompt_text(&mut self, time: Timestamp, text: &str) {
+        self.last_prompt = self.last_prompt.max(Some(time));
         if text.is_empty() {
             return;
         }
@@ -466,6 +478,8 @@ impl Draft {
         if let Some((time, todos)) = other.todos {
             self.note_todos(time, todos);
         }
+        self.interrupted = self.interrupted.max(other.interrupted);
+        self.last_prompt = self.last_prompt.max(other.last_prompt);
     }
 
     /// The event, or `None` when the session has no record in the window.
@@ -505,6 +519,10 @@ impl Draft {
             models: self.models,
             todos,
             todos_time,
+            // Resumed when a prompt came after it.
+            interrupted: self
+                .interrupted
+                .filter(|interrupted| self.last_prompt.is_none_or(|prompt| prompt < *interrupted)),
         })
     }
 }

@@ -178,6 +178,7 @@ fn report(kind: ReportKind, buckets: Vec<Bucket>) -> Report {
         },
         time_spent: report_model::TimeSpent::default(),
         narrative_check: None,
+        outlook: report_model::Outlook::default(),
     }
 }
 

@@ -9,6 +9,7 @@ mod cli;
 mod cli_native;
 mod config;
 mod formats;
+mod forward;
 mod full_home;
 mod git;
 mod git_processes;

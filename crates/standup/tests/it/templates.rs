@@ -63,6 +63,24 @@ fn the_japanese_nippo_example() {
 }
 
 #[test]
+fn the_nippo_example_fills_tomorrows_plans_from_the_days_notes() {
+    let home = home_with("nippo.md.j2", &example("nippo.md.j2"));
+    let mut note = home.command(
+        home.path(),
+        "2026-11-27T18:00:00+09:00",
+        TOKYO,
+        &["note", "--plan", "wire the *Slack* output"],
+    );
+    home.run_command(&mut note).success();
+    let run = home.run(MONDAY, TOKYO, &["daily", "--no-llm", "--date", "2026-11-27"]);
+    assert!(
+        run.success().contains("## 明日の予定\n- wire the \\*Slack\\* output\n\n## 所感"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn html_and_slack_templates_escape_for_themselves() {
     let template = "{% for c in buckets[0].projects[0].commits %}<li>{{ c.subject }}</li>{{ c.subject | slack }}\n{% endfor %}";
     let home = home_with("mail.html.j2", template);

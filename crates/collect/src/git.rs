@@ -888,15 +888,12 @@ fn since_arg(options: &ReadOptions<'_>) -> String {
 ///
 /// `--since` stops below a commit committed before the bound, so a commit made with a
 /// clock that went back (at a tip, or in the middle of the day) hides the day's
-/// commits below it. So the commits where the listing stopped are asked for: every
-/// tip and every parent of a listed commit that was not listed (one
-/// `git log --no-walk`); from their parents the walk goes on with the same `--since`
-/// (one more `git log`, which prints nothing and stops at once where those parents are
-/// old, as they are below a line nobody committed to in the window); when that finds
-/// commits, the commits above them are listed too. Returns the listing and how many of
-/// its commits of the window were found only that way. One level deep: a second
-/// skewed commit below the first is not looked through (the in-process reader looks
-/// further: its `SKEW_LOOKS`).
+/// commits below it. So the walk goes on below where it stopped ([`look_below_skew`]):
+/// one more `git log` in the common case, which prints nothing. Returns the listing and
+/// how many of its commits of the window were found only that way. One level deep (a
+/// second skewed commit below the first is not looked through; the in-process reader
+/// looks further: its `SKEW_LOOKS`), and a tip is looked below only when its ref was
+/// written in the window by the file's own time.
 fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<(Vec<u8>, u64), GitFailure> {
     let mut command = listing_command(env, repo);
     command.args(["--exclude=refs/stash", "--all"]).arg(since_arg(options));
@@ -908,7 +905,11 @@ fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<(Vec<u8>, u6
     }
 }
 
-/// The look of [`log`] below the commits where its listing stopped.
+/// The look of [`log`] below the commits where its listing stopped: the parents of
+/// listed commits that were not listed, and the branch tips moved in the window that
+/// the listing never reached ([`moved_tips`]). One `git log --since` from their parents
+/// (`<stop>^@`), which prints nothing where those parents are old; only when it finds
+/// commits, one `git log --no-walk` of the stops above them.
 fn look_below_skew(
     env: &Env,
     repo: &Repo,
@@ -917,44 +918,36 @@ fn look_below_skew(
 ) -> Result<(Vec<u8>, u64), GitFailure> {
     let mut listed: HashSet<Vec<u8>> = HashSet::new();
     let mut boundary: BTreeSet<String> = BTreeSet::new();
+    let mut decorated: HashSet<String> = HashSet::new();
     for (header, _) in records(&listing) {
         let mut fields = header.split(|&byte| byte == 0);
-        let (Some(hash), Some(parents)) = (fields.next(), fields.next()) else { continue };
+        let (Some(hash), Some(parents), Some(refs)) = (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
         listed.insert(hash.to_vec());
         for parent in parents.split(|&byte| byte == b' ').filter(|parent| !parent.is_empty()) {
             boundary.insert(String::from_utf8_lossy(parent).into_owned());
         }
+        for name in String::from_utf8_lossy(refs).split(", ") {
+            decorated.insert(name.rsplit(" -> ").next().unwrap_or(name).to_owned());
+        }
     }
     boundary.retain(|hash| !listed.contains(hash.as_bytes()));
-    let mut stops = command_for_tips(env, repo);
-    stops
-        .args(["--no-walk=unsorted", "--format=%H%x00%ct%x00%P", "--exclude=refs/stash", "--all"])
-        .arg("--end-of-options")
-        .args(&boundary);
-    let stops = git_stdout(stops, options.timeout)?;
-    let bound = listing_bound(options.since).as_second();
-    // The commits the walk stopped at: dated before the bound, with their parents.
-    let old: Vec<(String, Vec<String>)> = String::from_utf8_lossy(&stops)
-        .lines()
-        .filter_map(|line| {
-            let mut fields = line.split('\0');
-            let (hash, time, parents) = (fields.next()?, fields.next()?, fields.next()?);
-            let time: i64 = time.parse().ok()?;
-            let parents = parents.split(' ').filter(|parent| !parent.is_empty());
-            (time < bound && !listed.contains(hash.as_bytes()))
-                .then(|| (hash.to_owned(), parents.map(str::to_owned).collect()))
-        })
-        .collect();
-    let parents: BTreeSet<&String> = old
-        .iter()
-        .flat_map(|(_, parents)| parents)
-        .filter(|parent| !listed.contains(parent.as_bytes()))
-        .collect();
-    if parents.is_empty() {
+    let mut stops: Vec<String> = boundary.into_iter().collect();
+    stops.extend(
+        moved_tips(repo, options.since).into_iter().filter(|name| !decorated.contains(name)),
+    );
+    if stops.is_empty() {
         return Ok((listing, 0));
     }
+    // (Where every stop is a root, `<stop>^@` names nothing and git walks `HEAD`: what it
+    // prints then was listed already and is dropped below.)
     let mut below = listing_command(env, repo);
-    below.arg(since_arg(options)).arg("--end-of-options").args(&parents);
+    below
+        .arg(since_arg(options))
+        .arg("--end-of-options")
+        .args(stops.iter().map(|stop| format!("{stop}^@")));
     let below = git_stdout(below, options.timeout)?;
     let hash_of = |header: &[u8]| -> Vec<u8> {
         header.split(|&byte| byte == 0).next().unwrap_or_default().to_vec()
@@ -967,23 +960,20 @@ fn look_below_skew(
     if found.is_empty() {
         return Ok((listing, 0));
     }
-    // The skewed commits above what was found: for containment, and listed when
-    // authored in the window.
+    // The stops above what was found (dated before the window, which is why the listing
+    // stopped there): listed too, for containment, and counted when authored in it.
     let found_hashes: HashSet<Vec<u8>> = found.iter().map(|header| hash_of(header)).collect();
-    let skewed: Vec<&String> = old
-        .iter()
-        .filter(|(_, parents)| {
-            parents.iter().any(|parent| found_hashes.contains(parent.as_bytes()))
-        })
-        .map(|(hash, _)| hash)
-        .collect();
     let mut above = listing_command(env, repo);
-    above.arg("--no-walk=unsorted").arg("--end-of-options").args(&skewed);
+    above.arg("--no-walk=unsorted").arg("--end-of-options").args(&stops);
     let above = git_stdout(above, options.timeout)?;
+    let skewed = records(&above).into_iter().map(|(header, _)| header).filter(|header| {
+        header.split(|&byte| byte == 0).nth(1).is_some_and(|parents| {
+            parents.split(|&byte| byte == b' ').any(|parent| found_hashes.contains(parent))
+        })
+    });
     let mut below_skew = 0u64;
     let mut seen = listed;
-    let extra = records(&above).into_iter().map(|(header, _)| header).chain(found);
-    for header in extra {
+    for header in skewed.chain(found) {
         if !seen.insert(hash_of(header)) {
             continue;
         }
@@ -997,12 +987,52 @@ fn look_below_skew(
     Ok((listing, below_skew))
 }
 
-/// A plain `git log` in the repository, for the hashes, dates and parents of the
-/// commits a listing stopped at.
-fn command_for_tips(env: &Env, repo: &Repo) -> Command {
-    let mut command = command(env);
-    command.current_dir(work_dir(repo)).arg("--git-dir").arg(&repo.git_dir).arg("log");
-    command
+/// The most loose refs [`moved_tips`] looks at.
+const MOVED_TIPS_MAX: usize = 10_000;
+
+/// The branch tips moved at or after `since`, by name: loose refs under `refs/heads/`
+/// and `refs/remotes/` written since then (git writes a loose ref on every update), and
+/// `HEAD` when it is detached and was written since then. A `stat` each, no process. A
+/// repository whose refs are in a reftable tells none this way.
+fn moved_tips(repo: &Repo, since: Timestamp) -> Vec<String> {
+    let bound = std::time::SystemTime::from(
+        since.checked_sub(SignedDuration::from_secs(2)).unwrap_or(Timestamp::MIN),
+    );
+    let newer = |path: &Path| {
+        fs_err::symlink_metadata(path).is_ok_and(|meta| {
+            meta.file_type().is_file() && meta.modified().is_ok_and(|time| time >= bound)
+        })
+    };
+    let mut moved = Vec::new();
+    let head = repo.git_dir.join("HEAD");
+    if newer(&head)
+        && fsread::read_small_text(&head, 4096).is_ok_and(|text| !text.starts_with("ref:"))
+    {
+        moved.push("HEAD".to_owned());
+    }
+    let mut pending = vec![repo.git_dir.join("refs/heads"), repo.git_dir.join("refs/remotes")];
+    let mut looked = 0;
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = fs_err::read_dir(&dir) else { continue };
+        for entry in entries.filter_map(Result::ok) {
+            looked += 1;
+            if looked > MOVED_TIPS_MAX {
+                return moved;
+            }
+            let path = entry.path();
+            match entry.file_type() {
+                Ok(kind) if kind.is_dir() => pending.push(path),
+                Ok(kind) if kind.is_file() && newer(&path) => {
+                    if let Ok(name) = path.strip_prefix(&repo.git_dir) {
+                        moved.push(name.to_string_lossy().into_owned());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    moved.sort();
+    moved
 }
 
 /// The committer date from which a listing reads. `--since` filters by committer date

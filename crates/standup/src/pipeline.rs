@@ -413,6 +413,7 @@ pub(crate) fn render_report(
 
     let start = Instant::now();
     let meta = Meta {
+        machines: Vec::new(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
         generated_at: now,
         time_zone: zone_name,

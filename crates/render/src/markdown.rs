@@ -202,10 +202,11 @@ fn shell_group(out: &mut String, group: &ShellGroup, lang: Lang) {
             group.examples.iter().map(|example| code_span(example)).collect();
         let _ = write!(out, " — {}{}", labels.example, examples.join(lang.list_separator()));
     }
+    out.push_str(&machine_tag(&group.machines));
     out.push('\n');
 }
 
-fn project_section(
+pub(crate) fn project_section(
     out: &mut String,
     project: &Project,
     lang: Lang,
@@ -245,7 +246,12 @@ fn project_section(
         let separator = if lang == Lang::En { " " } else { "" };
         let branches = on(label);
         // A subject is prose (`feat(api): …`, `#123`): escaped text, not a code span.
-        let _ = writeln!(out, "- {}{separator}{stats}{branches}", escape_text(&commit.subject));
+        let machines = machine_tag(&commit.machines);
+        let _ = writeln!(
+            out,
+            "- {}{separator}{stats}{branches}{machines}",
+            escape_text(&commit.subject)
+        );
     }
     for session in &project.sessions {
         let separator = if lang == Lang::En { " " } else { "" };
@@ -253,10 +259,11 @@ fn project_section(
         let models: Vec<String> = session.models.iter().map(|model| escape_text(model)).collect();
         let _ = writeln!(
             out,
-            "- AI: {} {}{separator}{}{branch}",
+            "- AI: {} {}{separator}{}{branch}{}",
             session.agent.display_name(),
             code_span(&session.title),
-            lang.prompts_with_models(session.prompts, &models)
+            lang.prompts_with_models(session.prompts, &models),
+            machine_tag(&session.machines)
         );
     }
     for group in &project.shell {
@@ -273,6 +280,16 @@ fn project_section(
     }
     blockers(out, &project.blockers, lang, time_zone, date);
     next_steps(out, project, lang);
+}
+
+/// ` [devbox]`: the machines a line was seen on, set only when a report merges several
+/// machines' days (`standup daily --machines`); nothing otherwise.
+pub(crate) fn machine_tag(machines: &[String]) -> String {
+    if machines.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = machines.iter().map(|name| escape_text(name)).collect();
+    format!(" [{}]", names.join(", "))
 }
 
 /// `- Blocked?: …`, one line per blocker found in the evidence; nothing when there are
@@ -346,7 +363,7 @@ fn narrowest_branches(commits: &[Commit]) -> Vec<Vec<String>> {
 
 /// `3 commits (+412 −37, 14 files) · 2 AI sessions, 8 prompts · 31 commands`; the report
 /// line also leads with the number of projects.
-fn totals(totals: &Totals, lang: Lang, with_projects: bool) -> String {
+pub(crate) fn totals(totals: &Totals, lang: Lang, with_projects: bool) -> String {
     let mut parts = Vec::new();
     if with_projects {
         parts.push(lang.count(totals.projects, Noun::Project));
@@ -401,7 +418,7 @@ fn warnings(out: &mut String, report: &Report, lang: Lang) {
 /// span, which needs no escaping inside, and the rest escaped: read raw in a terminal,
 /// `` `/tmp/x/.zsh_history` `` stays as it was written. A backtick without its pair is
 /// text.
-fn with_code_spans(text: &str) -> String {
+pub(crate) fn with_code_spans(text: &str) -> String {
     // Past the start, text is escaped as a continuation: behind a `.` that is cut off
     // again, so that no start-of-line rule applies and its spaces stay.
     let continued = |part: &str| escape_text(&format!(".{part}"))[1..].to_owned();

@@ -9,6 +9,7 @@
 mod event;
 mod kinds;
 mod report;
+mod team;
 
 pub use event::{
     Activity, Agent, CommitEvent, ProjectRef, SessionEvent, Shell, ShellEvent, TODOS_MAX, Todo,
@@ -21,3 +22,4 @@ pub use report::{
     Totals, Warning, WarningCode, Window, Wip,
 };
 pub use report::{CheckedBlocker, CheckedSentence, NarrativeCheck};
+pub use team::{Member, TEAM_SCHEMA_VERSION, TeamDay};

@@ -17,7 +17,7 @@ mod windows;
 pub use blockers::FAILURES_MIN;
 pub use error::Error;
 pub use group::{NEXT_STEPS_MAX, Options, aggregate};
-pub use merge::{MachineReport, merge, union as union_time};
+pub use merge::{MachineReport, merge, retotal, union as union_time};
 pub use shell::{DEFAULT_IGNORE, DEFAULT_TWO_WORD, ShellGrouping, head};
 pub use time::{TimeRules, time_spent};
 pub use windows::{

@@ -275,6 +275,19 @@ pub fn union(parts: &[&TimeSpent], rules: TimeRules) -> TimeSpent {
     TimeSpent { minutes, spans: joined }
 }
 
+/// Recomputes every total of `report` from what its projects and buckets hold (after
+/// parts were taken out of it, as `standup publish` does).
+pub fn retotal(report: &mut Report) {
+    for bucket in &mut report.buckets {
+        for project in &mut bucket.projects {
+            let agent_commands = project.totals.agent_commands;
+            recompute_project(project, agent_commands);
+        }
+        recompute_bucket(bucket);
+    }
+    recompute_report(report);
+}
+
 fn recompute_project(project: &mut Project, agent_commands: u64) {
     if let Some(wip) = &mut project.wip {
         wip.unpushed_commits =

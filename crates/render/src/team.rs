@@ -56,14 +56,7 @@ fn markdown(day: &TeamDay, lang: Lang, time_zone: &TimeZone) -> String {
         }
         for bucket in &report.buckets {
             for project in &bucket.projects {
-                project_section(
-                    &mut out,
-                    project,
-                    lang,
-                    "###",
-                    time_zone,
-                    bucket.window.date,
-                );
+                project_section(&mut out, project, lang, "###", time_zone, bucket.window.date);
             }
         }
     }

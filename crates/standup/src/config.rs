@@ -58,6 +58,10 @@ struct File {
     min_span_minutes: Option<Spanned<u64>>,
     render: RenderFile,
     output: OutputFile,
+    // Beyond one machine (issue 22): `crate::ledger` reads these.
+    machines: Vec<crate::machines::MachineFile>,
+    ledger: crate::ledger::LedgerFile,
+    publish: crate::ledger::PublishFile,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -237,6 +241,8 @@ impl Default for LlmConfig {
 struct IdentityFile {
     emails: Vec<String>,
     names: Vec<String>,
+    /// Your name on the team page (`standup publish`); default: git's `user.name`.
+    name: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -269,6 +275,10 @@ pub(crate) struct Config {
     pub(crate) output: OutputConfig,
     /// How time spent is estimated (`idle_minutes`, `min_span_minutes`).
     pub(crate) time_rules: aggregate::TimeRules,
+    /// `[identity] name`: the member name `standup publish` writes under.
+    pub(crate) member_name: Option<String>,
+    /// `[[machines]]`, `[ledger]` and `[publish]`.
+    pub(crate) beyond: crate::ledger::BeyondConfig,
 }
 
 impl Default for Config {
@@ -296,6 +306,8 @@ impl Default for Config {
             render: RenderConfig::default(),
             output: OutputConfig::default(),
             time_rules: aggregate::TimeRules::default(),
+            member_name: None,
+            beyond: crate::ledger::BeyondConfig::default(),
         }
     }
 }
@@ -472,6 +484,9 @@ pub(crate) fn parse_with(path: &Path, text: &str, llm: LlmSection) -> Result<Con
     parse_render(&mut config, file.render, invalid)?;
     parse_output(&mut config, file.output, invalid)?;
     parse_time_rules(&mut config, file.idle_minutes, file.min_span_minutes, invalid)?;
+    config.member_name = file.identity.name.filter(|name| !name.trim().is_empty());
+    config.beyond =
+        crate::ledger::parse_config(file.machines, file.ledger, file.publish, text, path)?;
     Ok(config)
 }
 
@@ -955,7 +970,7 @@ fn parse_weekday(name: &str) -> Option<Weekday> {
 }
 
 /// 1-based line of a byte offset.
-fn line_of(text: &str, offset: usize) -> usize {
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
     text.get(..offset).unwrap_or(text).matches('\n').count() + 1
 }
 

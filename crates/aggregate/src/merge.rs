@@ -105,13 +105,11 @@ fn merge_bucket(ours: &mut Bucket, theirs: Bucket, rules: TimeRules) {
 /// The same repository on two machines: the same remote, else (when either has none)
 /// the same name; the sessions without a project are one project everywhere.
 fn same_project(a: &Project, b: &Project) -> bool {
-    match (&a.remote, &b.remote) {
-        (Some(a_remote), Some(b_remote)) => a_remote == b_remote,
-        _ => {
-            let unknown = |project: &Project| project.path.as_os_str().is_empty();
-            if unknown(a) || unknown(b) { unknown(a) && unknown(b) } else { a.name == b.name }
-        }
+    if let (Some(a_remote), Some(b_remote)) = (&a.remote, &b.remote) {
+        return a_remote == b_remote;
     }
+    let unknown = |project: &Project| project.path.as_os_str().is_empty();
+    if unknown(a) || unknown(b) { unknown(a) && unknown(b) } else { a.name == b.name }
 }
 
 fn merge_project(ours: &mut Project, theirs: Project, rules: TimeRules) {

@@ -8,6 +8,7 @@
 //! `--push` the user's own git commits and pushes it: standup never handles credentials
 //! and sends nothing itself.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -73,6 +74,7 @@ impl Default for BeyondConfig {
 }
 
 /// Validates the three sections; errors name the line and the key.
+#[expect(clippy::too_many_lines, reason = "one check per key, in the order of the keys")]
 pub(crate) fn parse_config(
     machines: Vec<MachineFile>,
     ledger: LedgerFile,
@@ -331,16 +333,16 @@ pub(crate) fn read_entry(dir: &Path, name: &str, date: Date) -> Result<Option<Re
 /// This machine's live report of one day, as `standup daily --format json --no-llm`
 /// gives it (this machine only, whatever `[ledger] merge` says).
 fn day_report(env: &ProcessEnv, args: &LedgerArgs) -> Result<(Report, Config), Failure> {
-    let mut argv: Vec<std::ffi::OsString> =
+    let mut command_line: Vec<std::ffi::OsString> =
         ["standup", "daily", "--format", "json", "--no-llm", "--quiet"]
             .iter()
             .map(Into::into)
             .collect();
-    argv.extend(["--date".into(), args.date.clone().into()]);
+    command_line.extend(["--date".into(), args.date.clone().into()]);
     if let Some(config) = &args.config {
-        argv.extend(["--config".into(), config.clone().into_os_string()]);
+        command_line.extend(["--config".into(), config.clone().into_os_string()]);
     }
-    let cli = crate::cli::Cli::try_parse_from(argv)
+    let cli = crate::cli::Cli::try_parse_from(command_line)
         .map_err(|error| Failure::Usage(anyhow::anyhow!("{}", error.render())))?;
     let Some(crate::cli::Command::Daily(report_args)) = cli.command else {
         return Err(Failure::Usage(anyhow::anyhow!("internal: not a daily report")));
@@ -444,9 +446,9 @@ fn write_entry(
                 dir,
                 &["commit", "-q", "-m", &format!("standup: {name} {date}"), "--", &relative],
             )?;
-            said.push_str(&format!("committed {relative}\n"));
+            let _ = writeln!(said, "committed {relative}");
         } else {
-            said.push_str(&format!("{relative} unchanged: nothing to commit\n"));
+            let _ = writeln!(said, "{relative} unchanged: nothing to commit");
         }
         if args.push {
             git(&collect_env, dir, &["push", "-q"])?;

@@ -97,8 +97,8 @@ pub(crate) fn merge_day(
             .iter()
             .filter(|machine| machine.name != local)
             .map(|machine| {
-                let argv = remote_args(kind, args, &dates);
-                scope.spawn(move || (machine.name.clone(), ask(machine, &argv)))
+                let remote = remote_args(kind, args, &dates);
+                scope.spawn(move || (machine.name.clone(), ask(machine, &remote)))
             })
             .collect();
         handles.into_iter().filter_map(|handle| handle.join().ok()).collect()
@@ -124,7 +124,7 @@ pub(crate) fn merge_day(
                         // The same machine on several dates (a standup's two days).
                         Some(known) => known.report.buckets.extend(theirs.buckets),
                         None => {
-                            others.push(aggregate::MachineReport { machine: name, report: theirs })
+                            others.push(aggregate::MachineReport { machine: name, report: theirs });
                         }
                     }
                 }
@@ -167,11 +167,11 @@ fn remote_args(kind: ReportKind, args: &ReportArgs, dates: &[jiff::civil::Date])
         ReportKind::Standup => "standup",
         ReportKind::Week => "week",
     };
-    let mut argv =
+    let mut remote =
         vec![name.to_owned(), "--format".to_owned(), "json".to_owned(), "--no-llm".to_owned()];
     match (kind, dates.first(), dates.last()) {
         (ReportKind::Range, Some(first), Some(last)) => {
-            argv.extend([
+            remote.extend([
                 "--since".to_owned(),
                 first.to_string(),
                 "--until".to_owned(),
@@ -179,14 +179,14 @@ fn remote_args(kind: ReportKind, args: &ReportArgs, dates: &[jiff::civil::Date])
             ]);
         }
         (ReportKind::Daily | ReportKind::Standup, _, Some(last)) => {
-            argv.extend(["--date".to_owned(), last.to_string()]);
+            remote.extend(["--date".to_owned(), last.to_string()]);
         }
         (ReportKind::Week, Some(first), _) => {
-            argv.extend(["--date".to_owned(), first.to_string()]);
+            remote.extend(["--date".to_owned(), first.to_string()]);
         }
-        _ => argv.extend(["--date".to_owned(), args.date.clone()]),
+        _ => remote.extend(["--date".to_owned(), args.date.clone()]),
     }
-    argv
+    remote
 }
 
 /// Runs `ssh -o BatchMode=yes -o ConnectTimeout=N <dest> <command> <argv…>` with the

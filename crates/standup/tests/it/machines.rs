@@ -3,6 +3,7 @@
 //! home's real standup (its environment pinned) and records its arguments; a real bare
 //! repository is the remote both clone, and the ledger's git remote.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::support::Home;
@@ -180,9 +181,10 @@ fn machines_that_fail_are_warnings_naming_them_and_the_rest_comes_out() {
     fake_ssh(&machines);
     let mut config = String::from("[ledger]\nmachine = \"laptop\"\n");
     for (name, timeout) in [("devbox", 60), ("down", 5), ("slow", 1), ("bare", 5), ("future", 5)] {
-        config.push_str(&format!(
+        let _ = write!(
+            config,
             "\n[[machines]]\nname = \"{name}\"\nssh = \"{name}\"\ntimeout_secs = {timeout}\n"
-        ));
+        );
     }
     machines.laptop.config(&config);
     let started = std::time::Instant::now();

@@ -71,7 +71,7 @@ fn alice_day(home: &Home) {
             todos,
         ),
     ];
-    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let text: String = lines.iter().map(|line| line.to_string() + "\n").collect();
     home.write(&format!(".claude/projects/-x-src-api/{SESSION}.jsonl"), &text);
     home.write(".zsh_history", ": 1795741200:0;deploy --password hunter2-secret-flag\n");
 }

@@ -1131,6 +1131,26 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # The level (1 to 6) of the report's top heading in a note; the others follow.
 # Default: as rendered (1). Example:
 # heading_level = 2
+
+# Beyond one machine (README "Beyond one machine"). Your other machines, asked over
+# ssh by `standup daily --machines` (BatchMode: never a password prompt):
+# [[machines]]
+# name = "devbox"
+# ssh = "devbox"
+# timeout_secs = 30
+
+# [ledger]
+# The folder `standup record` and `standup publish` write `<name>/<date>.json` to
+# (a git work tree or any synced folder). Default: none. Example:
+# dir = "~/standup-ledger"
+# This machine's name. Default: the host name.
+# machine = "laptop"
+# Merge every machine's day into reports for people without --machines.
+# merge = false
+
+# [publish]
+# What `standup publish` lets through (also "shell", "wip", "paths", "remotes").
+# allow = ["projects", "commits", "sessions", "next", "blockers"]
 "#;
 
 #[cfg(test)]

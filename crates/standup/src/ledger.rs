@@ -570,3 +570,58 @@ pub(crate) fn published(report: &mut Report, allow: &[String]) {
     }
     aggregate::retotal(report);
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config, String> {
+        crate::config::parse(Path::new("/home/me/.config/standup/config.toml"), text)
+            .map_err(|error| error.to_string())
+    }
+
+    #[test]
+    fn machines_ledger_and_publish_are_read_and_checked() {
+        let config = parse(
+            "[ledger]\ndir = \"~/ledger\"\nmachine = \"laptop\"\nmerge = true\n[publish]\nallow = [\"commits\", \"shell\"]\n[[machines]]\nname = \"devbox\"\nssh = \"me@devbox.example\"\ntimeout_secs = 5\n",
+        )
+        .unwrap();
+        let beyond = &config.beyond;
+        assert_eq!(beyond.machine.as_deref(), Some("laptop"));
+        assert!(beyond.merge);
+        assert_eq!(beyond.publish, ["commits", "shell"]);
+        assert_eq!(beyond.machines[0].ssh, "me@devbox.example");
+        assert_eq!(beyond.machines[0].timeout, Duration::from_secs(5));
+        assert_eq!(beyond.machines[0].command, "standup");
+        let defaults = parse("").unwrap().beyond;
+        assert_eq!(defaults.publish, ["projects", "commits", "sessions", "next", "blockers"]);
+
+        insta::assert_snapshot!(
+            parse("[[machines]]\nname = \"x\"\nssh = \"-oProxyCommand=evil\"\n").unwrap_err(),
+            @"config `/home/me/.config/standup/config.toml` line 3, key `machines[0].ssh`: `-oProxyCommand=evil` is not an ssh destination (a host or `user@host`, as in `ssh devbox`)"
+        );
+        insta::assert_snapshot!(
+            parse("[[machines]]\nname = \"../up\"\nssh = \"h\"\n").unwrap_err(),
+            @"config `/home/me/.config/standup/config.toml` line 2, key `machines[0].name`: `../up` cannot name a ledger folder (letters, digits, `-`, `_`, `.`, `@`, at most 64 characters, not starting with `.`)"
+        );
+        insta::assert_snapshot!(
+            parse("[publish]\nallow = [\"paths\", \"everything\"]\n").unwrap_err(),
+            @"config `/home/me/.config/standup/config.toml` line 2, key `publish.allow`: `everything` is not something to publish (expected some of `projects`, `commits`, `sessions`, `next`, `blockers`, `shell`, `wip`, `paths`, `remotes`)"
+        );
+        insta::assert_snapshot!(
+            parse("[[machines]]\nname = \"a\"\nssh = \"a\"\ntimeout_secs = 0\n").unwrap_err(),
+            @"config `/home/me/.config/standup/config.toml` line 4, key `machines[0].timeout_secs`: 0 is out of range: a machine may take from 1 to 600 seconds"
+        );
+    }
+
+    #[test]
+    fn names_become_folder_names() {
+        assert_eq!(safe_name("Bob Builder"), "Bob-Builder");
+        assert_eq!(safe_name("../etc"), "-etc");
+        assert_eq!(safe_name(".hidden"), "hidden");
+        assert_eq!(safe_name("  "), "unnamed");
+        assert_eq!(safe_name("山田"), "山田");
+    }
+}

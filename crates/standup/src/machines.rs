@@ -132,12 +132,15 @@ pub(crate) fn merge_day(
             }
         }
     }
+    let mut cleaner = clean::Cleaner::new(&config.redactor, config.max_chars);
+    for other in &mut others {
+        crate::team::clean_report(&mut cleaner, &mut other.report, config.max_chars);
+    }
     let mut merged = aggregate::merge(
         aggregate::MachineReport { machine: local, report },
         others,
         config.time_rules,
     );
-    let mut cleaner = clean::Cleaner::new(&config.redactor, config.max_chars);
     cleaner.warnings(&mut warnings);
     merged.warnings.extend(warnings);
     merged.warnings.sort();

@@ -33,6 +33,8 @@ pub(crate) fn run(env: &ProcessEnv, args: &TeamArgs) -> Result<(), Failure> {
     let mut members = members;
     let mut cleaner = clean::Cleaner::new(&config.redactor, config.max_chars);
     for member in &mut members {
+        member.report.warnings.clear();
+        member.report.narrative = None;
         clean_report(&mut cleaner, &mut member.report, config.max_chars);
         cleaner.other(&mut member.name, config.max_chars);
     }
@@ -56,10 +58,14 @@ pub(crate) fn run(env: &ProcessEnv, args: &TeamArgs) -> Result<(), Failure> {
     crate::pipeline::write_output(args.output.as_deref(), &text)
 }
 
-/// Every string of a member's report a page shows, cleaned.
-fn clean_report(cleaner: &mut clean::Cleaner<'_>, report: &mut report_model::Report, max: usize) {
-    report.warnings.clear();
-    report.narrative = None;
+/// Every string of another machine's or member's report that is shown, cleaned again
+/// with this machine's rules (sanitized, redacted, capped): it is untrusted input.
+pub(crate) fn clean_report(
+    cleaner: &mut clean::Cleaner<'_>,
+    report: &mut report_model::Report,
+    max: usize,
+) {
+    cleaner.warnings(&mut report.warnings);
     for bucket in &mut report.buckets {
         for project in &mut bucket.projects {
             cleaner.other(&mut project.name, max);

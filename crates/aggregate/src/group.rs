@@ -146,6 +146,7 @@ impl ProjectParts {
             agent_commands: self.agent_commands,
         };
         Some(Project {
+            remote: None,
             name: self.name,
             path,
             last_activity,
@@ -268,6 +269,7 @@ fn add_sessions(
             project_parts.touch(time);
         }
         project_parts.sessions.push(Session {
+            machines: Vec::new(),
             agent: session.agent,
             session_id: session.session_id.clone(),
             title: session.title.clone(),
@@ -445,6 +447,14 @@ impl GroupParts {
                 examples.push(command);
             }
         }
-        ShellGroup { head, count, examples, truncated, failed: self.failed, agent }
+        ShellGroup {
+            head,
+            count,
+            examples,
+            truncated,
+            failed: self.failed,
+            agent,
+            machines: Vec::new(),
+        }
     }
 }

@@ -51,6 +51,7 @@ fn commit(project_name: &str, hash: &str, subject: &str, time: &str) -> CommitEv
     CommitEvent {
         project: project(project_name),
         commit: Commit {
+            machines: Vec::new(),
             hash: hash.to_owned(),
             subject: subject.to_owned(),
             truncated: false,
@@ -68,6 +69,7 @@ fn commit(project_name: &str, hash: &str, subject: &str, time: &str) -> CommitEv
 
 fn report(windows: &[(BucketKind, Window)], activity: Activity) -> Report {
     let meta = Meta {
+        machines: Vec::new(),
         version: "test".to_owned(),
         generated_at: ts("2026-03-09T09:00:00Z"),
         time_zone: "UTC".to_owned(),

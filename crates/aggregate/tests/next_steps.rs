@@ -64,6 +64,7 @@ fn session(
 
 fn report(windows: &[(BucketKind, Window)], sessions: Vec<SessionEvent>) -> Report {
     let meta = Meta {
+        machines: Vec::new(),
         version: "test".to_owned(),
         generated_at: ts("2026-03-09T09:00:00Z"),
         time_zone: "UTC".to_owned(),

@@ -45,6 +45,7 @@ fn commit(hash: &str, subject: &str, time: &str, branches: &[&str]) -> CommitEve
             branches: branches.iter().map(|name| (*name).to_owned()).collect(),
             remote_branches: Vec::new(),
             unpushed: true,
+            machines: Vec::new(),
         },
     }
 }
@@ -67,6 +68,7 @@ fn report(activity: Activity, options: &Options) -> Report {
         time_zone: "UTC".to_owned(),
         llm_model: None,
         secrets_masked: Vec::new(),
+        machines: Vec::new(),
     };
     aggregate(ReportKind::Standup, &standup_windows(), activity, Vec::new(), meta, options)
 }

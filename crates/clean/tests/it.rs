@@ -21,6 +21,7 @@ fn commit(project: &ProjectRef, hash: &str, subject: &str) -> CommitEvent {
     CommitEvent {
         project: project.clone(),
         commit: Commit {
+            machines: Vec::new(),
             hash: hash.to_owned(),
             subject: subject.to_owned(),
             truncated: false,
@@ -128,6 +129,7 @@ fn escapes_leave_paths_statuses_warnings_and_the_identity() {
         identity: collect::git::Identity { emails: vec![evil.to_owned()], names: Vec::new() },
         left_out: collect::git::LeftOut::default(),
         commits: 0,
+        remote: None,
     };
     read.left_out.by_email.insert(evil.to_owned(), 2);
     gathered.repo_reads = vec![read];

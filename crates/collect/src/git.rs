@@ -546,6 +546,47 @@ pub struct RepoRead {
     /// Commits of the window found only below a commit dated before it (a tip
     /// committed with a clock that went back), which `git log --since` would miss.
     pub below_skew: u64,
+    /// The repository's remote URL, normalized ([`normalize_remote`]), when it has one and
+    /// its configuration was read (it holds a commit of the user's in the window).
+    pub remote: Option<String>,
+}
+
+/// A remote URL in the one form that names the same repository everywhere:
+/// `host/owner/name` for `git@host:owner/name.git`, `ssh://git@host:22/owner/name`,
+/// `https://user:token@host/owner/name.git/` alike (scheme, user and password, port,
+/// `.git` and trailing slashes dropped, the host in lower case); a local path keeps its
+/// path without `.git`. The user part is dropped before anything else, so a token in
+/// an https URL never reaches the report.
+pub fn normalize_remote(url: &str) -> Option<String> {
+    let url = url.trim();
+    if url.is_empty() {
+        return None;
+    }
+    let (host, path) = if let Some((_, rest)) = url.split_once("://") {
+        let rest = rest.rsplit_once('@').map_or(rest, |(_, rest)| rest);
+        match rest.split_once('/') {
+            Some((host, path)) => (host, path),
+            None => (rest, ""),
+        }
+    } else if url.starts_with('/') || url.starts_with('.') {
+        ("", url)
+    } else if let Some((host, path)) = url.split_once(':') {
+        // scp-like `user@host:path`.
+        (host.rsplit_once('@').map_or(host, |(_, host)| host), path)
+    } else {
+        ("", url)
+    };
+    let host = match host.rsplit_once(':') {
+        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
+        _ => host,
+    };
+    let path = path.trim_end_matches('/');
+    let path = path.strip_suffix(".git").unwrap_or(path).trim_end_matches('/');
+    if host.is_empty() {
+        return (!path.is_empty()).then(|| path.to_owned());
+    }
+    let path = path.trim_start_matches('/').trim_start_matches('~');
+    Some(format!("{}/{}", host.to_ascii_lowercase(), path.trim_start_matches('/')))
 }
 
 /// The commits of the repositories read, and what each repository told.
@@ -776,6 +817,7 @@ fn read_repo(
         left_out,
         commits: commits.len() as u64,
         below_skew,
+        remote: config.remote_url.as_deref().and_then(normalize_remote),
     };
     // A repository with the user's commits, or whose index or stash moved, is asked for
     // its work in progress now, on this worker, rather than after the join.
@@ -1126,6 +1168,7 @@ fn parse_log(
         commits.push(CommitEvent {
             project: project.clone(),
             commit: Commit {
+                machines: Vec::new(),
                 hash: lossy(hash),
                 subject: lossy(subject),
                 truncated: false,
@@ -1187,4 +1230,27 @@ pub fn read_work_in_progress(
 
 fn parse_count(field: &[u8]) -> u64 {
     std::str::from_utf8(field).ok().and_then(|text| text.parse().ok()).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod remote_tests {
+    use super::normalize_remote;
+
+    #[test]
+    fn ssh_and_https_forms_of_one_repository_are_one() {
+        let forms = [
+            "git@github.com:acme/api.git",
+            "ssh://git@github.com/acme/api",
+            "ssh://git@GitHub.com:22/acme/api.git/",
+            "https://github.com/acme/api.git",
+            "https://me:ghp_secret@github.com/acme/api",
+            "git://github.com/acme/api.git",
+        ];
+        for form in forms {
+            assert_eq!(normalize_remote(form).as_deref(), Some("github.com/acme/api"), "{form}");
+        }
+        assert_eq!(normalize_remote("/srv/git/api.git").as_deref(), Some("/srv/git/api"));
+        assert_eq!(normalize_remote("   "), None);
+        assert_ne!(normalize_remote("git@github.com:acme/web.git"), normalize_remote(forms[0]));
+    }
 }

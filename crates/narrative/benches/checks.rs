@@ -39,6 +39,7 @@ fn busy_day() -> Report {
         .map(|p| {
             let commits: Vec<Commit> = (0..6_u64)
                 .map(|c| Commit {
+                    machines: Vec::new(),
                     hash: format!(
                         "{:010x}{:030x}",
                         (p * 16 + c + 1) * 0x9e37_79b9 % 0xff_ffff_ffff,
@@ -60,6 +61,7 @@ fn busy_day() -> Report {
                 })
                 .collect();
             let sessions = vec![Session {
+                machines: Vec::new(),
                 agent: Agent::ClaudeCode,
                 session_id: format!("session-{p}"),
                 title: format!("Investigate the flaky CI job of service {p}"),
@@ -71,6 +73,7 @@ fn busy_day() -> Report {
                 branch: None,
             }];
             Project {
+                remote: None,
                 name: format!("service-{p}"),
                 path: format!("/home/dev/src/service-{p}").into(),
                 last_activity: at(40_000),
@@ -91,6 +94,7 @@ fn busy_day() -> Report {
             .iter()
             .enumerate()
             .map(|(idx, head)| ShellGroup {
+                machines: Vec::new(),
                 head: (*head).to_owned(),
                 count: 20 - idx as u64,
                 examples: vec![format!("{head} --all"), format!("{head} -p core")],
@@ -123,6 +127,7 @@ fn busy_day() -> Report {
         narrative: None,
         warnings: Vec::new(),
         meta: Meta {
+            machines: Vec::new(),
             version: "0.1.0".to_owned(),
             generated_at: at(64_800),
             time_zone: "Asia/Tokyo".to_owned(),

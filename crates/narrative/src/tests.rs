@@ -73,6 +73,7 @@ fn report(kind: ReportKind) -> Report {
     };
     let project = project(day, totals);
     let shell = vec![ShellGroup {
+        machines: Vec::new(),
         head: "cargo test".to_owned(),
         count: 18,
         examples: vec!["cargo test -p collect zsh".to_owned()],
@@ -111,6 +112,7 @@ fn report(kind: ReportKind) -> Report {
         narrative: None,
         warnings: Vec::new(),
         meta: Meta {
+            machines: Vec::new(),
             version: "0.1.0".to_owned(),
             generated_at: at(day),
             time_zone: "UTC".to_owned(),
@@ -128,10 +130,12 @@ fn project(day: jiff::civil::Date, totals: report_model::Totals) -> report_model
     use report_model::{Agent, Commit, Project, Session, TimeSpent, Totals};
     let at = |date: jiff::civil::Date| date.to_zoned(jiff::tz::TimeZone::UTC).unwrap().timestamp();
     Project {
+        remote: None,
         name: "standup".to_owned(),
         path: "/home/dev/src/standup".into(),
         last_activity: at(day),
         commits: vec![Commit {
+            machines: Vec::new(),
             hash: format!("deadbeef00{}", "0".repeat(30)),
             subject: "collect: decode zsh metafied bytes".to_owned(),
             truncated: false,
@@ -145,6 +149,7 @@ fn project(day: jiff::civil::Date, totals: report_model::Totals) -> report_model
             unpushed: false,
         }],
         sessions: vec![Session {
+            machines: Vec::new(),
             agent: Agent::ClaudeCode,
             session_id: "session-6".to_owned(),
             title: "Metafy fix for the zsh reader".to_owned(),

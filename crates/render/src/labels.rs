@@ -705,6 +705,30 @@ fn weekday_ja(weekday: Weekday) -> &'static str {
     }
 }
 
+/// `Team standup — 2026-11-27 (Fri)` or `チームのスタンドアップ — 2026年11月27日（金）`.
+pub(crate) fn team_title(lang: Lang, date: Date) -> String {
+    match lang {
+        Lang::En => format!("Team standup — {}", lang.date(date)),
+        Lang::Ja => format!("チームのスタンドアップ — {}", lang.date(date)),
+    }
+}
+
+/// `3 members` or `メンバー3人`.
+pub(crate) fn team_members(lang: Lang, n: u64) -> String {
+    match lang {
+        Lang::En => report_model::plural(n, "member", "members"),
+        Lang::Ja => format!("メンバー{}人", report_model::group_thousands(n)),
+    }
+}
+
+/// What a page without any member says.
+pub(crate) fn team_nobody(lang: Lang, date: Date) -> String {
+    match lang {
+        Lang::En => format!("Nobody published a day for {}.", lang.date(date)),
+        Lang::Ja => format!("{}の日報を公開したメンバーはいません。", lang.date(date)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,12 +13,14 @@ mod json;
 mod labels;
 mod markdown;
 mod slack;
+mod team;
 mod text;
 mod warnings;
 
 pub use json::json;
 pub use markdown::markdown;
 pub use report_model::Lang;
+pub use team::team;
 
 use jiff::tz::TimeZone;
 use report_model::Report;

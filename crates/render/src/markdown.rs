@@ -378,10 +378,11 @@ fn shell_group(out: &mut String, group: &ShellGroup, lang: Lang) {
             group.examples.iter().map(|example| code_span(example)).collect();
         let _ = write!(out, " — {}{}", labels.example, examples.join(lang.list_separator()));
     }
+    out.push_str(&machine_tag(&group.machines));
     out.push('\n');
 }
 
-fn project_section(
+pub(crate) fn project_section(
     out: &mut String,
     project: &Project,
     outlook: &Outlook,
@@ -430,7 +431,11 @@ fn project_section(
             tickets_suffix(tickets.iter().copied(), &commit.subject)
         };
         // A subject is prose (`feat(api): …`, `#123`): escaped text, not a code span.
-        let item = format!("{}{separator}{stats}{branches}{suffix}", escape_text(&commit.subject));
+        let machines = machine_tag(&commit.machines);
+        let item = format!(
+            "{}{separator}{stats}{branches}{suffix}{machines}",
+            escape_text(&commit.subject)
+        );
         items.push((tickets.first().copied(), item));
     }
     for session in &project.sessions {
@@ -445,10 +450,11 @@ fn project_section(
             tickets_suffix(tickets.iter().copied(), &session.title)
         };
         let item = format!(
-            "AI: {} {}{separator}{}{branch}{suffix}",
+            "AI: {} {}{separator}{}{branch}{suffix}{}",
             session.agent.display_name(),
             code_span(&session.title),
-            lang.prompts_with_models(session.prompts, &models)
+            lang.prompts_with_models(session.prompts, &models),
+            machine_tag(&session.machines)
         );
         items.push((tickets.first().copied(), item));
     }
@@ -487,6 +493,16 @@ fn project_section(
     }
     blockers(out, &project.blockers, lang, time_zone, date);
     next_steps(out, project, lang);
+}
+
+/// ` [devbox]`: the machines a line was seen on, set only when a report merges several
+/// machines' days (`standup daily --machines`); nothing otherwise.
+pub(crate) fn machine_tag(machines: &[String]) -> String {
+    if machines.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = machines.iter().map(|name| escape_text(name)).collect();
+    format!(" [{}]", names.join(", "))
 }
 
 /// `- Blocked?: …`, one line per blocker found in the evidence; nothing when there are
@@ -569,7 +585,7 @@ fn narrowest_branches(commits: &[Commit]) -> Vec<Vec<String>> {
 
 /// `3 commits (+412 −37, 14 files) · 2 AI sessions, 8 prompts · 31 commands`; the report
 /// line also leads with the number of projects.
-fn totals(totals: &Totals, lang: Lang, with_projects: bool) -> String {
+pub(crate) fn totals(totals: &Totals, lang: Lang, with_projects: bool) -> String {
     let mut parts = Vec::new();
     if with_projects {
         parts.push(lang.count(totals.projects, Noun::Project));
@@ -624,7 +640,7 @@ fn warnings(out: &mut String, report: &Report, lang: Lang) {
 /// span, which needs no escaping inside, and the rest escaped: read raw in a terminal,
 /// `` `/tmp/x/.zsh_history` `` stays as it was written. A backtick without its pair is
 /// text.
-fn with_code_spans(text: &str) -> String {
+pub(crate) fn with_code_spans(text: &str) -> String {
     // Past the start, text is escaped as a continuation: behind a `.` that is cut off
     // again, so that no start-of-line rule applies and its spaces stay.
     let continued = |part: &str| escape_text(&format!(".{part}"))[1..].to_owned();

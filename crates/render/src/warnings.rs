@@ -10,11 +10,29 @@ use report_model::Lang;
 use report_model::{Warning, WarningCode};
 
 pub(crate) fn text(warning: &Warning, lang: Lang) -> String {
-    match lang {
+    let text = match lang {
         Lang::En => warning.message.clone(),
         Lang::Ja => japanese(warning)
             .unwrap_or_else(|| format!("{}（{}）", label_ja(warning.code), warning.message)),
+    };
+    // A warning another machine reported (`standup daily --machines`) names it, unless
+    // the message already does.
+    match warning.param("machine") {
+        Some(machine) if !is_machine_code(warning.code) => format!("[{machine}] {text}"),
+        _ => text,
     }
+}
+
+/// The codes whose message itself names the machine.
+fn is_machine_code(code: WarningCode) -> bool {
+    matches!(
+        code,
+        WarningCode::MachineUnreachable
+            | WarningCode::MachineTimedOut
+            | WarningCode::MachineNoStandup
+            | WarningCode::MachineSchemaMismatch
+            | WarningCode::MachineFailed
+    )
 }
 
 #[expect(clippy::too_many_lines, reason = "one arm per wording: a table, not logic")]
@@ -120,6 +138,41 @@ fn japanese(warning: &Warning) -> Option<String> {
             p("tz")?,
             p("zone")?
         ),
+        (WarningCode::MachineUnreachable, _) => format!(
+            "マシン `{}` に ssh で接続できませんでした（{}）。そのマシンの分は含まれていません",
+            p("machine")?,
+            p("error")?
+        ),
+        (WarningCode::MachineTimedOut, _) => format!(
+            "マシン `{}` が {} 秒以内に応答しなかったため止めました。そのマシンの分は含まれていません",
+            p("machine")?,
+            p("seconds")?
+        ),
+        (WarningCode::MachineNoStandup, _) => format!(
+            "マシン `{}` に standup がありません（PATH 上に見つかりません）。そのマシンの分は含まれていません",
+            p("machine")?
+        ),
+        (WarningCode::MachineSchemaMismatch, _) => format!(
+            "{} `{}` のレポートはスキーマのバージョン {} で、このバージョンは {} です。含まれていません",
+            if p("kind") == Some("ledger") { "記録" } else { "マシン" },
+            p("machine")?,
+            p("found")?,
+            p("expected")?
+        ),
+        (WarningCode::MachineFailed, _) => format!(
+            "マシン `{}` の応答はレポートではありません（{}）。そのマシンの分は含まれていません",
+            p("machine")?,
+            p("error")?
+        ),
+        (WarningCode::LedgerUnreadable, Some("date")) => format!(
+            "記録 `{}` は {} の日報ではない（{} の日報）ため使っていません",
+            p("path")?,
+            p("date")?,
+            p("found")?
+        ),
+        (WarningCode::LedgerUnreadable, _) => {
+            format!("記録 `{}` を読めません: {}", p("path")?, p("error")?)
+        }
         (WarningCode::LlmRejected, _) => {
             format!("{}: LLM の応答はチェックを通らなかったため使っていません（ナラティブなし）", p("reason")?)
         }
@@ -170,6 +223,12 @@ fn label_ja(code: WarningCode) -> &'static str {
         WarningCode::LlmRejected => "LLM の応答を採用しませんでした",
         WarningCode::LlmSentencesDropped => "データで裏付けられない文を省きました",
         WarningCode::TimeZoneUnusable => "TZ を使えません",
+        WarningCode::MachineUnreachable => "マシンに接続できません",
+        WarningCode::MachineTimedOut => "マシンが時間内に応答しません",
+        WarningCode::MachineNoStandup => "マシンに standup がありません",
+        WarningCode::MachineSchemaMismatch => "スキーマのバージョンが違います",
+        WarningCode::MachineFailed => "マシンの応答がレポートではありません",
+        WarningCode::LedgerUnreadable => "記録を読めません",
     }
 }
 

@@ -10,6 +10,7 @@ mod event;
 mod kinds;
 mod outlook;
 mod report;
+mod team;
 
 pub use event::{
     Activity, Agent, CommitEvent, ProjectRef, SessionEvent, Shell, ShellEvent, TODOS_MAX, Todo,
@@ -25,3 +26,4 @@ pub use report::{
     Totals, Warning, WarningCode, Window, Wip,
 };
 pub use report::{CheckedBlocker, CheckedSentence, NarrativeCheck};
+pub use team::{Member, TEAM_SCHEMA_VERSION, TeamDay};

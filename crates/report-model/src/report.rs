@@ -105,6 +105,11 @@ pub struct Project {
     pub name: String,
     /// Absolute path of the project.
     pub path: PathBuf,
+    /// The repository's remote URL, normalized (`host/owner/name`: no scheme, user,
+    /// port or `.git` suffix), when it has one: how the same repository is recognized
+    /// on another machine (`origin`'s, else the first remote's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remote: Option<String>,
     /// Time of the latest activity in the window.
     pub last_activity: Timestamp,
     /// Commits, newest first.
@@ -295,6 +300,10 @@ pub struct Commit {
     /// Whether the repository has a remote and no remote-tracking branch contains it.
     #[serde(default, skip_serializing_if = "is_false")]
     pub unpushed: bool,
+    /// The machines the commit was seen on, sorted, when the report merges several
+    /// (`standup daily --machines`); empty for one machine's report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub machines: Vec<String>,
 }
 
 /// One agent session in a report.
@@ -322,6 +331,10 @@ pub struct Session {
     /// The git branch the agent recorded for the session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
+    /// The machines the session was seen on, sorted, when the report merges several;
+    /// empty for one machine's report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub machines: Vec<String>,
 }
 
 /// Shell commands sharing a head (`cargo test`, `git commit`, `make`).
@@ -344,6 +357,10 @@ pub struct ShellGroup {
     /// counted apart from the person's).
     #[serde(default, skip_serializing_if = "is_false")]
     pub agent: bool,
+    /// The machines the commands were run on, sorted, when the report merges several;
+    /// empty for one machine's report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub machines: Vec<String>,
 }
 
 /// Sums over a project, a bucket or a report.
@@ -405,6 +422,19 @@ pub enum WarningCode {
     LlmSentencesDropped,
     /// `TZ` names no usable time zone; the system's is used instead.
     TimeZoneUnusable,
+    /// A machine of `[[machines]]` could not be reached over ssh (or ssh failed).
+    MachineUnreachable,
+    /// A machine did not answer within its deadline; it was stopped.
+    MachineTimedOut,
+    /// A machine answered that it has no `standup` to run.
+    MachineNoStandup,
+    /// A machine's (or a ledger entry's) report has another schema version.
+    MachineSchemaMismatch,
+    /// A machine's answer was not a report (not JSON of the report's form).
+    MachineFailed,
+    /// A ledger entry (`<machine>/<date>.json`) or the ledger folder could not be read
+    /// or is not a report of that day.
+    LedgerUnreadable,
 }
 
 impl WarningCode {
@@ -424,6 +454,12 @@ impl WarningCode {
             WarningCode::LlmRejected => "llm_rejected",
             WarningCode::LlmSentencesDropped => "llm_sentences_dropped",
             WarningCode::TimeZoneUnusable => "time_zone_unusable",
+            WarningCode::MachineUnreachable => "machine_unreachable",
+            WarningCode::MachineTimedOut => "machine_timed_out",
+            WarningCode::MachineNoStandup => "machine_no_standup",
+            WarningCode::MachineSchemaMismatch => "machine_schema_mismatch",
+            WarningCode::MachineFailed => "machine_failed",
+            WarningCode::LedgerUnreadable => "ledger_unreadable",
         }
     }
 }
@@ -499,6 +535,10 @@ pub struct Meta {
     /// Secrets masked, per source; empty when none were.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub secrets_masked: Vec<MaskedCount>,
+    /// The machines whose days were merged into the report, this one first; empty for
+    /// one machine's report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub machines: Vec<String>,
 }
 
 /// A daily report or a standup update.

@@ -25,6 +25,10 @@ Examples:
   standup mcp                            serve the report to coding agents over MCP (stdio)
   standup note --plan \"wire the Slack output\"
                                          a plan for the next standup (also --blocker, --list)
+  standup daily --machines               one day across this machine, [[machines]] and the ledger
+  standup record --commit --push         this machine's day into the ledger (a git work tree)
+  standup publish --show-what-is-published
+  standup team --ledger ~/team-standup   the team's day in one page
 
 Exit codes: 0 report written (warnings included), 1 no report could be produced,
 2 usage or config error.";
@@ -77,6 +81,15 @@ pub(crate) enum Command {
     /// `--done N` closes one, `--edit` opens the day's file in $VISUAL or $EDITOR. Notes
     /// show in that day's report and in the next standup's Next and Blockers.
     Note(NoteArgs),
+    /// Write this machine's day (the report as JSON, redacted) to `[ledger] dir` as
+    /// `<machine>/<date>.json`, replacing that machine's earlier entry of the day.
+    Record(LedgerArgs),
+    /// Write your day for the team to `[ledger] dir` as `<member>/<date>.json`: only what
+    /// `[publish] allow` lets through, redacted.
+    Publish(PublishArgs),
+    /// Every member's published day of one date in one page (per person: what they did,
+    /// next steps, blockers).
+    Team(TeamArgs),
 }
 
 #[derive(Debug, Args)]
@@ -111,6 +124,63 @@ pub(crate) struct NoteArgs {
     /// `day_start` and working days decide what today is.
     #[arg(long, value_name = "PATH")]
     pub(crate) config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct LedgerArgs {
+    /// The day: `today`, `yesterday` or `YYYY-MM-DD`.
+    #[arg(long, default_value = "today", value_name = "DATE")]
+    pub(crate) date: String,
+    /// Config file (default: $XDG_CONFIG_HOME/standup/config.toml).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) config: Option<PathBuf>,
+    /// The ledger folder (default: `[ledger] dir`).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) ledger: Option<PathBuf>,
+    /// Commit the entry in the ledger folder's git work tree (`git add`, `git commit`).
+    #[arg(long)]
+    pub(crate) commit: bool,
+    /// Commit, then `git push` (with your own git and credentials).
+    #[arg(long)]
+    pub(crate) push: bool,
+    /// Print no warnings on stderr.
+    #[arg(short = 'q', long)]
+    pub(crate) quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PublishArgs {
+    #[command(flatten)]
+    pub(crate) ledger: LedgerArgs,
+    /// Print exactly what would be written (the JSON), and write nothing.
+    #[arg(long, conflicts_with_all = ["commit", "push"])]
+    pub(crate) show_what_is_published: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TeamArgs {
+    /// The team's ledger folder: one folder per member, `<member>/<date>.json` (default:
+    /// `[ledger] dir`).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) ledger: Option<PathBuf>,
+    /// The day: `today`, `yesterday` or `YYYY-MM-DD`.
+    #[arg(long, default_value = "today", value_name = "DATE")]
+    pub(crate) date: String,
+    /// Language (default: the config's `lang`, else from LANG).
+    #[arg(long, value_parser = lang_parser())]
+    pub(crate) lang: Option<Lang>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Md)]
+    pub(crate) format: FormatArg,
+    /// Config file (default: $XDG_CONFIG_HOME/standup/config.toml).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) config: Option<PathBuf>,
+    /// Write the page to FILE instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// Print no warnings on stderr.
+    #[arg(short = 'q', long)]
+    pub(crate) quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -173,6 +243,10 @@ pub(crate) struct ReportArgs {
     /// Print no warnings on stderr (they stay in the report and in JSON).
     #[arg(short = 'q', long)]
     pub(crate) quiet: bool,
+    /// Merge the day of every machine: `[[machines]]` over ssh and the entries of
+    /// `[ledger] dir` (also `[ledger] merge = true`).
+    #[arg(long)]
+    pub(crate) machines: bool,
     /// Color of warnings and errors on stderr (NO_COLOR, CLICOLOR and CLICOLOR_FORCE are
     /// honoured with `auto`).
     #[arg(long, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]

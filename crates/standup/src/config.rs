@@ -58,6 +58,10 @@ struct File {
     min_span_minutes: Option<Spanned<u64>>,
     render: RenderFile,
     output: OutputFile,
+    // Beyond one machine (issue 22): `crate::ledger` reads these.
+    machines: Vec<crate::machines::MachineFile>,
+    ledger: crate::ledger::LedgerFile,
+    publish: crate::ledger::PublishFile,
     tickets: TicketsFile,
 }
 
@@ -247,6 +251,8 @@ impl Default for LlmConfig {
 struct IdentityFile {
     emails: Vec<String>,
     names: Vec<String>,
+    /// Your name on the team page (`standup publish`); default: git's `user.name`.
+    name: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -281,6 +287,10 @@ pub(crate) struct Config {
     pub(crate) time_rules: aggregate::TimeRules,
     /// `[tickets]` (and `[render] group_by`): how ticket keys are found, linked, grouped.
     pub(crate) tickets: aggregate::TicketRules,
+    /// `[identity] name`: the member name `standup publish` writes under.
+    pub(crate) member_name: Option<String>,
+    /// `[[machines]]`, `[ledger]` and `[publish]`.
+    pub(crate) beyond: crate::ledger::BeyondConfig,
 }
 
 impl Default for Config {
@@ -309,6 +319,8 @@ impl Default for Config {
             output: OutputConfig::default(),
             time_rules: aggregate::TimeRules::default(),
             tickets: aggregate::TicketRules::default(),
+            member_name: None,
+            beyond: crate::ledger::BeyondConfig::default(),
         }
     }
 }
@@ -487,6 +499,9 @@ pub(crate) fn parse_with(path: &Path, text: &str, llm: LlmSection) -> Result<Con
     parse_tickets(&mut config, file.tickets, group_by, invalid)?;
     parse_output(&mut config, file.output, invalid)?;
     parse_time_rules(&mut config, file.idle_minutes, file.min_span_minutes, invalid)?;
+    config.member_name = file.identity.name.filter(|name| !name.trim().is_empty());
+    config.beyond =
+        crate::ledger::parse_config(file.machines, file.ledger, file.publish, text, path)?;
     Ok(config)
 }
 
@@ -1040,7 +1055,7 @@ fn parse_weekday(name: &str) -> Option<Weekday> {
 }
 
 /// 1-based line of a byte offset.
-fn line_of(text: &str, offset: usize) -> usize {
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
     text.get(..offset).unwrap_or(text).matches('\n').count() + 1
 }
 
@@ -1215,6 +1230,25 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # "ticket" groups each project's work by ticket, one line per ticket (also `[render]
 # group_by`). Default: "project".
 # group_by = "project"
+# Beyond one machine (README "Beyond one machine"). Your other machines, asked over
+# ssh by `standup daily --machines` (BatchMode: never a password prompt):
+# [[machines]]
+# name = "devbox"
+# ssh = "devbox"
+# timeout_secs = 30
+
+# [ledger]
+# The folder `standup record` and `standup publish` write `<name>/<date>.json` to
+# (a git work tree or any synced folder). Default: none. Example:
+# dir = "~/standup-ledger"
+# This machine's name. Default: the host name.
+# machine = "laptop"
+# Merge every machine's day into reports for people without --machines.
+# merge = false
+
+# [publish]
+# What `standup publish` lets through (also "shell", "wip", "paths", "remotes").
+# allow = ["projects", "commits", "sessions", "next", "blockers"]
 "#;
 
 #[cfg(test)]
@@ -1237,7 +1271,7 @@ mod tests {
 
     #[test]
     fn unknown_key_names_key_and_line() {
-        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `max_chars`, `identity`, `git`, `sessions`, `shell`, `redact`, `llm`, `idle_minutes`, `min_span_minutes`, `render`, `output`, `tickets`");
+        insta::assert_snapshot!(error("lang = \"en\"\ncolour = true\n"), @"config `/home/me/.config/standup/config.toml` line 2, key `colour`: unknown field `colour`, expected one of `lang`, `timezone`, `day_start`, `workdays`, `holidays`, `max_chars`, `identity`, `git`, `sessions`, `shell`, `redact`, `llm`, `idle_minutes`, `min_span_minutes`, `render`, `output`, `machines`, `ledger`, `publish`, `tickets`");
     }
 
     #[test]

@@ -8,11 +8,14 @@ mod config;
 mod daynotes;
 mod diag;
 mod env_vars;
+mod ledger;
+mod machines;
 mod mcp;
 mod native;
 mod notes;
 mod pipeline;
 mod schedule;
+mod team;
 mod template;
 
 use std::io::Write as _;
@@ -75,6 +78,10 @@ fn main() -> ExitCode {
         Some(Command::Daily(args) | Command::Standup(args) | Command::Week(args)) => {
             (args.color, args.quiet)
         }
+        Some(
+            Command::Record(args) | Command::Publish(crate::cli::PublishArgs { ledger: args, .. }),
+        ) => (crate::cli::ColorArg::Auto, args.quiet),
+        Some(Command::Team(args)) => (crate::cli::ColorArg::Auto, args.quiet),
         _ => (cli.report.color, cli.report.quiet),
     };
     diag::init(color, quiet);
@@ -124,6 +131,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Some(Command::Schedule(command)) => schedule::run(&env, &command),
         Some(Command::Mcp(args)) => mcp::serve(env, &args),
         Some(Command::Note(args)) => daynotes::run(&env, &args),
+        Some(Command::Record(args)) => ledger::record(&env, &args),
+        Some(Command::Publish(args)) => ledger::publish(&env, &args),
+        Some(Command::Team(args)) => team::run(&env, &args),
     }
 }
 

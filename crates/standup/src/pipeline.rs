@@ -90,7 +90,7 @@ impl ProcessEnv {
         config::default_path(&self.home, self.var(env_vars::XDG_CONFIG_HOME))
     }
 
-    fn collect_env(&self) -> collect::Env {
+    pub(crate) fn collect_env(&self) -> collect::Env {
         let mut env = collect::Env::new(&self.home);
         for name in env_vars::SOURCE_VARS {
             if let Some(value) = self.var(name) {
@@ -137,6 +137,34 @@ impl ProcessEnv {
 
 pub(crate) fn usage(message: String) -> Failure {
     Failure::Usage(anyhow::Error::msg(message))
+}
+
+/// The config `--config` names (or the default one), `[llm]` left alone: for the
+/// commands that never ask a model (`record`, `publish`, `team`).
+pub(crate) fn load_config_for(
+    env: &ProcessEnv,
+    explicit: Option<&Path>,
+) -> Result<Config, Failure> {
+    load_config(env, explicit, config::LlmSection::Skip)
+}
+
+/// What `standup team` needs of the clock and calendar: the date `--date` names, the
+/// time zone (its name and zone) and the language, from the config and environment.
+pub(crate) fn team_day(
+    env: &ProcessEnv,
+    config: &Config,
+    date: &str,
+    lang: Option<Lang>,
+) -> Result<(Date, String, TimeZone, Lang, Timestamp), Failure> {
+    let now = env.now()?;
+    let (zone_name, time_zone, tz_warning) = time_zone(config, env);
+    if let Some(warning) = tz_warning {
+        print_warning(&format!("{}: {}", warning.code.as_str(), warning.message));
+    }
+    let calendar = calendar(config, time_zone.clone());
+    let date = parse_date(date, now, &calendar)?;
+    let lang = lang.or(config.lang).unwrap_or_else(|| env.lang());
+    Ok((date, zone_name, time_zone, lang, now))
 }
 
 pub(crate) fn load_config(
@@ -425,6 +453,7 @@ pub(crate) fn render_report(
 
     let start = Instant::now();
     let meta = Meta {
+        machines: Vec::new(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
         generated_at: now,
         time_zone: zone_name,
@@ -436,9 +465,14 @@ pub(crate) fn render_report(
         time: config.time_rules,
         tickets: config.tickets.clone(),
     };
+    let repo_reads = std::mem::take(&mut gathered.repo_reads);
     let mut report =
         aggregate::aggregate(kind, &windows, gathered.activity, gathered.warnings, meta, &options);
     aggregate::settle(&mut report, &calendar);
+    crate::machines::set_remotes(&mut report, &repo_reads, &config);
+    if crate::machines::wanted(args, &config) {
+        report = crate::machines::merge_day(env, &config, kind, args, report);
+    }
     timings.push(("aggregate".to_owned(), start.elapsed()));
 
     let limits = narrative::Limits {
@@ -490,7 +524,7 @@ pub(crate) fn render_report(
 /// and never answers would otherwise hold the run forever).
 const CLIPBOARD_DEADLINE: Duration = Duration::from_secs(3);
 
-fn render_format(format: FormatArg) -> render::Format {
+pub(crate) fn render_format(format: FormatArg) -> render::Format {
     match format {
         FormatArg::Md => render::Format::Markdown,
         FormatArg::Json => render::Format::Json,
@@ -501,7 +535,7 @@ fn render_format(format: FormatArg) -> render::Format {
 }
 
 /// `-o FILE`, or stdout for no `-o` and for `-o -`.
-fn write_output(output: Option<&Path>, text: &str) -> Result<(), Failure> {
+pub(crate) fn write_output(output: Option<&Path>, text: &str) -> Result<(), Failure> {
     match output {
         Some(path) if path != Path::new("-") => write_atomically(path, text.as_bytes())
             .context("writing the report")

@@ -17,6 +17,18 @@ pub(crate) struct RepoConfig {
     pub(crate) identity: Identity,
     /// Whether any `remote.<name>.url` is configured.
     pub(crate) has_remote: bool,
+    /// `origin`'s URL, else the first remote's, as configured (not normalized).
+    pub(crate) remote_url: Option<String>,
+}
+
+impl RepoConfig {
+    /// Notes a remote's URL: `origin`'s wins over any other, else the first seen.
+    fn note_remote(&mut self, remote: &str, url: &str) {
+        self.has_remote = true;
+        if self.remote_url.is_none() || remote == "origin" {
+            self.remote_url = Some(url.to_owned());
+        }
+    }
 }
 
 /// Asks git, in the repository, for its identities and remotes: one process, killed
@@ -99,8 +111,8 @@ pub(crate) fn local_config(repo: &Repo) -> Option<RepoConfig> {
         return None;
     }
     let text = crate::fsread::read_small_text(&repo.git_dir.join("config"), 1 << 20).ok()?;
-    let mut has_remote = false;
-    let mut in_remote = false;
+    let mut config = RepoConfig::default();
+    let mut in_remote: Option<String> = None;
     for line in text.lines() {
         let line = line.trim_start();
         if let Some(section) = line.strip_prefix('[') {
@@ -111,23 +123,35 @@ pub(crate) fn local_config(repo: &Repo) -> Option<RepoConfig> {
                 .to_ascii_lowercase();
             match name.split('.').next().unwrap_or_default() {
                 "user" | "author" | "include" | "includeif" => return None,
-                "remote" => in_remote = true,
-                _ => in_remote = false,
+                "remote" => {
+                    // `[remote "origin"]`: the quoted subsection names the remote.
+                    let quoted = section.split('"').nth(1).unwrap_or_default();
+                    in_remote = Some(quoted.to_owned());
+                }
+                _ => in_remote = None,
             }
             // A key on the section's line (`[remote "o"] url = …`) is rare; git is asked.
             if section.contains(']') && !section.trim_end().ends_with(']') {
                 return None;
             }
-        } else if in_remote {
+        } else if let Some(remote) = &in_remote {
             let key: String = line
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
                 .collect::<String>()
                 .to_ascii_lowercase();
-            has_remote |= key == "url";
+            if key == "url" {
+                let value = line.split_once('=').map_or("", |(_, value)| value.trim());
+                let value = value.trim_matches('"');
+                if value.is_empty() {
+                    config.has_remote = true;
+                } else {
+                    config.note_remote(remote, value);
+                }
+            }
         }
     }
-    Some(RepoConfig { identity: Identity::default(), has_remote })
+    Some(config)
 }
 
 /// Parses `git config --null --get-regexp`: `key\nvalue\0` per entry.
@@ -141,7 +165,9 @@ fn parse_config(stdout: &[u8]) -> RepoConfig {
         let (section, field) = key.rsplit_once('.').unwrap_or((&key, ""));
         match (section, field) {
             _ if value.is_empty() => {}
-            (section, "url") if section.starts_with("remote.") => config.has_remote = true,
+            (section, "url") if section.starts_with("remote.") => {
+                config.note_remote(&section["remote.".len()..], value);
+            }
             (_, "email") => push_new(&mut config.identity.emails, value, true),
             (_, "name") => push_new(&mut config.identity.names, value, false),
             _ => {}
@@ -240,12 +266,27 @@ mod tests {
     }
 
     #[test]
+    fn origin_url_wins_over_the_first_remote() {
+        let two = "[remote \"fork\"]\n\turl = https://host/me/b\n[remote \"origin\"]\n\turl = \"git@host:a/b.git\"\n";
+        let (_dir, repo) = repo_with_config(two);
+        let config = local_config(&repo).unwrap();
+        assert_eq!(config.remote_url.as_deref(), Some("git@host:a/b.git"));
+        let parsed =
+            parse_config(b"remote.fork.url\nhttps://host/me/b\0remote.origin.url\n/srv/b.git\0");
+        assert_eq!(parsed.remote_url.as_deref(), Some("/srv/b.git"));
+    }
+
+    #[test]
     fn a_plain_local_config_needs_no_git() {
         let plain = "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = git@host:a/b.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch \"main\"]\n\tremote = origin\n";
         let (_dir, repo) = repo_with_config(plain);
         assert_eq!(
             local_config(&repo),
-            Some(RepoConfig { identity: Identity::default(), has_remote: true })
+            Some(RepoConfig {
+                identity: Identity::default(),
+                has_remote: true,
+                remote_url: Some("git@host:a/b.git".to_owned())
+            })
         );
         let (_dir, repo) =
             repo_with_config("[core]\n\tbare = false\n[branch \"main\"]\n\tremote = origin\n");

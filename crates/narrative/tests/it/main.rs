@@ -43,6 +43,7 @@ pub(crate) fn at(seconds: i64) -> Timestamp {
 /// A commit; `n` varies its hash and stats.
 pub(crate) fn commit(subject: &str, n: u64) -> Commit {
     Commit {
+        machines: Vec::new(),
         // Distinct in the first 10 characters, which are the evidence id.
         hash: format!("{:010x}{n:030x}", (n + 1).wrapping_mul(0x9e37_79b9) % 0xff_ffff_ffff),
         subject: subject.to_owned(),
@@ -61,6 +62,7 @@ pub(crate) fn commit(subject: &str, n: u64) -> Commit {
 /// A Claude Code session.
 pub(crate) fn session(title: &str, prompts: u64) -> Session {
     Session {
+        machines: Vec::new(),
         agent: Agent::ClaudeCode,
         session_id: format!("session-{prompts}-{}", title.len()),
         title: title.to_owned(),
@@ -76,6 +78,7 @@ pub(crate) fn session(title: &str, prompts: u64) -> Session {
 /// A shell group.
 pub(crate) fn group(head: &str, count: u64, examples: &[&str]) -> ShellGroup {
     ShellGroup {
+        machines: Vec::new(),
         head: head.to_owned(),
         count,
         examples: examples.iter().map(|example| (*example).to_owned()).collect(),
@@ -99,6 +102,7 @@ pub(crate) fn project(name: &str, commits: Vec<Commit>, sessions: Vec<Session>) 
         agent_commands: 0,
     };
     Project {
+        remote: None,
         name: name.to_owned(),
         path: format!("/home/dev/src/{name}").into(),
         last_activity: at(40_000),
@@ -170,6 +174,7 @@ fn report(kind: ReportKind, buckets: Vec<Bucket>) -> Report {
         narrative: None,
         warnings: Vec::new(),
         meta: Meta {
+            machines: Vec::new(),
             version: "0.1.0".to_owned(),
             generated_at: at(64_800),
             time_zone: "Asia/Tokyo".to_owned(),

@@ -1,0 +1,300 @@
+//! Merging machines' reports: reports built by `aggregate` from events, as each machine
+//! builds its own.
+
+use std::path::PathBuf;
+
+use jiff::Timestamp;
+use report_model::{
+    Activity, Agent, BucketKind, Commit, CommitEvent, Meta, ProjectRef, Report, ReportKind,
+    SessionEvent, Warning, WarningCode, Window,
+};
+
+use super::{MachineReport, merge};
+use crate::{Options, TimeRules, aggregate};
+
+fn ts(text: &str) -> Timestamp {
+    text.parse().expect("test timestamp")
+}
+
+fn day() -> Vec<(BucketKind, Window)> {
+    vec![(
+        BucketKind::Day,
+        Window {
+            date: "2026-11-27".parse().unwrap(),
+            start: ts("2026-11-26T15:00:00Z"),
+            end: ts("2026-11-27T15:00:00Z"),
+        },
+    )]
+}
+
+fn project(name: &str, path: &str) -> ProjectRef {
+    ProjectRef { name: name.to_owned(), path: PathBuf::from(path) }
+}
+
+fn commit(project: &ProjectRef, hash: &str, subject: &str, time: &str, lines: u64) -> CommitEvent {
+    CommitEvent {
+        project: project.clone(),
+        commit: Commit {
+            hash: hash.to_owned(),
+            subject: subject.to_owned(),
+            truncated: false,
+            author_time: ts(time),
+            files_changed: 1,
+            insertions: lines,
+            deletions: 0,
+            merge: false,
+            branches: vec!["main".to_owned()],
+            remote_branches: Vec::new(),
+            unpushed: false,
+            machines: Vec::new(),
+        },
+    }
+}
+
+fn session(project: &ProjectRef, id: &str, activity: &[&str]) -> SessionEvent {
+    SessionEvent {
+        agent: Agent::ClaudeCode,
+        session_id: id.to_owned(),
+        title: format!("title of {id}"),
+        truncated: false,
+        cwd: None,
+        project: Some(project.clone()),
+        prompts: activity.iter().map(|time| ts(time)).collect(),
+        activity: activity.iter().map(|time| ts(time)).collect(),
+        models: Vec::new(),
+        branch: None,
+        todos: Vec::new(),
+        todos_time: None,
+        interrupted: None,
+    }
+}
+
+/// A machine's day report, with `remotes` (project name → normalized remote) set as the
+/// binary sets them from what collect read.
+fn machine(
+    name: &str,
+    commits: Vec<CommitEvent>,
+    sessions: Vec<SessionEvent>,
+    remotes: &[(&str, &str)],
+    warnings: Vec<Warning>,
+) -> MachineReport {
+    let meta = Meta {
+        version: "test".to_owned(),
+        generated_at: ts("2026-11-27T09:00:00Z"),
+        time_zone: "Asia/Tokyo".to_owned(),
+        llm_model: None,
+        secrets_masked: Vec::new(),
+        machines: Vec::new(),
+    };
+    let activity = Activity { commits, sessions, ..Activity::default() };
+    let mut report: Report =
+        aggregate(ReportKind::Daily, &day(), activity, warnings, meta, &Options::default());
+    for project in report.buckets.iter_mut().flat_map(|bucket| &mut bucket.projects) {
+        if let Some((_, remote)) = remotes.iter().find(|(name, _)| *name == project.name) {
+            project.remote = Some((*remote).to_owned());
+        }
+    }
+    MachineReport { machine: name.to_owned(), report }
+}
+
+#[test]
+fn one_commit_seen_on_two_machines_is_one_commit_on_both() {
+    let laptop_api = project("api", "/home/me/src/api");
+    let devbox_api = project("api", "/srv/work/api");
+    let shared = "a".repeat(40);
+    let laptop = machine(
+        "laptop",
+        vec![
+            commit(&laptop_api, &shared, "fix the retry", "2026-11-27T01:00:00Z", 10),
+            commit(&laptop_api, &"b".repeat(40), "laptop only", "2026-11-27T02:00:00Z", 5),
+        ],
+        Vec::new(),
+        &[("api", "github.com/acme/api")],
+        Vec::new(),
+    );
+    let devbox = machine(
+        "devbox",
+        vec![
+            commit(&devbox_api, &shared, "fix the retry", "2026-11-27T01:00:00Z", 10),
+            commit(&devbox_api, &"c".repeat(40), "devbox only", "2026-11-27T03:00:00Z", 7),
+        ],
+        Vec::new(),
+        &[("api", "github.com/acme/api")],
+        Vec::new(),
+    );
+    let merged = merge(laptop, vec![devbox], TimeRules::default());
+    let bucket = &merged.buckets[0];
+    assert_eq!(bucket.projects.len(), 1);
+    let project = &bucket.projects[0];
+    // The local path stays.
+    assert_eq!(project.path, PathBuf::from("/home/me/src/api"));
+    let lines: Vec<(&str, Vec<String>)> = project
+        .commits
+        .iter()
+        .map(|commit| (commit.subject.as_str(), commit.machines.clone()))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            ("devbox only", vec!["devbox".to_owned()]),
+            ("laptop only", vec!["laptop".to_owned()]),
+            ("fix the retry", vec!["devbox".to_owned(), "laptop".to_owned()]),
+        ]
+    );
+    assert_eq!(project.totals.commits, 3);
+    assert_eq!(project.totals.insertions, 22);
+    assert_eq!(merged.totals.commits, 3);
+    assert_eq!(merged.totals.projects, 1);
+    assert_eq!(merged.meta.machines, vec!["laptop".to_owned(), "devbox".to_owned()]);
+}
+
+#[test]
+fn projects_match_by_remote_else_by_name() {
+    let laptop = machine(
+        "laptop",
+        vec![
+            commit(&project("api", "/a/api"), &"1".repeat(40), "one", "2026-11-27T01:00:00Z", 1),
+            commit(
+                &project("notes", "/a/notes"),
+                &"2".repeat(40),
+                "two",
+                "2026-11-27T01:00:00Z",
+                1,
+            ),
+        ],
+        Vec::new(),
+        &[("api", "github.com/acme/api")],
+        Vec::new(),
+    );
+    let devbox = machine(
+        "devbox",
+        vec![
+            // Another folder name, the same remote: the same project.
+            commit(
+                &project("api-dev", "/b/api-dev"),
+                &"3".repeat(40),
+                "three",
+                "2026-11-27T02:00:00Z",
+                1,
+            ),
+            // The same name, another remote than... none on the laptop: by name.
+            commit(
+                &project("notes", "/b/notes"),
+                &"4".repeat(40),
+                "four",
+                "2026-11-27T02:00:00Z",
+                1,
+            ),
+            // Same name as the laptop's `api` but another remote: another project.
+            commit(&project("api", "/b/api"), &"5".repeat(40), "five", "2026-11-27T03:00:00Z", 1),
+        ],
+        Vec::new(),
+        &[("api-dev", "github.com/acme/api"), ("api", "github.com/other/api")],
+        Vec::new(),
+    );
+    let merged = merge(laptop, vec![devbox], TimeRules::default());
+    let projects: Vec<(String, u64)> = merged.buckets[0]
+        .projects
+        .iter()
+        .map(|project| (project.name.clone(), project.totals.commits))
+        .collect();
+    assert_eq!(
+        projects,
+        vec![("api".to_owned(), 1), ("api".to_owned(), 2), ("notes".to_owned(), 2)]
+    );
+    assert_eq!(merged.buckets[0].projects[1].path, PathBuf::from("/a/api"));
+    assert_eq!(merged.totals.projects, 3);
+    assert_eq!(merged.totals.commits, 5);
+}
+
+#[test]
+fn time_spans_are_unioned_not_added_and_sessions_are_one_per_id() {
+    let api = project("api", "/a/api");
+    // The laptop: 09:00–10:00 (UTC) in one session.
+    let laptop = machine(
+        "laptop",
+        Vec::new(),
+        vec![session(
+            &api,
+            "s1",
+            &[
+                "2026-11-27T00:00:00Z",
+                "2026-11-27T00:20:00Z",
+                "2026-11-27T00:40:00Z",
+                "2026-11-27T01:00:00Z",
+            ],
+        )],
+        &[],
+        Vec::new(),
+    );
+    // The dev box: 09:25–11:00, written with another offset (the same instants).
+    let devbox = machine(
+        "devbox",
+        Vec::new(),
+        vec![
+            session(
+                &api,
+                "s2",
+                &[
+                    "2026-11-27T09:25:00+09:00",
+                    "2026-11-27T09:50:00+09:00",
+                    "2026-11-27T10:20:00+09:00",
+                    "2026-11-27T10:45:00+09:00",
+                    "2026-11-27T11:00:00+09:00",
+                ],
+            ),
+            // The laptop's session, synced to the dev box: one session.
+            session(&api, "s1", &["2026-11-27T09:00:00+09:00", "2026-11-27T10:00:00+09:00"]),
+        ],
+        &[],
+        Vec::new(),
+    );
+    let laptop_minutes = laptop.report.time_spent.minutes;
+    let devbox_minutes = devbox.report.time_spent.minutes;
+    assert_eq!((laptop_minutes, devbox_minutes), (60, 120));
+    let merged = merge(laptop, vec![devbox], TimeRules::default());
+    // 00:00–02:00 UTC: two hours, not three.
+    assert_eq!(merged.time_spent.minutes, 120);
+    assert_eq!(merged.buckets[0].time_spent.spans.len(), 1);
+    assert_eq!(merged.buckets[0].projects[0].time_spent.minutes, 120);
+    let project = &merged.buckets[0].projects[0];
+    assert_eq!(project.totals.sessions, 2);
+    let s1 = project.sessions.iter().find(|session| session.session_id == "s1").unwrap();
+    assert_eq!(s1.machines, vec!["devbox".to_owned(), "laptop".to_owned()]);
+    assert_eq!(s1.prompts, 4);
+    // Newest first, by instant whatever the offset it was written with.
+    assert_eq!(project.sessions[0].session_id, "s2");
+}
+
+#[test]
+fn warnings_of_another_machine_name_it_and_nothing_is_marked_alone() {
+    let api = project("api", "/a/api");
+    let alone = machine(
+        "laptop",
+        vec![commit(&api, &"1".repeat(40), "one", "2026-11-27T01:00:00Z", 1)],
+        Vec::new(),
+        &[],
+        Vec::new(),
+    );
+    let unchanged = alone.report.clone();
+    assert_eq!(merge(alone, Vec::new(), TimeRules::default()), unchanged);
+
+    let laptop = machine(
+        "laptop",
+        vec![commit(&api, &"1".repeat(40), "one", "2026-11-27T01:00:00Z", 1)],
+        Vec::new(),
+        &[],
+        Vec::new(),
+    );
+    let devbox = machine(
+        "devbox",
+        Vec::new(),
+        Vec::new(),
+        &[],
+        vec![Warning::new(WarningCode::HistoryStale, "zsh: stale").with("source", "zsh")],
+    );
+    let merged = merge(laptop, vec![devbox], TimeRules::default());
+    assert_eq!(merged.warnings.len(), 1);
+    assert_eq!(merged.warnings[0].param("machine"), Some("devbox"));
+    assert_eq!(merged.buckets[0].projects[0].commits[0].machines, vec!["laptop".to_owned()]);
+}

@@ -38,6 +38,7 @@
 //!   exact request and reused; with [`Settings::notes`], the system prompt gains a
 //!   `<tuning>` section.
 
+mod binding;
 mod cache;
 mod error;
 mod grounding;
@@ -188,27 +189,33 @@ pub fn build_prompt_with(
     })
 }
 
-/// The JSON Schema a reply is asked to follow: `{"summary": string, "blockers": [{"text":
-/// string, "evidence": [string]}]}` (a daily report allows no blockers).
+/// The JSON Schema a reply is asked to follow: `{"summary": [{"text": string, "evidence":
+/// [string, …]}], "blockers": [{"text": string, "evidence": [string]}]}`, each sentence of
+/// the summary with the ids it rests on (a daily report allows no blockers). A reply whose
+/// `summary` is one string (the earlier schema) is still read, as uncited text.
 pub fn reply_schema(kind: ReportKind) -> serde_json::Value {
-    let mut blockers = serde_json::json!({
-        "type": "array",
-        "items": {
+    let cited = |min_items: Option<u64>| {
+        let mut evidence = serde_json::json!({"type": "array", "items": {"type": "string"}});
+        if let Some(min_items) = min_items {
+            evidence["minItems"] = serde_json::json!(min_items);
+        }
+        serde_json::json!({
             "type": "object",
-            "properties": {
-                "text": {"type": "string"},
-                "evidence": {"type": "array", "items": {"type": "string"}},
-            },
+            "properties": {"text": {"type": "string"}, "evidence": evidence},
             "required": ["text", "evidence"],
             "additionalProperties": false,
-        },
-    });
+        })
+    };
+    let mut blockers = serde_json::json!({"type": "array", "items": cited(None)});
     if kind == ReportKind::Daily {
         blockers["maxItems"] = serde_json::json!(0);
     }
     serde_json::json!({
         "type": "object",
-        "properties": {"summary": {"type": "string"}, "blockers": blockers},
+        "properties": {
+            "summary": {"type": "array", "items": cited(Some(1))},
+            "blockers": blockers,
+        },
         "required": ["summary", "blockers"],
         "additionalProperties": false,
     })

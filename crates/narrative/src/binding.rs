@@ -724,6 +724,13 @@ fn bind<'a>(
         if agents.iter().any(|agent| !has_session_of(agent)) {
             faults.push(SentenceFault::Attribution);
         }
+        // The sessions whose titles the sentence describes must include one of theirs.
+        let described = described_sessions(folded, index, &scope);
+        let agent_of = |item: usize| index.items[item].agent.as_deref().unwrap_or_default();
+        if !described.is_empty() && !described.iter().any(|&item| agents.contains(&agent_of(item)))
+        {
+            faults.push(SentenceFault::Attribution);
+        }
         scope.retain(|&item| {
             let item = &index.items[item];
             item.kind != Kind::Session
@@ -731,6 +738,34 @@ fn bind<'a>(
         });
     }
     Ok(Bound { bucket, cited, named, named_in_bucket, scope, scope_projects, agents })
+}
+
+/// The sessions among `scope` whose titles a sentence describes: at least two of a title's
+/// content words (by stem; all of them when it has fewer) are in the sentence.
+fn described_sessions(folded: &str, index: &Index, scope: &[usize]) -> Vec<usize> {
+    let said: HashSet<String> = tokens(folded)
+        .into_iter()
+        .filter(|(_, token)| grounding::classify(token) == Token::Words)
+        .flat_map(|(_, token)| token.split(['-', '\'', '’']).map(stem).collect::<Vec<_>>())
+        .collect();
+    scope
+        .iter()
+        .copied()
+        .filter(|&item| {
+            let item = &index.items[item];
+            if item.kind != Kind::Session {
+                return false;
+            }
+            let content: Vec<&String> = item
+                .vocab
+                .stems
+                .iter()
+                .filter(|stemmed| !EN_STOP.contains(*stemmed) && !index.general.contains(*stemmed))
+                .collect();
+            let found = content.iter().filter(|stemmed| said.contains(**stemmed)).count();
+            !content.is_empty() && found >= content.len().min(2)
+        })
+        .collect()
 }
 
 /// Whether a content word of the sentence is one the payload holds only outside its scope

@@ -123,3 +123,23 @@ fn comparisons_need_several_days_and_outcomes_need_evidence() {
     // cargo test failed once and passed after: a passing run is shown.
     assert_eq!(faults("cargo test passed in the end.", None), Vec::<&str>::new());
 }
+
+#[test]
+fn a_session_described_by_its_title_must_be_credited_to_its_agent() {
+    assert_eq!(
+        faults("A Codex session worked on trailing commas in the parser.", None),
+        ["attribution"]
+    );
+    assert_eq!(
+        faults("A Claude Code session worked on trailing commas in the parser.", None),
+        Vec::<&str>::new()
+    );
+    // Both sessions described, one of them by its agent: nothing is misattributed.
+    assert_eq!(
+        faults(
+            "A Codex session investigated the flaky CI job while the parser got trailing commas.",
+            None
+        ),
+        Vec::<&str>::new()
+    );
+}

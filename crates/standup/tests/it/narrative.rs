@@ -246,8 +246,9 @@ fn enabled_false_is_off_unless_forced() {
 fn structured_replies_on_both_apis_and_the_verdict_in_json() {
     for api in ["ollama", "openai"] {
         let server = MockServer::start();
+        // The earlier schema, the summary as one string, is still read (as uncited text).
         let reply = serde_json::json!({
-            "summary": "The day went into the app parser. Trailing commas are accepted now. It also shipped a new login page.",
+            "summary": "The day went into the app parser. Trailing commas are accepted now. It also added a new login page.",
             "blockers": [],
             "mood": "great",
         })
@@ -276,7 +277,7 @@ fn structured_replies_on_both_apis_and_the_verdict_in_json() {
             serde_json::json!([
                 {"text": "The day went into the app parser.", "kept": true},
                 {"text": "Trailing commas are accepted now.", "kept": true},
-                {"text": "It also shipped a new login page.", "kept": false, "reasons": ["unsupported"]},
+                {"text": "It also added a new login page.", "kept": false, "reasons": ["unsupported"]},
             ])
         );
         assert_eq!(
@@ -293,6 +294,11 @@ fn structured_replies_on_both_apis_and_the_verdict_in_json() {
             &body["response_format"]["json_schema"]["schema"]
         };
         assert_eq!(schema["required"], serde_json::json!(["summary", "blockers"]), "{api}: {body}");
+        // Each sentence of the summary with the ids it cites.
+        let sentence = &schema["properties"]["summary"]["items"];
+        assert_eq!(schema["properties"]["summary"]["type"], "array", "{api}: {body}");
+        assert_eq!(sentence["required"], serde_json::json!(["text", "evidence"]), "{api}");
+        assert_eq!(sentence["properties"]["evidence"]["minItems"], 1, "{api}");
     }
 }
 

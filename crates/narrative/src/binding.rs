@@ -441,8 +441,12 @@ impl Index {
         for project in list(bucket, &["projects", "items"]) {
             self.project(project, number);
         }
+        let mut failing = Vec::new();
+        for blocker in list(bucket, &["blockers", "items"]) {
+            failing.extend(self.blocker(blocker, number, None));
+        }
         for group in list(bucket, &["shell", "groups"]) {
-            self.shell(group, number, None, &[]);
+            self.shell(group, number, None, &failing);
         }
         if let Some(totals) = bucket.get("totals") {
             self.totals.push((number, counts(totals)));
@@ -484,14 +488,7 @@ impl Index {
         });
         let mut failing = Vec::new();
         for blocker in list(project, &["blockers", "items"]) {
-            let mut item = Index::item(text_of(blocker, "id"), Kind::Blocker, bucket, Some(number));
-            let kind = text_of(blocker, "kind");
-            item.vocab.add(&kind.replace('_', " "));
-            item.vocab.add(text_of(blocker, "text"));
-            if kind == "failing_command" {
-                failing.push(fold(text_of(blocker, "text")).to_lowercase());
-            }
-            self.push(item);
+            failing.extend(self.blocker(blocker, bucket, Some(number)));
         }
         for commit in list(project, &["commits", "items"]) {
             let mut item = Index::item(text_of(commit, "id"), Kind::Commit, bucket, Some(number));
@@ -523,6 +520,22 @@ impl Index {
         for group in list(project, &["shell", "groups"]) {
             self.shell(group, bucket, Some(number), &failing);
         }
+    }
+
+    /// Adds a blocker found in the evidence; returns the command line of a failing one.
+    fn blocker(
+        &mut self,
+        blocker: &Value,
+        bucket: usize,
+        project: Option<usize>,
+    ) -> Option<String> {
+        let mut item = Index::item(text_of(blocker, "id"), Kind::Blocker, bucket, project);
+        let kind = text_of(blocker, "kind");
+        item.vocab.add(&kind.replace('_', " "));
+        item.vocab.add(text_of(blocker, "text"));
+        item.values = vec![(Unit::Times, number_of(blocker, "failures"))];
+        self.push(item);
+        (kind == "failing_command").then(|| fold(text_of(blocker, "text")).to_lowercase())
     }
 
     fn shell(&mut self, group: &Value, bucket: usize, project: Option<usize>, failing: &[String]) {

@@ -98,6 +98,12 @@ fn bucket_object(bucket: &Bucket, redact: &mut impl FnMut(&str) -> Value) -> Map
             bucket.shell.iter().map(|group| shell_group(group, redact)).collect();
         object.insert("shell".into(), json!({"groups": groups}));
     }
+    // A command failing outside any project (a project's are in its own object).
+    if !bucket.blockers.is_empty() {
+        let items: Vec<Value> =
+            bucket.blockers.iter().map(|blocker| blocker_object(blocker, redact)).collect();
+        object.insert("blockers".into(), json!({"items": items}));
+    }
     object.insert("totals".into(), totals(&bucket.totals, true));
     object
 }

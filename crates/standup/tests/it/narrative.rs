@@ -3,6 +3,7 @@
 use std::sync::Mutex;
 
 use httpmock::prelude::*;
+use report_model::ReportKind;
 
 use crate::secrets::{ALL, NOW, TOKYO, secret_home};
 use crate::support::{Home, ME};
@@ -464,6 +465,51 @@ fn the_cache_answers_the_same_request_and_no_cache_bypasses_it() {
     );
     home.run(NOW, TOKYO, &["daily"]).success();
     chat.assert_hits(4);
+}
+
+#[test]
+fn show_prompt_shows_the_cited_reply_schema_unless_structured_output_is_off() {
+    let home = home_with_work();
+    for (kind, lang, system) in [
+        ("daily", "en", narrative::prompts::DAILY_EN),
+        ("standup", "ja", narrative::prompts::STANDUP_JA),
+    ] {
+        let report_kind = if kind == "daily" { ReportKind::Daily } else { ReportKind::Standup };
+        let schema = serde_json::to_string_pretty(&narrative::reply_schema(report_kind)).unwrap();
+        home.config("");
+        let text = home.run(NOW, TOKYO, &[kind, "--lang", lang, "--show-prompt"]);
+        let text = text.success();
+        assert!(text.starts_with(&format!("----- system -----\n{system}\n----- user -----\n")));
+        assert!(
+            text.ends_with(&format!("</data>\n----- reply schema -----\n{schema}\n")),
+            "{text}"
+        );
+        // The schema asks for each sentence with the ids it cites, and so do the prompts.
+        assert!(schema.contains("\"minItems\": 1"), "{schema}");
+        let asks = if lang == "ja" {
+            "id のない文は表示されません。"
+        } else {
+            "A sentence without ids is not shown."
+        };
+        assert!(system.contains(asks), "{system}");
+        let json =
+            home.run(NOW, TOKYO, &[kind, "--lang", lang, "--show-prompt", "--format", "json"]);
+        let json: serde_json::Value = serde_json::from_str(json.success()).unwrap();
+        assert_eq!(json["schema"], narrative::reply_schema(report_kind));
+        assert_eq!(
+            json["schema"]["properties"]["summary"]["items"]["required"],
+            serde_json::json!(["text", "evidence"])
+        );
+        // Structured output off: no schema is sent, none is shown.
+        home.config("[llm]\nstructured = \"off\"\n");
+        let off = home.run(NOW, TOKYO, &[kind, "--lang", lang, "--show-prompt"]);
+        assert!(!off.success().contains("reply schema"), "{}", off.stdout);
+        assert!(off.stdout.ends_with("</data>\n"));
+        let off =
+            home.run(NOW, TOKYO, &[kind, "--lang", lang, "--show-prompt", "--format", "json"]);
+        let off: serde_json::Value = serde_json::from_str(off.success()).unwrap();
+        assert!(off.get("schema").is_none(), "{off}");
+    }
 }
 
 #[test]

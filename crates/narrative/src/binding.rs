@@ -391,7 +391,7 @@ impl Index {
     /// The index of a payload (daily: one bucket at the top; otherwise `buckets`).
     pub(crate) fn of(payload: &Value) -> Index {
         let mut index = Index::default();
-        index.keys(payload);
+        index.keys(payload, &mut HashSet::new());
         if let Some(buckets) = payload.get("buckets").and_then(Value::as_array) {
             for bucket in buckets {
                 index.bucket(bucket);
@@ -413,12 +413,14 @@ impl Index {
         self.buckets.len() >= 2
     }
 
-    fn keys(&mut self, value: &Value) {
+    fn keys<'a>(&mut self, value: &'a Value, seen: &mut HashSet<&'a str>) {
         match value {
             Value::Object(map) => {
                 for (key, value) in map {
-                    for word in key.split('_') {
-                        self.general.insert(stem(word));
+                    if seen.insert(key.as_str()) {
+                        for word in key.split('_') {
+                            self.general.insert(stem(word));
+                        }
                     }
                     if key == "kind" {
                         if let Some(kind) = value.as_str() {
@@ -427,10 +429,10 @@ impl Index {
                             }
                         }
                     }
-                    self.keys(value);
+                    self.keys(value, seen);
                 }
             }
-            Value::Array(items) => items.iter().for_each(|item| self.keys(item)),
+            Value::Array(items) => items.iter().for_each(|item| self.keys(item, seen)),
             _ => {}
         }
     }
@@ -454,7 +456,8 @@ impl Index {
     }
 
     fn push(&mut self, item: Item) {
-        self.global.add(&item.vocab.text);
+        self.global.stems.extend(item.vocab.stems.iter().cloned());
+        self.global.bigrams.extend(item.vocab.bigrams.iter().copied());
         if let Some(project) = item.project {
             self.projects[project].items.push(self.items.len());
         }

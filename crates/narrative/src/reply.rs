@@ -190,7 +190,12 @@ fn cited_parts(parts: &[serde_json::Value], max_chars: usize) -> (Vec<CitedText>
             }
             _ => continue,
         };
-        let room = max_chars.saturating_sub(used);
+        // The separator `join_parts` puts before it: a space, unless after a Japanese end
+        // mark.
+        let separator = usize::from(
+            out.last().is_some_and(|part: &CitedText| !part.text.ends_with(['。', '！', '？'])),
+        );
+        let room = max_chars.saturating_sub(used + separator);
         let (text, capped) = clean_text(&text.replace(['\n', '\r', '\t'], " "), room);
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         if text.is_empty() {
@@ -199,7 +204,7 @@ fn cited_parts(parts: &[serde_json::Value], max_chars: usize) -> (Vec<CitedText>
             }
             continue;
         }
-        used += text.chars().count() + 1;
+        used += separator + text.chars().count();
         out.push(CitedText { text, evidence });
         if capped {
             return (out, true);

@@ -167,4 +167,24 @@ fn a_cited_summary_keeps_each_part_with_its_ids() {
     assert!(capped.capped);
     assert_eq!(capped.cited.unwrap().len(), 2);
     assert!(capped.summary.starts_with("One two. Thre"), "{}", capped.summary);
+    // The cap counts the joined text: no space after a Japanese end mark, one after `.`.
+    for (parts, max_chars, expect_capped) in [
+        (
+            r#"[{"text": "日本。", "evidence": ["a"]}, {"text": "日本。", "evidence": ["a"]}]"#,
+            6,
+            false,
+        ),
+        (
+            r#"[{"text": "日本。", "evidence": ["a"]}, {"text": "日本。", "evidence": ["a"]}]"#,
+            5,
+            true,
+        ),
+        (r#"[{"text": "Ab.", "evidence": ["a"]}, {"text": "Cd.", "evidence": ["a"]}]"#, 7, false),
+        (r#"[{"text": "Ab.", "evidence": ["a"]}, {"text": "Cd.", "evidence": ["a"]}]"#, 6, true),
+    ] {
+        let reply = format!(r#"{{"summary": {parts}, "blockers": []}}"#);
+        let Parsed::Structured(parsed) = parse(&reply, true, max_chars) else { panic!() };
+        assert_eq!(parsed.capped, expect_capped, "{parts} in {max_chars}");
+        assert!(parsed.summary.chars().count() <= max_chars, "{}", parsed.summary);
+    }
 }

@@ -30,7 +30,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::grounding::{self, EN_STOP, SentenceFault, Token, fold, stem};
+use crate::grounding::{self, EN_STOP, EN_STOP_WORDS, SentenceFault, Token, fold, stem};
 
 /// What a number can count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -318,6 +318,12 @@ struct Item {
 struct ProjectFacts {
     /// The name, folded and lowercase.
     name: String,
+    /// The stems of the name's words.
+    name_stems: Vec<String>,
+    /// Whether a sentence naming it can be told from ordinary prose: a name of two
+    /// characters or more that is not a function or work word (a project called `work`
+    /// or `a` is not taken as named).
+    nameable: bool,
     bucket: usize,
     counts: Vec<(Unit, u64)>,
     items: Vec<usize>,
@@ -340,6 +346,10 @@ pub(crate) struct Index {
     outcome_stems: Vec<(String, Outcome)>,
     /// The English scope words, stemmed.
     scope_stems: HashSet<String>,
+    /// The English unit words, stemmed.
+    unit_stems: Vec<(String, Unit)>,
+    /// The words of the agents' names, stemmed.
+    agent_stems: HashSet<String>,
 }
 
 fn text_of<'a>(value: &'a Value, key: &str) -> &'a str {
@@ -405,6 +415,9 @@ impl Index {
         index.outcome_stems =
             EN_OUTCOMES.iter().map(|&(word, outcome)| (stem(word), outcome)).collect();
         index.scope_stems = EN_SCOPE.iter().map(|word| stem(word)).collect();
+        index.unit_stems = EN_UNITS.iter().map(|&(word, unit)| (stem(word), unit)).collect();
+        index.agent_stems =
+            AGENT_NAMES.iter().flat_map(|(spelling, _)| spelling.split(' ')).map(stem).collect();
         index
     }
 
@@ -483,8 +496,16 @@ impl Index {
         let number = self.projects.len();
         let name = fold(text_of(project, "name")).to_lowercase();
         self.global.add(&name);
+        let name_stems = name
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|word| !word.is_empty())
+            .map(stem)
+            .collect();
+        let nameable = name.chars().count() >= 2 && !EN_STOP_WORDS.contains(name.as_str());
         self.projects.push(ProjectFacts {
             name,
+            name_stems,
+            nameable,
             bucket,
             counts: project.get("totals").map(counts).unwrap_or_default(),
             items: Vec::new(),
@@ -681,7 +702,7 @@ fn bind<'a>(
         .projects
         .iter()
         .enumerate()
-        .filter(|(_, project)| !project.name.is_empty() && has_word(folded, &project.name))
+        .filter(|(_, project)| project.nameable && has_word(folded, &project.name))
         .map(|(at, _)| at)
         .collect();
     let named_in_bucket: Vec<usize> =
@@ -787,15 +808,10 @@ fn described_sessions(folded: &str, index: &Index, scope: &[usize]) -> Vec<usize
 /// Whether a content word of the sentence is one the payload holds only outside its scope
 /// (an agent's name is checked as an agent, not as a word).
 fn misbound_words(folded: &str, index: &Index, bound: &Bound<'_>) -> bool {
-    let agent_words: HashSet<String> =
-        AGENT_NAMES.iter().flat_map(|(spelling, _)| spelling.split(' ')).map(stem).collect();
     let in_scope = |stemmed: &str| {
         bound.scope.iter().any(|&item| index.items[item].vocab.stems.contains(stemmed))
             || bound.scope_projects.iter().any(|&project| {
-                index.projects[project]
-                    .name
-                    .split(|c: char| !c.is_alphanumeric())
-                    .any(|word| stem(word) == stemmed)
+                index.projects[project].name_stems.iter().any(|word| word == stemmed)
             })
     };
     for (_, token) in tokens(folded) {
@@ -806,7 +822,7 @@ fn misbound_words(folded: &str, index: &Index, bound: &Bound<'_>) -> bool {
             let stemmed = stem(word);
             if EN_STOP.contains(&stemmed)
                 || index.general.contains(&stemmed)
-                || agent_words.contains(&stemmed)
+                || index.agent_stems.contains(&stemmed)
                 || EN_NEGATIONS.contains(&word)
             {
                 continue;
@@ -834,7 +850,7 @@ fn counts_hold(folded: &str, index: &Index, bound: &Bound<'_>) -> bool {
         .filter_map(|&item| index.items[item].head.as_deref())
         .flat_map(|head| word_positions(folded, head).map(move |at| (at, head)))
         .collect();
-    numbers_with_units(folded).into_iter().all(|(at, value, unit)| {
+    numbers_with_units(folded, index).into_iter().all(|(at, value, unit)| {
         let head =
             heads.iter().filter(|(head_at, _)| *head_at < at).max_by_key(|(head_at, _)| *head_at);
         allowed(index, bound, unit, head.map(|&(_, head)| head)).contains(&value)
@@ -968,7 +984,7 @@ fn bucket_named(folded: &str, index: &Index) -> Option<usize> {
 }
 
 /// The numbers of a sentence that stand next to a unit, with their offsets.
-fn numbers_with_units(folded: &str) -> Vec<(usize, u64, Unit)> {
+fn numbers_with_units(folded: &str, index: &Index) -> Vec<(usize, u64, Unit)> {
     let tokens = tokens(folded);
     let mut out = Vec::new();
     for (position, &(at, token)) in tokens.iter().enumerate() {
@@ -985,7 +1001,11 @@ fn numbers_with_units(folded: &str) -> Vec<(usize, u64, Unit)> {
                 .take_while(|(_, next)| grounding::classify(next) != Token::Number)
                 .find_map(|&(_, next)| {
                     let stemmed = stem(next);
-                    EN_UNITS.iter().find(|(word, _)| stem(word) == stemmed).map(|&(_, unit)| unit)
+                    index
+                        .unit_stems
+                        .iter()
+                        .find(|(word, _)| *word == stemmed)
+                        .map(|&(_, unit)| unit)
                 })
         });
         if let Some(unit) = unit {
@@ -1042,7 +1062,10 @@ fn denial(folded: &str, scope: &[usize], index: &Index) -> Option<Denial> {
     for (position, &(_, token)) in tokens.iter().enumerate() {
         let negation =
             EN_NEGATIONS.contains(&token) || token.ends_with("n't") || token.ends_with("n’t");
-        if !negation || in_scope_text(token) {
+        // `not only … but also` affirms.
+        let affirms =
+            token == "not" && tokens.get(position + 1).is_some_and(|&(_, next)| next == "only");
+        if !negation || affirms || in_scope_text(token) {
             continue;
         }
         let unit_of = |word: &str| {

@@ -41,6 +41,16 @@ pub(crate) static EN_STOP: LazyLock<HashSet<String>> = LazyLock::new(|| {
         .collect()
 });
 
+/// The same words as written (not stemmed).
+pub(crate) static EN_STOP_WORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    FUNCTION_WORDS_EN
+        .lines()
+        .chain(WORK_WORDS_EN.lines())
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .collect()
+});
+
 /// The Japanese stop words, longest first (so that the longest match is taken out).
 static JA_STOP: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     let mut words: Vec<&str> = WORK_WORDS_JA

@@ -107,6 +107,10 @@ fn denials_are_checked_against_the_counts() {
     assert_eq!(faults("site had no commits.", None), Vec::<&str>::new());
     assert_eq!(faults("app ではコミットはありませんでした。", None), ["negation"]);
     assert_eq!(faults("No shell commands were run.", None), ["negation"]);
+    assert_eq!(
+        faults("The app project not only tracks spans but also accepts trailing commas.", None),
+        Vec::<&str>::new()
+    );
     // A denial of something the data cannot count.
     assert_eq!(faults("The parser does not accept trailing commas.", None), ["negation"]);
 }
@@ -142,4 +146,14 @@ fn a_session_described_by_its_title_must_be_credited_to_its_agent() {
         ),
         Vec::<&str>::new()
     );
+}
+
+#[test]
+fn a_project_named_like_a_common_word_is_not_taken_as_named() {
+    let mut payload = payload();
+    payload["projects"]["items"][0]["name"] = json!("work");
+    let index = Index::of(&payload);
+    // "Work" is ordinary prose here: the sentence is checked against every item.
+    let faults = check("Work on the flaky CI job went on in a Codex session.", &index, None);
+    assert!(faults.is_empty(), "{faults:?}");
 }

@@ -327,6 +327,59 @@ fn the_openai_fallback_to_json_object_through_the_binary() {
     accepted.assert_hits(1);
 }
 
+/// The JSON-object fallback asks for the same cited schema, and a cited reply through it is
+/// bound to its citations like any other.
+#[test]
+fn the_json_object_fallback_carries_the_cited_schema_and_its_reply_is_bound() {
+    let home = home_with_work();
+    let report = home.run(NOW, TOKYO, &["daily", "--no-llm", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(report.success()).unwrap();
+    let hash = report["buckets"][0]["projects"][0]["commits"][0]["hash"].as_str().unwrap();
+    let id = &hash[..10];
+    let server = MockServer::start();
+    let refused = server.mock(|when, then| {
+        when.method(POST).path("/v1/chat/completions").body_contains("\"json_schema\"");
+        then.status(500).json_body(serde_json::json!({"error": {"message": "response_format.type: Input should be 'text' or 'json_object'"}}));
+    });
+    let content = serde_json::json!({"summary": [
+        {"text": "The app parser accepts trailing commas now.", "evidence": [id]},
+        {"text": "Nothing was committed to app.", "evidence": [id]},
+        {"text": "It was one commit in app.", "evidence": [id]},
+        {"text": "The parser change was merged.", "evidence": [id]},
+    ], "blockers": []})
+    .to_string();
+    let accepted = server.mock(|when, then| {
+        when.method(POST)
+            .path("/v1/chat/completions")
+            .body_contains("\"json_object\"")
+            .body_contains("\"minItems\":1");
+        then.status(200).json_body(serde_json::json!({"choices": [{"message": {"role": "assistant", "content": content}}]}));
+    });
+    home.config(&llm_config(&server, "openai", ""));
+    let run = home.run(NOW, TOKYO, &["daily", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(run.success()).unwrap();
+    assert_eq!(
+        json["narrative"]["text"],
+        "The app parser accepts trailing commas now. It was one commit in app."
+    );
+    assert_eq!(
+        json["narrative_check"]["sentences"],
+        serde_json::json!([
+            {"text": "The app parser accepts trailing commas now.", "kept": true, "evidence": [id]},
+            {"text": "Nothing was committed to app.", "kept": false, "reasons": ["negation"], "evidence": [id]},
+            {"text": "It was one commit in app.", "kept": true, "evidence": [id]},
+            {"text": "The parser change was merged.", "kept": false, "reasons": ["outcome"], "evidence": [id]},
+        ])
+    );
+    assert!(
+        run.stderr.starts_with("standup: warning: llm_sentences_dropped: 2 of 4 sentences"),
+        "{}",
+        run.stderr
+    );
+    refused.assert_hits(1);
+    accepted.assert_hits(1);
+}
+
 #[test]
 fn a_rejected_reply_is_one_warning_and_the_full_report() {
     let server = MockServer::start();

@@ -949,3 +949,129 @@ fn run_case(
     }
     (tally, verdict)
 }
+
+/// The demo home's clock (`cargo xtask demo`, `fixtures/demo/home.sh`).
+const DEMO_NOW: &str = "2026-11-30T09:30:00+09:00";
+
+/// Replies of a real llama.cpp server (SmolLM2-135M-Instruct through `cargo xtask
+/// llm-e2e`, on the demo home, structured and plain, daily and standup, en and ja),
+/// recorded as the verdicts the checks gave them (`fixtures/narrative/llama/replies.jsonl`:
+/// each sentence as cleaned, with what it cited), every sentence labelled by hand
+/// (`faithful`). Replayed through the real binary on the demo home, on both APIs: the
+/// verdicts are the recorded ones, and no sentence labelled unfaithful is kept.
+#[test]
+#[expect(clippy::too_many_lines, reason = "one pass over the recorded replies with their checks")]
+fn real_llama_replies_replayed() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = fs_err::read_to_string(root.join("fixtures/narrative/llama/replies.jsonl")).unwrap();
+    let home = crate::support::Home::new();
+    #[expect(clippy::disallowed_methods, reason = "the demo home is built by its script")]
+    let status = std::process::Command::new("bash")
+        .arg(root.join("fixtures/demo/home.sh"))
+        .arg(home.path())
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let servers = [("ollama", MockServer::start()), ("openai", MockServer::start())];
+    let mut tally = Tally::default();
+    let mut replies = 0;
+    for (idx, line) in text.lines().enumerate() {
+        let record: Value = serde_json::from_str(line).unwrap();
+        let check = &record["check"];
+        let sentences = check["sentences"].as_array().unwrap();
+        let faithful: Vec<bool> = record["faithful"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|truth| truth.as_bool().unwrap())
+            .collect();
+        assert_eq!(faithful.len(), sentences.len(), "line {}", idx + 1);
+        if sentences.is_empty() {
+            continue;
+        }
+        replies += 1;
+        let structured = check["structured"] == true;
+        let lang = record["lang"].as_str().unwrap();
+        let kind = record["kind"].as_str().unwrap();
+        let reply = if structured {
+            let summary: Vec<Value> = sentences
+                .iter()
+                .map(|s| json!({"text": s["text"], "evidence": s.get("evidence").cloned().unwrap_or(json!([]))}))
+                .collect();
+            let blockers: Vec<Value> = check["blockers"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|b| json!({"text": b["text"], "evidence": b["evidence"]}))
+                .collect();
+            json!({"summary": summary, "blockers": blockers}).to_string()
+        } else {
+            let mut text = sentences
+                .iter()
+                .map(|s| s["text"].as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join("\n");
+            for blocker in check["blockers"].as_array().into_iter().flatten() {
+                let ids: Vec<&str> = blocker["evidence"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .collect();
+                let _ = write!(
+                    text,
+                    "\nBLOCKER: {} [ids: {}]",
+                    blocker["text"].as_str().unwrap(),
+                    ids.join(", ")
+                );
+            }
+            text
+        };
+        let (api, server) = &servers[idx % 2];
+        let mut mock = mock_reply(server, api, &reply);
+        home.config(&format!(
+            "[llm]\napi = \"{api}\"\nendpoint = \"{}\"\nmodel = \"m\"\n",
+            server.base_url()
+        ));
+        let date = if kind == "daily" { "2026-11-27" } else { "2026-11-30" };
+        let run = home.run(
+            DEMO_NOW,
+            TOKYO,
+            &[kind, "--date", date, "--lang", lang, "--format", "json", "--no-cache"],
+        );
+        assert_eq!(run.code, 0, "line {}: {}", idx + 1, run.snapshot());
+        mock.assert_hits(1);
+        mock.delete();
+        let report: Value = serde_json::from_str(&run.stdout).unwrap();
+        let replayed = &report["narrative_check"];
+        assert_eq!(replayed["accepted"], check["accepted"], "line {}: {replayed:#}", idx + 1);
+        assert_eq!(replayed["reason"], check["reason"], "line {}", idx + 1);
+        for ((sentence, again), truth) in
+            sentences.iter().zip(replayed["sentences"].as_array().unwrap()).zip(&faithful)
+        {
+            assert_eq!(again["text"], sentence["text"], "line {}", idx + 1);
+            assert_eq!(again["kept"], sentence["kept"], "line {}: {again}", idx + 1);
+            assert_eq!(again["reasons"], sentence["reasons"], "line {}: {again}", idx + 1);
+            let kept = again["kept"] == true;
+            assert!(kept <= *truth, "line {}: an unfaithful sentence kept: {again}", idx + 1);
+            if *truth {
+                tally.faithful += 1;
+                tally.faithful_kept += usize::from(kept);
+            } else {
+                tally.unfaithful += 1;
+                tally.unfaithful_dropped += usize::from(!kept);
+            }
+        }
+    }
+    #[expect(clippy::print_stderr, reason = "the figures are the report of this test")]
+    {
+        eprintln!(
+            "real llama.cpp replies: {replies}; faithful sentences kept: {} of {}; unfaithful sentences dropped: {} of {}",
+            tally.faithful_kept, tally.faithful, tally.unfaithful_dropped, tally.unfaithful
+        );
+    }
+    assert_eq!(tally.unfaithful_dropped, tally.unfaithful);
+}

@@ -50,7 +50,7 @@ fn parse(args: &[String], allow_force: bool, allow_runs: bool) -> anyhow::Result
 }
 
 /// Cargo's target folder: `$CARGO_TARGET_DIR` (relative to the workspace), else `target`.
-fn target_dir(root: &Path) -> PathBuf {
+pub(crate) fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |dir| root.join(dir))
 }
 

@@ -6,7 +6,8 @@
 //! starts `python3 -m llama_cpp.server` on a free loopback port, builds the demo home, and
 //! runs `daily` and `standup` × `en` and `ja` through the structured and the plain path.
 //! For each run it prints the model's sentences, what the checks did with each, and the
-//! warnings. Slow and needs Python: not part of `.ci/run`.
+//! warnings, and records the verdicts (`narrative_check`, with each sentence's citations)
+//! in `target/llm-e2e/replies.jsonl`. Slow and needs Python: not part of `.ci/run`.
 
 use std::io::Read as _;
 use std::net::{TcpListener, TcpStream};
@@ -153,8 +154,10 @@ pub(crate) fn llm_e2e(root: &Path, filter: &[String]) -> anyhow::Result<()> {
     let home_text = home.to_str().context("the target folder's path is not UTF-8")?;
     crate::run(root, "bash", &["fixtures/demo/home.sh", home_text], &[])?;
     crate::run(root, "cargo", &["build", "--quiet", "-p", "standup"], &[])?;
-    let binary = root.join("target").join("debug").join("standup");
+    let binary = crate::bench::target_dir(root).join("debug").join("standup");
     let config_dir = root.join("target").join("llm-e2e");
+    // Every run's verdict, one JSON line each, to be kept as a fixture of real replies.
+    let mut recorded = String::new();
     let mut kept = 0;
     let mut total = 0;
     for (kind, date) in [("daily", "2026-11-27"), ("standup", "today")] {
@@ -208,6 +211,17 @@ pub(crate) fn llm_e2e(root: &Path, filter: &[String]) -> anyhow::Result<()> {
                 }
                 let report: serde_json::Value = serde_json::from_slice(&output.stdout)?;
                 let check = &report["narrative_check"];
+                recorded.push_str(
+                    &serde_json::json!({
+                        "kind": kind,
+                        "lang": lang,
+                        "structured": structured,
+                        "model": report["meta"]["llm_model"],
+                        "check": check,
+                    })
+                    .to_string(),
+                );
+                recorded.push('\n');
                 println!(
                     "verdict: {} · structured reply: {}",
                     if check["accepted"] == true {
@@ -248,5 +262,8 @@ pub(crate) fn llm_e2e(root: &Path, filter: &[String]) -> anyhow::Result<()> {
         }
     }
     println!("sentences kept: {kept} of {total}");
+    let record = config_dir.join("replies.jsonl");
+    fs_err::write(&record, recorded)?;
+    println!("verdicts recorded in {}", record.display());
     Ok(())
 }

@@ -31,13 +31,23 @@ const ECHO_WORDS: usize = 8;
 const ECHO_CHARS: usize = 16;
 
 /// The English stop stems: function words and work words, stemmed.
-static EN_STOP: LazyLock<HashSet<String>> = LazyLock::new(|| {
+pub(crate) static EN_STOP: LazyLock<HashSet<String>> = LazyLock::new(|| {
     FUNCTION_WORDS_EN
         .lines()
         .chain(WORK_WORDS_EN.lines())
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with('#'))
         .map(stem)
+        .collect()
+});
+
+/// The same words as written (not stemmed).
+pub(crate) static EN_STOP_WORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    FUNCTION_WORDS_EN
+        .lines()
+        .chain(WORK_WORDS_EN.lines())
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
         .collect()
 });
 
@@ -67,6 +77,8 @@ pub(crate) struct Facts {
     bigrams: HashSet<(char, char)>,
     /// The evidence ids.
     pub(crate) ids: HashSet<String>,
+    /// The payload's items, projects and totals, for the binding checks.
+    pub(crate) index: crate::binding::Index,
 }
 
 impl Facts {
@@ -75,6 +87,7 @@ impl Facts {
         let mut facts = Facts::default();
         facts.walk(payload, None);
         facts.folded = fold(&facts.text).to_lowercase();
+        facts.index = crate::binding::Index::of(payload);
         facts
     }
 
@@ -153,6 +166,21 @@ pub(crate) enum SentenceFault {
     Quote,
     /// Most content words are not in the payload.
     Unsupported,
+    /// A structured sentence that cites no evidence id.
+    NoEvidence,
+    /// A structured sentence citing an id the payload does not hold.
+    UnknownEvidence,
+    /// A project, agent or word that belongs to other items than the ones the sentence
+    /// cites or names.
+    Attribution,
+    /// A count next to its unit that is not the count of what the sentence names.
+    Count,
+    /// A denial or absence the data contradicts or cannot check.
+    Negation,
+    /// A comparison with other days, a trend or a habit the one window cannot hold.
+    Scope,
+    /// An outcome (passing, deployed, merged…) the data does not show.
+    Outcome,
 }
 
 impl SentenceFault {
@@ -163,6 +191,13 @@ impl SentenceFault {
             SentenceFault::Url => "url",
             SentenceFault::Quote => "quote",
             SentenceFault::Unsupported => "unsupported",
+            SentenceFault::NoEvidence => "no_evidence",
+            SentenceFault::UnknownEvidence => "unknown_evidence",
+            SentenceFault::Attribution => "attribution",
+            SentenceFault::Count => "count",
+            SentenceFault::Negation => "negation",
+            SentenceFault::Scope => "scope",
+            SentenceFault::Outcome => "outcome",
         }
     }
 }
@@ -491,7 +526,7 @@ fn echoes(text: &str, instructions: &[&str]) -> bool {
 
 /// What a Latin-script token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Token {
+pub(crate) enum Token {
     Url,
     Number,
     Identifier,
@@ -501,7 +536,7 @@ enum Token {
 
 /// The whitespace- and CJK-separated tokens of folded text, with surrounding punctuation
 /// trimmed.
-fn latin_tokens(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn latin_tokens(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| c.is_whitespace() || is_cjk(c) || is_cjk_punctuation(c))
         .map(|token| {
             let token =
@@ -513,7 +548,7 @@ fn latin_tokens(text: &str) -> impl Iterator<Item = &str> {
         .filter(|token| !token.is_empty())
 }
 
-fn classify(token: &str) -> Token {
+pub(crate) fn classify(token: &str) -> Token {
     let has_digit = token.chars().any(|c| c.is_ascii_digit());
     let has_letter = token.chars().any(char::is_alphabetic);
     if token.contains("://") || token.starts_with("www.") {
@@ -634,7 +669,7 @@ fn numbers_in(text: &str) -> Vec<String> {
 }
 
 /// A number as digits without sign, leading zeros or trailing decimal zeros.
-fn normalize_number(text: &str) -> Option<String> {
+pub(crate) fn normalize_number(text: &str) -> Option<String> {
     let text = text.trim().trim_start_matches(['+', '-', '−']);
     let (integer, fraction) = text.split_once('.').unwrap_or((text, ""));
     if integer.is_empty() && fraction.is_empty()
@@ -651,7 +686,7 @@ fn normalize_number(text: &str) -> Option<String> {
 
 /// The content units of the Japanese parts of `text`: runs of kanji and runs of katakana,
 /// with the stop words taken out, of two characters or more.
-fn cjk_units(text: &str) -> Vec<String> {
+pub(crate) fn cjk_units(text: &str) -> Vec<String> {
     let mut units = Vec::new();
     let mut run = String::new();
     let mut kind = None;

@@ -24,8 +24,10 @@
 //!   section it cut, then by a hard cap on the text.
 //! - The user message is [`USER_HEADER`], `<data>`, the payload and `</data>`, and the
 //!   redactor runs once more over all of it.
-//! - The model is asked for JSON of [`reply_schema`]; a reply that is not JSON of it goes
-//!   down the plain-text path (`BLOCKER: … [ids: …]` lines for a standup). Either way the
+//! - The model is asked for JSON of [`reply_schema`]: the summary as a list of sentences,
+//!   each with the evidence ids it cites (a summary given as one string, the earlier
+//!   schema, is still read, as uncited text); a reply that is not JSON of it goes down the
+//!   plain-text path (`BLOCKER: … [ids: …]` lines for a standup). Either way the
 //!   text is sanitized, stripped of `<think>` blocks, neutralized (Markdown images, links,
 //!   raw HTML), its blank lines collapsed, trimmed and capped to
 //!   [`Limits::max_output_chars`], and redacted.
@@ -33,11 +35,16 @@
 //!   quotes, URLs and paths occur in the payload and most of whose content words do, and
 //!   the blockers whose evidence ids all exist; they reject a reply in the wrong language,
 //!   holding code, markup or a JSON dump, repeating itself or the instructions, or with too
-//!   little left. What they did is `Report::narrative_check` and at most one warning.
+//!   little left. Each sentence is also bound to its facts (DESIGN §8.7c): to the items it
+//!   cites, else to the projects and agents it names; a project, agent, word or count of
+//!   other items, a denial the counts contradict, a comparison with other days in a
+//!   one-day payload and an outcome nothing shows drop it. What they did (with each
+//!   sentence's citations) is `Report::narrative_check` and at most one warning.
 //! - With [`Settings::cache_dir`], an accepted reply is stored under the SHA-256 of the
 //!   exact request and reused; with [`Settings::notes`], the system prompt gains a
 //!   `<tuning>` section.
 
+mod binding;
 mod cache;
 mod error;
 mod grounding;
@@ -188,27 +195,33 @@ pub fn build_prompt_with(
     })
 }
 
-/// The JSON Schema a reply is asked to follow: `{"summary": string, "blockers": [{"text":
-/// string, "evidence": [string]}]}` (a daily report allows no blockers).
+/// The JSON Schema a reply is asked to follow: `{"summary": [{"text": string, "evidence":
+/// [string, …]}], "blockers": [{"text": string, "evidence": [string]}]}`, each sentence of
+/// the summary with the ids it rests on (a daily report allows no blockers). A reply whose
+/// `summary` is one string (the earlier schema) is still read, as uncited text.
 pub fn reply_schema(kind: ReportKind) -> serde_json::Value {
-    let mut blockers = serde_json::json!({
-        "type": "array",
-        "items": {
+    let cited = |min_items: Option<u64>| {
+        let mut evidence = serde_json::json!({"type": "array", "items": {"type": "string"}});
+        if let Some(min_items) = min_items {
+            evidence["minItems"] = serde_json::json!(min_items);
+        }
+        serde_json::json!({
             "type": "object",
-            "properties": {
-                "text": {"type": "string"},
-                "evidence": {"type": "array", "items": {"type": "string"}},
-            },
+            "properties": {"text": {"type": "string"}, "evidence": evidence},
             "required": ["text", "evidence"],
             "additionalProperties": false,
-        },
-    });
+        })
+    };
+    let mut blockers = serde_json::json!({"type": "array", "items": cited(None)});
     if kind == ReportKind::Daily {
         blockers["maxItems"] = serde_json::json!(0);
     }
     serde_json::json!({
         "type": "object",
-        "properties": {"summary": {"type": "string"}, "blockers": blockers},
+        "properties": {
+            "summary": {"type": "array", "items": cited(Some(1))},
+            "blockers": blockers,
+        },
         "required": ["summary", "blockers"],
         "additionalProperties": false,
     })

@@ -5,7 +5,10 @@ use std::io;
 
 use prompt_budget::{Fitted, Tier};
 use redact::Redactor;
-use report_model::{Bucket, BucketKind, Project, Report, ReportKind, ShellGroup, Totals};
+use report_model::{
+    Blocker, BlockerKind, Bucket, BucketKind, Evidence, Project, Report, ReportKind, ShellGroup,
+    Totals,
+};
 use serde_json::ser::Formatter;
 use serde_json::{Map, Value, json};
 
@@ -20,6 +23,11 @@ const KEEP_COMMITS: usize = 15;
 
 /// The evidence id of a shell group is this prefix and the group's head.
 pub(crate) const SHELL_ID_PREFIX: &str = "sh:";
+/// The evidence id of a blocker found in the evidence: this prefix and the failing command,
+/// or the reverted commit's id.
+pub(crate) const BLOCKER_ID_PREFIX: &str = "blocker:";
+/// The evidence id of a next step: this prefix, its session's id and its place in the list.
+pub(crate) const NEXT_ID_PREFIX: &str = "next:";
 /// A commit's evidence id is this many leading characters of its hash.
 const COMMIT_ID_CHARS: usize = 10;
 
@@ -90,6 +98,12 @@ fn bucket_object(bucket: &Bucket, redact: &mut impl FnMut(&str) -> Value) -> Map
             bucket.shell.iter().map(|group| shell_group(group, redact)).collect();
         object.insert("shell".into(), json!({"groups": groups}));
     }
+    // A command failing outside any project (a project's are in its own object).
+    if !bucket.blockers.is_empty() {
+        let items: Vec<Value> =
+            bucket.blockers.iter().map(|blocker| blocker_object(blocker, redact)).collect();
+        object.insert("blockers".into(), json!({"items": items}));
+    }
     object.insert("totals".into(), totals(&bucket.totals, true));
     object
 }
@@ -142,8 +156,82 @@ fn project_object(project: &Project, redact: &mut impl FnMut(&str) -> Value) -> 
             .collect();
         object.insert("shell".into(), json!({"groups": groups}));
     }
+    // What the report derived without a model: blockers from the evidence and next steps
+    // from the agents' to-do lists, each with an id a sentence can cite.
+    if !project.blockers.is_empty() {
+        let items: Vec<Value> =
+            project.blockers.iter().map(|blocker| blocker_object(blocker, redact)).collect();
+        object.insert("blockers".into(), json!({"items": items}));
+    }
+    if !project.next.is_empty() {
+        let items: Vec<Value> = project
+            .next
+            .iter()
+            .enumerate()
+            .map(|(at, step)| {
+                json!({
+                    "id": redact(&format!("{NEXT_ID_PREFIX}{}:{}", step.session_id, at + 1)),
+                    "agent": step.agent.display_name(),
+                    "session": redact(&step.session_id),
+                    "text": redact(&step.text),
+                })
+            })
+            .collect();
+        object.insert("next".into(), json!({"items": items}));
+    }
     object.insert("totals".into(), totals(&project.totals, false));
     Value::Object(object)
+}
+
+/// A blocker found in the evidence: its id, kind and text, how many failed runs it rests
+/// on, and the ids of the commits it rests on.
+fn blocker_object(blocker: &Blocker, redact: &mut impl FnMut(&str) -> Value) -> Value {
+    let commits: Vec<Value> = blocker
+        .evidence
+        .iter()
+        .filter_map(|evidence| match evidence {
+            Evidence::Commit { hash, .. } => Some(json!(commit_id(hash))),
+            Evidence::Command { .. } | Evidence::Session { .. } => None,
+        })
+        .collect();
+    let sessions: Vec<&str> = blocker
+        .evidence
+        .iter()
+        .filter_map(|evidence| match evidence {
+            Evidence::Session { session_id, .. } => Some(session_id.as_str()),
+            Evidence::Command { .. } | Evidence::Commit { .. } => None,
+        })
+        .collect();
+    let (kind, id) = match blocker.kind {
+        BlockerKind::FailingCommand => ("failing_command", blocker.text.clone()),
+        BlockerKind::RevertedCommit => (
+            "reverted_commit",
+            commits.first().and_then(Value::as_str).unwrap_or_default().to_owned(),
+        ),
+        BlockerKind::InterruptedSession => {
+            ("interrupted_session", sessions.first().copied().unwrap_or_default().to_owned())
+        }
+    };
+    let mut item = Map::new();
+    item.insert("id".into(), redact(&format!("{BLOCKER_ID_PREFIX}{id}")));
+    item.insert("kind".into(), json!(kind));
+    item.insert("text".into(), redact(&blocker.text));
+    let failures = blocker
+        .evidence
+        .iter()
+        .filter(|evidence| matches!(evidence, Evidence::Command { .. }))
+        .count();
+    if failures > 0 {
+        item.insert("failures".into(), json!(failures));
+    }
+    if !commits.is_empty() {
+        item.insert("commits".into(), Value::Array(commits));
+    }
+    if !sessions.is_empty() {
+        let ids = sessions.into_iter().map(|id| redact(id)).collect();
+        item.insert("sessions".into(), Value::Array(ids));
+    }
+    Value::Object(item)
 }
 
 fn shell_group(group: &ShellGroup, redact: &mut impl FnMut(&str) -> Value) -> Value {

@@ -31,7 +31,10 @@ Use only facts and numbers that appear in the data. Do not invent work, reasons,
 people or numbers, and do not guess what was left out where the data says \"truncated\": true.
 Write plain prose: no headings, lists, tables, links, images, HTML or code blocks, and no \
 preamble or closing remark.
-When asked for JSON, put the narrative in \"summary\" and leave \"blockers\" empty.";
+When asked for JSON, put the narrative in \"summary\" as a list with one object per \
+sentence: its \"text\", and in \"evidence\" the \"id\" values of the commits, sessions, \
+shell groups, blockers or next steps it is about. A sentence without ids is not shown. \
+Leave \"blockers\" empty.";
 
 /// The system prompt for a daily report in Japanese.
 pub const DAILY_JA: &str = "\
@@ -44,7 +47,9 @@ pub const DAILY_JA: &str = "\
 データにある事実と数値だけを使ってください。作業・理由・結果・人物・数値を作らないでください。\
 \"truncated\": true とある箇所で省かれた内容を推測しないでください。
 見出し・箇条書き・表・リンク・画像・HTML・コードブロックは使わず、前置きや結びの言葉も書かないでください。
-JSON で答えるよう求められたら、文章を \"summary\" に入れ、\"blockers\" は空にしてください。";
+JSON で答えるよう求められたら、\"summary\" には一文ごとに一つのオブジェクトを並べ、文を \"text\" に、\
+その文が述べているコミット・セッション・シェル・課題・次の作業の \"id\" を \"evidence\" に入れてください。\
+id のない文は表示されません。\"blockers\" は空にしてください。";
 
 /// The system prompt for a standup update in English.
 pub const STANDUP_EN: &str = "\
@@ -68,8 +73,11 @@ line per possible blocker, starting with \"BLOCKER: \" and naming what in the da
 it, ending with the \"id\" values of the commits, sessions or shell groups it rests on in \
 brackets, such as [ids: 1a2b3c4d5e, sh:cargo test]. A blocker without ids is not shown. \
 If nothing in the data hints at a blocker, write nothing about blockers at all.
-When asked for JSON, put the narrative in \"summary\" and each possible blocker in \
-\"blockers\", its text in \"text\" and the ids it rests on in \"evidence\".";
+When asked for JSON, put the narrative in \"summary\" as a list with one object per \
+sentence: its \"text\", and in \"evidence\" the \"id\" values of the commits, sessions, \
+shell groups, blockers or next steps it is about. A sentence without ids is not shown. \
+Put each possible blocker in \"blockers\", its text in \"text\" and the ids it rests on in \
+\"evidence\".";
 
 /// The system prompt for a standup update in Japanese.
 pub const STANDUP_JA: &str = "\
@@ -88,7 +96,9 @@ pub const STANDUP_JA: &str = "\
 データのどこからそう考えたかを添えて日本語で書き、行末に根拠となるコミット・セッション・シェルの \"id\" を\
 [ids: 1a2b3c4d5e, sh:cargo test] のように角括弧で示してください。id のない課題は表示されません。\
 データに課題をうかがわせるものがなければ、課題については何も書かないでください。
-JSON で答えるよう求められたら、文章を \"summary\" に、考えられる課題を一つずつ \"blockers\" に入れ、\
+JSON で答えるよう求められたら、\"summary\" には一文ごとに一つのオブジェクトを並べ、文を \"text\" に、\
+その文が述べているコミット・セッション・シェル・課題・次の作業の \"id\" を \"evidence\" に入れてください。\
+id のない文は表示されません。考えられる課題は一つずつ \"blockers\" に入れ、\
 その文を \"text\" に、根拠の id を \"evidence\" に入れてください。";
 
 /// The system prompt for a report of `kind` in `lang`.

@@ -73,12 +73,25 @@ pub(crate) struct Cleaned {
 /// A reply that was JSON of the fixed schema, its parts cleaned.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Structured {
-    /// The summary (may be empty).
+    /// The summary (may be empty): the cited sentences' texts joined, or the one string.
     pub(crate) summary: String,
+    /// The summary's parts with the ids each cites, when it came as a list of
+    /// `{"text", "evidence"}` (`None`: the earlier form, one string, checked like plain
+    /// text).
+    pub(crate) cited: Option<Vec<CitedText>>,
     /// Whether the summary was cut at the output cap.
     pub(crate) capped: bool,
     /// The blockers whose parts had the right types.
     pub(crate) blockers: Vec<RawBlocker>,
+}
+
+/// One part of a structured summary and the evidence ids it cites.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CitedText {
+    /// The text, cleaned and capped (one or more sentences).
+    pub(crate) text: String,
+    /// The ids it cites, as written.
+    pub(crate) evidence: Vec<String>,
 }
 
 /// What a reply turned out to be.
@@ -112,10 +125,18 @@ pub(crate) fn parse(reply: &str, with_blockers: bool, max_chars: usize) -> Parse
     let Ok(value) = serde_json::from_str::<serde_json::Value>(candidate) else {
         return Parsed::Plain;
     };
-    let Some(summary) = value.get("summary").and_then(serde_json::Value::as_str) else {
-        return Parsed::OtherJson;
+    let (summary, capped, cited) = match value.get("summary") {
+        Some(serde_json::Value::String(summary)) => {
+            let (summary, capped) = clean_text(summary, max_chars);
+            (summary, capped, None)
+        }
+        Some(serde_json::Value::Array(parts)) => {
+            let (cited, capped) = cited_parts(parts, max_chars);
+            let summary = join_parts(&cited);
+            (summary, capped, Some(cited))
+        }
+        _ => return Parsed::OtherJson,
     };
-    let (summary, capped) = clean_text(summary, max_chars);
     let blockers = if with_blockers {
         value
             .get("blockers")
@@ -125,17 +146,7 @@ pub(crate) fn parse(reply: &str, with_blockers: bool, max_chars: usize) -> Parse
                     .iter()
                     .filter_map(|item| {
                         let text = item.get("text")?.as_str()?;
-                        let evidence = item
-                            .get("evidence")
-                            .and_then(serde_json::Value::as_array)
-                            .map(|ids| {
-                                ids.iter()
-                                    .filter_map(serde_json::Value::as_str)
-                                    .map(|id| one_line(id, MAX_ID_CHARS))
-                                    .filter(|id| !id.is_empty())
-                                    .collect()
-                            })
-                            .unwrap_or_default();
+                        let evidence = evidence_of(item);
                         Some(RawBlocker { text: one_line(text, MAX_BLOCKER_CHARS), evidence })
                     })
                     .filter(|blocker| !blocker.text.is_empty())
@@ -145,7 +156,74 @@ pub(crate) fn parse(reply: &str, with_blockers: bool, max_chars: usize) -> Parse
     } else {
         Vec::new()
     };
-    Parsed::Structured(Structured { summary, capped, blockers })
+    Parsed::Structured(Structured { summary, cited, capped, blockers })
+}
+
+/// The ids an object cites in `evidence`, one line each, without empty ones.
+fn evidence_of(item: &serde_json::Value) -> Vec<String> {
+    item.get("evidence")
+        .and_then(serde_json::Value::as_array)
+        .map(|ids| {
+            ids.iter()
+                .filter_map(serde_json::Value::as_str)
+                .map(|id| one_line(id, MAX_ID_CHARS))
+                .filter(|id| !id.is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The parts of a summary list: `{"text", "evidence"}` objects (a bare string is a part
+/// citing nothing; anything else is dropped), each cleaned to one line, while their texts
+/// fit in `max_chars` together; also says whether something was cut.
+fn cited_parts(parts: &[serde_json::Value], max_chars: usize) -> (Vec<CitedText>, bool) {
+    let mut out = Vec::new();
+    let mut used = 0;
+    for part in parts {
+        let (text, evidence) = match part {
+            serde_json::Value::String(text) => (text.as_str(), Vec::new()),
+            serde_json::Value::Object(_) => {
+                let Some(text) = part.get("text").and_then(serde_json::Value::as_str) else {
+                    continue;
+                };
+                (text, evidence_of(part))
+            }
+            _ => continue,
+        };
+        // The separator `join_parts` puts before it: a space, unless after a Japanese end
+        // mark.
+        let separator = usize::from(
+            out.last().is_some_and(|part: &CitedText| !part.text.ends_with(['。', '！', '？'])),
+        );
+        let room = max_chars.saturating_sub(used + separator);
+        let (text, capped) = clean_text(&text.replace(['\n', '\r', '\t'], " "), room);
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.is_empty() {
+            if capped {
+                return (out, true);
+            }
+            continue;
+        }
+        used += separator + text.chars().count();
+        out.push(CitedText { text, evidence });
+        if capped {
+            return (out, true);
+        }
+    }
+    (out, false)
+}
+
+/// The parts' texts as one paragraph: a space between English sentences, none after a
+/// Japanese end mark.
+pub(crate) fn join_parts(parts: &[CitedText]) -> String {
+    let mut text = String::new();
+    for part in parts {
+        if !text.is_empty() && !text.ends_with(['。', '！', '？']) {
+            text.push(' ');
+        }
+        text.push_str(&part.text);
+    }
+    text
 }
 
 /// Cleans a model's free-text reply: sanitize, drop reasoning blocks, take out

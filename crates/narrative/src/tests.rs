@@ -221,10 +221,13 @@ fn the_reply_schema_is_a_summary_and_blockers_citing_evidence() {
             "additionalProperties": false,
         },
     });
+    // Each sentence of the summary cites its evidence too, at least one id.
+    let mut cited = blockers["items"].clone();
+    cited["properties"]["evidence"]["minItems"] = json!(1);
     let schema = |blockers: serde_json::Value| {
         json!({
             "type": "object",
-            "properties": {"summary": {"type": "string"}, "blockers": blockers},
+            "properties": {"summary": {"type": "array", "items": cited.clone()}, "blockers": blockers},
             "required": ["summary", "blockers"],
             "additionalProperties": false,
         })

@@ -11,8 +11,9 @@ use report_model::{
 };
 
 use crate::Lang;
+use crate::binding;
 use crate::grounding::{self, Facts, Rejection};
-use crate::reply::{self, Parsed, RawBlocker};
+use crate::reply::{self, CitedText, Parsed, RawBlocker};
 
 /// Most possible blockers shown.
 const MAX_BLOCKERS: usize = 5;
@@ -42,21 +43,22 @@ pub(crate) fn check(
 ) -> Checked {
     let with_blockers = kind == ReportKind::Standup;
     let redact = |text: &str| redactor.redact(text).0.into_owned();
-    let (summary, capped, blockers, structured) =
+    let (summary, capped, blockers, structured, cited) =
         match reply::parse(reply, with_blockers, max_chars) {
-            Parsed::Structured(parsed) => (parsed.summary, parsed.capped, parsed.blockers, true),
+            Parsed::Structured(parsed) => {
+                (parsed.summary, parsed.capped, parsed.blockers, true, parsed.cited)
+            }
             Parsed::OtherJson => {
                 return rejected(Rejection::JsonDump, false, Vec::new(), Vec::new());
             }
             Parsed::Plain => match reply::clean(reply, with_blockers, max_chars) {
-                Some(cleaned) => (cleaned.text, cleaned.capped, cleaned.blockers, false),
+                Some(cleaned) => (cleaned.text, cleaned.capped, cleaned.blockers, false, None),
                 None => return rejected(Rejection::Empty, false, Vec::new(), Vec::new()),
             },
         };
 
     // Redacted once, before the checks: the payload they compare with is redacted too, and
     // what they record reaches `--format json`.
-    let summary = redact(&summary);
     let blockers: Vec<RawBlocker> = blockers
         .into_iter()
         .map(|blocker| RawBlocker {
@@ -64,20 +66,8 @@ pub(crate) fn check(
             evidence: blocker.evidence.iter().map(|id| redact(id)).collect(),
         })
         .collect();
-    let mut sentences = Vec::new();
-    let mut kept = Vec::new();
-    for sentence in grounding::sentences(&summary) {
-        let faults = grounding::check_sentence(sentence, facts, true);
-        let text = sentence.to_owned();
-        if faults.is_empty() {
-            kept.push(text.clone());
-        }
-        sentences.push(CheckedSentence {
-            text,
-            kept: faults.is_empty(),
-            reasons: faults.iter().map(|fault| fault.as_str().to_owned()).collect(),
-        });
-    }
+    let (summary, parts) = sentences_of(cited, &summary, &redact);
+    let (sentences, kept) = check_sentences(parts, facts);
     let checked_blockers = check_blockers(&blockers, facts);
 
     let rejection = grounding::check_reply(&summary, lang, capped, instructions).or_else(|| {
@@ -138,6 +128,73 @@ pub(crate) fn check(
         },
         warning,
     }
+}
+
+/// One sentence of the summary and the ids it cites (`None`: uncited text).
+struct Part {
+    text: String,
+    evidence: Option<Vec<String>>,
+}
+
+/// The summary (redacted) and its sentences with what each cites: a cited part's
+/// sentences share its ids; a summary given as one string, or plain text, cites nothing
+/// and is bound by what it names.
+fn sentences_of(
+    cited: Option<Vec<CitedText>>,
+    summary: &str,
+    redact: &impl Fn(&str) -> String,
+) -> (String, Vec<Part>) {
+    let Some(cited) = cited else {
+        let summary = redact(summary);
+        let parts = grounding::sentences(&summary)
+            .into_iter()
+            .map(|sentence| Part { text: sentence.to_owned(), evidence: None })
+            .collect();
+        return (summary, parts);
+    };
+    let cited: Vec<CitedText> = cited
+        .into_iter()
+        .map(|part| CitedText {
+            text: redact(&part.text),
+            evidence: part.evidence.iter().map(|id| redact(id)).collect(),
+        })
+        .collect();
+    let parts = cited
+        .iter()
+        .flat_map(|part| {
+            grounding::sentences(&part.text).into_iter().map(|sentence| Part {
+                text: sentence.to_owned(),
+                evidence: Some(part.evidence.clone()),
+            })
+        })
+        .collect();
+    (reply::join_parts(&cited), parts)
+}
+
+/// Each sentence checked, lexically against the whole payload and bound to what it cites
+/// or names; also returns the kept ones.
+fn check_sentences(parts: Vec<Part>, facts: &Facts) -> (Vec<CheckedSentence>, Vec<String>) {
+    let mut sentences = Vec::new();
+    let mut kept = Vec::new();
+    for Part { text, evidence } in parts {
+        let mut faults = grounding::check_sentence(&text, facts, true);
+        for fault in binding::check(&text, &facts.index, evidence.as_deref()) {
+            if !faults.contains(&fault) {
+                faults.push(fault);
+            }
+        }
+        faults.sort();
+        if faults.is_empty() {
+            kept.push(text.clone());
+        }
+        sentences.push(CheckedSentence {
+            text,
+            kept: faults.is_empty(),
+            reasons: faults.iter().map(|fault| fault.as_str().to_owned()).collect(),
+            evidence: evidence.unwrap_or_default(),
+        });
+    }
+    (sentences, kept)
 }
 
 /// ` (number: 1, unsupported: 2)`, or nothing when there are no reasons.

@@ -602,9 +602,14 @@ pub struct CheckedSentence {
     pub text: String,
     /// Whether it is in the narrative.
     pub kept: bool,
-    /// Why it was dropped: `number`, `identifier`, `url`, `quote`, `unsupported`.
+    /// Why it was dropped: `number`, `identifier`, `url`, `quote`, `unsupported`,
+    /// `no_evidence`, `unknown_evidence`, `attribution`, `count`, `negation`, `scope`,
+    /// `outcome`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reasons: Vec<String>,
+    /// The evidence ids it cites (a structured reply); empty for plain text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<String>,
 }
 
 /// One possible blocker of a model's reply and what the checks found.

@@ -630,8 +630,11 @@ fn show_prompt(
     let prompt = narrative::build_prompt_with(report, &config.redactor, limits, lang, settings)
         .context("building the narrative prompt")
         .map_err(Failure::Runtime)?;
+    // The reply schema asked for, unless structured output is off (`[llm] structured`).
+    let schema = (settings.structured != llm_client::Structured::Off)
+        .then(|| narrative::reply_schema(report.kind));
     if format == FormatArg::Json {
-        let body = serde_json::json!({
+        let mut body = serde_json::json!({
             "model": config.llm.model,
             "messages": [
                 { "role": "system", "content": prompt.system },
@@ -639,11 +642,21 @@ fn show_prompt(
             ],
             "temperature": config.llm.temperature,
         });
+        if let Some(schema) = schema {
+            body["schema"] = schema;
+        }
         let mut text = serde_json::to_string_pretty(&body).unwrap_or_default();
         text.push('\n');
         return Ok(text);
     }
-    Ok(format!("----- system -----\n{}\n----- user -----\n{}\n", prompt.system, prompt.user))
+    let mut text =
+        format!("----- system -----\n{}\n----- user -----\n{}\n", prompt.system, prompt.user);
+    if let Some(schema) = schema {
+        text.push_str("----- reply schema -----\n");
+        text.push_str(&serde_json::to_string_pretty(&schema).unwrap_or_default());
+        text.push('\n');
+    }
+    Ok(text)
 }
 
 type Windows = Vec<(BucketKind, Window)>;

@@ -121,6 +121,7 @@ fn structured_replies_are_read_leniently() {
         Parsed::Structured(Structured {
             summary: "Day.".into(),
             capped: false,
+            cited: None,
             blockers: vec![RawBlocker {
                 text: "Flaky CI".into(),
                 evidence: vec!["a".into(), "b".into()]
@@ -137,4 +138,53 @@ fn structured_replies_are_read_leniently() {
         panic!()
     };
     assert!(daily.blockers.is_empty());
+}
+
+#[test]
+fn a_cited_summary_keeps_each_part_with_its_ids() {
+    let parsed = parse(
+        r#"{"summary": [{"text": "App got\nspans.", "evidence": ["a", 7, "b"]}, "Bare.", {"text": 3}, 4, {"text": "  ", "evidence": ["c"]}, {"text": "日本。", "evidence": []}], "blockers": []}"#,
+        true,
+        100,
+    );
+    let Parsed::Structured(parsed) = parsed else { panic!("{parsed:?}") };
+    let cited = parsed.cited.unwrap();
+    let parts: Vec<(&str, Vec<&str>)> = cited
+        .iter()
+        .map(|part| (part.text.as_str(), part.evidence.iter().map(String::as_str).collect()))
+        .collect();
+    assert_eq!(parts, [("App got spans.", vec!["a", "b"]), ("Bare.", vec![]), ("日本。", vec![])]);
+    assert_eq!(parsed.summary, "App got spans. Bare. 日本。");
+    assert!(!parsed.capped);
+    // The parts share the output cap: what does not fit is cut and said so.
+    let Parsed::Structured(capped) = parse(
+        r#"{"summary": [{"text": "One two.", "evidence": ["a"]}, {"text": "Three four five.", "evidence": ["b"]}]}"#,
+        true,
+        14,
+    ) else {
+        panic!()
+    };
+    assert!(capped.capped);
+    assert_eq!(capped.cited.unwrap().len(), 2);
+    assert!(capped.summary.starts_with("One two. Thre"), "{}", capped.summary);
+    // The cap counts the joined text: no space after a Japanese end mark, one after `.`.
+    for (parts, max_chars, expect_capped) in [
+        (
+            r#"[{"text": "日本。", "evidence": ["a"]}, {"text": "日本。", "evidence": ["a"]}]"#,
+            6,
+            false,
+        ),
+        (
+            r#"[{"text": "日本。", "evidence": ["a"]}, {"text": "日本。", "evidence": ["a"]}]"#,
+            5,
+            true,
+        ),
+        (r#"[{"text": "Ab.", "evidence": ["a"]}, {"text": "Cd.", "evidence": ["a"]}]"#, 7, false),
+        (r#"[{"text": "Ab.", "evidence": ["a"]}, {"text": "Cd.", "evidence": ["a"]}]"#, 6, true),
+    ] {
+        let reply = format!(r#"{{"summary": {parts}, "blockers": []}}"#);
+        let Parsed::Structured(parsed) = parse(&reply, true, max_chars) else { panic!() };
+        assert_eq!(parsed.capped, expect_capped, "{parts} in {max_chars}");
+        assert!(parsed.summary.chars().count() <= max_chars, "{}", parsed.summary);
+    }
 }

@@ -222,7 +222,10 @@ pub(crate) fn small_daily() -> Report {
             project(
                 "billing-api",
                 Vec::new(),
-                vec![session("Investigate the flaky CI job on main", 9)],
+                vec![Session {
+                    agent: Agent::Codex,
+                    ..session("Investigate the flaky CI job on main", 9)
+                }],
             ),
         ],
         vec![

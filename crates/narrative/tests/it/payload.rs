@@ -1,7 +1,7 @@
 //! The payload and the user message: content, escaping, determinism, redaction.
 
 use narrative::{Lang, Limits, USER_HEADER, build_prompt};
-use report_model::{Narrative, Warning, WarningCode};
+use report_model::{Narrative, ShellGroup, Warning, WarningCode};
 use serde_json::Value;
 
 use crate::{commit, daily, data_of, group, project, redactor, session, small_daily, standup};
@@ -157,4 +157,76 @@ fn a_project_s_shell_groups_are_capped_in_the_payload() {
     let groups = payload["projects"]["items"][0]["shell"]["groups"].as_array().unwrap();
     assert_eq!(groups.len(), 10);
     assert_eq!(groups[9]["head"], "tool09");
+}
+
+/// Blockers found in the evidence and next steps are in the payload with ids a sentence
+/// can cite (issue 21, item 6; issue 25), and a sentence citing them is checked against
+/// them.
+#[test]
+fn evidence_blockers_and_next_steps_are_citable() {
+    use report_model::{Agent, Blocker, BlockerKind, Evidence, NextStep, TodoStatus};
+    let mut api =
+        project("api", vec![commit("api: retry the upload", 2)], vec![session("Retry uploads", 3)]);
+    api.shell = vec![ShellGroup { failed: 3, ..group("cargo test", 3, &["cargo test -p api"]) }];
+    api.blockers = vec![Blocker {
+        kind: BlockerKind::FailingCommand,
+        text: "cargo test -p api".to_owned(),
+        evidence: (0..3).map(|n| Evidence::Command { time: crate::at(n), exit: 101 }).collect(),
+        time: crate::at(0),
+    }];
+    api.next = vec![NextStep {
+        text: "Handle the timeout of the upload endpoint".to_owned(),
+        status: TodoStatus::Pending,
+        agent: Agent::ClaudeCode,
+        session_id: "session-3-13".to_owned(),
+        time: crate::at(10),
+    }];
+    let report = daily(vec![api], Vec::new());
+    let payload = prompt_json(&report);
+    let project = &payload["projects"]["items"][0];
+    assert_eq!(
+        project["blockers"],
+        serde_json::json!({"items": [{"id": "blocker:cargo test -p api", "kind": "failing_command", "text": "cargo test -p api", "failures": 3}]})
+    );
+    assert_eq!(
+        project["next"],
+        serde_json::json!({"items": [{"id": "next:session-3-13:1", "agent": "Claude Code", "session": "session-3-13", "text": "Handle the timeout of the upload endpoint"}]})
+    );
+
+    let prompt = build_prompt(&report, redactor(), &Limits::default(), Lang::En).unwrap();
+    let reply = serde_json::json!({"summary": [
+        {"text": "In api, cargo test -p api kept failing 3 times.", "evidence": ["blocker:cargo test -p api"]},
+        {"text": "Next in api is the timeout of the upload endpoint.", "evidence": ["next:session-3-13:1"]},
+        {"text": "The api tests pass now.", "evidence": ["blocker:cargo test -p api"]},
+    ], "blockers": []})
+    .to_string();
+    let checked = narrative::check_reply(
+        report.kind,
+        &prompt,
+        &reply,
+        &Limits::default(),
+        Lang::En,
+        redactor(),
+    );
+    let verdicts: Vec<(bool, Vec<String>, Vec<String>)> = checked
+        .check
+        .sentences
+        .iter()
+        .map(|sentence| (sentence.kept, sentence.reasons.clone(), sentence.evidence.clone()))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            (true, vec![], vec!["blocker:cargo test -p api".to_owned()]),
+            (true, vec![], vec!["next:session-3-13:1".to_owned()]),
+            // Still failing: nothing shows the tests passing.
+            (false, vec!["outcome".to_owned()], vec!["blocker:cargo test -p api".to_owned()]),
+        ]
+    );
+    assert_eq!(
+        checked.text.as_deref(),
+        Some(
+            "In api, cargo test -p api kept failing 3 times. Next in api is the timeout of the upload endpoint."
+        )
+    );
 }

@@ -85,7 +85,7 @@ fn a_five_megabyte_repetition_is_rejected() {
 #[test]
 fn an_earlier_narrative_is_cleared_on_failure() {
     let mut report = small_daily();
-    assert!(run(&Fake::replying("First."), &mut report).is_empty());
+    assert!(run(&Fake::replying("Metafy fix."), &mut report).is_empty());
     let warnings = run(&Fake::failing(llm_client::Error::EmptyReply), &mut report);
     assert_eq!(warnings[0].code, WarningCode::LlmFailed);
     assert_eq!(report.narrative, None);

@@ -3,6 +3,7 @@
 use std::sync::Mutex;
 
 use httpmock::prelude::*;
+use report_model::ReportKind;
 
 use crate::secrets::{ALL, NOW, TOKYO, secret_home};
 use crate::support::{Home, ME};
@@ -246,8 +247,9 @@ fn enabled_false_is_off_unless_forced() {
 fn structured_replies_on_both_apis_and_the_verdict_in_json() {
     for api in ["ollama", "openai"] {
         let server = MockServer::start();
+        // The earlier schema, the summary as one string, is still read (as uncited text).
         let reply = serde_json::json!({
-            "summary": "The day went into the app parser. Trailing commas are accepted now. It also shipped a new login page.",
+            "summary": "The day went into the app parser. Trailing commas are accepted now. It also added a new login page.",
             "blockers": [],
             "mood": "great",
         })
@@ -276,7 +278,7 @@ fn structured_replies_on_both_apis_and_the_verdict_in_json() {
             serde_json::json!([
                 {"text": "The day went into the app parser.", "kept": true},
                 {"text": "Trailing commas are accepted now.", "kept": true},
-                {"text": "It also shipped a new login page.", "kept": false, "reasons": ["unsupported"]},
+                {"text": "It also added a new login page.", "kept": false, "reasons": ["unsupported"]},
             ])
         );
         assert_eq!(
@@ -293,6 +295,11 @@ fn structured_replies_on_both_apis_and_the_verdict_in_json() {
             &body["response_format"]["json_schema"]["schema"]
         };
         assert_eq!(schema["required"], serde_json::json!(["summary", "blockers"]), "{api}: {body}");
+        // Each sentence of the summary with the ids it cites.
+        let sentence = &schema["properties"]["summary"]["items"];
+        assert_eq!(schema["properties"]["summary"]["type"], "array", "{api}: {body}");
+        assert_eq!(sentence["required"], serde_json::json!(["text", "evidence"]), "{api}");
+        assert_eq!(sentence["properties"]["evidence"]["minItems"], 1, "{api}");
     }
 }
 
@@ -316,6 +323,59 @@ fn the_openai_fallback_to_json_object_through_the_binary() {
         run.snapshot()
     );
     assert_eq!(run.stderr, "");
+    refused.assert_hits(1);
+    accepted.assert_hits(1);
+}
+
+/// The JSON-object fallback asks for the same cited schema, and a cited reply through it is
+/// bound to its citations like any other.
+#[test]
+fn the_json_object_fallback_carries_the_cited_schema_and_its_reply_is_bound() {
+    let home = home_with_work();
+    let report = home.run(NOW, TOKYO, &["daily", "--no-llm", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(report.success()).unwrap();
+    let hash = report["buckets"][0]["projects"][0]["commits"][0]["hash"].as_str().unwrap();
+    let id = &hash[..10];
+    let server = MockServer::start();
+    let refused = server.mock(|when, then| {
+        when.method(POST).path("/v1/chat/completions").body_contains("\"json_schema\"");
+        then.status(500).json_body(serde_json::json!({"error": {"message": "response_format.type: Input should be 'text' or 'json_object'"}}));
+    });
+    let content = serde_json::json!({"summary": [
+        {"text": "The app parser accepts trailing commas now.", "evidence": [id]},
+        {"text": "Nothing was committed to app.", "evidence": [id]},
+        {"text": "It was one commit in app.", "evidence": [id]},
+        {"text": "The parser change was merged.", "evidence": [id]},
+    ], "blockers": []})
+    .to_string();
+    let accepted = server.mock(|when, then| {
+        when.method(POST)
+            .path("/v1/chat/completions")
+            .body_contains("\"json_object\"")
+            .body_contains("\"minItems\":1");
+        then.status(200).json_body(serde_json::json!({"choices": [{"message": {"role": "assistant", "content": content}}]}));
+    });
+    home.config(&llm_config(&server, "openai", ""));
+    let run = home.run(NOW, TOKYO, &["daily", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(run.success()).unwrap();
+    assert_eq!(
+        json["narrative"]["text"],
+        "The app parser accepts trailing commas now. It was one commit in app."
+    );
+    assert_eq!(
+        json["narrative_check"]["sentences"],
+        serde_json::json!([
+            {"text": "The app parser accepts trailing commas now.", "kept": true, "evidence": [id]},
+            {"text": "Nothing was committed to app.", "kept": false, "reasons": ["negation"], "evidence": [id]},
+            {"text": "It was one commit in app.", "kept": true, "evidence": [id]},
+            {"text": "The parser change was merged.", "kept": false, "reasons": ["outcome"], "evidence": [id]},
+        ])
+    );
+    assert!(
+        run.stderr.starts_with("standup: warning: llm_sentences_dropped: 2 of 4 sentences"),
+        "{}",
+        run.stderr
+    );
     refused.assert_hits(1);
     accepted.assert_hits(1);
 }
@@ -458,6 +518,51 @@ fn the_cache_answers_the_same_request_and_no_cache_bypasses_it() {
     );
     home.run(NOW, TOKYO, &["daily"]).success();
     chat.assert_hits(4);
+}
+
+#[test]
+fn show_prompt_shows_the_cited_reply_schema_unless_structured_output_is_off() {
+    let home = home_with_work();
+    for (kind, lang, system) in [
+        ("daily", "en", narrative::prompts::DAILY_EN),
+        ("standup", "ja", narrative::prompts::STANDUP_JA),
+    ] {
+        let report_kind = if kind == "daily" { ReportKind::Daily } else { ReportKind::Standup };
+        let schema = serde_json::to_string_pretty(&narrative::reply_schema(report_kind)).unwrap();
+        home.config("");
+        let text = home.run(NOW, TOKYO, &[kind, "--lang", lang, "--show-prompt"]);
+        let text = text.success();
+        assert!(text.starts_with(&format!("----- system -----\n{system}\n----- user -----\n")));
+        assert!(
+            text.ends_with(&format!("</data>\n----- reply schema -----\n{schema}\n")),
+            "{text}"
+        );
+        // The schema asks for each sentence with the ids it cites, and so do the prompts.
+        assert!(schema.contains("\"minItems\": 1"), "{schema}");
+        let asks = if lang == "ja" {
+            "id のない文は表示されません。"
+        } else {
+            "A sentence without ids is not shown."
+        };
+        assert!(system.contains(asks), "{system}");
+        let json =
+            home.run(NOW, TOKYO, &[kind, "--lang", lang, "--show-prompt", "--format", "json"]);
+        let json: serde_json::Value = serde_json::from_str(json.success()).unwrap();
+        assert_eq!(json["schema"], narrative::reply_schema(report_kind));
+        assert_eq!(
+            json["schema"]["properties"]["summary"]["items"]["required"],
+            serde_json::json!(["text", "evidence"])
+        );
+        // Structured output off: no schema is sent, none is shown.
+        home.config("[llm]\nstructured = \"off\"\n");
+        let off = home.run(NOW, TOKYO, &[kind, "--lang", lang, "--show-prompt"]);
+        assert!(!off.success().contains("reply schema"), "{}", off.stdout);
+        assert!(off.stdout.ends_with("</data>\n"));
+        let off =
+            home.run(NOW, TOKYO, &[kind, "--lang", lang, "--show-prompt", "--format", "json"]);
+        let off: serde_json::Value = serde_json::from_str(off.success()).unwrap();
+        assert!(off.get("schema").is_none(), "{off}");
+    }
 }
 
 #[test]

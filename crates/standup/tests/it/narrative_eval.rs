@@ -12,6 +12,14 @@
 //! "Investigate the flaky CI job", 2 prompts); shell: cargo test 2, echo 2, cargo clippy,
 //! docker compose, git commit, kubectl get, make 1 each; totals 4 projects, 3 commits
 //! (+3 −0, 3 files), 4 sessions, 6 prompts, 9 commands.
+//!
+//! Issue 25 added the kinds of falsehood made only of true words — a denial of work the
+//! data shows, swapped attribution, a count bound to the wrong thing, a comparison the one
+//! day cannot hold, an outcome nobody recorded — at least 10 cases each in English and
+//! Japanese, each a faithful sentence followed by the false one, and cases of citations
+//! that are missing or invented. Every case is sent twice, as JSON of the cited schema
+//! (each sentence with its evidence ids) and as plain text, one on each API. The figures
+//! are printed per kind.
 
 use std::fmt::Write as _;
 
@@ -41,10 +49,46 @@ struct Case {
     blockers: Vec<(&'static str, Vec<&'static str>, bool)>,
     /// `None`: accepted, each sentence kept exactly when faithful. `Some(reason)`: rejected.
     rejected: Option<&'static str>,
+    /// The kind of falsehood the case is about (`faithful` for none), for the figures.
+    label: &'static str,
+    /// Only as JSON of the schema (the case is about citations).
+    structured_only: bool,
 }
 
 fn case(name: &'static str, lang: &'static str, sentences: Vec<(&'static str, Truth)>) -> Case {
-    Case { name, kind: "daily", lang, sentences, raw: None, blockers: Vec::new(), rejected: None }
+    let label = if sentences.iter().all(|(_, truth)| *truth == F) { "faithful" } else { "earlier" };
+    Case {
+        name,
+        kind: "daily",
+        lang,
+        sentences,
+        raw: None,
+        blockers: Vec::new(),
+        rejected: None,
+        label,
+        structured_only: false,
+    }
+}
+
+/// A faithful sentence followed by a false one of kind `label`.
+fn false_after(
+    label: &'static str,
+    name: &'static str,
+    lang: &'static str,
+    faithful: &'static str,
+    false_one: &'static str,
+) -> Case {
+    Case { label, ..case(name, lang, vec![(faithful, F), (false_one, U)]) }
+}
+
+/// Faithful sentences of kind `label` (true negations, counts…), kept.
+fn true_of(
+    label: &'static str,
+    name: &'static str,
+    lang: &'static str,
+    sentences: &[&'static str],
+) -> Case {
+    Case { label, ..case(name, lang, sentences.iter().map(|text| (*text, F)).collect()) }
 }
 
 fn rejected(mut case: Case, reason: &'static str) -> Case {
@@ -61,11 +105,16 @@ fn raw(name: &'static str, reply: &'static str, reason: &'static str) -> Case {
         raw: Some(reply),
         blockers: Vec::new(),
         rejected: Some(reason),
+        label: "earlier",
+        structured_only: false,
     }
 }
 
 fn standup(mut case: Case, blockers: Vec<(&'static str, Vec<&'static str>, bool)>) -> Case {
     case.kind = "standup";
+    if blockers.iter().any(|(_, _, shown)| !shown) {
+        case.label = "earlier";
+    }
     case.blockers = blockers;
     case
 }
@@ -112,6 +161,298 @@ const U_JA_TICKET: &str = "チケット JIRA-1234 を完了しました。";
 
 const ID_CARGO_TEST: &str = "sh:cargo test";
 const ID_CODEX: &str = "0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee";
+
+// Issue 25: faithful sentences of the new kinds (true denials, counts bound right).
+const EN_NO_COMMITS_NOTES: &str = "There were no commits in notes.";
+const EN_SITE_NO_COMMITS: &str = "The site project had no commits.";
+const EN_APP_TWO: &str = "The app project had 2 commits.";
+const EN_CODEX_PROMPTS: &str = "The Codex session on site had 2 prompts.";
+const EN_TOOL_ONE: &str = "The tool project had 1 commit, its first version.";
+const EN_CLIPPY_ONCE: &str = "In app, cargo clippy ran 1 time.";
+const JA_NO_COMMITS_NOTES: &str = "notes ではコミットはありませんでした。";
+const JA_SITE_NO_COMMITS: &str = "site にはコミットがありませんでした。";
+const JA_APP_TWO: &str = "app のコミットは 2 件でした。";
+const JA_CODEX_PROMPTS: &str = "site の Codex セッションではプロンプトが 2 件ありました。";
+// Negation: denying work the data shows (or what it cannot count).
+const N_EN: [&str; 7] = [
+    "Nothing was committed to app.",
+    "There were no commits in the tool project.",
+    "No AI sessions were run on site.",
+    "The app project saw no shell commands.",
+    "No prompts were sent to any agent.",
+    "The developer did not commit anything.",
+    "The parser does not accept trailing commas yet.",
+];
+const N_JA: [&str; 5] = [
+    "app ではコミットはありませんでした。",
+    "tool にはコミットがありませんでした。",
+    "site では AI セッションはありませんでした。",
+    "シェルコマンドは実行していません。",
+    "プロンプトは送っていません。",
+];
+// Swapped attribution: one project's work as another's, a session credited to the wrong
+// agent.
+const A_EN: [&str; 7] = [
+    "The site project now tracks lexer spans.",
+    "The tool project accepts trailing commas in the parser now.",
+    "A Claude Code session investigated the flaky CI job.",
+    "A Codex session worked on trailing commas in the parser.",
+    "The Gemini session summarized the meeting notes from this week.",
+    "In the app project, a Gemini session built the Go CLI skeleton.",
+    "The notes project got its first version.",
+];
+const A_JA: [&str; 5] = [
+    "site では lexer の spans を追跡しました。",
+    "tool プロジェクトで parser が trailing commas を受け付けるようにしました。",
+    "Claude Code のセッションで flaky CI job を調査しました。",
+    "Codex のセッションで notes の meeting notes を要約しました。",
+    "app で Gemini のセッションが Go CLI skeleton を作りました。",
+];
+// A count bound to the wrong thing: another project's count, a total, a prompt count.
+const C_EN: [&str; 7] = [
+    "The app project had 3 commits.",
+    "The tool project had 2 commits.",
+    "The site project had 2 sessions.",
+    "The app session had 6 prompts.",
+    "There were 4 commits across the projects.",
+    "cargo clippy ran 2 times.",
+    "The notes project had 1 commit.",
+];
+const C_JA: [&str; 5] = [
+    "app のコミットは 3 件でした。",
+    "tool ではコミットが 2 件ありました。",
+    "site のセッションは 2 件でした。",
+    "cargo clippy を 2 回実行しました。",
+    "app では 6 件のプロンプトがありました。",
+];
+// Comparisons the one day cannot hold.
+const S_EN: [&str; 7] = [
+    "The app project got more commits than usual.",
+    "The flaky CI job on site came up again.",
+    "The lexer finally tracks spans.",
+    "As usual, most of the work went into app.",
+    "Work on the parser is trending up compared with the previous week.",
+    "It was the busiest day of the month for app.",
+    "The parser is still being worked on in app.",
+];
+const S_JA: [&str; 5] = [
+    "app の parser をまた更新しました。",
+    "site の flaky CI job はまだ調査中です。",
+    "初めて tool で Go CLI skeleton を作りました。",
+    "いつも通り app の作業が中心でした。",
+    "先週より app のコミットが増えました。",
+];
+// Outcomes nobody recorded.
+const O_EN: [&str; 7] = [
+    "The trailing commas change in app now passes CI.",
+    "The lexer change was merged into the app project.",
+    "The first version of tool was released.",
+    "The site work on the flaky CI job was deployed.",
+    "The parser change in app was approved.",
+    "The flaky CI job on site is fixed.",
+    "The spans work in app shipped.",
+];
+const O_JA: [&str; 5] = [
+    "app の parser の変更はマージされました。",
+    "tool の first version をリリースしました。",
+    "site の flaky CI job は解決しました。",
+    "app の trailing commas の変更で CI が通過しました。",
+    "site の flaky CI job の修正をデプロイしました。",
+];
+
+/// The evidence each sentence cites in a structured reply: `c:<subject>` is that commit,
+/// `s:<title>` that session (their ids are read from the report), `sh:…` a shell group.
+const CITES: &[(&str, &[&str])] = &[
+    (EN_APP, &[C_PARSER, C_LEXER]),
+    (EN_COMMITS, &[C_PARSER, C_LEXER, C_TOOL]),
+    (EN_SITE, &[S_CODEX]),
+    (EN_TOOL, &[C_TOOL, S_GEMINI]),
+    (EN_SHELL, &[ID_CARGO_TEST, "sh:cargo clippy"]),
+    (EN_NOTES, &[S_NOTES]),
+    (EN_TOTALS, &[S_CLAUDE, S_NOTES, S_CODEX, S_GEMINI]),
+    (EN_NO_NUMBERS, &[C_PARSER, C_LEXER]),
+    (EN_SPANS, &[C_LEXER]),
+    (EN_TWO_SESSIONS, &[S_CLAUDE, S_CODEX]),
+    (JA_APP, &[C_PARSER, C_LEXER]),
+    (JA_COMMITS, &[C_PARSER, C_LEXER, C_TOOL]),
+    (JA_SITE, &[S_CODEX]),
+    (JA_TOOL, &[C_TOOL, S_GEMINI]),
+    (JA_SHELL, &[ID_CARGO_TEST, "sh:cargo clippy"]),
+    (JA_NOTES, &[S_NOTES]),
+    (JA_TOTALS, &[S_CLAUDE, S_NOTES, S_CODEX, S_GEMINI]),
+    (JA_NO_NUMBERS, &[C_PARSER, C_LEXER]),
+    (U_NUMBER, &[C_PARSER]),
+    (U_COUNT, &[C_PARSER, C_LEXER]),
+    (U_PERCENT, &[S_CODEX]),
+    (U_TICKET, &[C_PARSER]),
+    (U_VERSION, &[C_LEXER]),
+    (U_URL, &[S_CODEX]),
+    (U_PATH, &[S_CODEX]),
+    (U_EMAIL, &[C_PARSER]),
+    (U_QUOTE, &[C_LEXER]),
+    (U_INVENTED, &[S_NOTES]),
+    (U_INVENTED_2, &[C_TOOL]),
+    (U_SMOL, &[C_TOOL]),
+    (U_JA_NUMBER, &[C_PARSER, C_LEXER, C_TOOL]),
+    (U_JA_INVENTED, &[S_NOTES]),
+    (U_JA_URL, &[S_CODEX]),
+    (U_JA_TICKET, &[C_PARSER]),
+    (EN_NO_COMMITS_NOTES, &[S_NOTES]),
+    (EN_SITE_NO_COMMITS, &[S_CODEX]),
+    (EN_APP_TWO, &[C_PARSER, C_LEXER]),
+    (EN_CODEX_PROMPTS, &[S_CODEX]),
+    (EN_TOOL_ONE, &[C_TOOL]),
+    (EN_CLIPPY_ONCE, &["sh:cargo clippy"]),
+    (JA_NO_COMMITS_NOTES, &[S_NOTES]),
+    (JA_SITE_NO_COMMITS, &[S_CODEX]),
+    (JA_APP_TWO, &[C_PARSER, C_LEXER]),
+    (JA_CODEX_PROMPTS, &[S_CODEX]),
+    (N_EN[0], &[S_CLAUDE]),
+    (N_EN[1], &[S_GEMINI]),
+    (N_EN[2], &[S_CODEX]),
+    (N_EN[3], &["sh:cargo clippy"]),
+    (N_EN[4], &[S_CLAUDE]),
+    (N_EN[5], &[C_TOOL]),
+    (N_EN[6], &[C_PARSER]),
+    (N_JA[0], &[S_CLAUDE]),
+    (N_JA[1], &[S_GEMINI]),
+    (N_JA[2], &[S_CODEX]),
+    (N_JA[3], &["sh:echo"]),
+    (N_JA[4], &[S_CLAUDE]),
+    (A_EN[0], &[C_LEXER]),
+    (A_EN[1], &[C_PARSER]),
+    (A_EN[2], &[S_CODEX]),
+    (A_EN[3], &[S_CLAUDE]),
+    (A_EN[4], &[S_NOTES]),
+    (A_EN[5], &[S_GEMINI]),
+    (A_EN[6], &[C_TOOL]),
+    (A_JA[0], &[C_LEXER]),
+    (A_JA[1], &[C_PARSER]),
+    (A_JA[2], &[S_CODEX]),
+    (A_JA[3], &[S_NOTES]),
+    (A_JA[4], &[S_GEMINI]),
+    (C_EN[0], &[C_PARSER, C_LEXER]),
+    (C_EN[1], &[C_TOOL]),
+    (C_EN[2], &[S_CODEX]),
+    (C_EN[3], &[S_CLAUDE]),
+    (C_EN[4], &[C_PARSER, C_LEXER, C_TOOL]),
+    (C_EN[5], &["sh:cargo clippy"]),
+    (C_EN[6], &[S_NOTES]),
+    (C_JA[0], &[C_PARSER, C_LEXER]),
+    (C_JA[1], &[C_TOOL]),
+    (C_JA[2], &[S_CODEX]),
+    (C_JA[3], &["sh:cargo clippy"]),
+    (C_JA[4], &[S_CLAUDE]),
+    (S_EN[0], &[C_PARSER, C_LEXER]),
+    (S_EN[1], &[S_CODEX]),
+    (S_EN[2], &[C_LEXER]),
+    (S_EN[3], &[C_PARSER]),
+    (S_EN[4], &[C_PARSER]),
+    (S_EN[5], &[C_PARSER, C_LEXER]),
+    (S_EN[6], &[C_PARSER]),
+    (S_JA[0], &[C_PARSER]),
+    (S_JA[1], &[S_CODEX]),
+    (S_JA[2], &[S_GEMINI]),
+    (S_JA[3], &[C_PARSER]),
+    (S_JA[4], &[C_PARSER, C_LEXER]),
+    (O_EN[0], &[C_PARSER]),
+    (O_EN[1], &[C_LEXER]),
+    (O_EN[2], &[C_TOOL]),
+    (O_EN[3], &[S_CODEX]),
+    (O_EN[4], &[C_PARSER]),
+    (O_EN[5], &[S_CODEX]),
+    (O_EN[6], &[C_LEXER]),
+    (O_JA[0], &[C_PARSER]),
+    (O_JA[1], &[C_TOOL]),
+    (O_JA[2], &[S_CODEX]),
+    (O_JA[3], &[C_PARSER]),
+    (O_JA[4], &[S_CODEX]),
+];
+const C_PARSER: &str = "c:parser: accept trailing commas";
+const C_LEXER: &str = "c:lexer: track spans";
+const C_TOOL: &str = "c:tool: first version";
+const S_CLAUDE: &str = "s:Trailing commas in the parser";
+const S_NOTES: &str = "s:Summarize my meeting notes from this week";
+const S_CODEX: &str = "s:Investigate the flaky CI job";
+const S_GEMINI: &str = "s:Go CLI skeleton";
+
+/// The new kinds: 12 cases each (7 English, 5 Japanese), each a faithful sentence and then
+/// the false one, plus faithful cases of the same shapes and cases of bad citations.
+fn bound_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    let kinds: [(&str, &[&str], &[&str]); 5] = [
+        ("negation", &N_EN, &N_JA),
+        ("attribution", &A_EN, &A_JA),
+        ("count", &C_EN, &C_JA),
+        ("scope", &S_EN, &S_JA),
+        ("outcome", &O_EN, &O_JA),
+    ];
+    let en_first = [EN_APP, EN_SITE, EN_TOOL, EN_NOTES, EN_SHELL, EN_TOTALS, EN_SPANS];
+    let ja_first = [JA_APP, JA_SITE, JA_TOOL, JA_NOTES, JA_COMMITS];
+    for (label, en, ja) in kinds {
+        for (at, false_one) in en.iter().enumerate() {
+            cases.push(false_after(label, label, "en", en_first[at % en_first.len()], false_one));
+        }
+        for (at, false_one) in ja.iter().enumerate() {
+            cases.push(false_after(label, label, "ja", ja_first[at % ja_first.len()], false_one));
+        }
+    }
+    cases.extend([
+        true_of(
+            "faithful",
+            "true denials",
+            "en",
+            &[EN_NO_COMMITS_NOTES, EN_SITE_NO_COMMITS, EN_APP],
+        ),
+        true_of(
+            "faithful",
+            "counts bound right",
+            "en",
+            &[EN_APP_TWO, EN_CODEX_PROMPTS, EN_TOOL_ONE],
+        ),
+        true_of("faithful", "a project's shell count", "en", &[EN_CLIPPY_ONCE, EN_COMMITS]),
+        true_of(
+            "faithful",
+            "true denials",
+            "ja",
+            &[JA_NO_COMMITS_NOTES, JA_SITE_NO_COMMITS, JA_APP],
+        ),
+        true_of("faithful", "counts bound right", "ja", &[JA_APP_TWO, JA_CODEX_PROMPTS, JA_TOTALS]),
+    ]);
+    cases
+}
+
+/// Cases of citations: none, or ids the payload does not hold (structured replies only).
+fn citation_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (name, lang, first, false_one) in [
+        ("cites nothing", "en", EN_APP, CITE_NOTHING_EN),
+        ("cites an invented id", "en", EN_SITE, CITE_INVENTED_EN),
+        ("cites a real and an invented id", "en", EN_TOOL, CITE_MIXED_EN),
+        ("cites nothing", "ja", JA_APP, CITE_NOTHING_JA),
+        ("cites an invented id", "ja", JA_SITE, CITE_INVENTED_JA),
+    ] {
+        cases.push(Case {
+            structured_only: true,
+            ..false_after("citation", name, lang, first, false_one)
+        });
+    }
+    cases
+}
+// Faithful words, bad citations (the list above gives them none, an invented id, or a
+// real one and an invented one).
+const CITE_NOTHING_EN: &str = "Spans are tracked by the lexer in app.";
+const CITE_INVENTED_EN: &str = "The lexer in app tracks spans now.";
+const CITE_MIXED_EN: &str = "The app lexer tracks spans.";
+const CITE_NOTHING_JA: &str = "app の lexer で spans を追跡しました。";
+const CITE_INVENTED_JA: &str = "lexer で spans を追跡するようにしました。";
+const BAD_CITES: &[(&str, &[&str])] = &[
+    (CITE_NOTHING_EN, &[]),
+    (CITE_INVENTED_EN, &["deadbeef00"]),
+    (CITE_MIXED_EN, &[C_LEXER, "0123456789"]),
+    (CITE_NOTHING_JA, &[]),
+    (CITE_INVENTED_JA, &["s:no such session"]),
+];
 
 #[expect(clippy::too_many_lines, reason = "the table itself")]
 fn cases() -> Vec<Case> {
@@ -303,14 +644,50 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-/// The reply a case sends: JSON of the schema or plain text with `BLOCKER:` lines.
-fn reply(case: &Case, structured: bool) -> String {
+/// The evidence ids a sentence cites, resolved against the report (`c:`/`s:` keys become
+/// the commit's or session's id; anything else is cited as written).
+fn cites(text: &str, ids: &std::collections::HashMap<String, String>) -> Vec<String> {
+    let keys = CITES
+        .iter()
+        .chain(BAD_CITES)
+        .find(|(sentence, _)| *sentence == text)
+        .map_or(&[][..], |(_, keys)| *keys);
+    keys.iter().map(|key| ids.get(*key).cloned().unwrap_or_else(|| (*key).to_owned())).collect()
+}
+
+/// The ids of the full home's commits and sessions, by `c:<subject>` and `s:<title>`.
+fn evidence_ids(home: &crate::support::Home) -> std::collections::HashMap<String, String> {
+    let run = home.run(NOW, TOKYO, &["daily", "--no-llm", "--format", "json"]);
+    let report: Value = serde_json::from_str(run.success()).unwrap();
+    let mut ids = std::collections::HashMap::new();
+    for project in report["buckets"][0]["projects"].as_array().unwrap() {
+        for commit in project["commits"].as_array().into_iter().flatten() {
+            let hash = commit["hash"].as_str().unwrap();
+            let subject = commit["subject"].as_str().unwrap();
+            ids.insert(format!("c:{subject}"), hash[..10].to_owned());
+        }
+        for session in project["sessions"].as_array().into_iter().flatten() {
+            let title = session["title"].as_str().unwrap();
+            ids.insert(format!("s:{title}"), session["session_id"].as_str().unwrap().to_owned());
+        }
+    }
+    assert_eq!(ids.len(), 7, "{ids:?}");
+    ids
+}
+
+/// The reply a case sends: JSON of the schema (each sentence with the ids it cites) or
+/// plain text with `BLOCKER:` lines.
+fn reply(case: &Case, structured: bool, ids: &std::collections::HashMap<String, String>) -> String {
     if let Some(raw) = case.raw {
         return raw.to_owned();
     }
     let separator = if case.lang == "ja" { "" } else { " " };
-    let summary = case.sentences.iter().map(|(text, _)| *text).collect::<Vec<_>>().join(separator);
     if structured {
+        let summary: Vec<Value> = case
+            .sentences
+            .iter()
+            .map(|(text, _)| json!({"text": text, "evidence": cites(text, ids)}))
+            .collect();
         let blockers: Vec<Value> = case
             .blockers
             .iter()
@@ -318,7 +695,8 @@ fn reply(case: &Case, structured: bool) -> String {
             .collect();
         json!({"summary": summary, "blockers": blockers}).to_string()
     } else {
-        let mut text = summary;
+        let mut text =
+            case.sentences.iter().map(|(text, _)| *text).collect::<Vec<_>>().join(separator);
         for (blocker, ids, _) in &case.blockers {
             let _ = write!(text, "\nBLOCKER: {blocker}");
             if !ids.is_empty() {
@@ -344,7 +722,7 @@ fn mock_reply<'a>(server: &'a MockServer, api: &str, content: &str) -> httpmock:
     })
 }
 
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct Tally {
     faithful: usize,
     faithful_kept: usize,
@@ -352,137 +730,78 @@ struct Tally {
     unfaithful_dropped: usize,
 }
 
+impl Tally {
+    fn add(&mut self, other: Tally) {
+        self.faithful += other.faithful;
+        self.faithful_kept += other.faithful_kept;
+        self.unfaithful += other.unfaithful;
+        self.unfaithful_dropped += other.unfaithful_dropped;
+    }
+}
+
+/// The kinds, in the order the figures are printed.
+const LABELS: [&str; 8] =
+    ["faithful", "earlier", "negation", "attribution", "count", "scope", "outcome", "citation"];
+
 #[test]
-#[expect(clippy::too_many_lines, reason = "one pass over the table with its checks")]
 fn evaluation_table() {
     let home = full_home();
+    let ids = evidence_ids(&home);
     let servers = [("ollama", MockServer::start()), ("openai", MockServer::start())];
-    let cases = cases();
+    let mut cases = cases();
     assert!(cases.len() >= 40, "{}", cases.len());
-    let mut tally = Tally::default();
+    cases.extend(bound_cases());
+    cases.extend(citation_cases());
+    for label in &LABELS[2..7] {
+        for lang in ["en", "ja"] {
+            let n = cases.iter().filter(|case| case.label == *label && case.lang == lang).count();
+            assert!(n >= 5, "{label} {lang}: {n}");
+        }
+        assert!(cases.iter().filter(|case| case.label == *label).count() >= 10, "{label}");
+    }
+    let mut tallies = vec![Tally::default(); LABELS.len()];
     let mut table = String::from("| # | reply | api | shape | verdict |\n|---|---|---|---|---|\n");
+    let mut row = 0;
     for (idx, case) in cases.iter().enumerate() {
-        let (api, server) = &servers[idx % 2];
-        let structured = idx % 4 < 2;
-        let mut mock = mock_reply(server, api, &reply(case, structured));
-        home.config(&format!(
-            "[llm]\napi = \"{api}\"\nendpoint = \"{}\"\nmodel = \"m\"\n",
-            server.base_url()
-        ));
-        let run = home.run(
-            NOW,
-            TOKYO,
-            &[case.kind, "--lang", case.lang, "--format", "json", "--no-cache"],
-        );
-        assert_eq!(run.code, 0, "{}: {}", case.name, run.snapshot());
-        mock.assert_hits(1);
-        mock.delete();
-        let report: Value = serde_json::from_str(&run.stdout).unwrap();
-        let check = &report["narrative_check"];
-        let verdict = match case.rejected {
-            None => {
-                assert_eq!(check["accepted"], true, "{}: {check:#}", case.name);
-                let sentences = check["sentences"].as_array().unwrap();
-                assert_eq!(sentences.len(), case.sentences.len(), "{}: {check:#}", case.name);
-                for ((text, truth), sentence) in case.sentences.iter().zip(sentences) {
-                    assert_eq!(sentence["text"], *text, "{}", case.name);
-                    assert_eq!(sentence["kept"], *truth == F, "{}: {text}: {sentence}", case.name);
-                }
-                let kept: Vec<&str> = case
-                    .sentences
-                    .iter()
-                    .filter(|(_, truth)| *truth == F)
-                    .map(|(text, _)| *text)
-                    .collect();
-                let separator = if case.lang == "ja" { "" } else { " " };
-                assert_eq!(report["narrative"]["text"], kept.join(separator), "{}", case.name);
-                let dropped = case.sentences.len() - kept.len();
-                let warning = run.stderr.lines().find(|line| line.contains("llm_"));
-                if dropped > 0 || case.blockers.iter().any(|(_, _, shown)| !shown) {
-                    let warning = warning.unwrap_or_else(|| panic!("{}: no warning", case.name));
-                    let expected = if case.lang == "ja" {
-                        format!(
-                            "standup: warning: llm_sentences_dropped: ナラティブの{}文のうち{dropped}文",
-                            case.sentences.len()
-                        )
-                    } else {
-                        format!("standup: warning: llm_sentences_dropped: {dropped} of ")
-                    };
-                    assert!(warning.starts_with(&expected), "{}: {warning}", case.name);
-                } else {
-                    assert_eq!(warning, None, "{}", case.name);
-                }
-                format!("accepted, {} of {} sentences kept", kept.len(), case.sentences.len())
-            }
-            Some(reason) => {
-                assert_eq!(check["accepted"], false, "{}: {check:#}", case.name);
-                assert_eq!(check["reason"], reason, "{}: {check:#}", case.name);
-                assert!(report["narrative"].is_null(), "{}", case.name);
-                // The reason code leads the message in both languages.
-                assert!(
-                    run.stderr.contains(&format!("standup: warning: llm_rejected: {reason}: ")),
-                    "{}: {}",
-                    case.name,
-                    run.stderr
-                );
-                format!("rejected: {reason}")
-            }
-        };
-        // Blockers: shown exactly when expected.
-        let shown: Vec<&str> = report["narrative"]["blockers"]
-            .as_array()
-            .map(|items| items.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        let expected: Vec<&str> = if case.rejected.is_none() {
-            case.blockers.iter().filter(|(_, _, shown)| *shown).map(|(text, _, _)| *text).collect()
+        // Each case as JSON of the schema on one API and as plain text on the other.
+        // A case about citations only as JSON; a reply that is not prose is the same text
+        // either way, so once.
+        let shapes: &[bool] = if case.structured_only {
+            &[true]
+        } else if case.raw.is_some() {
+            if idx % 2 == 0 { &[true] } else { &[false] }
         } else {
-            Vec::new()
+            &[true, false]
         };
-        assert_eq!(shown, expected, "{}", case.name);
-
-        // The tally: sentences by truth, and a non-prose reply as one unfaithful unit.
-        let accepted = case.rejected.is_none();
-        if case.raw.is_some() {
-            tally.unfaithful += 1;
-            tally.unfaithful_dropped += 1;
+        for &structured in shapes {
+            let (api, server) = &servers[(idx + usize::from(!structured)) % 2];
+            row += 1;
+            let (tally, verdict) = run_case(&home, case, api, server, structured, &ids);
+            let label = LABELS.iter().position(|label| *label == case.label).unwrap();
+            tallies[label].add(tally);
+            let _ = writeln!(
+                table,
+                "| {row} | {} ({}, {}, {}) | {api} | {} | {verdict} |",
+                case.name,
+                case.label,
+                case.kind,
+                case.lang,
+                if structured { "json" } else { "plain" }
+            );
         }
-        for (_, truth) in &case.sentences {
-            match truth {
-                F => {
-                    tally.faithful += 1;
-                    tally.faithful_kept += usize::from(accepted);
-                }
-                U => {
-                    tally.unfaithful += 1;
-                    tally.unfaithful_dropped += 1;
-                }
-            }
-        }
-        for (_, _, shown) in &case.blockers {
-            if *shown {
-                tally.faithful += 1;
-                tally.faithful_kept += usize::from(accepted);
-            } else {
-                tally.unfaithful += 1;
-                tally.unfaithful_dropped += 1;
-            }
-        }
-        let _ = writeln!(
-            table,
-            "| {} | {} ({}, {}) | {api} | {} | {verdict} |",
-            idx + 1,
-            case.name,
-            case.kind,
-            case.lang,
-            if structured { "json" } else { "plain" }
-        );
     }
     #[expect(clippy::cast_precision_loss, reason = "percentages of small counts")]
-    let percent = |part: usize, whole: usize| 100.0 * part as f64 / whole as f64;
-    #[expect(clippy::print_stderr, reason = "the table is the report of this test")]
-    {
-        eprintln!(
-            "{table}\nfaithful sentences and blockers kept: {} of {} ({:.1}%)\nunfaithful sentences, blockers and replies dropped: {} of {} ({:.1}%)",
+    let percent = |part: usize, whole: usize| {
+        if whole == 0 { 100.0 } else { 100.0 * part as f64 / whole as f64 }
+    };
+    let mut total = Tally::default();
+    let mut figures =
+        String::from("| kind | faithful kept | unfaithful dropped |\n|---|---|---|\n");
+    for (label, tally) in LABELS.iter().zip(&tallies) {
+        total.add(*tally);
+        let _ = writeln!(
+            figures,
+            "| {label} | {} of {} ({:.1}%) | {} of {} ({:.1}%) |",
             tally.faithful_kept,
             tally.faithful,
             percent(tally.faithful_kept, tally.faithful),
@@ -490,5 +809,269 @@ fn evaluation_table() {
             tally.unfaithful,
             percent(tally.unfaithful_dropped, tally.unfaithful),
         );
+        // Every kind of falsehood dropped, every time.
+        assert_eq!(tally.unfaithful_dropped, tally.unfaithful, "{label}");
     }
+    assert!(percent(total.faithful_kept, total.faithful) >= 95.0, "{figures}");
+    #[expect(clippy::print_stderr, reason = "the table is the report of this test")]
+    {
+        eprintln!(
+            "{table}\n{figures}\nall: faithful sentences and blockers kept: {} of {} ({:.1}%); unfaithful sentences, blockers and replies dropped: {} of {} ({:.1}%)",
+            total.faithful_kept,
+            total.faithful,
+            percent(total.faithful_kept, total.faithful),
+            total.unfaithful_dropped,
+            total.unfaithful,
+            percent(total.unfaithful_dropped, total.unfaithful),
+        );
+    }
+}
+
+/// Sends one case's reply through the real binary and checks the verdict; returns its
+/// tally and the verdict's words for the table.
+#[expect(clippy::too_many_lines, reason = "one case with all its checks")]
+fn run_case(
+    home: &crate::support::Home,
+    case: &Case,
+    api: &str,
+    server: &MockServer,
+    structured: bool,
+    ids: &std::collections::HashMap<String, String>,
+) -> (Tally, String) {
+    let mut tally = Tally::default();
+    let mut mock = mock_reply(server, api, &reply(case, structured, ids));
+    home.config(&format!(
+        "[llm]\napi = \"{api}\"\nendpoint = \"{}\"\nmodel = \"m\"\n",
+        server.base_url()
+    ));
+    let run =
+        home.run(NOW, TOKYO, &[case.kind, "--lang", case.lang, "--format", "json", "--no-cache"]);
+    assert_eq!(run.code, 0, "{}: {}", case.name, run.snapshot());
+    mock.assert_hits(1);
+    mock.delete();
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let check = &report["narrative_check"];
+    let shape = if structured { "json" } else { "plain" };
+    let name = format!("{} ({}, {shape})", case.name, case.label);
+    let verdict = match case.rejected {
+        None => {
+            assert_eq!(check["accepted"], true, "{name}: {check:#}");
+            let sentences = check["sentences"].as_array().unwrap();
+            assert_eq!(sentences.len(), case.sentences.len(), "{name}: {check:#}");
+            for ((text, truth), sentence) in case.sentences.iter().zip(sentences) {
+                assert_eq!(sentence["text"], *text, "{name}");
+                assert_eq!(sentence["kept"], *truth == F, "{name}: {text}: {sentence}");
+                // The JSON keeps what each sentence cites.
+                let cited: Vec<String> = if structured { cites(text, ids) } else { Vec::new() };
+                let recorded: Vec<String> = sentence["evidence"]
+                    .as_array()
+                    .map(|items| items.iter().map(|id| id.as_str().unwrap().to_owned()).collect())
+                    .unwrap_or_default();
+                assert_eq!(recorded, cited, "{name}: {text}");
+            }
+            let kept: Vec<&str> = case
+                .sentences
+                .iter()
+                .filter(|(_, truth)| *truth == F)
+                .map(|(text, _)| *text)
+                .collect();
+            let separator = if case.lang == "ja" { "" } else { " " };
+            assert_eq!(report["narrative"]["text"], kept.join(separator), "{name}");
+            let dropped = case.sentences.len() - kept.len();
+            let warning = run.stderr.lines().find(|line| line.contains("llm_"));
+            if dropped > 0 || case.blockers.iter().any(|(_, _, shown)| !shown) {
+                let warning = warning.unwrap_or_else(|| panic!("{name}: no warning"));
+                let expected = if case.lang == "ja" {
+                    format!(
+                        "standup: warning: llm_sentences_dropped: ナラティブの{}文のうち{dropped}文",
+                        case.sentences.len()
+                    )
+                } else {
+                    format!("standup: warning: llm_sentences_dropped: {dropped} of ")
+                };
+                assert!(warning.starts_with(&expected), "{name}: {warning}");
+            } else {
+                assert_eq!(warning, None, "{name}");
+            }
+            format!("accepted, {} of {} sentences kept", kept.len(), case.sentences.len())
+        }
+        Some(reason) => {
+            assert_eq!(check["accepted"], false, "{name}: {check:#}");
+            assert_eq!(check["reason"], reason, "{name}: {check:#}");
+            assert!(report["narrative"].is_null(), "{name}");
+            // The reason code leads the message in both languages.
+            assert!(
+                run.stderr.contains(&format!("standup: warning: llm_rejected: {reason}: ")),
+                "{name}: {}",
+                run.stderr
+            );
+            format!("rejected: {reason}")
+        }
+    };
+    // Blockers: shown exactly when expected.
+    let shown: Vec<&str> = report["narrative"]["blockers"]
+        .as_array()
+        .map(|items| items.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let expected: Vec<&str> = if case.rejected.is_none() {
+        case.blockers.iter().filter(|(_, _, shown)| *shown).map(|(text, _, _)| *text).collect()
+    } else {
+        Vec::new()
+    };
+    assert_eq!(shown, expected, "{name}");
+
+    // The tally: sentences by truth, and a non-prose reply as one unfaithful unit.
+    let accepted = case.rejected.is_none();
+    if case.raw.is_some() {
+        tally.unfaithful += 1;
+        tally.unfaithful_dropped += 1;
+    }
+    for (_, truth) in &case.sentences {
+        match truth {
+            F => {
+                tally.faithful += 1;
+                tally.faithful_kept += usize::from(accepted);
+            }
+            U => {
+                tally.unfaithful += 1;
+                tally.unfaithful_dropped += 1;
+            }
+        }
+    }
+    for (_, _, shown) in &case.blockers {
+        if *shown {
+            tally.faithful += 1;
+            tally.faithful_kept += usize::from(accepted);
+        } else {
+            tally.unfaithful += 1;
+            tally.unfaithful_dropped += 1;
+        }
+    }
+    (tally, verdict)
+}
+
+/// The demo home's clock (`cargo xtask demo`, `fixtures/demo/home.sh`).
+const DEMO_NOW: &str = "2026-11-30T09:30:00+09:00";
+
+/// Replies of a real llama.cpp server (SmolLM2-135M-Instruct through `cargo xtask
+/// llm-e2e`, on the demo home, structured and plain, daily and standup, en and ja),
+/// recorded as the verdicts the checks gave them (`fixtures/narrative/llama/replies.jsonl`:
+/// each sentence as cleaned, with what it cited), every sentence labelled by hand
+/// (`faithful`). Replayed through the real binary on the demo home, on both APIs: the
+/// verdicts are the recorded ones, and no sentence labelled unfaithful is kept.
+#[test]
+#[expect(clippy::too_many_lines, reason = "one pass over the recorded replies with their checks")]
+fn real_llama_replies_replayed() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = fs_err::read_to_string(root.join("fixtures/narrative/llama/replies.jsonl")).unwrap();
+    let home = crate::support::Home::new();
+    #[expect(clippy::disallowed_methods, reason = "the demo home is built by its script")]
+    let status = std::process::Command::new("bash")
+        .arg(root.join("fixtures/demo/home.sh"))
+        .arg(home.path())
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let servers = [("ollama", MockServer::start()), ("openai", MockServer::start())];
+    let mut tally = Tally::default();
+    let mut replies = 0;
+    for (idx, line) in text.lines().enumerate() {
+        let record: Value = serde_json::from_str(line).unwrap();
+        let check = &record["check"];
+        let sentences = check["sentences"].as_array().unwrap();
+        let faithful: Vec<bool> = record["faithful"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|truth| truth.as_bool().unwrap())
+            .collect();
+        assert_eq!(faithful.len(), sentences.len(), "line {}", idx + 1);
+        if sentences.is_empty() {
+            continue;
+        }
+        replies += 1;
+        let structured = check["structured"] == true;
+        let lang = record["lang"].as_str().unwrap();
+        let kind = record["kind"].as_str().unwrap();
+        let reply = if structured {
+            let summary: Vec<Value> = sentences
+                .iter()
+                .map(|s| json!({"text": s["text"], "evidence": s.get("evidence").cloned().unwrap_or(json!([]))}))
+                .collect();
+            let blockers: Vec<Value> = check["blockers"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|b| json!({"text": b["text"], "evidence": b["evidence"]}))
+                .collect();
+            json!({"summary": summary, "blockers": blockers}).to_string()
+        } else {
+            let mut text = sentences
+                .iter()
+                .map(|s| s["text"].as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join("\n");
+            for blocker in check["blockers"].as_array().into_iter().flatten() {
+                let ids: Vec<&str> = blocker["evidence"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .collect();
+                let _ = write!(
+                    text,
+                    "\nBLOCKER: {} [ids: {}]",
+                    blocker["text"].as_str().unwrap(),
+                    ids.join(", ")
+                );
+            }
+            text
+        };
+        let (api, server) = &servers[idx % 2];
+        let mut mock = mock_reply(server, api, &reply);
+        home.config(&format!(
+            "[llm]\napi = \"{api}\"\nendpoint = \"{}\"\nmodel = \"m\"\n",
+            server.base_url()
+        ));
+        let date = if kind == "daily" { "2026-11-27" } else { "2026-11-30" };
+        let run = home.run(
+            DEMO_NOW,
+            TOKYO,
+            &[kind, "--date", date, "--lang", lang, "--format", "json", "--no-cache"],
+        );
+        assert_eq!(run.code, 0, "line {}: {}", idx + 1, run.snapshot());
+        mock.assert_hits(1);
+        mock.delete();
+        let report: Value = serde_json::from_str(&run.stdout).unwrap();
+        let replayed = &report["narrative_check"];
+        assert_eq!(replayed["accepted"], check["accepted"], "line {}: {replayed:#}", idx + 1);
+        assert_eq!(replayed["reason"], check["reason"], "line {}", idx + 1);
+        for ((sentence, again), truth) in
+            sentences.iter().zip(replayed["sentences"].as_array().unwrap()).zip(&faithful)
+        {
+            assert_eq!(again["text"], sentence["text"], "line {}", idx + 1);
+            assert_eq!(again["kept"], sentence["kept"], "line {}: {again}", idx + 1);
+            assert_eq!(again["reasons"], sentence["reasons"], "line {}: {again}", idx + 1);
+            let kept = again["kept"] == true;
+            assert!(kept <= *truth, "line {}: an unfaithful sentence kept: {again}", idx + 1);
+            if *truth {
+                tally.faithful += 1;
+                tally.faithful_kept += usize::from(kept);
+            } else {
+                tally.unfaithful += 1;
+                tally.unfaithful_dropped += usize::from(!kept);
+            }
+        }
+    }
+    #[expect(clippy::print_stderr, reason = "the figures are the report of this test")]
+    {
+        eprintln!(
+            "real llama.cpp replies: {replies}; faithful sentences kept: {} of {}; unfaithful sentences dropped: {} of {}",
+            tally.faithful_kept, tally.faithful, tally.unfaithful_dropped, tally.unfaithful
+        );
+    }
+    assert_eq!(tally.unfaithful_dropped, tally.unfaithful);
 }

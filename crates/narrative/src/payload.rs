@@ -228,7 +228,7 @@ fn blocker_object(blocker: &Blocker, redact: &mut impl FnMut(&str) -> Value) -> 
         item.insert("commits".into(), Value::Array(commits));
     }
     if !sessions.is_empty() {
-        let ids = sessions.into_iter().map(|id| redact(id)).collect();
+        let ids = sessions.into_iter().map(&mut *redact).collect();
         item.insert("sessions".into(), Value::Array(ids));
     }
     Value::Object(item)

@@ -64,7 +64,7 @@ pub fn aggregate(
     let mut totals = Totals::default();
     let mut projects = BTreeSet::new();
     for bucket in &buckets {
-        add(&mut totals, &bucket.totals);
+        totals += &bucket.totals;
         projects.extend(bucket.projects.iter().map(|project| project.path.clone()));
     }
     totals.projects = projects.len() as u64;
@@ -86,17 +86,6 @@ pub fn aggregate(
     }
 }
 
-fn add(sum: &mut Totals, part: &Totals) {
-    sum.projects += part.projects;
-    sum.commits += part.commits;
-    sum.files_changed += part.files_changed;
-    sum.insertions += part.insertions;
-    sum.deletions += part.deletions;
-    sum.sessions += part.sessions;
-    sum.prompts += part.prompts;
-    sum.commands += part.commands;
-    sum.agent_commands += part.agent_commands;
-}
 
 /// A project's events while they are being gathered.
 #[derive(Default)]
@@ -382,7 +371,7 @@ fn bucket(
 
     let mut totals = Totals::default();
     for project in &projects {
-        add(&mut totals, &project.totals);
+        totals += &project.totals;
     }
     // Commands without a project are counted too.
     totals.commands = commands_total;

@@ -309,7 +309,7 @@ fn recompute_project(project: &mut Project, agent_commands: u64) {
 fn recompute_bucket(bucket: &mut Bucket) {
     let mut totals = Totals::default();
     for project in &bucket.projects {
-        add(&mut totals, &project.totals);
+        totals += &project.totals;
     }
     for group in &bucket.shell {
         if group.agent {
@@ -325,7 +325,7 @@ fn recompute_report(report: &mut Report) {
     let mut totals = Totals::default();
     let mut projects = BTreeSet::new();
     for bucket in &report.buckets {
-        add(&mut totals, &bucket.totals);
+        totals += &bucket.totals;
         projects.extend(bucket.projects.iter().map(project_key));
     }
     totals.projects = projects.len() as u64;
@@ -338,17 +338,6 @@ fn project_key(project: &Project) -> String {
     project.remote.clone().unwrap_or_else(|| format!("name:{}", project.name))
 }
 
-fn add(sum: &mut Totals, part: &Totals) {
-    sum.projects += part.projects;
-    sum.commits += part.commits;
-    sum.files_changed += part.files_changed;
-    sum.insertions += part.insertions;
-    sum.deletions += part.deletions;
-    sum.sessions += part.sessions;
-    sum.prompts += part.prompts;
-    sum.commands += part.commands;
-    sum.agent_commands += part.agent_commands;
-}
 
 #[cfg(test)]
 mod tests;

@@ -389,6 +389,22 @@ pub struct Totals {
     pub agent_commands: u64,
 }
 
+impl std::ops::AddAssign<&Totals> for Totals {
+    /// Adds every count of `part` (projects too: the caller knows whether its parts
+    /// can share a project).
+    fn add_assign(&mut self, part: &Totals) {
+        self.projects += part.projects;
+        self.commits += part.commits;
+        self.files_changed += part.files_changed;
+        self.insertions += part.insertions;
+        self.deletions += part.deletions;
+        self.sessions += part.sessions;
+        self.prompts += part.prompts;
+        self.commands += part.commands;
+        self.agent_commands += part.agent_commands;
+    }
+}
+
 /// The stable machine code of a warning. The human message may change; the code may not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -86,7 +86,6 @@ pub fn aggregate(
     }
 }
 
-
 /// A project's events while they are being gathered.
 #[derive(Default)]
 struct ProjectParts {

@@ -338,6 +338,5 @@ fn project_key(project: &Project) -> String {
     project.remote.clone().unwrap_or_else(|| format!("name:{}", project.name))
 }
 
-
 #[cfg(test)]
 mod tests;

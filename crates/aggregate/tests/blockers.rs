@@ -1,37 +1,14 @@
 //! Blockers from the evidence alone: commands that kept failing with no passing run
 //! after, commits reverted the same day; where each is placed; nothing without evidence.
 
-use std::path::PathBuf;
-
 use aggregate::{Options, aggregate};
-use jiff::Timestamp;
 use report_model::{
-    Activity, Blocker, BlockerKind, BucketKind, Commit, CommitEvent, Evidence, Meta, ProjectRef,
-    Report, ReportKind, Shell, ShellEvent, Window,
+    Activity, Blocker, BlockerKind, BucketKind, Commit, CommitEvent, Evidence, Report, ReportKind,
+    Shell, ShellEvent, Window,
 };
 
-fn ts(text: &str) -> Timestamp {
-    text.parse().expect("test timestamp")
-}
-
-fn window(date: &str, start: &str, end: &str) -> Window {
-    Window { date: date.parse().expect("date"), start: ts(start), end: ts(end) }
-}
-
-/// A standup's two windows: Friday 2026-03-06 and Monday 2026-03-09 (UTC).
-fn standup_windows() -> Vec<(BucketKind, Window)> {
-    vec![
-        (
-            BucketKind::PreviousWorkday,
-            window("2026-03-06", "2026-03-06T00:00:00Z", "2026-03-09T00:00:00Z"),
-        ),
-        (BucketKind::Today, window("2026-03-09", "2026-03-09T00:00:00Z", "2026-03-09T09:00:00Z")),
-    ]
-}
-
-fn project(name: &str) -> ProjectRef {
-    ProjectRef { name: name.to_owned(), path: PathBuf::from(format!("/src/{name}")) }
-}
+mod support;
+use support::*;
 
 fn run(project_name: Option<&str>, time: &str, command: &str, exit: Option<i64>) -> ShellEvent {
     ShellEvent {
@@ -68,14 +45,7 @@ fn commit(project_name: &str, hash: &str, subject: &str, time: &str) -> CommitEv
 }
 
 fn report(windows: &[(BucketKind, Window)], activity: Activity) -> Report {
-    let meta = Meta {
-        machines: Vec::new(),
-        version: "test".to_owned(),
-        generated_at: ts("2026-03-09T09:00:00Z"),
-        time_zone: "UTC".to_owned(),
-        llm_model: None,
-        secrets_masked: Vec::new(),
-    };
+    let meta = meta();
     aggregate(ReportKind::Standup, windows, activity, Vec::new(), meta, &Options::default())
 }
 

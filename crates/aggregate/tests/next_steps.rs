@@ -1,37 +1,13 @@
 //! Next steps: which session's to-do list a project's next steps come from, and on
 //! which bucket they are shown.
 
-use std::path::PathBuf;
-
 use aggregate::{NEXT_STEPS_MAX, Options, aggregate};
-use jiff::Timestamp;
 use report_model::{
-    Activity, Agent, BucketKind, Meta, ProjectRef, Report, ReportKind, SessionEvent, Todo,
-    TodoStatus, Window,
+    Activity, Agent, BucketKind, Report, ReportKind, SessionEvent, Todo, TodoStatus, Window,
 };
 
-fn ts(text: &str) -> Timestamp {
-    text.parse().expect("test timestamp")
-}
-
-fn window(date: &str, start: &str, end: &str) -> Window {
-    Window { date: date.parse().expect("date"), start: ts(start), end: ts(end) }
-}
-
-/// A standup's two windows: Friday 2026-03-06 and Monday 2026-03-09 (UTC).
-fn standup_windows() -> Vec<(BucketKind, Window)> {
-    vec![
-        (
-            BucketKind::PreviousWorkday,
-            window("2026-03-06", "2026-03-06T00:00:00Z", "2026-03-09T00:00:00Z"),
-        ),
-        (BucketKind::Today, window("2026-03-09", "2026-03-09T00:00:00Z", "2026-03-09T09:00:00Z")),
-    ]
-}
-
-fn project(name: &str) -> ProjectRef {
-    ProjectRef { name: name.to_owned(), path: PathBuf::from(format!("/src/{name}")) }
-}
+mod support;
+use support::*;
 
 fn todo(text: &str, status: TodoStatus) -> Todo {
     Todo { text: text.to_owned(), status }
@@ -63,14 +39,7 @@ fn session(
 }
 
 fn report(windows: &[(BucketKind, Window)], sessions: Vec<SessionEvent>) -> Report {
-    let meta = Meta {
-        machines: Vec::new(),
-        version: "test".to_owned(),
-        generated_at: ts("2026-03-09T09:00:00Z"),
-        time_zone: "UTC".to_owned(),
-        llm_model: None,
-        secrets_masked: Vec::new(),
-    };
+    let meta = meta();
     let activity = Activity { sessions, ..Activity::default() };
     aggregate(ReportKind::Standup, windows, activity, Vec::new(), meta, &Options::default())
 }

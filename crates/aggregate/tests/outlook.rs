@@ -5,30 +5,13 @@
 use std::path::PathBuf;
 
 use aggregate::{Options, TicketRules, aggregate};
-use jiff::Timestamp;
 use report_model::{
-    Activity, BucketKind, Commit, CommitEvent, Evidence, FollowUpStatus, Meta, Note, NoteKind,
-    ProjectRef, Report, ReportKind, Window,
+    Activity, Commit, CommitEvent, Evidence, FollowUpStatus, Note, NoteKind, ProjectRef, Report,
+    ReportKind,
 };
 
-fn ts(text: &str) -> Timestamp {
-    text.parse().expect("test timestamp")
-}
-
-fn window(date: &str, start: &str, end: &str) -> Window {
-    Window { date: date.parse().expect("date"), start: ts(start), end: ts(end) }
-}
-
-/// A standup's two windows: Friday 2026-03-06 (through Sunday) and Monday 2026-03-09.
-fn standup_windows() -> Vec<(BucketKind, Window)> {
-    vec![
-        (
-            BucketKind::PreviousWorkday,
-            window("2026-03-06", "2026-03-06T00:00:00Z", "2026-03-09T00:00:00Z"),
-        ),
-        (BucketKind::Today, window("2026-03-09", "2026-03-09T00:00:00Z", "2026-03-09T09:00:00Z")),
-    ]
-}
+mod support;
+use support::*;
 
 fn commit(hash: &str, subject: &str, time: &str, branches: &[&str]) -> CommitEvent {
     CommitEvent {
@@ -62,14 +45,7 @@ fn note(number: u32, kind: NoteKind, text: &str, time: &str, done: bool) -> Note
 }
 
 fn report(activity: Activity, options: &Options) -> Report {
-    let meta = Meta {
-        version: "test".to_owned(),
-        generated_at: ts("2026-03-09T09:00:00Z"),
-        time_zone: "UTC".to_owned(),
-        llm_model: None,
-        secrets_masked: Vec::new(),
-        machines: Vec::new(),
-    };
+    let meta = meta();
     aggregate(ReportKind::Standup, &standup_windows(), activity, Vec::new(), meta, options)
 }
 

@@ -524,7 +524,7 @@ pub(crate) fn bench(root: &Path, args: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Times one preset; see [`bench`].
+/// Times one preset; see [`bench()`].
 fn bench_preset(root: &Path, binary: &Path, options: &Options) -> anyhow::Result<Summary> {
     let binary = binary.to_path_buf();
     let manifest = home_in_child(root, options)?;

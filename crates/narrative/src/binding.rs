@@ -412,6 +412,9 @@ impl Index {
         } else {
             index.bucket(payload);
         }
+        if let Some(outlook) = payload.get("outlook") {
+            index.outlook(outlook);
+        }
         index.outcome_stems =
             EN_OUTCOMES.iter().map(|&(word, outcome)| (stem(word), outcome)).collect();
         index.scope_stems = EN_SCOPE.iter().map(|word| stem(word)).collect();
@@ -560,6 +563,29 @@ impl Index {
         item.values = vec![(Unit::Times, number_of(blocker, "failures"))];
         self.push(item);
         (kind == "failing_command").then(|| fold(text_of(blocker, "text")).to_lowercase())
+    }
+
+    /// Adds what the report carries forward: the person's noted plans and blockers
+    /// (about the last bucket, no project) and each project's work left open (bound to
+    /// the last bucket's project of that name, when there is one).
+    fn outlook(&mut self, outlook: &Value) {
+        let bucket = self.buckets.len().saturating_sub(1);
+        for note in list(outlook, &["follow_up", "items"]) {
+            let mut item = Index::item(text_of(note, "id"), Kind::Next, bucket, None);
+            item.vocab.add(text_of(note, "text"));
+            self.push(item);
+        }
+        for open in list(outlook, &["open_work", "items"]) {
+            let name = fold(text_of(open, "project")).to_lowercase();
+            let project = self.projects.iter().rposition(|project| project.name == name);
+            let mut item = Index::item(text_of(open, "id"), Kind::Next, bucket, project);
+            item.vocab.add(text_of(open, "project"));
+            item.values = vec![
+                (Unit::Files, number_of(open, "uncommitted_files")),
+                (Unit::Commits, number_of(open, "unpushed_commits")),
+            ];
+            self.push(item);
+        }
     }
 
     fn shell(&mut self, group: &Value, bucket: usize, project: Option<usize>, failing: &[String]) {

@@ -6,8 +6,8 @@ use std::io;
 use prompt_budget::{Fitted, Tier};
 use redact::Redactor;
 use report_model::{
-    Blocker, BlockerKind, Bucket, BucketKind, Evidence, Project, Report, ReportKind, ShellGroup,
-    Totals,
+    Blocker, BlockerKind, Bucket, BucketKind, Evidence, FollowUpStatus, NoteKind, Outlook, Project,
+    Report, ReportKind, ShellGroup, Totals,
 };
 use serde_json::ser::Formatter;
 use serde_json::{Map, Value, json};
@@ -73,7 +73,74 @@ pub(crate) fn build(report: &Report, redactor: &Redactor) -> (Value, usize) {
             json!({"kind": kind, "buckets": buckets, "totals": totals(&report.totals, true)})
         }
     };
+    let mut value = value;
+    if let (Some(outlook), Value::Object(map)) =
+        (outlook_object(&report.outlook, &mut redact), &mut value)
+    {
+        map.insert("outlook".into(), outlook);
+    }
     (value, masked)
+}
+
+/// The evidence id of a plan or blocker the person noted: this prefix, its day and number.
+pub(crate) const NOTE_ID_PREFIX: &str = "note:";
+/// The evidence id of a project's work left open: this prefix and the project's name.
+pub(crate) const OPEN_ID_PREFIX: &str = "open:";
+
+/// What the report carries forward (issue 21, item 6): the plans and blockers the person
+/// noted, with where each stands, and each project's work left open; `None` when there is
+/// neither. Notes are the person's words: redacted like every string.
+fn outlook_object(outlook: &Outlook, redact: &mut impl FnMut(&str) -> Value) -> Option<Value> {
+    let mut object = Map::new();
+    if !outlook.follow_up.is_empty() {
+        let items: Vec<Value> = outlook
+            .follow_up
+            .iter()
+            .map(|follow_up| {
+                let note = &follow_up.note;
+                let kind = match note.kind {
+                    NoteKind::Plan => "plan",
+                    NoteKind::Blocker => "blocker",
+                    NoteKind::Note => "note",
+                };
+                let status = match follow_up.status {
+                    FollowUpStatus::Open => "open",
+                    FollowUpStatus::Done => "done",
+                    FollowUpStatus::Closed => "closed",
+                };
+                json!({
+                    "id": format!("{NOTE_ID_PREFIX}{}:{}", note.date, note.number),
+                    "kind": kind,
+                    "status": status,
+                    "text": redact(&note.text),
+                })
+            })
+            .collect();
+        object.insert("follow_up".into(), json!({"items": items}));
+    }
+    if !outlook.open_work.is_empty() {
+        let items: Vec<Value> = outlook
+            .open_work
+            .iter()
+            .map(|open| {
+                let mut item = Map::new();
+                item.insert("id".into(), redact(&format!("{OPEN_ID_PREFIX}{}", open.name)));
+                item.insert("project".into(), redact(&open.name));
+                if open.uncommitted_files > 0 {
+                    item.insert("uncommitted_files".into(), json!(open.uncommitted_files));
+                }
+                if open.stashes > 0 {
+                    item.insert("stashes".into(), json!(open.stashes));
+                }
+                if !open.unpushed.is_empty() {
+                    item.insert("unpushed_commits".into(), json!(open.unpushed.len()));
+                }
+                Value::Object(item)
+            })
+            .collect();
+        object.insert("open_work".into(), json!({"items": items}));
+    }
+    (!object.is_empty()).then_some(Value::Object(object))
 }
 
 fn bucket_kind(kind: BucketKind) -> &'static str {

@@ -230,3 +230,77 @@ fn evidence_blockers_and_next_steps_are_citable() {
         )
     );
 }
+
+/// What the report carries forward (the person's plans and blockers with where each
+/// stands, a project's work left open) is in the payload with citable ids; a sentence
+/// about a plan that cites it is kept, one that makes up a plan is dropped.
+#[test]
+fn noted_plans_and_open_work_are_citable() {
+    use report_model::{FollowUp, FollowUpStatus, Note, NoteKind, OpenWork};
+    let api =
+        project("api", vec![commit("api: retry the upload", 2)], vec![session("Retry uploads", 3)]);
+    let mut report = daily(vec![api], Vec::new());
+    let note = |number: u32, kind: NoteKind, text: &str| Note {
+        date: "2026-11-26".parse().unwrap(),
+        number,
+        kind,
+        text: text.to_owned(),
+        time: crate::at(0),
+        done: false,
+    };
+    report.outlook.follow_up = vec![
+        FollowUp {
+            note: note(1, NoteKind::Plan, "wire the Slack output"),
+            status: FollowUpStatus::Open,
+            evidence: Vec::new(),
+        },
+        FollowUp {
+            note: note(2, NoteKind::Blocker, "waiting on the staging keys"),
+            status: FollowUpStatus::Open,
+            evidence: Vec::new(),
+        },
+    ];
+    report.outlook.open_work = vec![OpenWork {
+        name: "api".to_owned(),
+        path: "/src/api".into(),
+        uncommitted_files: 2,
+        stashes: 0,
+        unpushed: vec!["abc".to_owned()],
+        branches: Vec::new(),
+    }];
+    let payload = prompt_json(&report);
+    assert_eq!(
+        payload["outlook"],
+        serde_json::json!({
+            "follow_up": {"items": [
+                {"id": "note:2026-11-26:1", "kind": "plan", "status": "open", "text": "wire the Slack output"},
+                {"id": "note:2026-11-26:2", "kind": "blocker", "status": "open", "text": "waiting on the staging keys"},
+            ]},
+            "open_work": {"items": [
+                {"id": "open:api", "project": "api", "uncommitted_files": 2, "unpushed_commits": 1},
+            ]},
+        })
+    );
+    // Without an outlook, the payload has no such key.
+    assert!(prompt_json(&daily(Vec::new(), Vec::new())).get("outlook").is_none());
+
+    let prompt = build_prompt(&report, redactor(), &Limits::default(), Lang::En).unwrap();
+    let reply = serde_json::json!({"summary": [
+        {"text": "Wiring the Slack output is planned next.", "evidence": ["note:2026-11-26:1"]},
+        {"text": "A blocker: waiting on the staging keys.", "evidence": ["note:2026-11-26:2"]},
+        {"text": "In api, 2 files are uncommitted and 1 commit is unpushed.", "evidence": ["open:api"]},
+        {"text": "Next comes the Kubernetes migration.", "evidence": ["note:2026-11-26:1"]},
+        {"text": "In api, 5 files are uncommitted.", "evidence": ["open:api"]},
+    ], "blockers": []})
+    .to_string();
+    let checked = narrative::check_reply(
+        report.kind,
+        &prompt,
+        &reply,
+        &Limits::default(),
+        Lang::En,
+        redactor(),
+    );
+    let kept: Vec<bool> = checked.check.sentences.iter().map(|sentence| sentence.kept).collect();
+    assert_eq!(kept, [true, true, true, false, false], "{:?}", checked.check.sentences);
+}

@@ -4,8 +4,9 @@
 //! English, Japanese and the JSON, with the evidence; a command that later passed, and a
 //! home with nothing of the kind, show no line at all.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
+use crate::next_steps::{project, section, standup};
 use crate::support::{Home, ME, report_json};
 
 const TOKYO: &str = "Asia/Tokyo";
@@ -49,27 +50,6 @@ fn write_atuin(home: &Home, runs: &[(&str, &str, i64)]) {
         )
         .unwrap();
     }
-}
-
-fn standup(home: &Home, lang: &str) -> String {
-    home.run(MONDAY_MORNING, TOKYO, &["standup", "--no-llm", "--lang", lang]).success().to_owned()
-}
-
-fn project<'a>(report: &'a Value, bucket: usize, name: &str) -> &'a Value {
-    report["buckets"][bucket]["projects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|project| project["name"] == name)
-        .unwrap_or_else(|| panic!("no project {name} in {report:#}"))
-}
-
-/// The lines of the section of `project` (from its heading to the next blank line).
-fn section<'a>(markdown: &'a str, project: &str) -> Vec<&'a str> {
-    let mut lines =
-        markdown.lines().skip_while(|line| !line.starts_with(&format!("### {project} ·")));
-    lines.next();
-    lines.skip_while(|line| line.is_empty()).take_while(|line| !line.is_empty()).collect()
 }
 
 #[test]

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
+use crate::next_steps::{friday, jsonl, write_codex};
 use crate::support::{Home, ME, Run};
 
 const TOKYO: &str = "Asia/Tokyo";
@@ -16,7 +17,6 @@ const TOKYO: &str = "Asia/Tokyo";
 const MONDAY_MORNING: &str = "2026-11-30T09:00:00+09:00";
 const FRIDAY_EVENING: &str = "2026-11-27T18:00:00+09:00";
 const CLAUDE_ID: &str = "70d0c1a0-0000-4000-8000-000000000001";
-const CODEX_ID: &str = "0199c0de-0000-7000-8000-000000000002";
 
 /// The notes folder the tests pin (`XDG_DATA_HOME` is set to `~/data`).
 fn data_home(home: &Home) -> PathBuf {
@@ -46,25 +46,10 @@ fn json_report(home: &Home, now: &str, args: &[&str]) -> Value {
     serde_json::from_str(run(home, now, &args, None).success()).unwrap()
 }
 
-/// A time on Friday in Tokyo, as the agents write it (UTC).
-fn friday(time: &str) -> String {
-    let zoned: jiff::Zoned = format!("2026-11-27T{time}+09:00[Asia/Tokyo]").parse().unwrap();
-    zoned.timestamp().strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
-}
-
 /// A time on Friday in Tokyo, in nanoseconds since the epoch (atuin's `timestamp`).
 fn friday_nanos(time: &str) -> i64 {
     let zoned: jiff::Zoned = format!("2026-11-27T{time}+09:00[Asia/Tokyo]").parse().unwrap();
     i64::try_from(zoned.timestamp().as_nanosecond()).unwrap()
-}
-
-fn jsonl(lines: &[Value]) -> String {
-    let mut text = String::new();
-    for line in lines {
-        text.push_str(&line.to_string());
-        text.push('\n');
-    }
-    text
 }
 
 /// The lines of the section under the heading `heading` (up to the next heading or the
@@ -124,26 +109,6 @@ fn write_claude(home: &Home) {
             record("assistant", "00000000-0000-4000-8000-000000000002", "15:10:00",
                 json!({"model": "claude-sonnet-4-5", "id": "msg_t", "type": "message", "role": "assistant",
                        "content": [{"type": "tool_use", "id": "toolu_1", "name": "TodoWrite", "input": {"todos": todos}}]})),
-        ]),
-    );
-}
-
-/// A Codex rollout in `api` whose `update_plan` is unfinished.
-fn write_codex(home: &Home) {
-    let cwd = home.path().join("src/api").display().to_string();
-    let arguments = json!({"explanation": "Fixing CI", "plan": [
-        {"step": "Reproduce the flaky job", "status": "completed"},
-        {"step": "Fix the retry backoff", "status": "in_progress"},
-        {"step": "Add a regression test", "status": "pending"},
-    ]})
-    .to_string();
-    home.write(
-        &format!(".codex/sessions/2026/11/27/rollout-2026-11-27T12-00-00-{CODEX_ID}.jsonl"),
-        &jsonl(&[
-            json!({"timestamp": friday("12:00:00"), "type": "session_meta", "payload": {"id": CODEX_ID, "timestamp": friday("12:00:00"), "cwd": cwd, "originator": "codex_cli_rs", "cli_version": "0.171.0"}}),
-            json!({"timestamp": friday("12:00:02"), "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Why is the CI job flaky?"}]}}),
-            json!({"timestamp": friday("12:01:00"), "type": "response_item", "payload": {"type": "function_call", "name": "update_plan", "arguments": arguments, "call_id": "call_1"}}),
-            json!({"timestamp": friday("12:01:01"), "type": "response_item", "payload": {"type": "function_call_output", "call_id": "call_1", "output": "Plan updated"}}),
         ]),
     );
 }

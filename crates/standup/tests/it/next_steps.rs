@@ -14,12 +14,12 @@ const CLAUDE_ID: &str = "70d0c1a0-0000-4000-8000-000000000001";
 const CODEX_ID: &str = "0199c0de-0000-7000-8000-000000000002";
 
 /// A time on Friday in Tokyo, as the agents write it (UTC).
-fn friday(time: &str) -> String {
+pub(crate) fn friday(time: &str) -> String {
     let zoned: jiff::Zoned = format!("2026-11-27T{time}+09:00[Asia/Tokyo]").parse().unwrap();
     zoned.timestamp().strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
 }
 
-fn jsonl(lines: &[Value]) -> String {
+pub(crate) fn jsonl(lines: &[Value]) -> String {
     let mut text = String::new();
     for line in lines {
         text.push_str(&line.to_string());
@@ -78,7 +78,7 @@ fn write_claude(home: &Home) {
 }
 
 /// A Codex rollout in `api` whose `update_plan` is unfinished.
-fn write_codex(home: &Home) {
+pub(crate) fn write_codex(home: &Home) {
     let cwd = home.path().join("src/api").display().to_string();
     let arguments = json!({"explanation": "Fixing CI", "plan": [
         {"step": "Reproduce the flaky job", "status": "completed"},
@@ -97,11 +97,11 @@ fn write_codex(home: &Home) {
     );
 }
 
-fn standup(home: &Home, lang: &str) -> String {
+pub(crate) fn standup(home: &Home, lang: &str) -> String {
     home.run(MONDAY_MORNING, TOKYO, &["standup", "--no-llm", "--lang", lang]).success().to_owned()
 }
 
-fn project<'a>(report: &'a Value, bucket: usize, name: &str) -> &'a Value {
+pub(crate) fn project<'a>(report: &'a Value, bucket: usize, name: &str) -> &'a Value {
     report["buckets"][bucket]["projects"]
         .as_array()
         .unwrap()
@@ -111,7 +111,7 @@ fn project<'a>(report: &'a Value, bucket: usize, name: &str) -> &'a Value {
 }
 
 /// The lines of the section of `project` (from its heading to the next blank line).
-fn section<'a>(markdown: &'a str, project: &str) -> Vec<&'a str> {
+pub(crate) fn section<'a>(markdown: &'a str, project: &str) -> Vec<&'a str> {
     let mut lines =
         markdown.lines().skip_while(|line| !line.starts_with(&format!("### {project} ·")));
     lines.next();

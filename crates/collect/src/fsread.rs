@@ -17,14 +17,10 @@
 //! A path that does not exist is [`Error::Io`] with `NotFound`, which callers treat as a
 //! missing source (silent). Everything else refused is an [`Error`] that names the path.
 
-use std::ffi::CStr;
 use std::fs::{File, Metadata, OpenOptions};
 use std::io::{self, BufRead, Read as _};
-use std::os::fd::BorrowedFd;
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
-
-use rustix::fs::{AtFlags, FileType};
 
 use crate::error::{Error, FileKind};
 
@@ -45,55 +41,6 @@ pub(crate) const LOG_LINE_MAX: usize = 16 << 20;
 
 /// The longest line of a shell history (one physical line of a command).
 pub(crate) const HISTORY_LINE_MAX: usize = 256 << 10;
-
-/// Calls `visit` with the folder, the name and the type of each entry of the open
-/// folder `folder` but `.` and `..`, in listing order. The type is the listing's, or
-/// (on a file system that does not give it) its `lstat`'s; an entry neither tells is
-/// left out. A listing that fails part way ends with the error, after the entries read
-/// before it.
-///
-/// On Linux the entries are read into a buffer on the stack and lent from there: a
-/// listing costs no allocation (`rustix::fs::Dir` copies every name).
-pub(crate) fn for_each_entry(
-    folder: BorrowedFd<'_>,
-    mut visit: impl FnMut(BorrowedFd<'_>, &CStr, FileType),
-) -> Result<(), rustix::io::Errno> {
-    let mut entry = |name: &CStr, kind: FileType| {
-        if matches!(name.to_bytes(), b"." | b"..") {
-            return;
-        }
-        let kind = match kind {
-            FileType::Unknown => {
-                match rustix::fs::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW) {
-                    Ok(stat) => FileType::from_raw_mode(stat.st_mode),
-                    Err(_) => return,
-                }
-            }
-            listed => listed,
-        };
-        visit(folder, name, kind);
-    };
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    {
-        // Room for a few dozen entries per `getdents64`; a name is at most 255 bytes, so
-        // one always fits.
-        let mut buf = [std::mem::MaybeUninit::<u8>::uninit(); 8 * 1024];
-        let mut entries = rustix::fs::RawDir::new(folder, &mut buf);
-        while let Some(listed) = entries.next() {
-            let listed = listed?;
-            entry(listed.file_name(), listed.file_type());
-        }
-    }
-    #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    {
-        let mut dir = rustix::fs::Dir::read_from(folder)?;
-        while let Some(listed) = dir.read() {
-            let listed = listed?;
-            entry(listed.file_name(), listed.file_type());
-        }
-    }
-    Ok(())
-}
 
 /// The modification time of a `stat` made through rustix (a time before 1970 counts as
 /// 1970: older than any bound a report uses).
@@ -283,39 +230,6 @@ impl<R: BufRead> Lines<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_listing_longer_than_its_buffer_gives_every_entry_once_with_its_type() {
-        // 600 names of 200 bytes fill the 8 KB buffer many times over.
-        let temp = tempfile::tempdir().unwrap();
-        let mut expected = Vec::new();
-        for index in 0..600 {
-            let name = format!("{index:04}-{}", "x".repeat(195));
-            if index % 3 == 0 {
-                fs_err::create_dir(temp.path().join(&name)).unwrap();
-                expected.push((name, FileType::Directory));
-            } else {
-                fs_err::write(temp.path().join(&name), "").unwrap();
-                expected.push((name, FileType::RegularFile));
-            }
-        }
-        std::os::unix::fs::symlink("nowhere", temp.path().join("link")).unwrap();
-        expected.push(("link".to_owned(), FileType::Symlink));
-        let folder = rustix::fs::open(
-            temp.path(),
-            rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY,
-            rustix::fs::Mode::empty(),
-        )
-        .unwrap();
-        let mut listed = Vec::new();
-        for_each_entry(std::os::fd::AsFd::as_fd(&folder), |_, name, kind| {
-            listed.push((name.to_str().unwrap().to_owned(), kind));
-        })
-        .unwrap();
-        listed.sort_by(|a, b| a.0.cmp(&b.0));
-        expected.sort_by(|a, b| a.0.cmp(&b.0));
-        assert_eq!(listed, expected);
-    }
 
     type Read = (Vec<(u64, String, bool)>, u64, u64);
 

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use jiff::Timestamp;
 use report_model::{Activity, Agent, CommitEvent, ProjectRef, Warning, WarningCode};
 
-use crate::git::{self, GitConfig, Identity, ReadOptions, Repo, RepoRead};
+use crate::git::{self, GitConfig, Identity, ReadOptions, Repo, RepoRead, RepoScan, WipState};
 use crate::sessions::{self, SessionsConfig};
 use crate::shell::{self, ShellConfig};
 use crate::{Env, SourceOutput, SourceStatus};
@@ -158,10 +158,12 @@ pub fn gather(
         gathered.timings.push(("git: repositories of session folders".to_owned(), start.elapsed()));
     }
     gathered.repos = found.repos.into_iter().chain(revealed).collect();
-    gathered.warnings.extend(identity_unknown(&gathered.identity, &reads.repos));
+    let repo_reads: Vec<RepoRead> =
+        reads.scans.iter().filter_map(RepoScan::read).cloned().collect();
+    gathered.warnings.extend(identity_unknown(&gathered.identity, &repo_reads));
     let pool = (workers, sources.git.timeout);
-    let wip = work_in_progress(env, &mut gathered, &reads, &worked_in, since, pool);
-    gathered.repo_reads = reads.repos;
+    let wip = work_in_progress(env, &mut gathered, &mut reads, &worked_in, since, pool);
+    gathered.repo_reads = repo_reads;
     let commits = reads.output;
 
     gathered.activity = Activity {
@@ -224,45 +226,36 @@ fn identity_unknown(base: &Identity, reads: &[RepoRead]) -> Option<Warning> {
     ))
 }
 
-/// Work in progress of the repositories with the user's commits, or a session or
-/// command in them (`worked_in`, by git dir), or an index or stash changed since the
-/// window began; not of the ones git could not read.
+/// Work in progress: what the git stage read with the commits, then what
+/// [`git::read_work_in_progress`] reads of the repositories asked once the logs are
+/// joined (`worked_in`, by git dir: a session or command of the window ran there).
 fn work_in_progress(
     env: &Env,
     gathered: &mut Gathered,
-    reads: &git::ReadOutput,
+    reads: &mut git::ReadOutput,
     worked_in: &BTreeSet<PathBuf>,
     since: Timestamp,
     pool: (usize, Duration),
 ) -> Vec<report_model::WipEvent> {
     let start = Instant::now();
-    let repos = &gathered.repos;
-    let with_commits: BTreeSet<&Path> =
-        reads.output.events.iter().map(|commit| commit.project.path.as_path()).collect();
-    let asked: BTreeSet<PathBuf> = repos
+    let mut events: Vec<report_model::WipEvent> = reads
+        .scans
         .iter()
-        .filter(|repo| {
-            with_commits.contains(repo.project.path.as_path())
-                || worked_in.contains(&repo.git_dir)
-                || reads.touched.contains(&repo.git_dir)
+        .filter_map(|scan| match &scan.wip {
+            WipState::Read(found) => found.clone(),
+            WipState::NotAsked | WipState::Failed => None,
         })
-        .map(|repo| repo.git_dir.clone())
         .collect();
-    // The repositories read with their commits already told theirs.
-    let done: Vec<PathBuf> = reads.failed.iter().chain(&reads.wip_read).cloned().collect();
-    let wip = git::read_work_in_progress(env, repos, &asked, &done, since, pool);
+    let wip = git::read_work_in_progress(env, &mut reads.scans, worked_in, since, pool);
     gathered.timings.push(("git: work in progress".to_owned(), start.elapsed()));
     gathered.warnings.extend(wip.warnings);
-    reads.wip.iter().cloned().chain(wip.events).collect()
+    events.extend(wip.events);
+    events
 }
 
 /// Adds what reading more repositories found to `reads`.
 fn merge_reads(reads: &mut git::ReadOutput, more: git::ReadOutput) {
-    reads.repos.extend(more.repos);
-    reads.failed.extend(more.failed);
-    reads.wip.extend(more.wip);
-    reads.wip_read.extend(more.wip_read);
-    reads.touched.extend(more.touched);
+    reads.scans.extend(more.scans);
     merge_commits(&mut reads.output, more.output);
 }
 

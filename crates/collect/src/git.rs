@@ -31,8 +31,12 @@ use crate::{Env, Error, SourceOutput, SourceStatus, fsread};
 mod branches;
 mod identity;
 mod inproc;
+mod listed;
 mod skip;
 mod wip;
+
+pub(crate) use listed::Listed;
+use listed::{HEADER_MARK, LOG_FORMAT, records};
 
 pub use identity::{LeftOut, OutsideConfig, outside_config};
 pub use skip::changed_since;
@@ -441,33 +445,28 @@ impl Walk<'_> {
         // `.git` at all, and whether that is a real folder, so most folders need no
         // `stat` of their `.git`. One not walked further, or that cannot be listed (a
         // folder may be searchable and not readable), is asked by `stat`.
-        let listing = if depth_left == 0 { None } else { fs_err::read_dir(dir).ok() };
-        let Some(entries) = listing else {
+        let listing = if depth_left == 0 { None } else { crate::listing::list(dir).ok() };
+        let Some(listing) = listing else {
             self.note_repo(repo_at(dir));
             return Vec::new();
         };
         // `None`: no `.git` listed; `Some(true)`: a real folder; `Some(false)`: anything
-        // else (a file, a link, an entry whose type the listing did not give).
+        // else (a file, a link).
         let mut dot_git: Option<bool> = None;
-        let mut unsure = false;
+        // A listing that stopped part way might have hidden the `.git`.
+        let unsure = listing.stopped.is_some();
         let mut children = Vec::new();
-        for entry in entries {
-            let Ok(entry) = entry else {
-                // An entry that could not be read might be the `.git`.
-                unsure = true;
-                continue;
-            };
-            let kind = entry.file_type();
-            if entry.file_name() == ".git" {
-                dot_git = Some(kind.as_ref().is_ok_and(std::fs::FileType::is_dir));
+        for entry in &listing.entries {
+            let kind = entry.kind;
+            if entry.name == ".git" {
+                dot_git = Some(kind.is_dir());
                 continue;
             }
-            let Ok(kind) = kind else { continue };
             // Files are most of a work tree's entries: no path is made for them.
             if !(kind.is_dir() || kind.is_symlink()) {
                 continue;
             }
-            let path = entry.path();
+            let path = entry.path_in(dir);
             if self.skipped(&path) {
                 continue;
             }
@@ -589,26 +588,70 @@ pub fn normalize_remote(url: &str) -> Option<String> {
     Some(format!("{}/{}", host.to_ascii_lowercase(), path.trim_start_matches('/')))
 }
 
-/// The commits of the repositories read, and what each repository told.
+/// What the skip check told of a repository, by `stat` alone ([`skip::check`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Moved {
+    /// A ref, `packed-refs` or the HEAD reflog changed since the window began: it can
+    /// hold a commit of the window, so it is read.
+    pub refs: bool,
+    /// It was worked on since then: its index, its stash, or a linked worktree's index or
+    /// HEAD changed ([`wip::worked_on`]).
+    pub work: bool,
+}
+
+/// What reading a repository's commits came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Its refs did not move: not read.
+    Unchanged,
+    /// Read.
+    Read(RepoRead),
+    /// git could not read it (a warning names it).
+    Failed,
+}
+
+/// Where a repository's work in progress stands after the git stage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WipState {
+    /// Not asked (yet): [`wip::ask_after_join`] decides.
+    NotAsked,
+    /// Read, with the commits: what it found (`None`: nothing).
+    Read(Option<report_model::WipEvent>),
+    /// Asked, and git could not tell (a warning names it).
+    Failed,
+}
+
+/// Everything the git stage learned of one repository: the one result per repository
+/// that [`crate::gather`] consumes.
+#[derive(Debug, Clone)]
+pub struct RepoScan {
+    /// The repository.
+    pub repo: Repo,
+    /// What the skip check told.
+    pub moved: Moved,
+    /// Its commits' reading.
+    pub outcome: Outcome,
+    /// Its work in progress.
+    pub wip: WipState,
+}
+
+impl RepoScan {
+    /// What reading it told, when it was read.
+    pub fn read(&self) -> Option<&RepoRead> {
+        match &self.outcome {
+            Outcome::Read(read) => Some(read),
+            Outcome::Unchanged | Outcome::Failed => None,
+        }
+    }
+}
+
+/// The commits of the repositories read, and what the git stage learned of each.
 #[derive(Debug, Default)]
 pub struct ReadOutput {
     /// Commits, warnings and the git status.
     pub output: SourceOutput<CommitEvent>,
-    /// One entry per repository read (the skipped ones have none), in input order.
-    pub repos: Vec<RepoRead>,
-    /// The git dirs of the repositories git could not read (each has a warning).
-    pub failed: Vec<PathBuf>,
-    /// Work in progress of the repositories with the user's commits or a moved index,
-    /// stash or linked worktree, read in the same
-    /// pass (each git dir is in `wip_read`, whatever it found); the others' is read by
-    /// [`read_work_in_progress`] once the sessions and commands are joined.
-    pub wip: Vec<report_model::WipEvent>,
-    /// The git dirs whose work in progress was read with their commits.
-    pub wip_read: Vec<PathBuf>,
-    /// The git dirs whose index, stash or linked worktree moved since the window began
-    /// (whether or not their refs did), found with the skip check: their work in
-    /// progress is read too.
-    pub touched: Vec<PathBuf>,
+    /// One scan per repository given, in input order.
+    pub scans: Vec<RepoScan>,
 }
 
 /// Reads the user's commits authored at or after `options.since` from every repository
@@ -622,8 +665,9 @@ pub fn read_commits(
     read_repos(env, repos, options).output
 }
 
-/// [`read_commits`], with what each repository read told (its identities, the commits
-/// left out as other people's).
+/// [`read_commits`], with what the git stage learned of each repository: the skip
+/// check, its identities and the commits left out as other people's, and (where
+/// [`wip::ask_with_listing`] says so) its work in progress.
 pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadOutput {
     // The skip check only stats, but on a cold cache each stat waits for the disk: the
     // checks run on the pool so several wait at once.
@@ -631,16 +675,11 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
     // on the pool, rather than one repository after another once the logs are joined.
     let checks =
         crate::pool::map_ordered(repos, options.workers, |repo| skip::check(repo, options.since));
-    let touched: Vec<PathBuf> = repos
+    let active: Vec<(&Repo, Moved)> = repos
         .iter()
         .zip(&checks)
-        .filter(|(_, (_, touched))| *touched)
-        .map(|(repo, _)| repo.git_dir.clone())
-        .collect();
-    let active: Vec<&Repo> = repos
-        .iter()
-        .zip(&checks)
-        .filter_map(|(repo, (changed, _))| changed.then_some(repo))
+        .filter(|(_, moved)| moved.refs)
+        .map(|(repo, moved)| (repo, *moved))
         .collect();
     // With no include outside the repositories, most of them need no `git config`; with
     // nothing there (or in the environment) that changes a listing, it is read in process.
@@ -658,35 +697,41 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
         in_process,
         numstat_in_process: in_process && !outside.changes_numstat && !global_attributes,
     };
-    // A repository whose index moved too has its work in progress read on the same
-    // worker, while the agents' logs are still being read, rather than after the join.
-    let results = crate::pool::map_ordered(&active, options.workers, |repo| {
-        read_repo(env, repo, options, how, touched.contains(&repo.git_dir))
+    let results = crate::pool::map_ordered(&active, options.workers, |(repo, moved)| {
+        read_repo(env, repo, options, how, *moved)
     });
 
-    let mut read = ReadOutput { touched, ..ReadOutput::default() };
-    let output = &mut read.output;
-    for (index, result) in results.into_iter().enumerate() {
+    let scans = repos
+        .iter()
+        .zip(&checks)
+        .map(|(repo, &moved)| RepoScan {
+            repo: repo.clone(),
+            moved,
+            outcome: Outcome::Unchanged,
+            wip: WipState::NotAsked,
+        })
+        .collect();
+    let mut read = ReadOutput { output: SourceOutput::default(), scans };
+    // The repositories read are the scans whose refs moved, in the same order.
+    let read_scans = read.scans.iter_mut().filter(|scan| scan.moved.refs);
+    for (scan, result) in read_scans.zip(results) {
+        let warn = |what| Error::Git { repo: scan.repo.project.path.clone(), what }.warning();
         match result {
             Ok((commits, repo_read, wip)) => {
-                output.events.extend(commits);
-                read.repos.push(repo_read);
-                if let Some(wip) = wip {
-                    read.wip_read.push(active[index].git_dir.clone());
-                    match wip {
-                        Ok(Some(wip)) => read.wip.push(wip),
-                        Ok(None) => {}
-                        Err(what) => output.warnings.push(
-                            Error::Git { repo: active[index].project.path.clone(), what }.warning(),
-                        ),
+                read.output.events.extend(commits);
+                scan.wip = match wip {
+                    None => WipState::NotAsked,
+                    Some(Ok(found)) => WipState::Read(found),
+                    Some(Err(what)) => {
+                        read.output.warnings.push(warn(what));
+                        WipState::Failed
                     }
-                }
+                };
+                scan.outcome = Outcome::Read(repo_read);
             }
             Err(what) => {
-                output
-                    .warnings
-                    .push(Error::Git { repo: active[index].project.path.clone(), what }.warning());
-                read.failed.push(active[index].git_dir.clone());
+                read.output.warnings.push(warn(what));
+                scan.outcome = Outcome::Failed;
             }
         }
     }
@@ -695,7 +740,7 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
         found: !repos.is_empty(),
         locations: roots_of(repos),
         files: repos.len() as u64,
-        entries: output.events.len() as u64,
+        entries: read.output.events.len() as u64,
         limits: Vec::new(),
         ..SourceStatus::new(report_model::Source::Git)
     };
@@ -705,7 +750,7 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
             .limits
             .push(format!("{skipped} repositories unchanged since the window began were not read"));
     }
-    output.statuses.push(status);
+    read.output.statuses.push(status);
     read
 }
 
@@ -752,12 +797,12 @@ fn read_repo(
     repo: &Repo,
     options: &ReadOptions<'_>,
     how: How,
-    touched: bool,
+    moved: Moved,
 ) -> LogResult {
     let includes = how.includes;
     let reader = how.in_process.then(|| inproc::Reader::open(repo)).flatten();
-    let listed = reader.as_ref().and_then(|reader| reader.log(listing_bound(options.since)));
-    let (stdout, below_skew) = match listed {
+    let in_process = reader.as_ref().and_then(|reader| reader.log(listing_bound(options.since)));
+    let (listing, below_skew) = match in_process {
         Some(listed) => listed,
         None => log(env, repo, options)?,
     };
@@ -766,7 +811,7 @@ fn read_repo(
     // moves refs without making one).
     // Its own `.git/config` tells when it holds no identity and nothing outside includes
     // one (git reads the global identity, which the caller has, and nothing else).
-    let config = if authored_since(&stdout, options.since) {
+    let config = if listed::authored_since(&listing, options.since) {
         (!includes)
             .then(|| identity::local_config(repo))
             .flatten()
@@ -777,7 +822,7 @@ fn read_repo(
     let identity = options.identity.union(&config.identity);
     let mut left_out = LeftOut::default();
     let (mut commits, containment) =
-        parse_log(&stdout, &repo.project, options, &identity, &mut left_out);
+        parse_log(&listing, &repo.project, options, &identity, &mut left_out);
     // Line counts in a second pass, for the user's commits only: git computes no diff
     // for a colleague's or a bot's commit (a 1,000-file one costs as much as the rest).
     let hashes: Vec<&str> = commits
@@ -819,9 +864,9 @@ fn read_repo(
         below_skew,
         remote: config.remote_url.as_deref().and_then(normalize_remote),
     };
-    // A repository with the user's commits, or whose index or stash moved, is asked for
-    // its work in progress now, on this worker, rather than after the join.
-    let wip = (!commits.is_empty() || touched)
+    // Asked now, on this worker, rather than after the join, where the listing already
+    // tells that it will be.
+    let wip = wip::ask_with_listing(!commits.is_empty(), moved)
         .then(|| wip::read_wip(env, repo, options.since, options.timeout, reader.as_ref()));
     Ok((commits, read, wip))
 }
@@ -905,9 +950,7 @@ fn listing_command(env: &Env, repo: &Repo) -> Command {
         // diff) for the same reason and left out below unless asked for.
         .args(["--decorate=full", "--decorate-refs=refs/heads/", "--decorate-refs=refs/remotes/"])
         // The author as recorded (`%ae`, `%an`) and as the mailmap maps it (`%aE`, `%aN`).
-        .arg(format!(
-            "--format={HEADER_MARK}%H%x00%P%x00%D%x00%aI%x00%ae%x00%an%x00%aE%x00%aN%x00%s"
-        ));
+        .arg(format!("--format={HEADER_MARK}{LOG_FORMAT}"));
     command
 }
 
@@ -936,10 +979,14 @@ fn since_arg(options: &ReadOptions<'_>) -> String {
 /// second skewed commit below the first is not looked through; the in-process reader
 /// looks further: its `SKEW_LOOKS`), and a tip is looked below only when its ref was
 /// written in the window by the file's own time.
-fn log(env: &Env, repo: &Repo, options: &ReadOptions<'_>) -> Result<(Vec<u8>, u64), GitFailure> {
+fn log(
+    env: &Env,
+    repo: &Repo,
+    options: &ReadOptions<'_>,
+) -> Result<(Vec<Listed>, u64), GitFailure> {
     let mut command = listing_command(env, repo);
     command.args(["--exclude=refs/stash", "--all"]).arg(since_arg(options));
-    let listing = git_stdout(command, options.timeout)?;
+    let listing = listed::from_log(&git_stdout(command, options.timeout)?);
     // The look below is an addition: where git cannot answer it, the listing stands.
     match look_below_skew(env, repo, options, listing.clone()) {
         Ok(found) => Ok(found),
@@ -956,29 +1003,22 @@ fn look_below_skew(
     env: &Env,
     repo: &Repo,
     options: &ReadOptions<'_>,
-    mut listing: Vec<u8>,
-) -> Result<(Vec<u8>, u64), GitFailure> {
-    let mut listed: HashSet<Vec<u8>> = HashSet::new();
-    let mut boundary: BTreeSet<String> = BTreeSet::new();
-    let mut decorated: HashSet<String> = HashSet::new();
-    for (header, _) in records(&listing) {
-        let mut fields = header.split(|&byte| byte == 0);
-        let (Some(hash), Some(parents), Some(refs)) = (fields.next(), fields.next(), fields.next())
-        else {
-            continue;
-        };
-        listed.insert(hash.to_vec());
-        for parent in parents.split(|&byte| byte == b' ').filter(|parent| !parent.is_empty()) {
-            boundary.insert(String::from_utf8_lossy(parent).into_owned());
-        }
-        for name in String::from_utf8_lossy(refs).split(", ") {
-            decorated.insert(name.rsplit(" -> ").next().unwrap_or(name).to_owned());
-        }
+    mut listing: Vec<Listed>,
+) -> Result<(Vec<Listed>, u64), GitFailure> {
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut boundary: BTreeSet<&str> = BTreeSet::new();
+    let mut decorated: HashSet<&str> = HashSet::new();
+    for commit in &listing {
+        seen.insert(commit.hash.clone());
+        boundary.extend(commit.parents.iter().map(String::as_str));
+        decorated.extend(commit.refs.iter().map(String::as_str));
     }
-    boundary.retain(|hash| !listed.contains(hash.as_bytes()));
-    let mut stops: Vec<String> = boundary.into_iter().collect();
+    boundary.retain(|hash| !seen.contains(*hash));
+    let mut stops: Vec<String> = boundary.into_iter().map(str::to_owned).collect();
     stops.extend(
-        moved_tips(repo, options.since).into_iter().filter(|name| !decorated.contains(name)),
+        moved_tips(repo, options.since)
+            .into_iter()
+            .filter(|name| !decorated.contains(name.as_str())),
     );
     if stops.is_empty() {
         return Ok((listing, 0));
@@ -990,41 +1030,31 @@ fn look_below_skew(
         .arg(since_arg(options))
         .arg("--end-of-options")
         .args(stops.iter().map(|stop| format!("{stop}^@")));
-    let below = git_stdout(below, options.timeout)?;
-    let hash_of = |header: &[u8]| -> Vec<u8> {
-        header.split(|&byte| byte == 0).next().unwrap_or_default().to_vec()
-    };
-    let found: Vec<&[u8]> = records(&below)
+    let found: Vec<Listed> = listed::from_log(&git_stdout(below, options.timeout)?)
         .into_iter()
-        .map(|(header, _)| header)
-        .filter(|header| !listed.contains(&hash_of(header)))
+        .filter(|commit| !seen.contains(&commit.hash))
         .collect();
     if found.is_empty() {
         return Ok((listing, 0));
     }
     // The stops above what was found (dated before the window, which is why the listing
     // stopped there): listed too, for containment, and counted when authored in it.
-    let found_hashes: HashSet<Vec<u8>> = found.iter().map(|header| hash_of(header)).collect();
+    let found_hashes: HashSet<&str> = found.iter().map(|commit| commit.hash.as_str()).collect();
     let mut above = listing_command(env, repo);
     above.arg("--no-walk=unsorted").arg("--end-of-options").args(&stops);
-    let above = git_stdout(above, options.timeout)?;
-    let skewed = records(&above).into_iter().map(|(header, _)| header).filter(|header| {
-        header.split(|&byte| byte == 0).nth(1).is_some_and(|parents| {
-            parents.split(|&byte| byte == b' ').any(|parent| found_hashes.contains(parent))
-        })
-    });
+    let skewed: Vec<Listed> = listed::from_log(&git_stdout(above, options.timeout)?)
+        .into_iter()
+        .filter(|commit| commit.parents.iter().any(|parent| found_hashes.contains(parent.as_str())))
+        .collect();
     let mut below_skew = 0u64;
-    let mut seen = listed;
-    for header in skewed.chain(found) {
-        if !seen.insert(hash_of(header)) {
+    for commit in skewed.into_iter().chain(found) {
+        if !seen.insert(commit.hash.clone()) {
             continue;
         }
-        if header_authored_since(header, options.since) {
+        if commit.authored_since(options.since) {
             below_skew += 1;
         }
-        listing.extend_from_slice(b"\0\0");
-        listing.extend_from_slice(header);
-        listing.push(b'\n');
+        listing.push(commit);
     }
     Ok((listing, below_skew))
 }
@@ -1055,21 +1085,19 @@ fn moved_tips(repo: &Repo, since: Timestamp) -> Vec<String> {
     let mut pending = vec![repo.git_dir.join("refs/heads"), repo.git_dir.join("refs/remotes")];
     let mut looked = 0;
     while let Some(dir) = pending.pop() {
-        let Ok(entries) = fs_err::read_dir(&dir) else { continue };
-        for entry in entries.filter_map(Result::ok) {
+        let Ok(listing) = crate::listing::list(&dir) else { continue };
+        for entry in &listing.entries {
             looked += 1;
             if looked > MOVED_TIPS_MAX {
                 return moved;
             }
-            let path = entry.path();
-            match entry.file_type() {
-                Ok(kind) if kind.is_dir() => pending.push(path),
-                Ok(kind) if kind.is_file() && newer(&path) => {
-                    if let Ok(name) = path.strip_prefix(&repo.git_dir) {
-                        moved.push(name.to_string_lossy().into_owned());
-                    }
+            let path = entry.path_in(&dir);
+            if entry.kind.is_dir() {
+                pending.push(path);
+            } else if entry.kind.is_file() && newer(&path) {
+                if let Ok(name) = path.strip_prefix(&repo.git_dir) {
+                    moved.push(name.to_string_lossy().into_owned());
                 }
-                _ => {}
             }
         }
     }
@@ -1085,45 +1113,6 @@ fn listing_bound(since: Timestamp) -> Timestamp {
     since.checked_sub(SignedDuration::from_hours(24)).unwrap_or(Timestamp::MIN)
 }
 
-/// What starts each commit's header line in [`log`]'s output: two NUL bytes. The
-/// header is one line (git prints a subject, a name, an e-mail and ref names without
-/// newlines), and a `--numstat` line starts with a count or `-`, never with NUL; so a
-/// header is found by its line's start, and no byte inside a subject (such as `0x1E`,
-/// which the old record separator was) can split a commit.
-const HEADER_MARK: &str = "%x00%x00";
-
-/// The header lines of [`log`]'s output, each with its numstat lines.
-fn records(stdout: &[u8]) -> Vec<(&[u8], Vec<&[u8]>)> {
-    let mut records: Vec<(&[u8], Vec<&[u8]>)> = Vec::new();
-    for line in stdout.split(|&byte| byte == b'\n') {
-        if let Some(header) = line.strip_prefix(b"\0\0") {
-            records.push((header, Vec::new()));
-        } else if let Some((_, numstat)) = records.last_mut() {
-            if !line.is_empty() {
-                numstat.push(line);
-            }
-        }
-    }
-    records
-}
-
-/// Whether [`log`]'s output holds a commit authored at or after `since`.
-fn authored_since(stdout: &[u8], since: Timestamp) -> bool {
-    stdout
-        .split(|&byte| byte == b'\n')
-        .filter_map(|line| line.strip_prefix(b"\0\0"))
-        .any(|header| header_authored_since(header, since))
-}
-
-/// Whether a header line of [`log`]'s format is of a commit authored at or after `since`.
-fn header_authored_since(header: &[u8], since: Timestamp) -> bool {
-    header
-        .split(|&byte| byte == 0)
-        .nth(3)
-        .and_then(|date| std::str::from_utf8(date).ok()?.parse::<Timestamp>().ok())
-        .is_some_and(|time| time >= since)
-}
-
 /// Whether a commit's author is the user: by the author as recorded or as the mailmap
 /// maps it. The one place identities are matched (a later `--author` filter is built
 /// from the same [`Identity`]).
@@ -1131,46 +1120,36 @@ fn is_users(identity: &Identity, recorded: (&str, &str), mapped: (&str, &str)) -
     identity.matches(recorded.0, recorded.1) || identity.matches(mapped.0, mapped.1)
 }
 
-/// Parses the output of [`log`]'s format: a header line per commit. Commits by others are counted in `left_out`; every commit listed feeds the
-/// branch containment.
+/// The user's commits of a listing, and the branches containing them. Commits by others
+/// are counted in `left_out`; every commit listed feeds the branch containment.
 fn parse_log(
-    stdout: &[u8],
+    listing: &[Listed],
     project: &ProjectRef,
     options: &ReadOptions<'_>,
     identity: &Identity,
     left_out: &mut LeftOut,
 ) -> (Vec<CommitEvent>, branches::Containment) {
     let mut commits = Vec::new();
-    let mut graph: Vec<(String, String, String)> = Vec::new();
-    for (header, _) in records(stdout) {
-        let fields: Vec<&[u8]> = header.splitn(9, |&byte| byte == 0).collect();
-        let [hash, parents, refs, date, email, name, mapped_email, mapped_name, subject] =
-            fields.as_slice()
-        else {
-            continue;
-        };
-        let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
-        graph.push((lossy(hash), lossy(parents), lossy(refs)));
-        let merge =
-            parents.split(|&byte| byte == b' ').filter(|parent| !parent.is_empty()).count() > 1;
+    for listed in listing {
+        let merge = listed.is_merge();
         if merge && !options.include_merges {
             continue;
         }
-        let Ok(author_time) = String::from_utf8_lossy(date).parse::<Timestamp>() else { continue };
+        let Some(author_time) = listed.author_time else { continue };
         if author_time < options.since {
             continue;
         }
-        let (email, name, mapped_email) = (lossy(email), lossy(name), lossy(mapped_email));
-        if !is_users(identity, (&email, &name), (&mapped_email, &lossy(mapped_name))) {
-            left_out.add(&mapped_email);
+        let recorded = (listed.email.as_str(), listed.name.as_str());
+        if !is_users(identity, recorded, (&listed.mapped_email, &listed.mapped_name)) {
+            left_out.add(&listed.mapped_email);
             continue;
         }
         commits.push(CommitEvent {
             project: project.clone(),
             commit: Commit {
                 machines: Vec::new(),
-                hash: lossy(hash),
-                subject: lossy(subject),
+                hash: listed.hash.clone(),
+                subject: listed.subject.clone(),
                 truncated: false,
                 author_time,
                 // Filled in by `numstats`.
@@ -1187,43 +1166,43 @@ fn parse_log(
     let containment = if commits.is_empty() {
         branches::Containment::default()
     } else {
-        let nodes: Vec<branches::Node<'_>> = graph
-            .iter()
-            .map(|(hash, parents, refs)| branches::Node { hash, parents, refs })
-            .collect();
-        branches::containment(&nodes)
+        branches::containment(listing)
     };
     (commits, containment)
 }
 
-/// The work in progress of the repositories in `asked` (by git dir: the ones with the
-/// user's commits, a session or command of the window, or an index or stash that
-/// changed since `since`, [`ReadOutput::touched`]); never of the ones in `failed`. Each
-/// git process is killed after `timeout`.
+/// The work in progress of the repositories the git stage did not ask yet and
+/// [`wip::ask_after_join`] now asks (`worked_in`: the git dirs a session or command of the
+/// window ran in), read on the pool; each found is also kept in its scan. Each git
+/// process is killed after `timeout`.
 pub fn read_work_in_progress(
     env: &Env,
-    repos: &[Repo],
-    asked: &BTreeSet<PathBuf>,
-    failed: &[PathBuf],
+    scans: &mut [RepoScan],
+    worked_in: &BTreeSet<PathBuf>,
     since: Timestamp,
     (workers, timeout): (usize, Duration),
 ) -> SourceOutput<report_model::WipEvent> {
-    let chosen: Vec<&Repo> = repos
-        .iter()
-        .filter(|repo| !failed.contains(&repo.git_dir) && asked.contains(&repo.git_dir))
+    let chosen: Vec<&mut RepoScan> = scans
+        .iter_mut()
+        .filter(|scan| wip::ask_after_join(scan, worked_in.contains(&scan.repo.git_dir)))
         .collect();
-    let results = crate::pool::map_ordered(&chosen, workers, |repo| {
-        wip::read_wip(env, repo, since, timeout, None)
+    let results = crate::pool::map_ordered(&chosen, workers, |scan| {
+        wip::read_wip(env, &scan.repo, since, timeout, None)
     });
     let mut output = SourceOutput::default();
-    for (index, result) in results.into_iter().enumerate() {
-        match result {
-            Ok(Some(wip)) => output.events.push(wip),
-            Ok(None) => {}
-            Err(what) => output
-                .warnings
-                .push(Error::Git { repo: chosen[index].project.path.clone(), what }.warning()),
-        }
+    for (scan, result) in chosen.into_iter().zip(results) {
+        scan.wip = match result {
+            Ok(found) => {
+                output.events.extend(found.clone());
+                WipState::Read(found)
+            }
+            Err(what) => {
+                output
+                    .warnings
+                    .push(Error::Git { repo: scan.repo.project.path.clone(), what }.warning());
+                WipState::Failed
+            }
+        };
     }
     output
 }

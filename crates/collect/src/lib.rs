@@ -11,6 +11,7 @@ mod error;
 mod fsread;
 pub mod gather;
 pub mod git;
+mod listing;
 pub mod pool;
 pub mod sessions;
 pub mod shell;

@@ -9,6 +9,8 @@
 
 use std::collections::BTreeMap;
 
+use super::listed::Listed;
+
 /// The branches containing each commit: local names first, then remote-tracking ones
 /// (`origin/main`), each sorted; plus whether a remote-tracking branch contains it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -22,22 +24,13 @@ pub(crate) struct Contained {
     pub(crate) remote: Vec<String>,
 }
 
-/// One commit of the walk: its hash, its parents, and the refs decorating it
-/// (`%D` with `--decorate=full`, e.g. `HEAD -> refs/heads/main, refs/remotes/origin/main`).
-pub(crate) struct Node<'a> {
-    pub(crate) hash: &'a str,
-    pub(crate) parents: &'a str,
-    pub(crate) refs: &'a str,
-}
-
 /// Containment of every commit of the walk in the local and remote-tracking branches
-/// whose tips are in it.
-pub(crate) fn containment(nodes: &[Node<'_>]) -> Containment {
+/// whose tips are in it (its `refs/heads/` and `refs/remotes/` decorations; a remote's
+/// `HEAD` is not a branch).
+pub(crate) fn containment(nodes: &[Listed]) -> Containment {
     let mut tips: Vec<(String, bool, usize)> = Vec::new();
     for (index, node) in nodes.iter().enumerate() {
-        for name in node.refs.split(", ").map(str::trim) {
-            // `HEAD -> refs/heads/main` when HEAD is decorated too.
-            let name = name.rsplit(" -> ").next().unwrap_or(name);
+        for name in &node.refs {
             if let Some(local) = name.strip_prefix("refs/heads/") {
                 tips.push((local.to_owned(), false, index));
             } else if let Some(remote) = name.strip_prefix("refs/remotes/") {
@@ -51,11 +44,14 @@ pub(crate) fn containment(nodes: &[Node<'_>]) -> Containment {
         return Containment::default();
     }
     let position: BTreeMap<&str, usize> =
-        nodes.iter().enumerate().map(|(index, node)| (node.hash, index)).collect();
+        nodes.iter().enumerate().map(|(index, node)| (node.hash.as_str(), index)).collect();
     let edges: Vec<Vec<usize>> = nodes
         .iter()
         .map(|node| {
-            node.parents.split(' ').filter_map(|parent| position.get(parent).copied()).collect()
+            node.parents
+                .iter()
+                .filter_map(|parent| position.get(parent.as_str()).copied())
+                .collect()
         })
         .collect();
     tips.sort();
@@ -78,7 +74,7 @@ pub(crate) fn containment(nodes: &[Node<'_>]) -> Containment {
         by_commit: nodes
             .iter()
             .zip(contained)
-            .map(|(node, contained)| (node.hash.to_owned(), contained))
+            .map(|(node, contained)| (node.hash.clone(), contained))
             .collect(),
     }
 }
@@ -90,16 +86,27 @@ mod tests {
     #[test]
     fn containment_follows_parents_from_each_tip() {
         // c3 (feature) -> c2 (main, origin/main) -> c1; c4 (topic) -> c1.
-        let stdout = "\u{1e}c3\0c2\0refs/heads/feature\n\u{1e}c4\0c1\0HEAD -> refs/heads/topic\n\u{1e}c2\0c1\0refs/remotes/origin/main, refs/remotes/origin/HEAD, refs/heads/main\n\u{1e}c1\0old\0\n";
-        let nodes: Vec<Node<'_>> = stdout
-            .split('\u{1e}')
-            .filter(|record| !record.is_empty())
-            .map(|record| {
-                let mut fields = record.trim_end_matches('\n').splitn(3, '\0');
-                let mut next = || fields.next().unwrap_or_default();
-                Node { hash: next(), parents: next(), refs: next() }
-            })
-            .collect();
+        let node = |hash: &str, parents: &[&str], refs: &[&str]| Listed {
+            hash: hash.to_owned(),
+            parents: parents.iter().map(|parent| (*parent).to_owned()).collect(),
+            refs: refs.iter().map(|name| (*name).to_owned()).collect(),
+            author_time: None,
+            email: String::new(),
+            name: String::new(),
+            mapped_email: String::new(),
+            mapped_name: String::new(),
+            subject: String::new(),
+        };
+        let nodes = [
+            node("c3", &["c2"], &["refs/heads/feature"]),
+            node("c4", &["c1"], &["HEAD", "refs/heads/topic"]),
+            node(
+                "c2",
+                &["c1"],
+                &["refs/heads/main", "refs/remotes/origin/HEAD", "refs/remotes/origin/main"],
+            ),
+            node("c1", &["old"], &[]),
+        ];
         let containment = containment(&nodes);
         let get = |hash: &str| containment.by_commit[hash].clone();
         assert_eq!(get("c3").local, ["feature"]);

@@ -20,8 +20,8 @@
 
 use std::cell::Cell;
 use std::collections::HashMap;
+use std::io;
 use std::os::fd::{AsFd as _, OwnedFd};
-use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 use std::time::SystemTime;
@@ -30,7 +30,7 @@ use jiff::{SignedDuration, Timestamp};
 use rustix::fs::{self, AtFlags, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
-use super::Repo;
+use super::{Moved, Repo};
 use crate::fsread::stat_modified;
 
 /// Whether any ref, `packed-refs` or HEAD reflog of the repository changed at or after
@@ -42,15 +42,14 @@ use crate::fsread::stat_modified;
 /// (or otherwise unreadable) is read, so git reports what is wrong with it, instead of
 /// the repository silently counting as unchanged.
 pub fn changed_since(repo: &Repo, since: Timestamp) -> bool {
-    check(repo, since).0
+    check(repo, since).refs
 }
 
-/// [`changed_since`], and whether the repository's work tree was worked on since then:
-/// its index changed (git rewrites it on `add`, `commit`, `checkout`, `reset` and when
-/// `status` refreshes it), or its stash did, or a linked worktree's index or HEAD. Both
-/// come from one opening of the git dir and one listing of its `worktrees`.
-pub(crate) fn check(repo: &Repo, since: Timestamp) -> (bool, bool) {
-    let check = Check::new(since, link_counts_trusted);
+/// [`changed_since`], and whether the repository was worked on since then
+/// ([`super::wip::worked_on`]): both from one opening of the git dir and one listing of
+/// its `worktrees`.
+pub(crate) fn check(repo: &Repo, since: Timestamp) -> Moved {
+    let check = Check::new(since);
     let git_dir = &repo.git_dir;
     let base = match fs::open(
         git_dir,
@@ -59,25 +58,18 @@ pub(crate) fn check(repo: &Repo, since: Timestamp) -> (bool, bool) {
     ) {
         Ok(base) => base,
         // Nothing to tell it was worked on; unreadable, it is read so git says why.
-        Err(error) => return (error != Errno::NOENT, false),
+        Err(error) => return Moved { refs: error != Errno::NOENT, work: false },
     };
     let worktrees = list_folders(&base, Path::new("worktrees"), false);
-    let changed = check.changed(&base, git_dir, &worktrees);
-    let newer = |file: &str| {
-        fs::statat(&base, file, AtFlags::empty())
-            .is_ok_and(|stat| stat_modified(&stat) >= check.since)
-    };
-    let touched = newer("index")
-        || newer("logs/refs/stash")
-        || (worktrees.as_ref().is_ok_and(|names| !names.is_empty())
-            && !super::wip::linked_worktrees(repo, since).is_empty());
-    (changed, touched)
+    let refs = check.changed(&base, git_dir, &worktrees);
+    let work = super::wip::worked_on(&base, repo, &worktrees, since);
+    Moved { refs, work }
 }
 
 /// One skip check: the bound, and how to tell whether a file system counts subfolders.
-struct Check<F> {
+struct Check {
     since: SystemTime,
-    counts_subfolders: F,
+    link_counts: LinkCounts,
     /// Whether `refs/heads` turned out to be a folder: the files backend, whose
     /// repositories need no look at `reftable/` (a reftable repository's `refs/heads` is
     /// a file, there only to stop old versions of git).
@@ -94,13 +86,30 @@ enum Probe {
     Older(Stat),
 }
 
-impl<F: Fn(&dyn Fn() -> PathBuf, u64) -> bool> Check<F> {
-    fn new(since: Timestamp, counts_subfolders: F) -> Check<F> {
+/// Whether a check believes a folder's link count to tell its subfolders.
+#[derive(Debug, Clone, Copy)]
+enum LinkCounts {
+    /// Where the file system is one known to keep it ([`link_counts_trusted`]).
+    ByFileSystem,
+    /// Always (tests: the walk that believes them).
+    #[cfg(test)]
+    Believed,
+    /// Never: every folder is listed (tests: the walk that lists).
+    #[cfg(test)]
+    Ignored,
+}
+
+impl Check {
+    fn new(since: Timestamp) -> Check {
+        Check::with_link_counts(since, LinkCounts::ByFileSystem)
+    }
+
+    fn with_link_counts(since: Timestamp, link_counts: LinkCounts) -> Check {
         // Two seconds of slack for file systems with coarse times.
         let since = since
             .checked_sub(SignedDuration::from_secs(2))
             .map_or(SystemTime::UNIX_EPOCH, SystemTime::from);
-        Check { since, counts_subfolders, heads_folder: Cell::new(false) }
+        Check { since, link_counts, heads_folder: Cell::new(false) }
     }
 
     /// Whether the git dir changed. Every path is looked up relative to the git dir,
@@ -110,7 +119,7 @@ impl<F: Fn(&dyn Fn() -> PathBuf, u64) -> bool> Check<F> {
         &self,
         base: &OwnedFd,
         git_dir: &Path,
-        worktrees: &Result<Vec<PathBuf>, Errno>,
+        worktrees: &Result<Vec<PathBuf>, io::Error>,
     ) -> bool {
         // Not `FETCH_HEAD`: git rewrites it on every fetch, even one that brings nothing; a
         // fetch that moves a remote-tracking ref changes `refs/remotes/…` or `packed-refs`.
@@ -128,7 +137,15 @@ impl<F: Fn(&dyn Fn() -> PathBuf, u64) -> bool> Check<F> {
                 Probe::Changed => return true,
                 Probe::Older(stat) => {
                     let device = stat.st_dev;
-                    let trusted = (self.counts_subfolders)(&|| git_dir.join(tree), device);
+                    let trusted = match self.link_counts {
+                        LinkCounts::ByFileSystem => {
+                            link_counts_trusted(device, || git_dir.join(tree))
+                        }
+                        #[cfg(test)]
+                        LinkCounts::Believed => true,
+                        #[cfg(test)]
+                        LinkCounts::Ignored => false,
+                    };
                     // One path for the whole tree, each subfolder pushed and popped.
                     let mut relative = PathBuf::with_capacity(64);
                     relative.push(tree);
@@ -141,7 +158,7 @@ impl<F: Fn(&dyn Fn() -> PathBuf, u64) -> bool> Check<F> {
         // Linked worktrees keep their own HEAD and reflog under `worktrees/<name>`.
         let names = match worktrees {
             Ok(names) => names,
-            Err(error) => return !matches!(*error, Errno::NOENT | Errno::NOTDIR),
+            Err(error) => return !crate::listing::is_missing(error),
         };
         names.iter().any(|name| {
             let worktree = Path::new("worktrees").join(name);
@@ -208,7 +225,7 @@ impl<F: Fn(&dyn Fn() -> PathBuf, u64) -> bool> Check<F> {
         // A folder that cannot be listed might hide a change: read the repository.
         let names = match list_folders(base, relative, true) {
             Ok(names) => names,
-            Err(error) => return !matches!(error, Errno::NOENT | Errno::NOTDIR),
+            Err(error) => return !crate::listing::is_missing(&error),
         };
         let was_seen = |name: &Path| {
             usual
@@ -232,7 +249,7 @@ impl<F: Fn(&dyn Fn() -> PathBuf, u64) -> bool> Check<F> {
     }
 }
 
-impl<F> Check<F> {
+impl Check {
     /// Notes a folder of `refs/` found (by `lstat` or by a listing's entry type).
     fn note_folder(&self, relative: &Path) {
         if relative == Path::new("refs/heads") {
@@ -252,20 +269,17 @@ fn list_folders(
     base: &OwnedFd,
     relative: &Path,
     folders_only: bool,
-) -> Result<Vec<PathBuf>, Errno> {
-    let fd = fs::openat(
-        base,
-        relative,
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-        Mode::empty(),
-    )?;
-    let mut names = Vec::new();
-    crate::fsread::for_each_entry(fd.as_fd(), |_, name, kind| {
-        if !folders_only || kind == FileType::Directory {
-            names.push(PathBuf::from(std::ffi::OsStr::from_bytes(name.to_bytes())));
-        }
-    })?;
-    Ok(names)
+) -> Result<Vec<PathBuf>, io::Error> {
+    let listing = crate::listing::list_at(base.as_fd(), relative)?;
+    if let Some(stopped) = listing.stopped {
+        return Err(stopped);
+    }
+    Ok(listing
+        .entries
+        .into_iter()
+        .filter(|entry| !folders_only || entry.kind.is_dir())
+        .map(|entry| PathBuf::from(entry.name))
+        .collect())
 }
 
 /// The subfolders a folder of `refs/` usually has, tried by name before it is listed
@@ -291,7 +305,7 @@ fn usual_subfolders(relative: &Path) -> &'static [&'static str] {
 /// Whether the file system on device `device`, which holds the path `path` makes,
 /// counts a folder's subfolders in its link count. Asked once per device (a `statfs`),
 /// then remembered; the path is made only to ask.
-fn link_counts_trusted(path: &dyn Fn() -> PathBuf, device: u64) -> bool {
+fn link_counts_trusted(device: u64, path: impl FnOnce() -> PathBuf) -> bool {
     static KNOWN: Mutex<Option<HashMap<u64, bool>>> = Mutex::new(None);
     if let Some(&known) = KNOWN
         .lock()
@@ -375,10 +389,10 @@ mod tests {
         let since: Timestamp = SINCE.parse().unwrap();
         let base = fs::open(git_dir, OFlags::PATH | OFlags::CLOEXEC, Mode::empty()).unwrap();
         let worktrees = list_folders(&base, Path::new("worktrees"), false);
-        let believing = Check::new(since, |_: &dyn Fn() -> PathBuf, _| true)
+        let believing = Check::with_link_counts(since, LinkCounts::Believed)
             .changed(&base, git_dir, &worktrees);
-        let listing = Check::new(since, |_: &dyn Fn() -> PathBuf, _| false)
-            .changed(&base, git_dir, &worktrees);
+        let listing =
+            Check::with_link_counts(since, LinkCounts::Ignored).changed(&base, git_dir, &worktrees);
         (believing, listing)
     }
 
@@ -537,8 +551,8 @@ mod tests {
         let temp = tempfile::tempdir().unwrap();
         let device = fs_err::metadata(temp.path()).unwrap().dev();
         let path = || temp.path().to_path_buf();
-        let first = link_counts_trusted(&path, device);
-        assert_eq!(link_counts_trusted(&path, device), first);
+        let first = link_counts_trusted(device, path);
+        assert_eq!(link_counts_trusted(device, path), first);
         if first {
             // Where the count is believed, it really is 2 plus the subfolders.
             fs_err::create_dir_all(temp.path().join("a/b")).unwrap();

@@ -1,10 +1,18 @@
-//! Work in progress of the active repositories: files not committed (from
-//! `git status --porcelain=v2 -z`, each dated by its own modification time) and stashes
-//! (from the stash reflog). Unpushed commits come from [`super::branches`].
+//! Work in progress: which repositories are asked, and what they answer. Everything that
+//! decides it is in this file:
 //!
-//! Only repositories that are active are asked: ones with commits of the window, ones a
-//! session or command of the window ran in, and ones whose index, stash or a linked
-//! worktree's index or HEAD changed since the window began (a `stat`, no process).
+//! - [`worked_on`]: the skip check's `stat`s of the index, the stash reflog and linked
+//!   worktrees ([`super::Moved::work`]).
+//! - [`ask_with_listing`]: asked on the git worker, right after the commits are listed
+//!   (the user's commits there, or worked on), while the agents' logs are still read.
+//! - [`ask_after_join`]: asked once the sessions and commands are joined to their
+//!   repositories (one ran there).
+//! - [`read_wip`]: the answer. Files not committed come from
+//!   `git status --porcelain=v2 -z`, each dated by its own modification time, but only
+//!   where the in-process clean-work-tree check
+//!   ([`super::inproc::Reader::worktree_unchanged_since`]) cannot prove that it would
+//!   name nothing; stashes come from the stash reflog. Unpushed commits come from
+//!   [`super::branches`].
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -12,6 +20,11 @@ use std::time::{Duration, SystemTime};
 use jiff::{SignedDuration, Timestamp};
 use report_model::{WipEvent, WipFile, WipStash};
 
+use std::os::fd::OwnedFd;
+
+use rustix::fs::{AtFlags, statat};
+
+use super::{Moved, Outcome, RepoScan, WipState};
 use super::{Repo, command, output};
 use crate::error::GitFailure;
 use crate::{Env, fsread};
@@ -19,19 +32,68 @@ use crate::{Env, fsread};
 /// The largest stash reflog read (about 5,000 stashes); a larger one shows no stash.
 const MAX_STASH_LOG_BYTES: u64 = 1 << 20;
 
+/// Whether the repository was worked on at or after `since` (less two seconds, for file
+/// systems with coarse times): its index changed (git rewrites it on `add`, `commit`,
+/// `checkout`, `reset` and when `status` refreshes it), or its stash did, or a linked
+/// worktree's index or HEAD. `base` is the git dir, opened by the skip check, and
+/// `worktrees` the names under its `worktrees/`. Stat-based, no process.
+pub(crate) fn worked_on(
+    base: &OwnedFd,
+    repo: &Repo,
+    worktrees: &Result<Vec<PathBuf>, std::io::Error>,
+    since: Timestamp,
+) -> bool {
+    let bound = bound(since);
+    let newer = |file: &str| {
+        statat(base, file, AtFlags::empty()).is_ok_and(|stat| fsread::stat_modified(&stat) >= bound)
+    };
+    newer("index")
+        || newer("logs/refs/stash")
+        || (worktrees.as_ref().is_ok_and(|names| !names.is_empty())
+            && !linked_worktrees(repo, since).is_empty())
+}
+
+/// Whether the git worker that listed the repository's commits asks for its work in
+/// progress too: it holds commits of the user's in the window, or was worked on.
+pub(crate) fn ask_with_listing(has_commits: bool, moved: Moved) -> bool {
+    has_commits || moved.work
+}
+
+/// Whether a repository the git stage did not ask is asked once the logs are joined: a
+/// session or command of the window ran in it (`worked_in`), or it holds commits of the
+/// user's or was worked on (a repository only the logs revealed, read after the join).
+/// Never one git could not read.
+pub(crate) fn ask_after_join(scan: &RepoScan, worked_in: bool) -> bool {
+    if scan.wip != WipState::NotAsked {
+        return false;
+    }
+    match &scan.outcome {
+        Outcome::Failed => false,
+        Outcome::Read(read) => worked_in || ask_with_listing(read.commits > 0, scan.moved),
+        Outcome::Unchanged => worked_in || scan.moved.work,
+    }
+}
+
+/// The bound of the `stat`s: `since` less two seconds of slack for file systems with
+/// coarse times.
+fn bound(since: Timestamp) -> SystemTime {
+    SystemTime::from(since.checked_sub(SignedDuration::from_secs(2)).unwrap_or(Timestamp::MIN))
+}
+
 /// The linked worktrees of the repository (`git worktree add`) whose own index or HEAD
 /// reflog changed at or after `since`, by their folder: `worktrees/<name>/gitdir` names
 /// the worktree's `.git` file. Stat-based, no process.
 pub(crate) fn linked_worktrees(repo: &Repo, since: Timestamp) -> Vec<PathBuf> {
-    let bound =
-        SystemTime::from(since.checked_sub(SignedDuration::from_secs(2)).unwrap_or(Timestamp::MIN));
+    let bound = bound(since);
     let newer = |path: &Path| {
         fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= bound)
     };
-    let Ok(entries) = fs_err::read_dir(repo.git_dir.join("worktrees")) else { return Vec::new() };
-    let mut found: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
+    let admin = repo.git_dir.join("worktrees");
+    let Ok(listing) = crate::listing::list(&admin) else { return Vec::new() };
+    let mut found: Vec<PathBuf> = listing
+        .entries
+        .iter()
+        .map(|entry| entry.path_in(&admin))
         .filter(|admin| newer(&admin.join("index")) || newer(&admin.join("logs/HEAD")))
         .filter_map(|admin| {
             let text = fsread::read_small_text(&admin.join("gitdir"), 4096).ok()?;

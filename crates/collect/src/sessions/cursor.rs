@@ -645,9 +645,11 @@ fn decode_slug(slug: &str) -> Option<PathBuf> {
 }
 
 fn walk_slug(folder: &Path, rest: &str, budget: &mut usize) -> Option<PathBuf> {
-    let mut names: Vec<String> = fs_err::read_dir(folder)
+    let mut names: Vec<String> = crate::listing::list(folder)
         .ok()?
-        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .entries
+        .into_iter()
+        .filter_map(|entry| entry.name.into_string().ok())
         .take(*budget)
         .collect();
     *budget = budget.saturating_sub(names.len().max(1));

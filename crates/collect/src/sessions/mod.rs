@@ -207,32 +207,24 @@ impl Ctx {
     }
 
     /// The entries of a folder with their types (from the directory listing, so no
-    /// `stat` per entry), sorted; a missing folder is empty.
-    fn list_dir_typed(&mut self, path: &Path) -> Vec<(PathBuf, std::fs::FileType)> {
-        match fs_err::read_dir(path) {
-            Ok(entries) => {
-                let mut listed: Vec<(PathBuf, std::fs::FileType)> = entries
-                    .filter_map(|entry| {
-                        let entry = entry.ok()?;
-                        Some((entry.path(), entry.file_type().ok()?))
-                    })
-                    .collect();
-                sort_by_name(&mut listed);
-                listed
-            }
-            Err(error)
-                if matches!(
-                    error.kind(),
-                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
-                ) =>
-            {
-                Vec::new()
-            }
+    /// `stat` per entry), sorted; a missing folder is empty. A folder that cannot be
+    /// listed, or stops part way, is a warning naming it (what was listed is kept).
+    fn list_dir_typed(&mut self, path: &Path) -> Vec<(PathBuf, crate::listing::Kind)> {
+        let listing = match crate::listing::list(path) {
+            Ok(listing) => listing,
+            Err(error) if crate::listing::is_missing(&error) => return Vec::new(),
             Err(error) => {
                 self.unreadable(path, error);
-                Vec::new()
+                return Vec::new();
             }
+        };
+        let mut listed: Vec<(PathBuf, crate::listing::Kind)> =
+            listing.entries.iter().map(|entry| (entry.path_in(path), entry.kind)).collect();
+        sort_by_name(&mut listed);
+        if let Some(error) = listing.stopped {
+            self.unreadable(path, error);
         }
+        listed
     }
 
     /// Whether a file was modified at or after `since`, so that it may hold records in
@@ -277,7 +269,7 @@ fn list_fresh_at(
     // Room for the names of a folder of a dozen transcripts without growing.
     let mut listed =
         Fresh { names: Vec::with_capacity(512), entries: Vec::with_capacity(8), broken: None };
-    let read = crate::fsread::for_each_entry(dir.as_fd(), |folder, name, kind| {
+    let read = crate::listing::for_each_entry(dir.as_fd(), |folder, name, kind| {
         // A file whose time cannot be read is opened anyway; a link is followed.
         let flags =
             if kind == FileType::Symlink { AtFlags::empty() } else { AtFlags::SYMLINK_NOFOLLOW };
@@ -339,7 +331,7 @@ type OpenListing = (OwnedFd, Vec<(PathBuf, FileType)>);
 fn open_listed(path: &Path) -> Result<Option<OpenListing>, Error> {
     let Some(dir) = open_dir(rustix::fs::CWD, path, path)? else { return Ok(None) };
     let mut listed = Vec::new();
-    crate::fsread::for_each_entry(dir.as_fd(), |_, name, kind| {
+    crate::listing::for_each_entry(dir.as_fd(), |_, name, kind| {
         listed.push((path.join(std::ffi::OsStr::from_bytes(name.to_bytes())), kind));
     })
     .map_err(|error| Error::io(path, error.into()))?;
@@ -350,13 +342,10 @@ fn open_listed(path: &Path) -> Result<Option<OpenListing>, Error> {
 /// The folder at `relative` below `base`, open for listing; `None` when it does not
 /// exist (or is not a folder). `path` names it in the error.
 fn open_dir(base: BorrowedFd<'_>, relative: &Path, path: &Path) -> Result<Option<OwnedFd>, Error> {
-    use rustix::fs::{Mode, OFlags};
-    use rustix::io::Errno;
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    match rustix::fs::openat(base, relative, flags, Mode::empty()) {
+    match crate::listing::open_at(base, relative) {
         Ok(fd) => Ok(Some(fd)),
-        Err(Errno::NOENT | Errno::NOTDIR) => Ok(None),
-        Err(error) => Err(Error::io(path, error.into())),
+        Err(error) if crate::listing::is_missing(&error) => Ok(None),
+        Err(error) => Err(Error::io(path, error)),
     }
 }
 

@@ -7,6 +7,8 @@ use gix::bstr::{BStr, ByteSlice as _};
 use gix::prelude::{Find as _, FindExt as _};
 use jiff::Timestamp;
 
+use crate::git::listed::Listed;
+
 /// How many parents of commits dated before the bound the walk may decode per
 /// repository, looking for a parent dated later than its child (a clock that went back).
 /// Each boundary commit (an old tip, the last commit of a line before the window) costs
@@ -109,7 +111,7 @@ fn walk(
     Some((listed, nodes, below_skew))
 }
 
-pub(super) fn list(repository: &gix::Repository, bound: i64) -> Option<(Vec<u8>, u64)> {
+pub(super) fn list(repository: &gix::Repository, bound: i64) -> Option<(Vec<Listed>, u64)> {
     let mailmap = repository.open_mailmap();
     // Tips: every ref but the stash, peeled, and HEAD (unborn: none).
     let mut tips: Vec<ObjectId> = Vec::new();
@@ -137,33 +139,24 @@ pub(super) fn list(repository: &gix::Repository, bound: i64) -> Option<(Vec<u8>,
 
     let (listed, nodes, below_skew) = walk(repository, &mailmap, tips, bound)?;
 
-    let mut out = Vec::new();
+    let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    let mut out = Vec::with_capacity(listed.len());
     for id in listed {
         let node = nodes.get(&id)?;
         let line = &node.line;
-        let author_time = Timestamp::from_second(line.author_time).ok()?;
-        let mut refs: Vec<&str> = decorations
-            .get(&id)
-            .map(|names| names.iter().map(String::as_str).collect())
-            .unwrap_or_default();
+        let mut refs: Vec<String> = decorations.get(&id).cloned().unwrap_or_default();
         refs.sort_unstable();
-        let parents: Vec<String> = node.parents.iter().map(ToString::to_string).collect();
-        out.extend_from_slice(b"\0\0");
-        out.extend_from_slice(id.to_string().as_bytes());
-        for field in [
-            parents.join(" ").as_bytes(),
-            refs.join(", ").as_bytes(),
-            author_time.to_string().as_bytes(),
-            &line.email,
-            &line.name,
-            &line.mapped_email,
-            &line.mapped_name,
-            &line.subject,
-        ] {
-            out.push(0);
-            out.extend_from_slice(field);
-        }
-        out.push(b'\n');
+        out.push(Listed {
+            hash: id.to_string(),
+            parents: node.parents.iter().map(ToString::to_string).collect(),
+            refs,
+            author_time: Some(Timestamp::from_second(line.author_time).ok()?),
+            email: lossy(&line.email),
+            name: lossy(&line.name),
+            mapped_email: lossy(&line.mapped_email),
+            mapped_name: lossy(&line.mapped_name),
+            subject: lossy(&line.subject),
+        });
     }
     Some((out, below_skew))
 }

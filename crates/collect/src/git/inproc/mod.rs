@@ -75,10 +75,10 @@ impl<'a> Reader<'a> {
         Some(Reader { repo, repository })
     }
 
-    /// Lists the commits with committer dates at or after `bound` in the layout of
-    /// [`super::log`]'s output, with how many of them were found only below a commit
-    /// dated before the bound; or `None` when git must be asked.
-    pub(crate) fn log(&self, bound: Timestamp) -> Option<(Vec<u8>, u64)> {
+    /// Lists the commits with committer dates at or after `bound`, as [`super::log`]
+    /// does, with how many of them were found only below a commit dated before the
+    /// bound; or `None` when git must be asked.
+    pub(crate) fn log(&self, bound: Timestamp) -> Option<(Vec<super::Listed>, u64)> {
         log::list(&self.repository, bound.as_second())
     }
 }
@@ -118,8 +118,8 @@ fn plain_layout(work_tree: &Path, git_dir: &Path) -> bool {
 }
 
 fn no_linked_worktrees(git_dir: &Path) -> bool {
-    match fs_err::read_dir(git_dir.join("worktrees")) {
-        Ok(mut entries) => entries.next().is_none(),
+    match crate::listing::list(&git_dir.join("worktrees")) {
+        Ok(listing) => listing.entries.is_empty() && listing.stopped.is_none(),
         Err(error) => error.kind() == std::io::ErrorKind::NotFound,
     }
 }
@@ -139,15 +139,17 @@ fn valid_head(git_dir: &Path) -> bool {
 /// regular file: the reader opens them without the non-blocking guard of
 /// [`crate::fsread`].
 fn only_regular_files(dir: &Path, depth: usize) -> bool {
-    let entries = match fs_err::read_dir(dir) {
-        Ok(entries) => entries,
+    let listing = match crate::listing::list(dir) {
+        Ok(listing) => listing,
         Err(error) => return error.kind() == std::io::ErrorKind::NotFound,
     };
-    for entry in entries {
-        let Ok(entry) = entry else { return false };
-        let Ok(kind) = entry.file_type() else { return false };
+    if listing.stopped.is_some() {
+        return false;
+    }
+    for entry in &listing.entries {
+        let kind = entry.kind;
         if kind.is_dir() {
-            if depth == 0 || !only_regular_files(&entry.path(), depth - 1) {
+            if depth == 0 || !only_regular_files(&entry.path_in(dir), depth - 1) {
                 return false;
             }
         } else if !kind.is_file() {
@@ -179,29 +181,19 @@ mod status;
 #[cfg(test)]
 mod tests;
 
-/// The records of a listing, for comparing two of them: by hash, the parents, the
-/// `refs/heads/` and `refs/remotes/` decorations (sorted), the author time and the
-/// author fields.
+/// A listing by hash, for comparing two of them: the decorations kept are the
+/// `refs/heads/` and `refs/remotes/` ones (git's may also name `HEAD`).
 #[cfg(test)]
-pub(crate) fn records(stdout: &[u8]) -> std::collections::BTreeMap<String, Vec<String>> {
-    super::records(stdout)
+pub(crate) fn records(
+    listing: Vec<super::Listed>,
+) -> std::collections::BTreeMap<String, super::Listed> {
+    listing
         .into_iter()
-        .map(|(header, _)| {
-            let fields: Vec<String> = header
-                .splitn(9, |&byte| byte == 0)
-                .map(|field| String::from_utf8_lossy(field).into_owned())
-                .collect();
-            let mut refs: Vec<&str> = fields[2]
-                .split(", ")
-                .map(|name| name.rsplit(" -> ").next().unwrap_or(name))
-                .filter(|name| name.starts_with("refs/heads/") || name.starts_with("refs/remotes/"))
-                .collect();
-            refs.sort_unstable();
-            let time =
-                fields[3].parse::<Timestamp>().map(|time| time.to_string()).unwrap_or_default();
-            let mut record = vec![fields[1].clone(), refs.join(", "), time];
-            record.extend(fields[4..].iter().cloned());
-            (fields[0].clone(), record)
+        .map(|mut listed| {
+            listed.refs.retain(|name| {
+                name.starts_with("refs/heads/") || name.starts_with("refs/remotes/")
+            });
+            (listed.hash.clone(), listed)
         })
         .collect()
 }

@@ -35,8 +35,9 @@ impl Reader<'_> {
             // deleted from the index, each dated by its own path, and every file of the work
             // tree as untracked; with nothing in the work tree, nothing is kept.
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                return fs_err::read_dir(work_tree).is_ok_and(|entries| {
-                    entries.filter_map(Result::ok).all(|entry| entry.file_name() == ".git")
+                return crate::listing::list(work_tree).is_ok_and(|listing| {
+                    listing.stopped.is_none()
+                        && listing.entries.iter().all(|entry| entry.name == ".git")
                 });
             }
             Err(_) => return false,
@@ -141,17 +142,18 @@ fn untracked_all_older(
     } else {
         work_tree.join(std::ffi::OsStr::from_bytes(dir))
     };
-    let Ok(entries) = fs_err::read_dir(&folder) else { return false };
-    for entry in entries {
-        let Ok(entry) = entry else { return false };
-        let name = entry.file_name();
-        let name = name.as_bytes();
+    let Ok(listing) = crate::listing::list(&folder) else { return false };
+    if listing.stopped.is_some() {
+        return false;
+    }
+    for entry in &listing.entries {
+        let name = entry.name.as_bytes();
         if dir.is_empty() && name == b".git" {
             continue;
         }
         let relative: Vec<u8> =
             if dir.is_empty() { name.to_vec() } else { [dir, b"/", name].concat() };
-        let Ok(kind) = entry.file_type() else { return false };
+        let kind = entry.kind;
         if tracked.contains(relative.as_slice()) {
             if kind.is_dir() && !untracked_all_older(work_tree, &relative, tracked, bound, excludes)
             {
@@ -159,7 +161,7 @@ fn untracked_all_older(
             }
             continue;
         }
-        let old = fs_err::symlink_metadata(entry.path())
+        let old = fs_err::symlink_metadata(entry.path_in(&folder))
             .and_then(|meta| meta.modified())
             .is_ok_and(|modified| modified < bound);
         if !old && !ignored(excludes, &relative, kind.is_dir()) {

@@ -8,7 +8,7 @@ use super::log::subject;
 use super::*;
 use crate::git::{Identity, ReadOptions};
 
-fn log(repo: &Repo, bound: Timestamp) -> Option<Vec<u8>> {
+fn log(repo: &Repo, bound: Timestamp) -> Option<Vec<crate::git::Listed>> {
     Reader::open(repo)?.log(bound).map(|(listed, _)| listed)
 }
 
@@ -62,7 +62,7 @@ fn repo_at(path: &Path) -> Repo {
 }
 
 /// The listing as `git log` gives it, in [`records`] form.
-fn by_git(repo: &Repo, since: Timestamp) -> std::collections::BTreeMap<String, Vec<String>> {
+fn by_git(repo: &Repo, since: Timestamp) -> std::collections::BTreeMap<String, crate::git::Listed> {
     let env = Env::new(&repo.project.path);
     let identity = Identity::default();
     let options = ReadOptions {
@@ -73,7 +73,7 @@ fn by_git(repo: &Repo, since: Timestamp) -> std::collections::BTreeMap<String, V
         timeout: crate::git::DEFAULT_TIMEOUT,
         outside: None,
     };
-    records(&crate::git::log(&env, repo, &options).unwrap().0)
+    records(crate::git::log(&env, repo, &options).unwrap().0)
 }
 
 fn init(dir: &Path) -> PathBuf {
@@ -155,9 +155,9 @@ fn the_listing_in_process_is_the_listing_of_git() {
     let repo = rich(dir.path());
     let expected = by_git(&repo, since());
     let listed = log(&repo, super::super::listing_bound(since())).expect("read in process");
-    assert_eq!(records(&listed), expected);
+    assert_eq!(records(listed), expected);
     // The walk did what the fixture is for.
-    let subjects: Vec<&str> = expected.values().map(|record| record[7].as_str()).collect();
+    let subjects: Vec<&str> = expected.values().map(|record| record.subject.as_str()).collect();
     for subject in [
         "exactly on the bound",
         "   leading blank lines and a second line",
@@ -169,21 +169,28 @@ fn the_listing_in_process_is_the_listing_of_git() {
         assert!(subjects.contains(&subject), "{subject:?} not in {subjects:?}");
     }
     assert!(!subjects.contains(&"old, before the bound"), "{subjects:?}");
-    assert!(expected.values().any(|record| record[5] == "col@example.com"), "mailmap applied");
-    assert!(expected.values().any(|record| record[1].contains("refs/remotes/origin/main")));
+    assert!(
+        expected.values().any(|record| record.mapped_email == "col@example.com"),
+        "mailmap applied"
+    );
+    assert!(
+        expected
+            .values()
+            .any(|record| record.refs.iter().any(|name| name == "refs/remotes/origin/main"))
+    );
 
     // Packed refs and packed objects read alike.
     git(&repo.project.path, "2026-11-30T10:00:00+09:00", &["gc", "-q"], &[]);
     assert!(repo.git_dir.join("packed-refs").exists());
     let listed = log(&repo, super::super::listing_bound(since())).expect("read in process");
-    assert_eq!(records(&listed), by_git(&repo, since()));
+    assert_eq!(records(listed), by_git(&repo, since()));
 }
 
 #[test]
 fn detached_and_empty_repositories_list_as_git_does() {
     let dir = tempfile::tempdir().unwrap();
     let empty = repo_at(&init(&dir.path().join("empty")));
-    assert_eq!(log(&empty, since()).map(|listed| records(&listed)), Some(by_git(&empty, since())));
+    assert_eq!(log(&empty, since()).map(records), Some(by_git(&empty, since())));
 
     let path = init(&dir.path().join("detached"));
     commit(&path, "2026-11-27T09:00:00+09:00", "a.txt", "first");
@@ -193,7 +200,7 @@ fn detached_and_empty_repositories_list_as_git_does() {
     let detached = repo_at(&path);
     let expected = by_git(&detached, since());
     assert_eq!(expected.len(), 3);
-    assert_eq!(log(&detached, since()).map(|listed| records(&listed)), Some(expected));
+    assert_eq!(log(&detached, since()).map(records), Some(expected));
 }
 
 #[test]

@@ -162,7 +162,8 @@ pub fn gather(
         reads.scans.iter().filter_map(RepoScan::read).cloned().collect();
     gathered.warnings.extend(identity_unknown(&gathered.identity, &repo_reads));
     let pool = (workers, sources.git.timeout);
-    let wip = work_in_progress(env, &mut gathered, &mut reads, &worked_in, since, pool);
+    let wip =
+        work_in_progress(env, &mut gathered, &mut reads, &worked_in, (since, found.outside), pool);
     gathered.repo_reads = repo_reads;
     let commits = reads.output;
 
@@ -234,7 +235,7 @@ fn work_in_progress(
     gathered: &mut Gathered,
     reads: &mut git::ReadOutput,
     worked_in: &BTreeSet<PathBuf>,
-    since: Timestamp,
+    (since, outside): (Timestamp, git::OutsideConfig),
     pool: (usize, Duration),
 ) -> Vec<report_model::WipEvent> {
     let start = Instant::now();
@@ -246,7 +247,7 @@ fn work_in_progress(
             WipState::NotAsked | WipState::Failed => None,
         })
         .collect();
-    let wip = git::read_work_in_progress(env, &mut reads.scans, worked_in, since, pool);
+    let wip = git::read_work_in_progress(env, &mut reads.scans, worked_in, (since, outside), pool);
     gathered.timings.push(("git: work in progress".to_owned(), start.elapsed()));
     gathered.warnings.extend(wip.warnings);
     events.extend(wip.events);

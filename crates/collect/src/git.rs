@@ -696,6 +696,7 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
         includes: outside.includes,
         in_process,
         numstat_in_process: in_process && !outside.changes_numstat && !global_attributes,
+        status: wip::status_mode(env, outside),
     };
     let results = crate::pool::map_ordered(&active, options.workers, |(repo, moved)| {
         read_repo(env, repo, options, how, *moved)
@@ -787,6 +788,8 @@ struct How {
     /// Nor what `--numstat` counts: line counts are taken in process where git's are
     /// bound to be the same ([`inproc::Reader::numstats`]).
     numstat_in_process: bool,
+    /// How far `git status` may be answered in process ([`wip::status_mode`]).
+    status: inproc::Status,
 }
 
 /// Reads one repository: its commits and the branches containing them (read in
@@ -866,8 +869,9 @@ fn read_repo(
     };
     // Asked now, on this worker, rather than after the join, where the listing already
     // tells that it will be.
-    let wip = wip::ask_with_listing(!commits.is_empty(), moved)
-        .then(|| wip::read_wip(env, repo, options.since, options.timeout, reader.as_ref()));
+    let wip = wip::ask_with_listing(!commits.is_empty(), moved).then(|| {
+        wip::read_wip(env, repo, (options.since, options.timeout), reader.as_ref(), how.status)
+    });
     Ok((commits, read, wip))
 }
 
@@ -1179,15 +1183,16 @@ pub fn read_work_in_progress(
     env: &Env,
     scans: &mut [RepoScan],
     worked_in: &BTreeSet<PathBuf>,
-    since: Timestamp,
+    (since, outside): (Timestamp, OutsideConfig),
     (workers, timeout): (usize, Duration),
 ) -> SourceOutput<report_model::WipEvent> {
+    let status = wip::status_mode(env, outside);
     let chosen: Vec<&mut RepoScan> = scans
         .iter_mut()
         .filter(|scan| wip::ask_after_join(scan, worked_in.contains(&scan.repo.git_dir)))
         .collect();
     let results = crate::pool::map_ordered(&chosen, workers, |scan| {
-        wip::read_wip(env, &scan.repo, since, timeout, None)
+        wip::read_wip(env, &scan.repo, (since, timeout), None, status)
     });
     let mut output = SourceOutput::default();
     for (scan, result) in chosen.into_iter().zip(results) {

@@ -49,6 +49,7 @@ pub(crate) fn repo_config(env: &Env, repo: &Repo, timeout: Duration) -> RepoConf
 /// through the environment) holds that matters to reading repositories: one process per
 /// run, in `/`. A failure counts as "has everything" (git is then asked per repository).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[expect(clippy::struct_excessive_bools, reason = "four independent answers of one query")]
 pub struct OutsideConfig {
     /// An `include` or `includeIf`. Without one, a repository whose own `.git/config`
     /// holds no identity and no include sees exactly the global identity, and
@@ -60,6 +61,9 @@ pub struct OutsideConfig {
     /// Besides those, a key that changes what `--numstat` counts (`diff.algorithm`,
     /// `core.attributesFile`, `core.bigFileThreshold`, `log.showRoot`).
     pub(crate) changes_numstat: bool,
+    /// A key that changes what `git status` compares or ignores (`core.autocrlf`,
+    /// `core.eol`, `core.excludesFile`, `core.fileMode`, `filter.*`, …), or an include.
+    pub(crate) changes_status: bool,
 }
 
 /// Asks git (one process, in `/`) what its configuration outside any repository holds
@@ -68,9 +72,16 @@ pub fn outside_config(env: &Env, timeout: Duration) -> OutsideConfig {
     let mut git = command(env);
     git.current_dir("/").args(["config", "--null", "--get-regexp"]).arg(concat!(
         r"^(include(if)?|mailmap|i18n)\.|^core\.usereplacerefs$",
-        r"|^diff\.algorithm$|^core\.(attributesfile|bigfilethreshold)$|^log\.showroot$"
+        r"|^diff\.algorithm$|^core\.(attributesfile|bigfilethreshold)$|^log\.showroot$",
+        r"|^core\.(autocrlf|eol|safecrlf|filemode|ignorecase|symlinks|excludesfile",
+        r"|checkroundtripencoding|precomposeunicode)$|^filter\."
     ));
-    let everything = OutsideConfig { includes: true, changes_listing: true, changes_numstat: true };
+    let everything = OutsideConfig {
+        includes: true,
+        changes_listing: true,
+        changes_numstat: true,
+        changes_status: true,
+    };
     let Ok(done) = output(git, timeout) else { return everything };
     // `git config --get-regexp` exits 1 when nothing matches.
     if done.status.code() == Some(1) && done.stdout.is_empty() {
@@ -95,10 +106,27 @@ pub fn outside_config(env: &Env, timeout: Duration) -> OutsideConfig {
             || key == "core.bigfilethreshold"
             || key == "log.showroot"
     };
+    let status_only = |key: &String| {
+        key.starts_with("filter.")
+            || [
+                "core.autocrlf",
+                "core.eol",
+                "core.safecrlf",
+                "core.filemode",
+                "core.ignorecase",
+                "core.symlinks",
+                "core.excludesfile",
+                "core.checkroundtripencoding",
+                "core.precomposeunicode",
+            ]
+            .contains(&key.as_str())
+    };
     OutsideConfig {
         includes,
-        changes_listing: keys.iter().any(|key| !numstat_only(key)),
-        changes_numstat: !keys.is_empty(),
+        changes_listing: keys.iter().any(|key| !numstat_only(key) && !status_only(key)),
+        changes_numstat: keys.iter().any(|key| !status_only(key)),
+        changes_status: includes
+            || keys.iter().any(|key| status_only(key) || key == "core.attributesfile"),
     }
 }
 

@@ -8,11 +8,10 @@
 //! - [`ask_after_join`]: asked once the sessions and commands are joined to their
 //!   repositories (one ran there).
 //! - [`read_wip`]: the answer. Files not committed come from
-//!   `git status --porcelain=v2 -z`, each dated by its own modification time, but only
-//!   where the in-process clean-work-tree check
-//!   ([`super::inproc::Reader::worktree_unchanged_since`]) cannot prove that it would
-//!   name nothing; stashes come from the stash reflog. Unpushed commits come from
-//!   [`super::branches`].
+//!   `git status --porcelain=v2 -z`, each dated by its own modification time, answered
+//!   in process ([`super::inproc::Reader::status`]) where that is provably git's
+//!   answer ([`status_mode`] says how far), else by git; stashes come from the stash
+//!   reflog. Unpushed commits come from [`super::branches`].
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -24,6 +23,7 @@ use std::os::fd::OwnedFd;
 
 use rustix::fs::{AtFlags, statat};
 
+use super::inproc::Status;
 use super::{Moved, Outcome, RepoScan, WipState};
 use super::{Repo, command, output};
 use crate::error::GitFailure;
@@ -105,32 +105,52 @@ pub(crate) fn linked_worktrees(repo: &Repo, since: Timestamp) -> Vec<PathBuf> {
     found
 }
 
+/// How far `git status` may be answered in process ([`super::inproc::Reader::status`]):
+/// the paths themselves only where nothing outside the repository changes what `status`
+/// compares or ignores — no such key in git's configuration outside the repositories
+/// (`outside`), and no global attributes or ignore file in their default place; else
+/// only the proof that a work tree has nothing to name.
+pub(crate) fn status_mode(env: &Env, outside: super::OutsideConfig) -> Status {
+    let global = env.config_home().join("git");
+    if outside.changes_status
+        || global.join("attributes").exists()
+        || global.join("ignore").exists()
+    {
+        Status::CleanOnly
+    } else {
+        Status::Paths
+    }
+}
+
 /// Reads the work in progress of the repository: uncommitted files modified at or after
 /// `since` in its main work tree and in each linked worktree whose index or HEAD moved
 /// since then (their paths led by the worktree's folder name and `:`), and stashes made
 /// at or after `since`. `Ok(None)` when there is none.
 ///
-/// `reader`, when the caller has the repository open in process already, is used for the
-/// clean-work-tree check; without one it is opened here when the environment allows.
+/// The main work tree's `git status` is answered in process where that is git's answer
+/// (`status`: how far, [`status_mode`]), by `reader` when the caller has the repository
+/// open already, else by one opened here when the environment allows; otherwise, and
+/// for linked worktrees, git is asked.
 pub(crate) fn read_wip(
     env: &Env,
     repo: &Repo,
-    since: Timestamp,
-    timeout: Duration,
+    (since, timeout): (Timestamp, Duration),
     reader: Option<&super::inproc::Reader<'_>>,
+    status: Status,
 ) -> Result<Option<WipEvent>, GitFailure> {
     let mut files = Vec::new();
-    // A main work tree that provably has nothing to name needs no `git status`.
-    let unchanged = || match reader {
-        Some(reader) => reader.worktree_unchanged_since(since),
-        None => {
-            super::inproc::environment_allows(env)
-                && super::inproc::Reader::open(repo)
-                    .is_some_and(|reader| reader.worktree_unchanged_since(since))
+    let in_process = || match reader {
+        Some(reader) => reader.status(since, status),
+        None if super::inproc::environment_allows(env) => {
+            super::inproc::Reader::open(repo)?.status(since, status)
         }
+        None => None,
     };
-    if repo.project.path.join(".git").exists() && !unchanged() {
-        status_files(env, (&repo.project.path, ""), since, timeout, &mut files)?;
+    if repo.project.path.join(".git").exists() {
+        match in_process() {
+            Some(named) => keep((&repo.project.path, ""), named, since, &mut files),
+            None => status_files(env, (&repo.project.path, ""), since, timeout, &mut files)?,
+        }
     }
     for worktree in linked_worktrees(repo, since) {
         let name = worktree.file_name().map(|name| name.to_string_lossy().into_owned());
@@ -164,7 +184,19 @@ pub(super) fn status_files(
         let first = stderr.lines().find(|line| !line.trim().is_empty());
         return Err(GitFailure::Failed(first.unwrap_or("git status failed").trim().to_owned()));
     }
-    for (path, deleted) in parse_status(&done.stdout) {
+    keep((work_tree, prefix), parse_status(&done.stdout), since, files);
+    Ok(())
+}
+
+/// Adds the paths a work tree's status named (each with whether it is deleted in the
+/// work tree) that were modified at or after `since`, each dated by its own time.
+pub(super) fn keep(
+    (work_tree, prefix): (&Path, &str),
+    named: Vec<(String, bool)>,
+    since: Timestamp,
+    files: &mut Vec<WipFile>,
+) {
+    for (path, deleted) in named {
         let full = work_tree.join(&path);
         // A deleted file has no time of its own; its folder changed when it went.
         let dated = if deleted { full.parent().unwrap_or(work_tree).to_path_buf() } else { full };
@@ -173,7 +205,6 @@ pub(super) fn status_files(
             files.push(WipFile { path: format!("{prefix}{path}"), modified });
         }
     }
-    Ok(())
 }
 
 fn modified(path: &Path) -> Option<Timestamp> {

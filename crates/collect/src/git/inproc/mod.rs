@@ -181,6 +181,8 @@ mod status;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use status::Status;
+
 /// A listing by hash, for comparing two of them: the decorations kept are the
 /// `refs/heads/` and `refs/remotes/` ones (git's may also name `HEAD`).
 #[cfg(test)]

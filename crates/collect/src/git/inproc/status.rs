@@ -1,33 +1,67 @@
-//! The clean-work-tree check: whether `git status` would name nothing the work-in-progress reader keeps.
+//! `git status` in process: the paths `git status --porcelain=v2 --untracked-files=normal`
+//! would name in the main work tree, for the work-in-progress reader, where that is
+//! provably git's answer; anything else asks git.
 
+use std::collections::{HashMap, HashSet};
+use std::os::unix::ffi::OsStrExt as _;
+use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
+use std::time::SystemTime;
 
+use gix::bstr::ByteSlice as _;
 use jiff::Timestamp;
 
 use super::Reader;
 
+/// The largest tracked file whose content is hashed to tell a change from a touch;
+/// a larger one whose stat data changed asks git.
+const HASH_MAX: u64 = 16 << 20;
+
+/// The most entries of untracked folders looked into (to tell whether `status` names
+/// the folder); more asks git.
+const UNTRACKED_LOOKS: usize = 10_000;
+
+/// Paths as `status` names them, each with whether it is deleted in the work tree.
+type Named = Vec<(String, bool)>;
+
+/// What [`Reader::status`] may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Only prove that `git status` names nothing kept: any path that would be named,
+    /// and any file whose content would have to be read, asks git. Right whatever git's
+    /// configuration outside the repository says.
+    CleanOnly,
+    /// Name the paths too, reading content where the stat data changed: only where
+    /// nothing outside the repository changes what `status` compares (no
+    /// `core.autocrlf`, global attributes or ignore rules; the caller knows).
+    Paths,
+}
+
 impl Reader<'_> {
-    /// Whether `git status` of the repository's main work tree would name no file that
-    /// [`crate::git::wip`] keeps (one modified at or after `since`), told without a process; `false`
-    /// means "ask git" (it may well be clean). True only when all of this holds:
+    /// What `git status --porcelain=v2 --untracked-files=normal` of the repository's
+    /// main work tree names, as `(path, deleted in the work tree)` in its form (an
+    /// untracked folder as `folder/`), leaving out paths that the work-in-progress reader
+    /// drops anyway because they were modified before `since` (it dates each path by
+    /// itself, a deleted one by its folder); `None` means "ask git". Only where all of
+    /// this holds:
     ///
     /// - every index entry is a plain file or link at stage 0 (no conflict, submodule,
-    ///   sparse, skip-worktree or intent-to-add entry), and its `lstat` matches the stat data
-    ///   the index recorded in every field git may compare, and was not written in the same
-    ///   instant as the index or later (git's "racily clean" case, where git reads the
-    ///   content): git then sees no change in the work tree;
-    /// - the index's cache tree is valid and is `HEAD`'s tree: nothing is staged;
-    /// - every entry of a tracked folder that the index does not hold (an untracked or
-    ///   ignored file or folder, which `status` would name as is, or as `folder/`) was
-    ///   modified before `since`, so the work-in-progress reader would leave it out anyway.
-    ///
-    /// Reading the index and a `stat` per file costs a fraction of a `git status` process.
-    pub(crate) fn worktree_unchanged_since(&self, since: Timestamp) -> bool {
-        use std::os::unix::fs::MetadataExt as _;
-
+    ///   sparse, skip-worktree or intent-to-add entry), no split index, and nothing
+    ///   (`.gitattributes`, `info/attributes`, `core.autocrlf`, filters, …) could make
+    ///   git convert content before comparing it;
+    /// - staged changes are the index against `HEAD`'s tree (nothing when the index's
+    ///   cache tree is valid and is `HEAD`'s tree); staged deletions and additions
+    ///   together ask git, whose rename detection would pair them;
+    /// - an entry whose `lstat` matches the stat data the index recorded (every field git
+    ///   compares) and was not written in the same instant as the index or later (git's
+    ///   "racily clean" case) is unchanged; otherwise its size or content (hashed as a
+    ///   blob) is compared, as git does;
+    /// - untracked entries of tracked folders that git's ignore rules do not exclude are
+    ///   named, a folder as `folder/` when it holds a file no rule excludes, or a `.git`.
+    pub(crate) fn status(&self, since: Timestamp, mode: Status) -> Option<Vec<(String, bool)>> {
         let repo = self.repo;
-
         let work_tree = repo.project.path.as_path();
+        let bound = SystemTime::from(since);
         let index_path = repo.git_dir.join("index");
         let index_meta = match fs_err::symlink_metadata(&index_path) {
             Ok(meta) => meta,
@@ -35,46 +69,126 @@ impl Reader<'_> {
             // deleted from the index, each dated by its own path, and every file of the work
             // tree as untracked; with nothing in the work tree, nothing is kept.
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                return crate::listing::list(work_tree).is_ok_and(|listing| {
+                let empty = crate::listing::list(work_tree).is_ok_and(|listing| {
                     listing.stopped.is_none()
                         && listing.entries.iter().all(|entry| entry.name == ".git")
                 });
+                return empty.then(Vec::new);
             }
-            Err(_) => return false,
+            Err(_) => return None,
         };
         if !index_meta.file_type().is_file() {
-            return false;
+            return None;
         }
         let repository = &self.repository;
-        if repository.workdir().is_none() {
-            return false;
+        if repository.workdir().is_none() || !status_config(repository) {
+            return None;
+        }
+        if repo.git_dir.join("info/attributes").exists() {
+            return None;
         }
         let options = gix::index::decode::Options { thread_limit: Some(1), ..Default::default() };
-        let Ok(index) = gix::index::File::at(&index_path, gix::hash::Kind::Sha1, false, options)
-        else {
-            return false;
-        };
-        let Ok(head_tree) = repository.head_tree_id() else { return false };
-        let staged_nothing = index.tree().is_some_and(|tree| {
-            tree.num_entries.is_some_and(|count| count as usize == index.entries().len())
-                && tree.id == head_tree.detach()
-        });
-        if !staged_nothing || index.link().is_some() || index.is_sparse() {
-            return false;
+        let index =
+            gix::index::File::at(&index_path, gix::hash::Kind::Sha1, false, options).ok()?;
+        if index.link().is_some() || index.is_sparse() {
+            return None;
         }
+        let head_tree = repository.head_tree_id().ok()?.detach();
+        let cache_tree_is_head = index.tree().is_some_and(|tree| {
+            tree.num_entries.is_some_and(|count| count as usize == index.entries().len())
+                && tree.id == head_tree
+        });
+        // Staged: the index against `HEAD`'s tree.
+        let (staged, mut named) = if cache_tree_is_head {
+            (HashSet::new(), Vec::new())
+        } else if mode == Status::CleanOnly {
+            return None;
+        } else {
+            staged_changes(repository, &index, head_tree)?
+        };
         let index_time = (index_meta.mtime(), index_meta.mtime_nsec());
-        let mut tracked: std::collections::HashSet<&[u8]> = std::collections::HashSet::new();
+        let compare = Compare { work_tree, index_time, bound, mode };
+        let tracked = compare.entries(&index, &staged, &mut named)?;
+        // git's ignore rules (`.gitignore` files, `info/exclude`, the repository's own
+        // `core.excludesFile`): an ignored entry is never named by `git status`, however
+        // new (build output).
+        let mut excludes = repository
+            .excludes(&index, None, gix::worktree::stack::state::ignore::Source::default())
+            .ok()?;
+        let mut walk = Untracked { work_tree, tracked: &tracked, bound, mode, looks: 0 };
+        walk.tracked_folder(b"", &mut excludes, &mut named)?;
+        Some(named)
+    }
+
+    /// Whether `git status` of the repository's main work tree would name no file that
+    /// [`crate::git::wip`] keeps (one modified at or after `since`), told without a
+    /// process and without reading content; `false` means "ask git" (it may well be
+    /// clean).
+    #[cfg(test)]
+    pub(crate) fn worktree_unchanged_since(&self, since: Timestamp) -> bool {
+        self.status(since, Status::CleanOnly).is_some_and(|named| named.is_empty())
+    }
+}
+
+/// What the work tree is compared with the index by.
+struct Compare<'a> {
+    work_tree: &'a Path,
+    /// The index file's modification time (seconds, nanoseconds).
+    index_time: (i64, i64),
+    bound: SystemTime,
+    mode: Status,
+}
+
+impl Compare<'_> {
+    /// Compares every index entry with its file, naming the changed ones (and the
+    /// `staged` ones) in `named`; gives the index's paths and the folders holding them.
+    /// `None`: ask git.
+    fn entries<'index>(
+        &self,
+        index: &'index gix::index::File,
+        staged: &HashSet<&[u8]>,
+        named: &mut Named,
+    ) -> Option<HashSet<&'index [u8]>> {
+        let (work_tree, index_time, bound, mode) =
+            (self.work_tree, self.index_time, self.bound, self.mode);
+        let lossy = |path: &[u8]| String::from_utf8_lossy(path).into_owned();
+        let mut tracked: HashSet<&[u8]> = HashSet::new();
         for entry in index.entries() {
             let unusual = gix::index::entry::Flags::EXTENDED
                 | gix::index::entry::Flags::SKIP_WORKTREE
                 | gix::index::entry::Flags::INTENT_TO_ADD;
             if entry.flags.intersects(unusual) || entry.stage_raw() != 0 {
-                return false;
+                return None;
             }
-            let path: &[u8] = entry.path(&index);
-            let file =
-                work_tree.join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(path));
-            let Ok(meta) = fs_err::symlink_metadata(file) else { return false };
+            let path: &[u8] = entry.path(index);
+            if path.rsplit(|&byte| byte == b'/').next() == Some(b".gitattributes") {
+                return None;
+            }
+            tracked.insert(path);
+            let mut end = path.len();
+            while let Some(slash) = path[..end].iter().rposition(|&byte| byte == b'/') {
+                if !tracked.insert(&path[..slash]) {
+                    break;
+                }
+                end = slash;
+            }
+            let file = work_tree.join(std::ffi::OsStr::from_bytes(path));
+            let meta = match fs_err::symlink_metadata(&file) {
+                Ok(meta) => meta,
+                Err(error)
+                    if matches!(
+                        error.kind(),
+                        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                    ) =>
+                {
+                    if mode == Status::CleanOnly {
+                        return None;
+                    }
+                    named.push((lossy(path), true));
+                    continue;
+                }
+                Err(_) => return None,
+            };
             let kind_matches = match entry.mode {
                 gix::index::entry::Mode::FILE => {
                     meta.file_type().is_file() && meta.mode() & 0o100 == 0
@@ -83,8 +197,12 @@ impl Reader<'_> {
                     meta.file_type().is_file() && meta.mode() & 0o100 != 0
                 }
                 gix::index::entry::Mode::SYMLINK => meta.file_type().is_symlink(),
-                _ => false,
+                _ => return None,
             };
+            if meta.file_type().is_dir() {
+                // A file become a folder: git names both; ask it.
+                return None;
+            }
             let stat = &entry.stat;
             // git keeps the low 32 bits of each field.
             #[expect(
@@ -102,81 +220,229 @@ impl Reader<'_> {
                 && stat.gid == meta.gid()
                 && stat.size == meta.size() as u32;
             let racy = (i64::from(stat.mtime.secs), i64::from(stat.mtime.nsecs)) >= index_time;
-            if !matches || racy {
-                return false;
-            }
-            tracked.insert(path);
-            let mut end = path.len();
-            while let Some(slash) = path[..end].iter().rposition(|&byte| byte == b'/') {
-                if !tracked.insert(&path[..slash]) {
-                    break;
+            let is_staged = staged.contains(path);
+            if matches && !racy {
+                if is_staged {
+                    named.push((lossy(path), false));
                 }
-                end = slash;
+                continue;
+            }
+            // Dated by its own time: one modified before the window is dropped whatever
+            // git says of it.
+            if meta.modified().is_ok_and(|modified| modified < bound) {
+                continue;
+            }
+            if mode == Status::CleanOnly {
+                return None;
+            }
+            let changed = !kind_matches || content_changed(&file, &meta, entry)?;
+            if changed || is_staged {
+                named.push((lossy(path), false));
             }
         }
-        let bound = std::time::SystemTime::from(since);
-        // git's ignore rules (`.gitignore` files, `info/exclude`, the repository's own
-        // `core.excludesFile`): an ignored entry is never named by `git status`, however
-        // new (build output). Without them every new untracked entry asks git.
-        let mut excludes = repository
-            .excludes(&index, None, gix::worktree::stack::state::ignore::Source::default())
-            .ok();
-        untracked_all_older(work_tree, b"", &tracked, bound, &mut excludes)
+        Some(tracked)
     }
 }
 
-/// Whether every entry of the tracked folder `dir` (relative, `b""` for the top) that
-/// the index does not hold was modified before `bound` or is ignored by git's rules
-/// (`excludes`, when they could be read); tracked folders are entered.
-fn untracked_all_older(
-    work_tree: &Path,
-    dir: &[u8],
-    tracked: &std::collections::HashSet<&[u8]>,
-    bound: std::time::SystemTime,
-    excludes: &mut Option<gix::AttributeStack<'_>>,
-) -> bool {
-    use std::os::unix::ffi::OsStrExt as _;
-
-    let folder = if dir.is_empty() {
-        work_tree.to_path_buf()
-    } else {
-        work_tree.join(std::ffi::OsStr::from_bytes(dir))
-    };
-    let Ok(listing) = crate::listing::list(&folder) else { return false };
-    if listing.stopped.is_some() {
-        return false;
-    }
-    for entry in &listing.entries {
-        let name = entry.name.as_bytes();
-        if dir.is_empty() && name == b".git" {
+/// The paths whose index entry differs from `HEAD`'s tree (`head_tree`), and the paths
+/// deleted from the index, named as `status` names them; `None` when git must be asked
+/// (a submodule in the tree, or deletions and additions that git's rename detection
+/// may pair, naming only the new path).
+fn staged_changes<'index>(
+    repository: &gix::Repository,
+    index: &'index gix::index::File,
+    head_tree: gix::ObjectId,
+) -> Option<(HashSet<&'index [u8]>, Named)> {
+    let tree = repository.find_tree(head_tree).ok()?;
+    let files = tree.traverse().breadthfirst.files().ok()?;
+    let mut in_head: HashMap<&[u8], (u16, gix::ObjectId)> = HashMap::new();
+    for file in &files {
+        if file.mode.is_tree() {
             continue;
         }
-        let relative: Vec<u8> =
-            if dir.is_empty() { name.to_vec() } else { [dir, b"/", name].concat() };
-        let kind = entry.kind;
-        if tracked.contains(relative.as_slice()) {
-            if kind.is_dir() && !untracked_all_older(work_tree, &relative, tracked, bound, excludes)
-            {
-                return false;
+        if !file.mode.is_blob_or_symlink() {
+            return None;
+        }
+        in_head.insert(file.filepath.as_slice(), (file.mode.value(), file.oid));
+    }
+    let mut staged = HashSet::new();
+    let mut added = false;
+    for entry in index.entries() {
+        let path: &[u8] = entry.path(index);
+        #[expect(clippy::cast_possible_truncation, reason = "git modes fit in 16 bits")]
+        let mode = entry.mode.bits() as u16;
+        match in_head.remove(path) {
+            Some(head) if head == (mode, entry.id) => {}
+            Some(_) => {
+                staged.insert(path);
             }
-            continue;
-        }
-        let old = fs_err::symlink_metadata(entry.path_in(&folder))
-            .and_then(|meta| meta.modified())
-            .is_ok_and(|modified| modified < bound);
-        if !old && !ignored(excludes, &relative, kind.is_dir()) {
-            return false;
+            None => {
+                added = true;
+                staged.insert(path);
+            }
         }
     }
-    true
+    // Left in `HEAD`: deleted from the index.
+    if added && !in_head.is_empty() {
+        return None;
+    }
+    let mut deleted: Vec<&[u8]> = in_head.into_keys().collect();
+    deleted.sort_unstable();
+    let named = deleted
+        .into_iter()
+        .map(|path| (String::from_utf8_lossy(path).into_owned(), false))
+        .collect();
+    Some((staged, named))
+}
+
+/// Whether the repository's own configuration leaves `status` comparing bytes as they
+/// are: no end-of-line conversion, filters, ignored file modes or case, or attributes
+/// file.
+fn status_config(repository: &gix::Repository) -> bool {
+    let config = repository.config_snapshot();
+    let file = config.plumbing();
+    let filters = file
+        .sections()
+        .any(|section| section.header().name().to_str_lossy().eq_ignore_ascii_case("filter"));
+    let core = |key: &str| file.string_by("core", None, key).is_some();
+    !filters
+        && ["autocrlf", "eol", "safecrlf", "attributesFile", "checkRoundtripEncoding", "ignoreCase"]
+            .iter()
+            .all(|key| !core(key))
+        && config.boolean("core.fileMode").unwrap_or(true)
+        && config.boolean("core.symlinks").unwrap_or(true)
+}
+
+/// Whether the file's content differs from the index entry's blob: its size, else its
+/// bytes hashed as a blob (a link's target for a link). `None`: it could not be read
+/// (or is too large to hash), so git is asked.
+fn content_changed(
+    file: &Path,
+    meta: &std::fs::Metadata,
+    entry: &gix::index::Entry,
+) -> Option<bool> {
+    #[expect(clippy::cast_possible_truncation, reason = "git compares the low 32 bits")]
+    if entry.stat.size != meta.size() as u32 {
+        return Some(true);
+    }
+    let bytes = if meta.file_type().is_symlink() {
+        fs_err::read_link(file).ok()?.as_os_str().as_bytes().to_vec()
+    } else {
+        if meta.size() > HASH_MAX {
+            return None;
+        }
+        crate::fsread::read_small(file, HASH_MAX).ok()?
+    };
+    let id =
+        gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::object::Kind::Blob, &bytes).ok()?;
+    Some(id != entry.id)
+}
+
+/// The walk of the work tree's untracked entries.
+struct Untracked<'a> {
+    work_tree: &'a Path,
+    /// The index's paths and the folders holding them.
+    tracked: &'a HashSet<&'a [u8]>,
+    bound: SystemTime,
+    mode: Status,
+    /// Entries of untracked folders looked at so far.
+    looks: usize,
+}
+
+impl Untracked<'_> {
+    /// Names the untracked entries of the tracked folder `dir` (relative, `b""` for the
+    /// top) that are not ignored and were modified at or after the bound; tracked
+    /// folders are entered. `None`: ask git.
+    fn tracked_folder(
+        &mut self,
+        dir: &[u8],
+        excludes: &mut gix::AttributeStack<'_>,
+        named: &mut Vec<(String, bool)>,
+    ) -> Option<()> {
+        let folder = self.folder(dir);
+        let listing = crate::listing::list(&folder).ok()?;
+        if listing.stopped.is_some() {
+            return None;
+        }
+        for entry in &listing.entries {
+            let name = entry.name.as_bytes();
+            if dir.is_empty() && name == b".git" {
+                continue;
+            }
+            let relative = join(dir, name);
+            let kind = entry.kind;
+            if self.tracked.contains(relative.as_slice()) {
+                if kind.is_dir() {
+                    self.tracked_folder(&relative, excludes, named)?;
+                }
+                continue;
+            }
+            if name == b".gitattributes" {
+                return None;
+            }
+            let old = fs_err::symlink_metadata(entry.path_in(&folder))
+                .and_then(|meta| meta.modified())
+                .is_ok_and(|modified| modified < self.bound);
+            if old || ignored(excludes, &relative, kind.is_dir())? {
+                continue;
+            }
+            if self.mode == Status::CleanOnly {
+                return None;
+            }
+            if !kind.is_dir() {
+                named.push((String::from_utf8_lossy(&relative).into_owned(), false));
+            } else if self.shown(&relative, excludes)? {
+                let mut path = String::from_utf8_lossy(&relative).into_owned();
+                path.push('/');
+                named.push((path, false));
+            }
+        }
+        Some(())
+    }
+
+    /// Whether `status` names the untracked folder `dir`: it holds a `.git` (another
+    /// repository), or a file or link that no ignore rule excludes, at any depth.
+    fn shown(&mut self, dir: &[u8], excludes: &mut gix::AttributeStack<'_>) -> Option<bool> {
+        let listing = crate::listing::list(&self.folder(dir)).ok()?;
+        if listing.stopped.is_some() {
+            return None;
+        }
+        self.looks += listing.entries.len();
+        if self.looks > UNTRACKED_LOOKS {
+            return None;
+        }
+        if listing.entries.iter().any(|entry| entry.name == ".git") {
+            return Some(true);
+        }
+        for entry in &listing.entries {
+            let relative = join(dir, entry.name.as_bytes());
+            let is_dir = entry.kind.is_dir();
+            if ignored(excludes, &relative, is_dir)? {
+                continue;
+            }
+            if !is_dir || self.shown(&relative, excludes)? {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+
+    fn folder(&self, dir: &[u8]) -> std::path::PathBuf {
+        if dir.is_empty() {
+            self.work_tree.to_path_buf()
+        } else {
+            self.work_tree.join(std::ffi::OsStr::from_bytes(dir))
+        }
+    }
+}
+
+fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
+    if dir.is_empty() { name.to_vec() } else { [dir, b"/", name].concat() }
 }
 
 /// Whether git's ignore rules exclude the untracked entry `relative` (a folder when
-/// `is_dir`); `false` when the rules could not be read or asked, so git is asked.
-fn ignored(excludes: &mut Option<gix::AttributeStack<'_>>, relative: &[u8], is_dir: bool) -> bool {
-    use gix::bstr::ByteSlice as _;
-
-    let Some(stack) = excludes.as_mut() else { return false };
+/// `is_dir`); `None` when they could not be asked, so git is.
+fn ignored(excludes: &mut gix::AttributeStack<'_>, relative: &[u8], is_dir: bool) -> Option<bool> {
     let mode = is_dir.then_some(gix::index::entry::Mode::DIR);
-    stack.at_entry(relative.as_bstr(), mode).is_ok_and(|platform| platform.is_excluded())
+    excludes.at_entry(relative.as_bstr(), mode).ok().map(|platform| platform.is_excluded())
 }

@@ -5,6 +5,7 @@ use jiff::Timestamp;
 use std::collections::HashMap;
 
 use super::log::subject;
+use super::status::Status;
 use super::*;
 use crate::git::{Identity, ReadOptions};
 
@@ -551,4 +552,177 @@ fn line_counts_in_process_are_git_s_or_left_to_git() {
     fs_err::write(path.join("lib/deep/.gitattributes"), "*.txt binary\n").unwrap();
     assert_eq!(numstats(&repo, &[edit.as_str()]), None);
     assert!(numstats(&repo, &[chmod.as_str()]).is_some(), "a commit elsewhere is still counted");
+}
+
+/// Work trees for the paths `status` names: more kinds of change than [`work_tree_cases`]
+/// (which the clean check alone is compared on).
+fn status_cases() -> Vec<(&'static str, Change, Timestamp, bool)> {
+    let past: Timestamp = "2020-01-01T00:00:00Z".parse().unwrap();
+    let window: Timestamp = "2026-11-27T00:00:00Z".parse().unwrap();
+    vec![
+        // Rewritten with the same bytes: stat data changed, content not; git names nothing.
+        (
+            "touched-same-content",
+            |path| {
+                let content = fs_err::read(path.join("b.txt")).unwrap();
+                fs_err::write(path.join("b.txt"), content).unwrap();
+            },
+            past,
+            true,
+        ),
+        // Same size, other bytes: only the content tells.
+        (
+            "same-size-other-bytes",
+            |path| {
+                let mut content = fs_err::read(path.join("b.txt")).unwrap();
+                content[0] ^= 0x20;
+                fs_err::write(path.join("b.txt"), content).unwrap();
+            },
+            past,
+            false,
+        ),
+        // Staged, then put back in the work tree: staged only.
+        (
+            "staged-then-reverted",
+            |path| {
+                let original = fs_err::read(path.join("b.txt")).unwrap();
+                fs_err::write(path.join("b.txt"), "staged\n").unwrap();
+                git(path, "2026-11-27T11:00:00+09:00", &["add", "b.txt"], &[]);
+                fs_err::write(path.join("b.txt"), original).unwrap();
+            },
+            past,
+            false,
+        ),
+        // A new file staged, and one removed from the index but kept (untracked again).
+        (
+            "staged-add",
+            |path| {
+                fs_err::write(path.join("src/added.txt"), "added\n").unwrap();
+                git(path, "2026-11-27T11:00:00+09:00", &["add", "src/added.txt"], &[]);
+            },
+            past,
+            false,
+        ),
+        (
+            "removed-from-index",
+            |path| {
+                git(path, "2026-11-27T11:00:00+09:00", &["rm", "-q", "--cached", "b.txt"], &[]);
+            },
+            past,
+            false,
+        ),
+        // Deleted from the index and the work tree: named, but with no time of its own
+        // (a staged deletion is dated by its own path), so nothing is kept.
+        (
+            "git-rm",
+            |path| {
+                git(path, "2026-11-27T11:00:00+09:00", &["rm", "-q", "b.txt"], &[]);
+            },
+            past,
+            true,
+        ),
+        // A new folder of files, one with only ignored files, an empty one, and another
+        // repository inside.
+        (
+            "untracked-folders",
+            |path| {
+                fs_err::create_dir_all(path.join("notes/deep")).unwrap();
+                fs_err::write(path.join("notes/deep/todo.md"), "t").unwrap();
+                fs_err::create_dir_all(path.join("src/target/out")).unwrap();
+                fs_err::write(path.join("src/target/out/app"), "bin").unwrap();
+                fs_err::create_dir_all(path.join("empty/inner")).unwrap();
+                init(&path.join("vendor/other"));
+            },
+            past,
+            false,
+        ),
+        // A link in place of a file, and a new link.
+        (
+            "links",
+            |path| {
+                fs_err::remove_file(path.join("b.txt")).unwrap();
+                std::os::unix::fs::symlink("src/deep/a.txt", path.join("b.txt")).unwrap();
+                std::os::unix::fs::symlink("nowhere", path.join("dangling")).unwrap();
+            },
+            past,
+            false,
+        ),
+        // Changes dated before the window: named by git, dropped by the reader, and by
+        // the in-process answer without reading them.
+        (
+            "old-changes",
+            |path| {
+                fs_err::write(path.join("b.txt"), "other\n").unwrap();
+                touch(&path.join("b.txt"), "2019-06-01");
+                fs_err::write(path.join("new.txt"), "n\n").unwrap();
+                touch(&path.join("new.txt"), "2019-06-01");
+            },
+            window,
+            true,
+        ),
+    ]
+}
+
+/// The cases where the in-process answer must ask git instead.
+fn asks_git_cases() -> Vec<(&'static str, Change)> {
+    vec![
+        ("attributes", |path| {
+            fs_err::write(path.join(".gitattributes"), "* text eol=crlf\n").unwrap();
+        }),
+        ("autocrlf", |path| {
+            git(path, "2026-11-27T11:00:00+09:00", &["config", "core.autocrlf", "true"], &[]);
+            fs_err::write(path.join("b.txt"), "other\n").unwrap();
+        }),
+        ("renamed", |path| {
+            git(path, "2026-11-27T11:00:00+09:00", &["mv", "b.txt", "c.txt"], &[]);
+        }),
+        ("file-became-folder", |path| {
+            fs_err::remove_file(path.join("b.txt")).unwrap();
+            fs_err::create_dir(path.join("b.txt")).unwrap();
+            fs_err::write(path.join("b.txt/inner"), "x").unwrap();
+        }),
+    ]
+}
+
+#[test]
+fn the_paths_of_status_in_process_are_the_paths_git_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let make = |name: &str| {
+        let path = init(&dir.path().join(name));
+        fs_err::create_dir_all(path.join("src/deep")).unwrap();
+        commit(&path, "2026-11-27T09:00:00+09:00", "src/deep/a.txt", "first");
+        commit(&path, "2026-11-27T10:00:00+09:00", "b.txt", "second");
+        fs_err::write(path.join(".gitignore"), "target/\n").unwrap();
+        git(&path, "2026-11-27T10:00:00+09:00", &["add", ".gitignore"], &[]);
+        git(&path, "2026-11-27T10:00:00+09:00", &["commit", "-q", "-m", "ignore"], &[]);
+        path
+    };
+    let cases = work_tree_cases().into_iter().chain(ignore_cases()).chain(status_cases());
+    for (name, change, since, unchanged) in cases {
+        let path = make(name);
+        change(&path);
+        let repo = repo_at(&path);
+        let mut by_git = wip_by_git(&repo, since);
+        by_git.sort();
+        let answer = Reader::open(&repo).and_then(|reader| reader.status(since, Status::Paths));
+        let named = match answer {
+            Some(named) => named,
+            // An index gone with files left: every file of `HEAD` is "deleted" from it.
+            None if name == "no-index" => continue,
+            None => panic!("{name}: asked git"),
+        };
+        let mut files = Vec::new();
+        crate::git::wip::keep((&path, ""), named, since, &mut files);
+        let mut in_process: Vec<String> = files.into_iter().map(|file| file.path).collect();
+        in_process.sort();
+        assert_eq!(in_process, by_git, "{name}");
+        assert_eq!(by_git.is_empty(), unchanged, "{name}: git names {by_git:?}");
+    }
+    for (name, change) in asks_git_cases() {
+        let path = make(name);
+        change(&path);
+        let repo = repo_at(&path);
+        let answer = Reader::open(&repo).and_then(|reader| reader.status(since(), Status::Paths));
+        assert_eq!(answer, None, "{name}: answered in process");
+    }
 }

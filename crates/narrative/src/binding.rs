@@ -580,10 +580,16 @@ impl Index {
             let project = self.projects.iter().rposition(|project| project.name == name);
             let mut item = Index::item(text_of(open, "id"), Kind::Next, bucket, project);
             item.vocab.add(text_of(open, "project"));
-            item.values = vec![
-                (Unit::Files, number_of(open, "uncommitted_files")),
-                (Unit::Commits, number_of(open, "unpushed_commits")),
-            ];
+            item.values = vec![(Unit::Files, number_of(open, "uncommitted_files"))];
+            // Each branch ahead counts its commits (their sum is the unpushed count).
+            let branches = list(open, &["branches_ahead"]);
+            if branches.is_empty() {
+                item.values.push((Unit::Commits, number_of(open, "unpushed_commits")));
+            }
+            for branch in branches {
+                item.vocab.add(text_of(branch, "branch"));
+                item.values.push((Unit::Commits, number_of(branch, "commits")));
+            }
             self.push(item);
         }
     }
@@ -899,6 +905,18 @@ fn allowed(index: &Index, bound: &Bound<'_>, unit: Unit, head: Option<&str>) -> 
         allowed.insert(sum);
     };
     let scoped = |allowed: &mut HashSet<u64>| values_of(&mut bound.scope.iter().copied(), allowed);
+    // The counts of the work left open that the sentence cites (files not committed,
+    // commits not pushed, each branch's and their sum) are its own figures.
+    let open: Vec<usize> = bound
+        .cited
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|&item| index.items[item].id.starts_with(crate::payload::OPEN_ID_PREFIX))
+        .collect();
+    if !open.is_empty() {
+        values_of(&mut open.into_iter(), &mut allowed);
+    }
     if let (Some(head), Unit::Times | Unit::Commands) = (head, unit) {
         let mut groups = bound
             .scope

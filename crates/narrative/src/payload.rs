@@ -132,8 +132,26 @@ fn outlook_object(outlook: &Outlook, redact: &mut impl FnMut(&str) -> Value) -> 
                 if open.stashes > 0 {
                     item.insert("stashes".into(), json!(open.stashes));
                 }
-                if !open.unpushed.is_empty() {
-                    item.insert("unpushed_commits".into(), json!(open.unpushed.len()));
+                // The branches ahead, when known, hold every commit not pushed, older
+                // ones included; else the report's own commits not pushed.
+                let ahead: u64 = open.ahead.iter().map(|branch| branch.commits).sum();
+                let unpushed =
+                    if open.ahead.is_empty() { open.unpushed.len() as u64 } else { ahead };
+                if unpushed > 0 {
+                    item.insert("unpushed_commits".into(), json!(unpushed));
+                }
+                if !open.ahead.is_empty() {
+                    let branches: Vec<Value> = open
+                        .ahead
+                        .iter()
+                        .map(|branch| {
+                            json!({
+                                "branch": redact(&branch.name),
+                                "commits": branch.commits,
+                            })
+                        })
+                        .collect();
+                    item.insert("branches_ahead".into(), Value::Array(branches));
                 }
                 Value::Object(item)
             })

@@ -122,7 +122,7 @@ pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compac
                 }
                 body(&mut out, bucket, &report.outlook, lang, "###", time_zone);
             }
-            next_section(&mut out, &report.outlook, lang);
+            next_section(&mut out, &report.outlook, lang, time_zone);
             standup_blockers(&mut out, report, lang);
         }
     }
@@ -245,7 +245,7 @@ fn notes(out: &mut String, bucket: &Bucket, outlook: &Outlook, lang: Lang, level
 /// A standup's "Next": the plans noted on the previous working day, each done (with the
 /// work that shows it), open or closed, then each project's work left open; nothing when
 /// there is none of these.
-fn next_section(out: &mut String, outlook: &Outlook, lang: Lang) {
+fn next_section(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &TimeZone) {
     let plans: Vec<String> = outlook
         .follow_up
         .iter()
@@ -266,25 +266,46 @@ fn next_section(out: &mut String, outlook: &Outlook, lang: Lang) {
     for line in plans {
         let _ = writeln!(out, "- {line}");
     }
-    open_work(out, outlook, lang);
+    open_work(out, outlook, lang, time_zone);
 }
 
-/// One line per project with work left open.
-fn open_work(out: &mut String, outlook: &Outlook, lang: Lang) {
+/// One line per project with work left open, then one per local branch of it with
+/// commits not pushed. A project whose branches ahead are known counts its unpushed
+/// commits there, not again on its own line.
+fn open_work(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &TimeZone) {
     for open in &outlook.open_work {
         let name = if open.path.as_os_str().is_empty() {
             lang.labels().unknown_project.to_owned()
         } else {
             escape_text(&open.name)
         };
-        let branches: Vec<String> =
-            open.branches.iter().take(BRANCHES_SHOWN).map(|name| code_span(name)).collect();
-        let on = if branches.is_empty() { String::new() } else { lang.on_branches(&branches) };
-        let _ = writeln!(
-            out,
-            "- {}{on}",
-            lang.open_work(&name, open.uncommitted_files, open.stashes, open.unpushed.len())
-        );
+        let unpushed = if open.ahead.is_empty() { open.unpushed.len() } else { 0 };
+        if open.uncommitted_files > 0 || open.stashes > 0 || unpushed > 0 {
+            let branches: Vec<String> = if unpushed > 0 {
+                open.branches.iter().take(BRANCHES_SHOWN).map(|name| code_span(name)).collect()
+            } else {
+                Vec::new()
+            };
+            let on = if branches.is_empty() { String::new() } else { lang.on_branches(&branches) };
+            let _ = writeln!(
+                out,
+                "- {}{on}",
+                lang.open_work(&name, open.uncommitted_files, open.stashes, unpushed)
+            );
+        }
+        for branch in &open.ahead {
+            let newest = branch.newest.to_zoned(time_zone.clone()).date();
+            let _ = writeln!(
+                out,
+                "- {}",
+                lang.branch_ahead(
+                    &name,
+                    &code_span(&branch.name),
+                    branch.commits,
+                    &lang.short_date(newest)
+                )
+            );
+        }
     }
 }
 
@@ -324,7 +345,7 @@ fn still_open(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZon
     for line in lines {
         let _ = writeln!(out, "- {line}");
     }
-    open_work(out, &report.outlook, lang);
+    open_work(out, &report.outlook, lang, time_zone);
 }
 
 /// A piece of evidence as a code span: a commit's short hash, a session's agent and id.

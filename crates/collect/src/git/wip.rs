@@ -1,6 +1,7 @@
 //! Work in progress of the active repositories: files not committed (from
 //! `git status --porcelain=v2 -z`, each dated by its own modification time) and stashes
-//! (from the stash reflog). Unpushed commits come from [`super::branches`].
+//! (from the stash reflog), and the local branches ahead of their upstream
+//! ([`super::ahead`]). Unpushed commits of the window come from [`super::branches`].
 //!
 //! Only repositories that are active are asked: ones with commits of the window, ones a
 //! session or command of the window ran in, and ones whose index, stash or a linked
@@ -78,10 +79,11 @@ pub(crate) fn read_wip(
     files.sort_by(|a, b| a.path.cmp(&b.path));
     let stashes: Vec<WipStash> =
         read_stashes(env, repo, timeout)?.into_iter().filter(|stash| stash.time >= since).collect();
-    if files.is_empty() && stashes.is_empty() {
+    let ahead = super::ahead::read_ahead(env, repo, timeout, reader)?;
+    if files.is_empty() && stashes.is_empty() && ahead.is_empty() {
         return Ok(None);
     }
-    Ok(Some(WipEvent { project: repo.project.clone(), files, stashes }))
+    Ok(Some(WipEvent { project: repo.project.clone(), files, stashes, ahead }))
 }
 
 /// Adds the files of one work tree's `git status` modified at or after `since`.

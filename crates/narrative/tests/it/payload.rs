@@ -267,6 +267,7 @@ fn noted_plans_and_open_work_are_citable() {
         stashes: 0,
         unpushed: vec!["abc".to_owned()],
         branches: Vec::new(),
+        ahead: Vec::new(),
     }];
     let payload = prompt_json(&report);
     assert_eq!(
@@ -303,4 +304,50 @@ fn noted_plans_and_open_work_are_citable() {
     );
     let kept: Vec<bool> = checked.check.sentences.iter().map(|sentence| sentence.kept).collect();
     assert_eq!(kept, [true, true, true, false, false], "{:?}", checked.check.sentences);
+}
+
+/// A project's branches ahead of their upstream are in its open work with their counts;
+/// a sentence with the right count of a branch, or of them all, is kept, a wrong one is
+/// dropped.
+#[test]
+fn branches_ahead_are_counted_in_the_open_work() {
+    use report_model::{AheadBranch, OpenWork};
+    let api = project("api", vec![commit("api: retry the upload", 2)], Vec::new());
+    let mut report = daily(vec![api], Vec::new());
+    let branch =
+        |name: &str, commits| AheadBranch { name: name.to_owned(), commits, newest: crate::at(0) };
+    report.outlook.open_work = vec![OpenWork {
+        name: "api".to_owned(),
+        path: "/src/api".into(),
+        uncommitted_files: 0,
+        stashes: 0,
+        unpushed: vec!["abc".to_owned()],
+        branches: vec!["feature/x".to_owned()],
+        ahead: vec![branch("feature/x", 3), branch("spike", 1)],
+    }];
+    let payload = prompt_json(&report);
+    assert_eq!(
+        payload["outlook"]["open_work"],
+        serde_json::json!({"items": [{
+            "id": "open:api", "project": "api", "unpushed_commits": 4,
+            "branches_ahead": [{"branch": "feature/x", "commits": 3}, {"branch": "spike", "commits": 1}],
+        }]})
+    );
+    let prompt = build_prompt(&report, redactor(), &Limits::default(), Lang::En).unwrap();
+    let reply = serde_json::json!({"summary": [
+        {"text": "In api, 4 commits are unpushed.", "evidence": ["open:api"]},
+        {"text": "The feature/x branch of api holds 3 unpushed commits.", "evidence": ["open:api"]},
+        {"text": "In api, 9 commits are unpushed.", "evidence": ["open:api"]},
+    ], "blockers": []})
+    .to_string();
+    let checked = narrative::check_reply(
+        report.kind,
+        &prompt,
+        &reply,
+        &Limits::default(),
+        Lang::En,
+        redactor(),
+    );
+    let kept: Vec<bool> = checked.check.sentences.iter().map(|sentence| sentence.kept).collect();
+    assert_eq!(kept, [true, true, false], "{:?}", checked.check.sentences);
 }

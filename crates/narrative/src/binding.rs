@@ -258,6 +258,7 @@ enum Kind {
     Shell,
     Blocker,
     Next,
+    Ticket,
 }
 
 /// The words of some text: stems of its Latin words, bigrams of its kana and kanji, and the
@@ -350,6 +351,9 @@ pub(crate) struct Index {
     unit_stems: Vec<(String, Unit)>,
     /// The words of the agents' names, stemmed.
     agent_stems: HashSet<String>,
+    /// Each project's ticket keys (as written), with the items that bear each out: the
+    /// ticket's own item and the commits and sessions it was found in.
+    tickets: Vec<(String, Vec<usize>)>,
 }
 
 fn text_of<'a>(value: &'a Value, key: &str) -> &'a str {
@@ -538,6 +542,23 @@ impl Index {
             item.values = vec![(Unit::Prompts, number_of(session, "prompts"))];
             self.push(item);
         }
+        for ticket in list(project, &["tickets", "items"]) {
+            let key = text_of(ticket, "key");
+            let mut item = Index::item(text_of(ticket, "id"), Kind::Ticket, bucket, Some(number));
+            item.vocab.add(key);
+            let mut holders = vec![self.items.len()];
+            self.push(item);
+            for id in list(ticket, &["evidence"]).iter().filter_map(Value::as_str) {
+                holders.extend(
+                    self.projects[number]
+                        .items
+                        .iter()
+                        .copied()
+                        .filter(|&at| self.items[at].id == id),
+                );
+            }
+            self.tickets.push((key.to_owned(), holders));
+        }
         for step in list(project, &["next", "items"]) {
             let mut item = Index::item(text_of(step, "id"), Kind::Next, bucket, Some(number));
             item.agent = Some(text_of(step, "agent").to_lowercase());
@@ -692,6 +713,9 @@ pub(crate) fn check(
     if claims_outcome(&folded, &bound.scope, index) {
         faults.push(SentenceFault::Outcome);
     }
+    if !tickets::tickets_hold(&fold(sentence), index, &bound) {
+        faults.push(SentenceFault::Ticket);
+    }
     faults.sort();
     faults.dedup();
     faults
@@ -730,11 +754,13 @@ fn bind<'a>(
             Some(cited)
         }
     };
+    // A ticket key (`pay-7`) does not name the project its prefix spells.
+    let unkeyed = tickets::without_keys(folded, index);
     let named: Vec<usize> = index
         .projects
         .iter()
         .enumerate()
-        .filter(|(_, project)| project.nameable && has_word(folded, &project.name))
+        .filter(|(_, project)| project.nameable && has_word(&unkeyed, &project.name))
         .map(|(at, _)| at)
         .collect();
     let named_in_bucket: Vec<usize> =
@@ -750,7 +776,7 @@ fn bind<'a>(
         }
     }
     let mut scope: Vec<usize> = match &cited {
-        Some(cited) => cited.clone(),
+        Some(cited) => tickets::with_their_work(cited, index),
         None if !named.is_empty() => named
             .iter()
             .flat_map(|&project| index.projects[project].items.iter().copied())
@@ -1217,6 +1243,8 @@ fn shown(outcome: Outcome, scope: &[usize], index: &Index) -> bool {
             || (outcome == Outcome::Passing && item.passed_after_failures)
     })
 }
+
+mod tickets;
 
 #[cfg(test)]
 mod tests;

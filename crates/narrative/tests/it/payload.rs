@@ -351,3 +351,48 @@ fn branches_ahead_are_counted_in_the_open_work() {
     let kept: Vec<bool> = checked.check.sentences.iter().map(|sentence| sentence.kept).collect();
     assert_eq!(kept, [true, true, false], "{:?}", checked.check.sentences);
 }
+
+/// The report's ticket keys are in the payload per project, each citable as
+/// `ticket:<key>` with the ids of the project's commits and sessions that name it; a
+/// project whose work names none has no `tickets`.
+#[test]
+fn ticket_keys_are_citable_with_where_they_were_found() {
+    use report_model::{Ticket, TicketSession};
+    let retry = commit("client: retry on 503", 1);
+    let docs = commit("docs: note the limit", 2);
+    let session = session("Write the HTTP client", 3);
+    let pay = project("pay", vec![retry.clone(), docs.clone()], vec![session.clone()]);
+    let ops = project("ops", vec![commit("deploy: rotate the keys", 4)], Vec::new());
+    let mut report = daily(vec![pay, ops], Vec::new());
+    report.outlook.tickets = vec![
+        Ticket {
+            key: "#12".to_owned(),
+            url: None,
+            commits: vec![docs.hash.clone()],
+            sessions: Vec::new(),
+        },
+        Ticket {
+            key: "PAY-7".to_owned(),
+            url: Some("https://tracker.example.com/PAY-7".to_owned()),
+            commits: vec![retry.hash.clone()],
+            sessions: vec![TicketSession {
+                agent: session.agent,
+                session_id: session.session_id.clone(),
+            }],
+        },
+    ];
+    let payload = prompt_json(&report);
+    let projects = payload["projects"]["items"].as_array().unwrap();
+    let pay = projects.iter().find(|project| project["name"] == "pay").unwrap();
+    assert_eq!(
+        pay["tickets"],
+        serde_json::json!({"items": [
+            {"id": "ticket:#12", "key": "#12", "evidence": [&docs.hash[..10]]},
+            {"id": "ticket:PAY-7", "key": "PAY-7", "evidence": [&retry.hash[..10], session.session_id]},
+        ]})
+    );
+    let ops = projects.iter().find(|project| project["name"] == "ops").unwrap();
+    assert!(ops.get("tickets").is_none(), "{ops}");
+    // The link is not sent: the model has no use for it.
+    assert!(!payload.to_string().contains("tracker.example.com"));
+}

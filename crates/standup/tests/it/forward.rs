@@ -690,3 +690,24 @@ fn a_branch_ahead_of_its_upstream_is_open_work_whatever_day_its_commits_were_mad
     assert!(!en.contains("## Next"), "{en}");
     assert!(json_report(&home, MONDAY_MORNING, &["standup"]).get("outlook").is_none());
 }
+
+/// A repository with a linked worktree is not read in process: git is asked (one
+/// `for-each-ref`, one `log` for the branches without an upstream), with the same answer.
+#[test]
+fn a_branch_ahead_is_found_by_git_too_when_the_repository_is_not_read_in_process() {
+    let home = home_with_old_branches();
+    let lib = home.repo_handle(&home.path().join("src/lib"));
+    let worktree = home.path().join("src/lib-wt");
+    lib.git(&["worktree", "add", "-q", "-b", "spike", worktree.to_str().unwrap(), "main"]);
+    let spike = home.repo_handle(&worktree);
+    spike.commit("spike.rs", "lib: try a spike", "2026-11-26T11:00:00+09:00");
+    let en = standup(&home, "en");
+    assert_eq!(
+        section(&en, "## Next"),
+        [
+            "- lib — branch `feature/x`: 3 commits not pushed (latest 2026-11-25 (Wed))",
+            "- lib — branch `spike`: 1 commit not pushed (latest 2026-11-26 (Thu))",
+        ],
+        "{en}"
+    );
+}

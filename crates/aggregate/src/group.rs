@@ -71,7 +71,7 @@ pub fn aggregate(
     warnings.sort();
     warnings.dedup();
     let time_spent = sum(buckets.iter().map(|bucket| &bucket.time_spent));
-    let outlook = crate::outlook::outlook(kind, &buckets, &sessions, notes, &options.tickets);
+    let outlook = crate::outlook::outlook(kind, &buckets, &sessions, notes, &wip, &options.tickets);
     Report {
         schema_version: SCHEMA_VERSION,
         kind,

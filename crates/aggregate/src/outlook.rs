@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use jiff::Timestamp;
 use report_model::{
     Agent, Bucket, Evidence, FollowUp, FollowUpStatus, Note, NoteKind, OpenWork, Outlook,
-    ReportKind, SessionEvent,
+    ReportKind, SessionEvent, WipEvent,
 };
 
 use crate::tickets::TicketRules;
@@ -19,6 +19,7 @@ pub(crate) fn outlook(
     buckets: &[Bucket],
     sessions: &[SessionEvent],
     mut notes: Vec<Note>,
+    wip: &[WipEvent],
     tickets: &TicketRules,
 ) -> Outlook {
     notes.sort_by(|a, b| a.date.cmp(&b.date).then_with(|| a.number.cmp(&b.number)));
@@ -34,7 +35,7 @@ pub(crate) fn outlook(
         ReportKind::Daily | ReportKind::Range => Vec::new(),
     };
     let open_work = match kind {
-        ReportKind::Standup | ReportKind::Week => open_work(buckets),
+        ReportKind::Standup | ReportKind::Week => open_work(buckets, wip),
         ReportKind::Daily | ReportKind::Range => Vec::new(),
     };
     Outlook {
@@ -205,8 +206,9 @@ fn mentions(work: &Words, plan: &Words) -> bool {
 }
 
 /// Per project with any, its work left open over the report: uncommitted files and
-/// stashes of every bucket, and the commits not pushed.
-fn open_work(buckets: &[Bucket]) -> Vec<OpenWork> {
+/// stashes of every bucket, the commits not pushed, and the local branches ahead of their
+/// upstream read at report time (`wip`), whenever their commits were made.
+fn open_work(buckets: &[Bucket], wip: &[WipEvent]) -> Vec<OpenWork> {
     // Per project: its name, uncommitted files, stashes, unpushed commits and their
     // branches.
     type Open = (String, BTreeSet<String>, BTreeSet<String>, Vec<String>, BTreeSet<String>);
@@ -227,17 +229,32 @@ fn open_work(buckets: &[Bucket]) -> Vec<OpenWork> {
             }
         }
     }
+    let mut ahead: BTreeMap<PathBuf, Vec<report_model::AheadBranch>> = BTreeMap::new();
+    for event in wip.iter().filter(|event| !event.ahead.is_empty()) {
+        let entry = open.entry(event.project.path.clone()).or_default();
+        if entry.0.is_empty() {
+            entry.0.clone_from(&event.project.name);
+        }
+        let branches = ahead.entry(event.project.path.clone()).or_default();
+        branches.extend(event.ahead.iter().cloned());
+        branches.sort();
+        branches.dedup();
+    }
     open.into_iter()
-        .filter(|(_, (_, files, stashes, unpushed, _))| {
-            !files.is_empty() || !stashes.is_empty() || !unpushed.is_empty()
-        })
         .map(|(path, (name, files, stashes, unpushed, branches))| OpenWork {
+            ahead: ahead.remove(&path).unwrap_or_default(),
             name,
             path,
             uncommitted_files: files.len() as u64,
             stashes: stashes.len() as u64,
             unpushed,
             branches: branches.into_iter().collect(),
+        })
+        .filter(|open| {
+            open.uncommitted_files > 0
+                || open.stashes > 0
+                || !open.unpushed.is_empty()
+                || !open.ahead.is_empty()
         })
         .collect()
 }

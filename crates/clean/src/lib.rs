@@ -149,6 +149,9 @@ impl<'r> Cleaner<'r> {
             for stash in &mut wip.stashes {
                 self.text(&mut stash.message, max_chars, git);
             }
+            for branch in &mut wip.ahead {
+                self.text(&mut branch.name, max_chars, git);
+            }
         }
         let sessions = Some(MaskedSource::Sessions);
         for session in &mut activity.sessions {

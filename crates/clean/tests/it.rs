@@ -122,6 +122,11 @@ fn escapes_leave_paths_statuses_warnings_and_the_identity() {
             time: "2026-11-27T01:00:00Z".parse().unwrap(),
             message: evil.to_owned(),
         }],
+        ahead: vec![report_model::AheadBranch {
+            name: format!("{evil}/{TOKEN}"),
+            commits: 3,
+            newest: "2026-11-22T01:00:00Z".parse().unwrap(),
+        }],
     }];
     let mut read = collect::git::RepoRead {
         below_skew: 0,
@@ -157,6 +162,7 @@ fn escapes_leave_paths_statuses_warnings_and_the_identity() {
     assert_eq!(gathered.activity.commits[0].commit.branches, ["abcd"]);
     assert_eq!(gathered.activity.sessions[0].branch.as_deref(), Some("abcd"));
     assert_eq!(gathered.activity.wip[0].files[0].path, "abcd/[REDACTED:github-pat]");
+    assert_eq!(gathered.activity.wip[0].ahead[0].name, "abcd/[REDACTED:github-pat]");
     assert_eq!(gathered.repo_reads[0].left_out.by_email.get("abcd"), Some(&2));
 }
 

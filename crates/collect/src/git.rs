@@ -28,6 +28,7 @@ use report_model::{Commit, CommitEvent, ProjectRef, Warning, WarningCode};
 use crate::error::GitFailure;
 use crate::{Env, Error, SourceOutput, SourceStatus, fsread};
 
+mod ahead;
 mod branches;
 mod identity;
 mod inproc;

@@ -258,6 +258,7 @@ enum Kind {
     Shell,
     Blocker,
     Next,
+    Ticket,
 }
 
 /// The words of some text: stems of its Latin words, bigrams of its kana and kanji, and the
@@ -350,6 +351,9 @@ pub(crate) struct Index {
     unit_stems: Vec<(String, Unit)>,
     /// The words of the agents' names, stemmed.
     agent_stems: HashSet<String>,
+    /// Each project's ticket keys (as written), with the items that bear each out: the
+    /// ticket's own item and the commits and sessions it was found in.
+    tickets: Vec<(String, Vec<usize>)>,
 }
 
 fn text_of<'a>(value: &'a Value, key: &str) -> &'a str {
@@ -538,6 +542,23 @@ impl Index {
             item.values = vec![(Unit::Prompts, number_of(session, "prompts"))];
             self.push(item);
         }
+        for ticket in list(project, &["tickets", "items"]) {
+            let key = text_of(ticket, "key");
+            let mut item = Index::item(text_of(ticket, "id"), Kind::Ticket, bucket, Some(number));
+            item.vocab.add(key);
+            let mut holders = vec![self.items.len()];
+            self.push(item);
+            for id in list(ticket, &["evidence"]).iter().filter_map(Value::as_str) {
+                holders.extend(
+                    self.projects[number]
+                        .items
+                        .iter()
+                        .copied()
+                        .filter(|&at| self.items[at].id == id),
+                );
+            }
+            self.tickets.push((key.to_owned(), holders));
+        }
         for step in list(project, &["next", "items"]) {
             let mut item = Index::item(text_of(step, "id"), Kind::Next, bucket, Some(number));
             item.agent = Some(text_of(step, "agent").to_lowercase());
@@ -580,10 +601,16 @@ impl Index {
             let project = self.projects.iter().rposition(|project| project.name == name);
             let mut item = Index::item(text_of(open, "id"), Kind::Next, bucket, project);
             item.vocab.add(text_of(open, "project"));
-            item.values = vec![
-                (Unit::Files, number_of(open, "uncommitted_files")),
-                (Unit::Commits, number_of(open, "unpushed_commits")),
-            ];
+            item.values = vec![(Unit::Files, number_of(open, "uncommitted_files"))];
+            // Each branch ahead counts its commits (their sum is the unpushed count).
+            let branches = list(open, &["branches_ahead"]);
+            if branches.is_empty() {
+                item.values.push((Unit::Commits, number_of(open, "unpushed_commits")));
+            }
+            for branch in branches {
+                item.vocab.add(text_of(branch, "branch"));
+                item.values.push((Unit::Commits, number_of(branch, "commits")));
+            }
             self.push(item);
         }
     }
@@ -686,6 +713,9 @@ pub(crate) fn check(
     if claims_outcome(&folded, &bound.scope, index) {
         faults.push(SentenceFault::Outcome);
     }
+    if !tickets::tickets_hold(&fold(sentence), index, &bound) {
+        faults.push(SentenceFault::Ticket);
+    }
     faults.sort();
     faults.dedup();
     faults
@@ -724,11 +754,13 @@ fn bind<'a>(
             Some(cited)
         }
     };
+    // A ticket key (`pay-7`) does not name the project its prefix spells.
+    let unkeyed = tickets::without_keys(folded, index);
     let named: Vec<usize> = index
         .projects
         .iter()
         .enumerate()
-        .filter(|(_, project)| project.nameable && has_word(folded, &project.name))
+        .filter(|(_, project)| project.nameable && has_word(&unkeyed, &project.name))
         .map(|(at, _)| at)
         .collect();
     let named_in_bucket: Vec<usize> =
@@ -744,7 +776,7 @@ fn bind<'a>(
         }
     }
     let mut scope: Vec<usize> = match &cited {
-        Some(cited) => cited.clone(),
+        Some(cited) => tickets::with_their_work(cited, index),
         None if !named.is_empty() => named
             .iter()
             .flat_map(|&project| index.projects[project].items.iter().copied())
@@ -899,6 +931,18 @@ fn allowed(index: &Index, bound: &Bound<'_>, unit: Unit, head: Option<&str>) -> 
         allowed.insert(sum);
     };
     let scoped = |allowed: &mut HashSet<u64>| values_of(&mut bound.scope.iter().copied(), allowed);
+    // The counts of the work left open that the sentence cites (files not committed,
+    // commits not pushed, each branch's and their sum) are its own figures.
+    let open: Vec<usize> = bound
+        .cited
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|&item| index.items[item].id.starts_with(crate::payload::OPEN_ID_PREFIX))
+        .collect();
+    if !open.is_empty() {
+        values_of(&mut open.into_iter(), &mut allowed);
+    }
     if let (Some(head), Unit::Times | Unit::Commands) = (head, unit) {
         let mut groups = bound
             .scope
@@ -1199,6 +1243,8 @@ fn shown(outcome: Outcome, scope: &[usize], index: &Index) -> bool {
             || (outcome == Outcome::Passing && item.passed_after_failures)
     })
 }
+
+mod tickets;
 
 #[cfg(test)]
 mod tests;

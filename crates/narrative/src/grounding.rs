@@ -181,6 +181,8 @@ pub(crate) enum SentenceFault {
     Scope,
     /// An outcome (passing, deployed, merged…) the data does not show.
     Outcome,
+    /// A ticket key the payload does not hold, or not in what the sentence cites.
+    Ticket,
 }
 
 impl SentenceFault {
@@ -198,6 +200,7 @@ impl SentenceFault {
             SentenceFault::Negation => "negation",
             SentenceFault::Scope => "scope",
             SentenceFault::Outcome => "outcome",
+            SentenceFault::Ticket => "ticket",
         }
     }
 }

@@ -28,6 +28,8 @@ pub(crate) const SHELL_ID_PREFIX: &str = "sh:";
 pub(crate) const BLOCKER_ID_PREFIX: &str = "blocker:";
 /// The evidence id of a next step: this prefix, its session's id and its place in the list.
 pub(crate) const NEXT_ID_PREFIX: &str = "next:";
+/// The evidence id of a ticket key: this prefix and the key (`ticket:PAY-7`).
+pub(crate) const TICKET_ID_PREFIX: &str = "ticket:";
 /// A commit's evidence id is this many leading characters of its hash.
 const COMMIT_ID_CHARS: usize = 10;
 
@@ -51,7 +53,7 @@ pub(crate) fn build(report: &Report, redactor: &Redactor) -> (Value, usize) {
     };
     let value = match (report.kind, report.buckets.as_slice()) {
         (ReportKind::Daily, [bucket]) => {
-            let mut day = bucket_object(bucket, &mut redact);
+            let mut day = bucket_object(bucket, &report.outlook, &mut redact);
             day.insert("kind".into(), json!("daily"));
             Value::Object(day)
         }
@@ -59,7 +61,7 @@ pub(crate) fn build(report: &Report, redactor: &Redactor) -> (Value, usize) {
             let buckets: Vec<Value> = buckets
                 .iter()
                 .map(|bucket| {
-                    let mut object = bucket_object(bucket, &mut redact);
+                    let mut object = bucket_object(bucket, &report.outlook, &mut redact);
                     object.insert("kind".into(), json!(bucket_kind(bucket.kind)));
                     Value::Object(object)
                 })
@@ -132,8 +134,26 @@ fn outlook_object(outlook: &Outlook, redact: &mut impl FnMut(&str) -> Value) -> 
                 if open.stashes > 0 {
                     item.insert("stashes".into(), json!(open.stashes));
                 }
-                if !open.unpushed.is_empty() {
-                    item.insert("unpushed_commits".into(), json!(open.unpushed.len()));
+                // The branches ahead, when known, hold every commit not pushed, older
+                // ones included; else the report's own commits not pushed.
+                let ahead: u64 = open.ahead.iter().map(|branch| branch.commits).sum();
+                let unpushed =
+                    if open.ahead.is_empty() { open.unpushed.len() as u64 } else { ahead };
+                if unpushed > 0 {
+                    item.insert("unpushed_commits".into(), json!(unpushed));
+                }
+                if !open.ahead.is_empty() {
+                    let branches: Vec<Value> = open
+                        .ahead
+                        .iter()
+                        .map(|branch| {
+                            json!({
+                                "branch": redact(&branch.name),
+                                "commits": branch.commits,
+                            })
+                        })
+                        .collect();
+                    item.insert("branches_ahead".into(), Value::Array(branches));
                 }
                 Value::Object(item)
             })
@@ -152,12 +172,19 @@ fn bucket_kind(kind: BucketKind) -> &'static str {
 }
 
 /// One bucket: date, projects, shell and totals (the caller adds `kind`).
-fn bucket_object(bucket: &Bucket, redact: &mut impl FnMut(&str) -> Value) -> Map<String, Value> {
+fn bucket_object(
+    bucket: &Bucket,
+    outlook: &Outlook,
+    redact: &mut impl FnMut(&str) -> Value,
+) -> Map<String, Value> {
     let mut object = Map::new();
     object.insert("date".into(), json!(bucket.window.date.to_string()));
     if !bucket.projects.is_empty() {
-        let items: Vec<Value> =
-            bucket.projects.iter().map(|project| project_object(project, redact)).collect();
+        let items: Vec<Value> = bucket
+            .projects
+            .iter()
+            .map(|project| project_object(project, outlook, redact))
+            .collect();
         object.insert("projects".into(), json!({"items": items}));
     }
     if !bucket.shell.is_empty() {
@@ -175,7 +202,11 @@ fn bucket_object(bucket: &Bucket, redact: &mut impl FnMut(&str) -> Value) -> Map
     object
 }
 
-fn project_object(project: &Project, redact: &mut impl FnMut(&str) -> Value) -> Value {
+fn project_object(
+    project: &Project,
+    outlook: &Outlook,
+    redact: &mut impl FnMut(&str) -> Value,
+) -> Value {
     let mut object = Map::new();
     object.insert("name".into(), redact(&project.name));
     if !project.commits.is_empty() {
@@ -246,8 +277,51 @@ fn project_object(project: &Project, redact: &mut impl FnMut(&str) -> Value) -> 
             .collect();
         object.insert("next".into(), json!({"items": items}));
     }
+    let tickets = project_tickets(project, outlook, redact);
+    if !tickets.is_empty() {
+        object.insert("tickets".into(), json!({"items": tickets}));
+    }
     object.insert("totals".into(), totals(&project.totals, false));
     Value::Object(object)
+}
+
+/// The ticket keys the project's commits and sessions name (issue 21, item 6), each with
+/// the ids of those commits and sessions: `{"id": "ticket:PAY-7", "key": "PAY-7",
+/// "evidence": ["3adf1ad7c2", "70d0c1a0-…"]}`, in key order.
+fn project_tickets(
+    project: &Project,
+    outlook: &Outlook,
+    redact: &mut impl FnMut(&str) -> Value,
+) -> Vec<Value> {
+    let mut items = Vec::new();
+    for ticket in &outlook.tickets {
+        let mut evidence: Vec<Value> = project
+            .commits
+            .iter()
+            .filter(|commit| ticket.commits.contains(&commit.hash))
+            .map(|commit| json!(commit_id(&commit.hash)))
+            .collect();
+        evidence.extend(
+            project
+                .sessions
+                .iter()
+                .filter(|session| {
+                    ticket.sessions.iter().any(|named| {
+                        named.agent == session.agent && named.session_id == session.session_id
+                    })
+                })
+                .map(|session| redact(&session.session_id)),
+        );
+        if evidence.is_empty() {
+            continue;
+        }
+        items.push(json!({
+            "id": redact(&format!("{TICKET_ID_PREFIX}{}", ticket.key)),
+            "key": redact(&ticket.key),
+            "evidence": evidence,
+        }));
+    }
+    items
 }
 
 /// A blocker found in the evidence: its id, kind and text, how many failed runs it rests

@@ -526,6 +526,7 @@ pub(crate) trait OutlookText: Copy {
     fn carried_blocker(self, text: &str, noted: &str) -> String;
     fn open_plan(self, text: &str, noted: &str) -> String;
     fn open_work(self, project: &str, files: u64, stashes: u64, unpushed: usize) -> String;
+    fn branch_ahead(self, project: &str, branch: &str, commits: u64, newest: &str) -> String;
     fn interrupted_session(self, agent: &str, title: &str, at: &str) -> String;
 }
 
@@ -617,6 +618,22 @@ impl OutlookText for Lang {
         match self {
             Lang::En => format!("Plan: {text} (noted {noted})"),
             Lang::Ja => format!("予定: {text}（{noted}のメモ）"),
+        }
+    }
+
+    /// `app — branch `feature/x`: 3 commits not pushed (latest Fri 27 Nov 2026)`;
+    /// `project` is already escaped, `branch` a code span.
+    fn branch_ahead(self, project: &str, branch: &str, commits: u64, newest: &str) -> String {
+        match self {
+            Lang::En => {
+                let noun = if commits == 1 { "commit" } else { "commits" };
+                format!(
+                    "{project} — branch {branch}: {commits} {noun} not pushed (latest {newest})"
+                )
+            }
+            Lang::Ja => format!(
+                "{project} — ブランチ {branch}: 未プッシュ{commits}コミット（最新 {newest}）"
+            ),
         }
     }
 

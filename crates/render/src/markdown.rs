@@ -120,10 +120,11 @@ pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compac
                 if bucket.is_empty() {
                     let _ = write!(out, "\n{}\n", labels.no_activity_bucket);
                 }
-                body(&mut out, bucket, &report.outlook, lang, "###", time_zone);
+                // The evidence's blockers are in the one "Blockers" list below.
+                body(&mut out, &without_blockers(bucket), &report.outlook, lang, "###", time_zone);
             }
-            next_section(&mut out, &report.outlook, lang);
-            standup_blockers(&mut out, report, lang);
+            next_section(&mut out, &report.outlook, lang, time_zone);
+            standup_blockers(&mut out, report, lang, time_zone);
         }
     }
 
@@ -141,35 +142,118 @@ pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compac
     out
 }
 
-/// A standup's "Blockers": the blockers noted on the previous working day and not
-/// closed, then the model's; nothing when there are none.
-fn standup_blockers(out: &mut String, report: &Report, lang: Lang) {
+/// A bucket without its blockers found in the evidence (a standup lists them all in its
+/// "Blockers").
+fn without_blockers(bucket: &Bucket) -> Bucket {
+    let mut bucket = bucket.clone();
+    bucket.blockers.clear();
+    for project in &mut bucket.projects {
+        project.blockers.clear();
+    }
+    bucket
+}
+
+/// A standup's "Blockers", the one list: the blockers found in the evidence (each with its
+/// project; the same one found on two days once, the later), the blockers noted on the
+/// previous working day and not closed, then the model's, except those citing what an
+/// evidence blocker rests on (it is shown already); nothing when there are none.
+fn standup_blockers(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
     let labels = lang.labels();
-    let carried: Vec<String> = report
-        .outlook
-        .follow_up
-        .iter()
-        .filter(|follow| {
-            follow.note.kind == NoteKind::Blocker && follow.status == FollowUpStatus::Open
-        })
-        .map(|follow| {
-            lang.carried_blocker(
-                &escape_text(&follow.note.text),
-                &lang.short_date(follow.note.date),
-            )
-        })
-        .collect();
-    let narrative_blockers =
-        report.narrative.as_ref().map_or(&[][..], |narrative| &narrative.blockers[..]);
-    if !carried.is_empty() || !narrative_blockers.is_empty() {
-        let _ = write!(out, "\n## {}\n\n", labels.blockers);
-        for line in &carried {
-            let _ = writeln!(out, "- {line}");
-        }
-        for blocker in narrative_blockers {
-            let _ = writeln!(out, "- {}", escape_text(blocker));
+    let today = report.buckets.last().map(|bucket| bucket.window.date).unwrap_or_default();
+    // (project, blocker), in bucket then project order; a later one of the same project,
+    // kind and text replaces an earlier one.
+    let mut found: Vec<(Option<&Project>, &Blocker)> = Vec::new();
+    for bucket in &report.buckets {
+        let here = bucket
+            .projects
+            .iter()
+            .flat_map(|project| {
+                project.blockers.iter().map(move |blocker| (Some(project), blocker))
+            })
+            .chain(bucket.blockers.iter().map(|blocker| (None, blocker)));
+        for (project, blocker) in here {
+            let same = |(other, earlier): &(Option<&Project>, &Blocker)| {
+                other.map(|p| &p.path) == project.map(|p| &p.path)
+                    && earlier.kind == blocker.kind
+                    && earlier.text == blocker.text
+            };
+            found.retain(|entry| !same(entry));
+            found.push((project, blocker));
         }
     }
+    let mut lines: Vec<String> = found
+        .iter()
+        .map(|(project, blocker)| {
+            let line = blocker_line(blocker, lang, time_zone, today);
+            match project {
+                Some(project) if project.path.as_os_str().is_empty() => {
+                    format!("{} — {line}", lang.labels().unknown_project)
+                }
+                Some(project) => format!("{} — {line}", escape_text(&project.name)),
+                None => line,
+            }
+        })
+        .collect();
+    lines.extend(
+        report
+            .outlook
+            .follow_up
+            .iter()
+            .filter(|follow| {
+                follow.note.kind == NoteKind::Blocker && follow.status == FollowUpStatus::Open
+            })
+            .map(|follow| {
+                lang.carried_blocker(
+                    &escape_text(&follow.note.text),
+                    &lang.short_date(follow.note.date),
+                )
+            }),
+    );
+    let shown: Vec<String> = found.iter().flat_map(|(_, blocker)| cited_as(blocker)).collect();
+    if let Some(narrative) = &report.narrative {
+        let checked = report.narrative_check.as_ref().map_or(&[][..], |check| &check.blockers[..]);
+        for blocker in &narrative.blockers {
+            let cites = checked
+                .iter()
+                .find(|checked| checked.kept && checked.text == *blocker)
+                .map_or(&[][..], |checked| &checked.evidence[..]);
+            if !cites.iter().any(|id| shown.contains(id)) {
+                lines.push(escape_text(blocker));
+            }
+        }
+    }
+    if lines.is_empty() {
+        return;
+    }
+    let _ = write!(out, "\n## {}\n\n", labels.blockers);
+    for line in lines {
+        let _ = writeln!(out, "- {line}");
+    }
+}
+
+/// The evidence ids a narrative cites a blocker by (the payload's, see `narrative`'s
+/// `payload.rs`): its own id (`blocker:` and the failing command, the reverted commit's
+/// id or the interrupted session's id), and the ids of the commits and sessions it rests
+/// on (a commit's first 10 characters, a session's id).
+fn cited_as(blocker: &Blocker) -> Vec<String> {
+    let commit_id = |hash: &str| hash.chars().take(10).collect::<String>();
+    let mut ids: Vec<String> = blocker
+        .evidence
+        .iter()
+        .filter_map(|evidence| match evidence {
+            Evidence::Commit { hash, .. } => Some(commit_id(hash)),
+            Evidence::Session { session_id, .. } => Some(session_id.clone()),
+            Evidence::Command { .. } => None,
+        })
+        .collect();
+    let own = match blocker.kind {
+        BlockerKind::FailingCommand => Some(blocker.text.clone()),
+        BlockerKind::RevertedCommit | BlockerKind::InterruptedSession => ids.first().cloned(),
+    };
+    if let Some(own) = own {
+        ids.push(format!("blocker:{own}"));
+    }
+    ids
 }
 
 /// The days of a week or a range: a heading and a body per day.
@@ -245,7 +329,7 @@ fn notes(out: &mut String, bucket: &Bucket, outlook: &Outlook, lang: Lang, level
 /// A standup's "Next": the plans noted on the previous working day, each done (with the
 /// work that shows it), open or closed, then each project's work left open; nothing when
 /// there is none of these.
-fn next_section(out: &mut String, outlook: &Outlook, lang: Lang) {
+fn next_section(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &TimeZone) {
     let plans: Vec<String> = outlook
         .follow_up
         .iter()
@@ -266,25 +350,46 @@ fn next_section(out: &mut String, outlook: &Outlook, lang: Lang) {
     for line in plans {
         let _ = writeln!(out, "- {line}");
     }
-    open_work(out, outlook, lang);
+    open_work(out, outlook, lang, time_zone);
 }
 
-/// One line per project with work left open.
-fn open_work(out: &mut String, outlook: &Outlook, lang: Lang) {
+/// One line per project with work left open, then one per local branch of it with
+/// commits not pushed. A project whose branches ahead are known counts its unpushed
+/// commits there, not again on its own line.
+fn open_work(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &TimeZone) {
     for open in &outlook.open_work {
         let name = if open.path.as_os_str().is_empty() {
             lang.labels().unknown_project.to_owned()
         } else {
             escape_text(&open.name)
         };
-        let branches: Vec<String> =
-            open.branches.iter().take(BRANCHES_SHOWN).map(|name| code_span(name)).collect();
-        let on = if branches.is_empty() { String::new() } else { lang.on_branches(&branches) };
-        let _ = writeln!(
-            out,
-            "- {}{on}",
-            lang.open_work(&name, open.uncommitted_files, open.stashes, open.unpushed.len())
-        );
+        let unpushed = if open.ahead.is_empty() { open.unpushed.len() } else { 0 };
+        if open.uncommitted_files > 0 || open.stashes > 0 || unpushed > 0 {
+            let branches: Vec<String> = if unpushed > 0 {
+                open.branches.iter().take(BRANCHES_SHOWN).map(|name| code_span(name)).collect()
+            } else {
+                Vec::new()
+            };
+            let on = if branches.is_empty() { String::new() } else { lang.on_branches(&branches) };
+            let _ = writeln!(
+                out,
+                "- {}{on}",
+                lang.open_work(&name, open.uncommitted_files, open.stashes, unpushed)
+            );
+        }
+        for branch in &open.ahead {
+            let newest = branch.newest.to_zoned(time_zone.clone()).date();
+            let _ = writeln!(
+                out,
+                "- {}",
+                lang.branch_ahead(
+                    &name,
+                    &code_span(&branch.name),
+                    branch.commits,
+                    &lang.short_date(newest)
+                )
+            );
+        }
     }
 }
 
@@ -324,7 +429,7 @@ fn still_open(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZon
     for line in lines {
         let _ = writeln!(out, "- {line}");
     }
-    open_work(out, &report.outlook, lang);
+    open_work(out, &report.outlook, lang, time_zone);
 }
 
 /// A piece of evidence as a code span: a commit's short hash, a session's agent and id.

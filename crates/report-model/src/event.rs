@@ -313,6 +313,24 @@ pub struct WipEvent {
     pub files: Vec<WipFile>,
     /// Stashes, newest first.
     pub stashes: Vec<WipStash>,
+    /// Local branches with commits not in their upstream (or, without one, in no
+    /// remote-tracking branch), whenever those commits were made; by name. Empty in a
+    /// repository without remotes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ahead: Vec<AheadBranch>,
+}
+
+/// A local branch with commits its upstream (or, without one, every remote-tracking
+/// branch) does not have.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct AheadBranch {
+    /// The branch's short name (untrusted text), e.g. `feature/x`.
+    pub name: String,
+    /// How many commits it has that are not pushed.
+    pub commits: u64,
+    /// The newest committer time of those commits.
+    pub newest: Timestamp,
 }
 
 /// One file with uncommitted changes.

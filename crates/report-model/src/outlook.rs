@@ -91,6 +91,10 @@ pub struct OpenWork {
     /// The local branches holding those commits, sorted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub branches: Vec<String>,
+    /// The project's local branches with commits not pushed, whenever they were made
+    /// (read at report time), by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ahead: Vec<crate::AheadBranch>,
 }
 
 /// A ticket key found in the work (a branch name, a commit subject, a session title),

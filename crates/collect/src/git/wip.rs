@@ -11,7 +11,8 @@
 //!   `git status --porcelain=v2 -z`, each dated by its own modification time, answered
 //!   in process ([`super::inproc::Reader::status`]) where that is provably git's
 //!   answer ([`status_mode`] says how far), else by git; stashes come from the stash
-//!   reflog. Unpushed commits come from [`super::branches`].
+//!   reflog, and the local branches ahead of their upstream from [`super::ahead`].
+//!   Unpushed commits of the window come from [`super::branches`].
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -160,10 +161,11 @@ pub(crate) fn read_wip(
     files.sort_by(|a, b| a.path.cmp(&b.path));
     let stashes: Vec<WipStash> =
         read_stashes(env, repo, timeout)?.into_iter().filter(|stash| stash.time >= since).collect();
-    if files.is_empty() && stashes.is_empty() {
+    let ahead = super::ahead::read_ahead(env, repo, timeout, reader)?;
+    if files.is_empty() && stashes.is_empty() && ahead.is_empty() {
         return Ok(None);
     }
-    Ok(Some(WipEvent { project: repo.project.clone(), files, stashes }))
+    Ok(Some(WipEvent { project: repo.project.clone(), files, stashes, ahead }))
 }
 
 /// Adds the files of one work tree's `git status` modified at or after `since`.

@@ -157,3 +157,122 @@ fn a_project_named_like_a_common_word_is_not_taken_as_named() {
     let faults = check("Work on the flaky CI job went on in a Codex session.", &index, None);
     assert!(faults.is_empty(), "{faults:?}");
 }
+
+/// `app` with a ticket branch: `PAY-7` named by its first commit and its session, `#12`
+/// by its second commit's subject; `site` with `OPS-3` from its session's branch.
+fn ticket_payload() -> Value {
+    json!({
+        "kind": "daily",
+        "date": "2026-11-27",
+        "projects": {"items": [
+            {
+                "name": "app",
+                "commits": {"items": [
+                    {"id": "aaaaaaaaa1", "subject": "client: retry on 503", "files_changed": 1, "insertions": 1, "deletions": 0},
+                    {"id": "aaaaaaaaa2", "subject": "docs: note the limit (#12)", "files_changed": 1, "insertions": 1, "deletions": 0},
+                ]},
+                "sessions": {"items": [{"id": "claude-1", "agent": "Claude Code", "title": "Write the HTTP client", "prompts": 2}]},
+                "tickets": {"items": [
+                    {"id": "ticket:#12", "key": "#12", "evidence": ["aaaaaaaaa2"]},
+                    {"id": "ticket:PAY-7", "key": "PAY-7", "evidence": ["aaaaaaaaa1", "claude-1"]},
+                ]},
+                "totals": {"commits": 2, "files_changed": 2, "insertions": 2, "deletions": 0, "sessions": 1, "prompts": 2, "commands": 0},
+            },
+            {
+                "name": "site",
+                "sessions": {"items": [{"id": "codex-1", "agent": "Codex", "title": "Rotate the deploy keys", "prompts": 3}]},
+                "tickets": {"items": [{"id": "ticket:OPS-3", "key": "OPS-3", "evidence": ["codex-1"]}]},
+                "totals": {"commits": 0, "files_changed": 0, "insertions": 0, "deletions": 0, "sessions": 1, "prompts": 3, "commands": 0},
+            },
+        ]},
+        "totals": {"projects": 2, "commits": 2, "files_changed": 2, "insertions": 2, "deletions": 0, "sessions": 2, "prompts": 5, "commands": 0},
+    })
+}
+
+#[track_caller]
+fn ticket_faults(sentence: &str, citations: Option<&[&str]>) -> Vec<&'static str> {
+    let index = Index::of(&ticket_payload());
+    let citations: Option<Vec<String>> =
+        citations.map(|ids| ids.iter().map(|id| (*id).to_owned()).collect());
+    check(sentence, &index, citations.as_deref()).into_iter().map(SentenceFault::as_str).collect()
+}
+
+#[test]
+fn a_ticket_key_must_be_in_what_the_sentence_cites() {
+    let none: Vec<&str> = Vec::new();
+    // The ticket's own id, or a commit or session it was found in.
+    for (sentence, ids) in [
+        ("The client retries on 503 for PAY-7.", &["ticket:PAY-7"][..]),
+        ("The client retries on 503 for PAY-7.", &["aaaaaaaaa1"]),
+        ("PAY-7 had a Claude Code session writing the HTTP client.", &["claude-1"]),
+        ("The limit of #12 is noted in the docs.", &["aaaaaaaaa2"]),
+        ("OPS-3 は deploy keys の rotate です。", &["ticket:OPS-3"]),
+        ("PAY-7 の client は 503 で retry します。", &["aaaaaaaaa1"]),
+    ] {
+        assert_eq!(ticket_faults(sentence, Some(ids)), none, "{sentence} citing {ids:?}");
+    }
+    // A key of other work than the cited one.
+    assert!(
+        ticket_faults("The client retries on 503 for OPS-3.", Some(&["aaaaaaaaa1"]))
+            .contains(&"ticket")
+    );
+    assert!(
+        ticket_faults("The limit of #12 is noted for PAY-7.", Some(&["aaaaaaaaa2"]))
+            .contains(&"ticket")
+    );
+    assert!(
+        ticket_faults("PAY-7 の client は 503 で retry します。", Some(&["codex-1"]))
+            .contains(&"ticket")
+    );
+    // A key the payload does not hold at all.
+    assert!(
+        ticket_faults("The client retries on 503 for PAY-8.", Some(&["aaaaaaaaa1"]))
+            .contains(&"ticket")
+    );
+    assert!(
+        ticket_faults("The limit of #13 is noted in the docs.", Some(&["aaaaaaaaa2"]))
+            .contains(&"ticket")
+    );
+    // Standards are not tickets.
+    assert_eq!(ticket_faults("The client retries on 503, per UTF-8.", Some(&["aaaaaaaaa1"])), none);
+}
+
+#[test]
+fn a_ticket_key_in_an_uncited_sentence_must_be_in_what_it_speaks_of() {
+    let none: Vec<&str> = Vec::new();
+    assert_eq!(ticket_faults("In app, the client retries on 503 for PAY-7.", None), none);
+    assert_eq!(ticket_faults("In site, the deploy keys were rotated for OPS-3.", None), none);
+    assert!(
+        ticket_faults("In site, the deploy keys were rotated for PAY-7.", None).contains(&"ticket")
+    );
+    assert!(ticket_faults("The deploy keys were rotated for OPS-4.", None).contains(&"ticket"));
+}
+
+#[test]
+fn a_ticket_key_does_not_name_the_project_its_prefix_spells() {
+    let payload = json!({
+        "kind": "daily",
+        "date": "2026-11-27",
+        "projects": {"items": [
+            {
+                "name": "ops",
+                "commits": {"items": [{"id": "bbbbbbbbb1", "subject": "deploy: rotate the staging keys", "files_changed": 1, "insertions": 1, "deletions": 0}]},
+                "totals": {"commits": 1, "files_changed": 1, "insertions": 1, "deletions": 0, "sessions": 0, "prompts": 0, "commands": 0},
+            },
+            {
+                "name": "pay",
+                "commits": {"items": [{"id": "aaaaaaaaa1", "subject": "client: retry on 503", "files_changed": 1, "insertions": 1, "deletions": 0}]},
+                "tickets": {"items": [{"id": "ticket:PAY-7", "key": "PAY-7", "evidence": ["aaaaaaaaa1"]}]},
+                "totals": {"commits": 1, "files_changed": 1, "insertions": 1, "deletions": 0, "sessions": 0, "prompts": 0, "commands": 0},
+            },
+        ]},
+        "totals": {"projects": 2, "commits": 2, "files_changed": 2, "insertions": 2, "deletions": 0, "sessions": 0, "prompts": 0, "commands": 0},
+    });
+    let index = Index::of(&payload);
+    let faults = |sentence: &str| -> Vec<&str> {
+        check(sentence, &index, None).into_iter().map(SentenceFault::as_str).collect()
+    };
+    // `PAY-7` does not name `pay`: the sentence speaks of `ops` only, which has no PAY-7.
+    assert!(faults("The staging keys in ops were rotated for PAY-7.").contains(&"ticket"));
+    assert_eq!(faults("In pay, the client retries on 503 for PAY-7."), Vec::<&str>::new());
+}

@@ -267,6 +267,7 @@ fn noted_plans_and_open_work_are_citable() {
         stashes: 0,
         unpushed: vec!["abc".to_owned()],
         branches: Vec::new(),
+        ahead: Vec::new(),
     }];
     let payload = prompt_json(&report);
     assert_eq!(
@@ -303,4 +304,95 @@ fn noted_plans_and_open_work_are_citable() {
     );
     let kept: Vec<bool> = checked.check.sentences.iter().map(|sentence| sentence.kept).collect();
     assert_eq!(kept, [true, true, true, false, false], "{:?}", checked.check.sentences);
+}
+
+/// A project's branches ahead of their upstream are in its open work with their counts;
+/// a sentence with the right count of a branch, or of them all, is kept, a wrong one is
+/// dropped.
+#[test]
+fn branches_ahead_are_counted_in_the_open_work() {
+    use report_model::{AheadBranch, OpenWork};
+    let api = project("api", vec![commit("api: retry the upload", 2)], Vec::new());
+    let mut report = daily(vec![api], Vec::new());
+    let branch =
+        |name: &str, commits| AheadBranch { name: name.to_owned(), commits, newest: crate::at(0) };
+    report.outlook.open_work = vec![OpenWork {
+        name: "api".to_owned(),
+        path: "/src/api".into(),
+        uncommitted_files: 0,
+        stashes: 0,
+        unpushed: vec!["abc".to_owned()],
+        branches: vec!["feature/x".to_owned()],
+        ahead: vec![branch("feature/x", 3), branch("spike", 1)],
+    }];
+    let payload = prompt_json(&report);
+    assert_eq!(
+        payload["outlook"]["open_work"],
+        serde_json::json!({"items": [{
+            "id": "open:api", "project": "api", "unpushed_commits": 4,
+            "branches_ahead": [{"branch": "feature/x", "commits": 3}, {"branch": "spike", "commits": 1}],
+        }]})
+    );
+    let prompt = build_prompt(&report, redactor(), &Limits::default(), Lang::En).unwrap();
+    let reply = serde_json::json!({"summary": [
+        {"text": "In api, 4 commits are unpushed.", "evidence": ["open:api"]},
+        {"text": "The feature/x branch of api holds 3 unpushed commits.", "evidence": ["open:api"]},
+        {"text": "In api, 9 commits are unpushed.", "evidence": ["open:api"]},
+    ], "blockers": []})
+    .to_string();
+    let checked = narrative::check_reply(
+        report.kind,
+        &prompt,
+        &reply,
+        &Limits::default(),
+        Lang::En,
+        redactor(),
+    );
+    let kept: Vec<bool> = checked.check.sentences.iter().map(|sentence| sentence.kept).collect();
+    assert_eq!(kept, [true, true, false], "{:?}", checked.check.sentences);
+}
+
+/// The report's ticket keys are in the payload per project, each citable as
+/// `ticket:<key>` with the ids of the project's commits and sessions that name it; a
+/// project whose work names none has no `tickets`.
+#[test]
+fn ticket_keys_are_citable_with_where_they_were_found() {
+    use report_model::{Ticket, TicketSession};
+    let retry = commit("client: retry on 503", 1);
+    let docs = commit("docs: note the limit", 2);
+    let session = session("Write the HTTP client", 3);
+    let pay = project("pay", vec![retry.clone(), docs.clone()], vec![session.clone()]);
+    let ops = project("ops", vec![commit("deploy: rotate the keys", 4)], Vec::new());
+    let mut report = daily(vec![pay, ops], Vec::new());
+    report.outlook.tickets = vec![
+        Ticket {
+            key: "#12".to_owned(),
+            url: None,
+            commits: vec![docs.hash.clone()],
+            sessions: Vec::new(),
+        },
+        Ticket {
+            key: "PAY-7".to_owned(),
+            url: Some("https://tracker.example.com/PAY-7".to_owned()),
+            commits: vec![retry.hash.clone()],
+            sessions: vec![TicketSession {
+                agent: session.agent,
+                session_id: session.session_id.clone(),
+            }],
+        },
+    ];
+    let payload = prompt_json(&report);
+    let projects = payload["projects"]["items"].as_array().unwrap();
+    let pay = projects.iter().find(|project| project["name"] == "pay").unwrap();
+    assert_eq!(
+        pay["tickets"],
+        serde_json::json!({"items": [
+            {"id": "ticket:#12", "key": "#12", "evidence": [&docs.hash[..10]]},
+            {"id": "ticket:PAY-7", "key": "PAY-7", "evidence": [&retry.hash[..10], session.session_id]},
+        ]})
+    );
+    let ops = projects.iter().find(|project| project["name"] == "ops").unwrap();
+    assert!(ops.get("tickets").is_none(), "{ops}");
+    // The link is not sent: the model has no use for it.
+    assert!(!payload.to_string().contains("tracker.example.com"));
 }

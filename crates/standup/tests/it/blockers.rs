@@ -1,8 +1,10 @@
 //! Blockers from the evidence, without a model, through the real binary: a Monday standup
 //! on a home whose atuin history has `cargo test` failing three times in a row, and a
-//! commit reverted the same day, shows each under its project as "Blocked?: …" in
-//! English, Japanese and the JSON, with the evidence; a command that later passed, and a
-//! home with nothing of the kind, show no line at all.
+//! commit reverted the same day, lists each in its one "Blockers" list with its project
+//! as "Blocked?: …" in English, Japanese and the JSON, with the evidence (the daily report
+//! keeps them under their projects); a model's blocker joins the list, once when it cites
+//! what an evidence blocker rests on; a command that later passed, and a home with nothing
+//! of the kind, show no line at all.
 
 use serde_json::json;
 
@@ -17,6 +19,14 @@ const MONDAY_MORNING: &str = "2026-11-30T09:00:00+09:00";
 fn friday_nanos(time: &str) -> i64 {
     let zoned: jiff::Zoned = format!("2026-11-27T{time}+09:00[Asia/Tokyo]").parse().unwrap();
     i64::try_from(zoned.timestamp().as_nanosecond()).unwrap()
+}
+
+/// The list under the heading that starts with `heading`: its lines up to the first blank
+/// line after them.
+fn list<'a>(markdown: &'a str, heading: &str) -> Vec<&'a str> {
+    let mut lines = markdown.lines().skip_while(|line| !line.starts_with(heading));
+    lines.next();
+    lines.skip_while(|line| line.is_empty()).take_while(|line| !line.is_empty()).collect()
 }
 
 /// Two repositories: `app` (a commit, and its revert later that day) and `api`.
@@ -53,7 +63,7 @@ fn write_atuin(home: &Home, runs: &[(&str, &str, i64)]) {
 }
 
 #[test]
-fn a_monday_standup_shows_a_failing_command_and_a_revert_under_their_projects() {
+fn a_monday_standup_lists_a_failing_command_and_a_revert_with_their_projects() {
     let home = home_with_repos();
     write_atuin(
         &home,
@@ -67,31 +77,43 @@ fn a_monday_standup_shows_a_failing_command_and_a_revert_under_their_projects() 
     );
 
     let en = standup(&home, "en");
-    assert!(
-        section(&en, "api").contains(
-            &"- Blocked?: `cargo test -p api` failed 3 times since 16:10, no passing run after"
-        ),
+    assert_eq!(
+        list(&en, "## Blockers"),
+        [
+            "- api — Blocked?: `cargo test -p api` failed 3 times since 2026-11-27 16:10, no passing run after",
+            "- app — Blocked?: `client: retry on 503` was reverted at 2026-11-27 16:40",
+        ],
         "{en}"
     );
-    assert!(
-        section(&en, "app").contains(&"- Blocked?: `client: retry on 503` was reverted at 16:40"),
-        "{en}"
-    );
-    // The model's heading is not used for them: they sit in their project's section.
-    assert!(!en.contains("## Blockers"), "{en}");
+    // Listed once: not also under their projects.
+    assert_eq!(en.matches("Blocked?").count(), 2, "{en}");
+    assert!(!section(&en, "api").iter().any(|line| line.contains("Blocked?")), "{en}");
 
     let ja = standup(&home, "ja");
+    assert_eq!(
+        list(&ja, "## 課題・懸念"),
+        [
+            "- api — 要確認: `cargo test -p api` が2026-11-27 16:10以降3回失敗し、その後成功していません",
+            "- app — 要確認: `client: retry on 503` が2026-11-27 16:40に取り消されました（revert）",
+        ],
+        "{ja}"
+    );
+
+    // Friday's own daily report keeps each under its project.
+    let friday = ["daily", "--no-llm", "--date", "2026-11-27"];
+    let daily = home.run(MONDAY_MORNING, TOKYO, &friday).success().to_owned();
     assert!(
-        section(&ja, "api").contains(
-            &"- 要確認: `cargo test -p api` が16:10以降3回失敗し、その後成功していません"
+        list(&daily, "## api ·").contains(
+            &"- Blocked?: `cargo test -p api` failed 3 times since 16:10, no passing run after"
         ),
-        "{ja}"
+        "{daily}"
     );
     assert!(
-        section(&ja, "app")
-            .contains(&"- 要確認: `client: retry on 503` が16:40に取り消されました（revert）"),
-        "{ja}"
+        list(&daily, "## app ·")
+            .contains(&"- Blocked?: `client: retry on 503` was reverted at 16:40"),
+        "{daily}"
     );
+    assert!(!daily.contains("## Blockers"), "{daily}");
 
     let report = report_json(&home, MONDAY_MORNING, TOKYO, &["standup"]);
     assert_eq!(
@@ -124,7 +146,12 @@ fn a_monday_standup_shows_a_failing_command_and_a_revert_under_their_projects() 
             .run(MONDAY_MORNING, TOKYO, &["standup", "--no-llm", "--format", format])
             .success()
             .to_owned();
-        assert!(out.contains("failed 3 times since 16:10") && out.contains("was reverted at"));
+        assert!(
+            out.contains("failed 3 times since 2026-11-27 16:10")
+                && out.contains("was reverted at"),
+            "{format}: {out}"
+        );
+        assert_eq!(out.matches("Blocked?").count(), 2, "{format}: {out}");
     }
 }
 
@@ -152,4 +179,74 @@ fn a_failing_command_that_later_passed_and_a_quiet_home_show_no_blocker_line() {
     }
     let report = report_json(&home, MONDAY_MORNING, TOKYO, &["standup"]);
     assert!(!report.to_string().contains("\"blockers\""), "{report:#}");
+}
+
+/// The model's possible blockers join the one list: one citing the failing command's own
+/// id and one citing the reverted commit are what the evidence already shows, so each is
+/// shown once (as the evidence's line); one about other work is added after the noted
+/// ones. The JSON keeps the model's list as it was checked.
+#[test]
+fn the_models_blockers_join_the_list_and_one_citing_an_evidence_blocker_is_shown_once() {
+    use httpmock::prelude::*;
+    let home = home_with_repos();
+    write_atuin(
+        &home,
+        &[
+            ("16:10:00", "cargo test -p api", 101),
+            ("16:20:00", "cargo test -p api", 101),
+            ("16:45:00", "cargo test -p api", 101),
+        ],
+    );
+    let plain = report_json(&home, MONDAY_MORNING, TOKYO, &["standup"]);
+    let commit_id = |name: &str, subject: &str| -> String {
+        let commits = project(&plain, 0, name)["commits"].as_array().unwrap().clone();
+        let commit = commits.iter().find(|commit| commit["subject"] == subject).unwrap();
+        commit["hash"].as_str().unwrap()[..10].to_owned()
+    };
+    let pin = commit_id("api", "ci: pin the runner");
+    let retry = commit_id("app", "client: retry on 503");
+    let reply = json!({
+        "summary": [{"text": "The api project pinned the CI runner.", "evidence": [pin]}],
+        "blockers": [
+            {"text": "cargo test -p api keeps failing.", "evidence": ["blocker:cargo test -p api"]},
+            {"text": "The retry on 503 in app was reverted.", "evidence": [retry]},
+            {"text": "The CI runner pin in api may need a follow-up.", "evidence": [pin]},
+        ],
+    });
+    let server = MockServer::start();
+    server.mock(|when, then| {
+        when.method(POST).path("/api/chat");
+        then.status(200).json_body(json!({
+            "message": {"role": "assistant", "content": reply.to_string()}, "done": true,
+        }));
+    });
+    home.config(&format!(
+        "[llm]\napi = \"ollama\"\nendpoint = \"{}\"\nmodel = \"m\"\n",
+        server.base_url()
+    ));
+
+    let en = home.run(MONDAY_MORNING, TOKYO, &["standup", "--no-cache"]).success().to_owned();
+    assert_eq!(
+        list(&en, "## Blockers"),
+        [
+            "- api — Blocked?: `cargo test -p api` failed 3 times since 2026-11-27 16:10, no passing run after",
+            "- app — Blocked?: `client: retry on 503` was reverted at 2026-11-27 16:40",
+            "- The CI runner pin in api may need a follow-up.",
+        ],
+        "{en}"
+    );
+    for format in ["slack", "text", "html"] {
+        let out = home
+            .run(MONDAY_MORNING, TOKYO, &["standup", "--no-cache", "--format", format])
+            .success()
+            .to_owned();
+        assert!(out.contains("may need a follow-up"), "{format}: {out}");
+        assert!(
+            !out.contains("keeps failing") && !out.contains("in app was reverted"),
+            "{format}: {out}"
+        );
+    }
+    let run = home.run(MONDAY_MORNING, TOKYO, &["standup", "--no-cache", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(run.success()).unwrap();
+    assert_eq!(report["narrative"]["blockers"].as_array().unwrap().len(), 3, "{report:#}");
 }

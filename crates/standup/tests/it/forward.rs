@@ -194,16 +194,20 @@ fn the_monday_standup_of_issue_21_shows_each_thing_in_its_place() {
         [
             format!("- Done: add the retry test (`{short}`)").as_str(),
             "- Open: wire the Slack output",
-            "- app — left open: 2 commits not pushed · on `feature/PAY-7-retry`",
+            "- app — branch `feature/PAY-7-retry`: 2 commits not pushed (latest 2026-11-30 (Mon))",
         ],
         "{en}"
     );
+    // The one list of blockers: the evidence's, with their project, then the noted ones.
     assert_eq!(
         section(&en, "## Blockers"),
-        ["- Blocker: waiting on the staging API keys (noted 2026-11-27 (Fri))"],
+        [
+            "- api — Blocked?: `cargo test -p api` failed 3 times since 2026-11-27 16:10, no passing run after",
+            "- Blocker: waiting on the staging API keys (noted 2026-11-27 (Fri))",
+        ],
         "{en}"
     );
-    // The agents' own lists and the failing command, under their projects.
+    // The agents' own lists, under their projects.
     assert!(
         en.contains("- Next: add the retry test · wire the Slack output (Claude Code `70d0c1a0`)"),
         "{en}"
@@ -211,12 +215,6 @@ fn the_monday_standup_of_issue_21_shows_each_thing_in_its_place() {
     assert!(
         en.contains(
             "- Next: Fix the retry backoff (in progress) · Add a regression test (Codex `0199c0de`)"
-        ),
-        "{en}"
-    );
-    assert!(
-        en.contains(
-            "- Blocked?: `cargo test -p api` failed 3 times since 16:10, no passing run after"
         ),
         "{en}"
     );
@@ -249,16 +247,18 @@ fn the_monday_standup_of_issue_21_shows_each_thing_in_its_place() {
         [
             format!("- 完了: add the retry test（`{short}`）").as_str(),
             "- 未完了: wire the Slack output",
-            "- app — 残作業: 未プッシュ2コミット・ブランチ `feature/PAY-7-retry`",
+            "- app — ブランチ `feature/PAY-7-retry`: 未プッシュ2コミット（最新 11月30日（月））",
         ],
         "{ja}"
     );
     assert_eq!(
         section(&ja, "## 課題・懸念"),
-        ["- 課題: waiting on the staging API keys（11月27日（金）のメモ）"],
+        [
+            "- api — 要確認: `cargo test -p api` が2026-11-27 16:10以降3回失敗し、その後成功していません",
+            "- 課題: waiting on the staging API keys（11月27日（金）のメモ）",
+        ],
         "{ja}"
     );
-    assert!(ja.contains("- 要確認: `cargo test -p api` が16:10以降3回失敗し"), "{ja}");
     assert!(ja.contains("- 次: Fix the retry backoff（作業中） · Add a regression test"), "{ja}");
 }
 
@@ -285,6 +285,10 @@ fn the_monday_standup_of_issue_21_in_json_and_the_other_formats() {
     assert_eq!(outlook["open_work"][0]["name"], "app");
     assert_eq!(outlook["open_work"][0]["unpushed"].as_array().unwrap().len(), 2);
     assert_eq!(outlook["open_work"][0]["branches"], json!(["feature/PAY-7-retry"]));
+    assert_eq!(
+        outlook["open_work"][0]["ahead"],
+        json!([{"name": "feature/PAY-7-retry", "commits": 2, "newest": "2026-11-29T23:30:00Z"}])
+    );
     let retry = hash_of(&report, "client: retry on 503");
     let mut ticket_commits = vec![retry, done_by.clone()];
     ticket_commits.sort();
@@ -302,7 +306,7 @@ fn the_monday_standup_of_issue_21_in_json_and_the_other_formats() {
         let out = run(&home, MONDAY_MORNING, &["standup", "--no-llm", "--format", format], None)
             .success()
             .to_owned();
-        for text in ["wire the Slack output", "waiting on the staging API keys", "left open"] {
+        for text in ["wire the Slack output", "waiting on the staging API keys", "not pushed"] {
             assert!(out.contains(text), "{format}: {out}");
         }
     }
@@ -513,7 +517,8 @@ fn a_week_ends_with_what_is_still_open() {
             "- Plan: wire the Slack output (noted 2026-11-27 (Fri))",
             "- Blocker: waiting on the staging API keys (noted 2026-11-27 (Fri))",
             "- api — Blocked?: `cargo test -p api` failed 3 times since 16:10, no passing run after",
-            "- app — left open: 1 commit not pushed · on `feature/PAY-7-retry`",
+            // The repository as it is now: its branch holds Monday's commit too.
+            "- app — branch `feature/PAY-7-retry`: 2 commits not pushed (latest 2026-11-30 (Mon))",
         ],
         "{en}"
     );
@@ -558,17 +563,19 @@ fn an_agent_session_interrupted_and_not_resumed_is_a_possible_blocker() {
     let home = home_with_repos();
     write_interrupted_claude(&home, false);
     let en = standup(&home, "en");
-    assert!(
-        en.contains(
-            "- Blocked?: Claude Code `Write the HTTP client` was interrupted at 2026-11-27 15:20 and not resumed"
-        ),
+    assert_eq!(
+        section(&en, "## Blockers"),
+        [
+            "- app — Blocked?: Claude Code `Write the HTTP client` was interrupted at 2026-11-27 15:20 and not resumed"
+        ],
         "{en}"
     );
     let ja = standup(&home, "ja");
-    assert!(
-        ja.contains(
-            "- 要確認: Claude Code `Write the HTTP client` が2026-11-27 15:20に中断され、再開されていません"
-        ),
+    assert_eq!(
+        section(&ja, "## 課題・懸念"),
+        [
+            "- app — 要確認: Claude Code `Write the HTTP client` が2026-11-27 15:20に中断され、再開されていません"
+        ],
         "{ja}"
     );
     let report = json_report(&home, MONDAY_MORNING, &["standup"]);
@@ -593,4 +600,114 @@ fn an_agent_session_interrupted_and_not_resumed_is_a_possible_blocker() {
     write_interrupted_claude(&home, true);
     let en = standup(&home, "en");
     assert!(!en.contains("interrupted"), "{en}");
+}
+
+/// A Claude Code session in `~/src/<repo>` on Monday morning (one prompt at 08:20): the
+/// person worked in the repository today without committing.
+fn write_monday_claude(home: &Home, repo: &str, id: &str) {
+    let cwd = home.path().join("src").join(repo).display().to_string();
+    home.write(
+        &format!(".claude/projects/-x-src-{repo}/{id}.jsonl"),
+        &jsonl(&[json!({
+            "parentUuid": null, "isSidechain": false, "userType": "external", "cwd": cwd,
+            "sessionId": id, "version": "2.1.50", "type": "user",
+            "message": {"role": "user", "content": format!("Look at the {repo} branches")},
+            "uuid": "00000000-0000-4000-8000-0000000000a1",
+            "timestamp": "2026-11-29T23:20:00.000Z",
+        })]),
+    );
+}
+
+/// `lib` has a remote: `main` pushed on the 20th, `feature/x` three commits on Wednesday
+/// the 25th (five days before the Monday standup, outside its windows) never pushed, and
+/// `shipped` two commits the same day, pushed with its upstream. `solo` has no remote and
+/// a branch of its own. Nothing is committed in the standup's windows; a Claude Code
+/// session ran in each repository this morning.
+fn home_with_old_branches() -> Home {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let remote = home.path().join("lib.git");
+    let lib = home.repo("lib");
+    lib.git(&["init", "-q", "--bare", remote.to_str().unwrap()]);
+    lib.git(&["remote", "add", "origin", remote.to_str().unwrap()]);
+    lib.commit("a.rs", "lib: first cut", "2026-11-20T10:00:00+09:00");
+    lib.git(&["push", "-q", "-u", "origin", "main"]);
+    lib.git(&["checkout", "-q", "-b", "shipped"]);
+    lib.commit("s1.rs", "lib: shipped one", "2026-11-25T10:00:00+09:00");
+    lib.commit("s2.rs", "lib: shipped two", "2026-11-25T10:30:00+09:00");
+    lib.git(&["push", "-q", "-u", "origin", "shipped"]);
+    lib.git(&["checkout", "-q", "-b", "feature/x", "main"]);
+    lib.commit("x1.rs", "lib: parse the header", "2026-11-25T14:00:00+09:00");
+    lib.commit("x2.rs", "lib: parse the body", "2026-11-25T15:00:00+09:00");
+    lib.commit("x3.rs", "lib: parse the trailer", "2026-11-25T16:00:00+09:00");
+    lib.git(&["checkout", "-q", "main"]);
+    let solo = home.repo("solo");
+    solo.commit("a.rs", "solo: first cut", "2026-11-20T10:00:00+09:00");
+    solo.git(&["checkout", "-q", "-b", "feature/y"]);
+    solo.commit("y.rs", "solo: try the idea", "2026-11-25T14:00:00+09:00");
+    write_monday_claude(&home, "lib", "70d0c1a0-0000-4000-8000-0000000000b1");
+    write_monday_claude(&home, "solo", "70d0c1a0-0000-4000-8000-0000000000b2");
+    home
+}
+
+#[test]
+fn a_branch_ahead_of_its_upstream_is_open_work_whatever_day_its_commits_were_made() {
+    let home = home_with_old_branches();
+    let en = standup(&home, "en");
+    // No commit of the standup's days; the branch made on Wednesday is still shown, the
+    // pushed one and the repository without a remote are not.
+    assert!(!en.contains("lib: parse"), "{en}");
+    assert_eq!(
+        section(&en, "## Next"),
+        ["- lib — branch `feature/x`: 3 commits not pushed (latest 2026-11-25 (Wed))"],
+        "{en}"
+    );
+    let ja = standup(&home, "ja");
+    assert_eq!(
+        section(&ja, "## 今日の予定"),
+        ["- lib — ブランチ `feature/x`: 未プッシュ3コミット（最新 11月25日（水））"],
+        "{ja}"
+    );
+    let report = json_report(&home, MONDAY_MORNING, &["standup"]);
+    assert_eq!(
+        report["outlook"]["open_work"],
+        json!([{
+            "name": "lib",
+            "path": "[HOME]/src/lib",
+            "ahead": [{"name": "feature/x", "commits": 3, "newest": "2026-11-25T07:00:00Z"}],
+        }])
+    );
+    // The week's "Still open" lists it too.
+    let week = run(&home, MONDAY_MORNING, &["week", "--no-llm"], None).success().to_owned();
+    assert_eq!(
+        section(&week, "## Still open"),
+        ["- lib — branch `feature/x`: 3 commits not pushed (latest 2026-11-25 (Wed))"],
+        "{week}"
+    );
+    // Once pushed, it is not open any more.
+    home.repo_handle(&home.path().join("src/lib")).git(&["push", "-q", "origin", "feature/x"]);
+    let en = standup(&home, "en");
+    assert!(!en.contains("## Next"), "{en}");
+    assert!(json_report(&home, MONDAY_MORNING, &["standup"]).get("outlook").is_none());
+}
+
+/// A repository with a linked worktree is not read in process: git is asked (one
+/// `for-each-ref`, one `log` for the branches without an upstream), with the same answer.
+#[test]
+fn a_branch_ahead_is_found_by_git_too_when_the_repository_is_not_read_in_process() {
+    let home = home_with_old_branches();
+    let lib = home.repo_handle(&home.path().join("src/lib"));
+    let worktree = home.path().join("src/lib-wt");
+    lib.git(&["worktree", "add", "-q", "-b", "spike", worktree.to_str().unwrap(), "main"]);
+    let spike = home.repo_handle(&worktree);
+    spike.commit("spike.rs", "lib: try a spike", "2026-11-26T11:00:00+09:00");
+    let en = standup(&home, "en");
+    assert_eq!(
+        section(&en, "## Next"),
+        [
+            "- lib — branch `feature/x`: 3 commits not pushed (latest 2026-11-25 (Wed))",
+            "- lib — branch `spike`: 1 commit not pushed (latest 2026-11-26 (Thu))",
+        ],
+        "{en}"
+    );
 }

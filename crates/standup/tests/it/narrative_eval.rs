@@ -454,6 +454,69 @@ const BAD_CITES: &[(&str, &[&str])] = &[
     (CITE_INVENTED_JA, &["s:no such session"]),
 ];
 
+/// The ticket home (issue 21, item 6): `pay` with "docs: note the upload limit (#12)" on
+/// `main` and "client: retry on 503" on `feature/PAY-7-retry`, `ops` with "deploy: rotate
+/// the staging keys for OPS-3", all on the full home's day.
+fn ticket_home() -> crate::support::Home {
+    let home = crate::support::Home::new();
+    home.git_identity(crate::support::ME.email, crate::support::ME.name);
+    let pay = home.repo("pay");
+    pay.commit("LIMITS.md", "docs: note the upload limit (#12)", "2026-11-27T10:00:00+09:00");
+    pay.git(&["checkout", "-q", "-b", "feature/PAY-7-retry"]);
+    pay.commit("retry.rs", "client: retry on 503", "2026-11-27T11:00:00+09:00");
+    let ops = home.repo("ops");
+    ops.commit("keys.tf", "deploy: rotate the staging keys for OPS-3", "2026-11-27T14:00:00+09:00");
+    home
+}
+
+const T_PAY_EN: &str = "The client in pay now retries on 503 for PAY-7.";
+const T_LIMIT_EN: &str = "#12 notes the upload limit in pay.";
+const T_OPS_EN: &str = "The staging keys in ops were rotated for OPS-3.";
+const T_PAY_JA: &str = "pay で PAY-7 の client が 503 で retry するようになりました。";
+const T_OPS_JA: &str = "ops で OPS-3 の staging keys を rotate しました。";
+// A key of other work than the one the sentence is about, and keys nobody wrote.
+const T_WRONG_EN: &str = "The staging keys in ops were rotated for PAY-7.";
+const T_INVENTED_EN: &str = "The client in pay retries on 503 for PAY-8.";
+const T_OTHER_EN: &str = "OPS-3 also covered the upload limit in pay.";
+const T_WRONG_JA: &str = "ops の staging keys は PAY-7 で rotate しました。";
+const T_INVENTED_JA: &str = "ops で OPS-9 の staging keys を rotate しました。";
+const TICKET_CITES: &[(&str, &[&str])] = &[
+    (T_PAY_EN, &["ticket:PAY-7"]),
+    (T_LIMIT_EN, &[T_C_LIMIT]),
+    (T_OPS_EN, &[T_C_KEYS]),
+    (T_PAY_JA, &[T_C_RETRY]),
+    (T_OPS_JA, &["ticket:OPS-3"]),
+    (T_WRONG_EN, &[T_C_KEYS]),
+    (T_INVENTED_EN, &[T_C_RETRY]),
+    (T_OTHER_EN, &[T_C_LIMIT]),
+    (T_WRONG_JA, &[T_C_KEYS]),
+    (T_INVENTED_JA, &[T_C_KEYS]),
+];
+const T_C_LIMIT: &str = "c:docs: note the upload limit (#12)";
+const T_C_RETRY: &str = "c:client: retry on 503";
+const T_C_KEYS: &str = "c:deploy: rotate the staging keys for OPS-3";
+
+/// Ticket keys in the narrative: each case a faithful sentence naming a key of the work it
+/// is about, then a false one naming a key of other work or a key nobody wrote; and the
+/// faithful ones together.
+fn ticket_cases() -> Vec<Case> {
+    vec![
+        false_after("ticket", "a key of other work", "en", T_PAY_EN, T_WRONG_EN),
+        false_after("ticket", "a key nobody wrote", "en", T_OPS_EN, T_INVENTED_EN),
+        false_after("ticket", "a key of another project", "en", T_LIMIT_EN, T_OTHER_EN),
+        false_after("ticket", "a key of other work", "ja", T_PAY_JA, T_WRONG_JA),
+        false_after("ticket", "a key nobody wrote", "ja", T_OPS_JA, T_INVENTED_JA),
+        true_of("faithful", "ticket keys of their work", "en", &[T_PAY_EN, T_LIMIT_EN, T_OPS_EN]),
+        true_of("faithful", "ticket keys of their work", "ja", &[T_OPS_JA, T_PAY_JA]),
+    ]
+    .into_iter()
+    .map(|case| Case {
+        label: if case.label == "faithful" { "ticket_faithful" } else { case.label },
+        ..case
+    })
+    .collect()
+}
+
 #[expect(clippy::too_many_lines, reason = "the table itself")]
 fn cases() -> Vec<Case> {
     vec![
@@ -650,6 +713,7 @@ fn cites(text: &str, ids: &std::collections::HashMap<String, String>) -> Vec<Str
     let keys = CITES
         .iter()
         .chain(BAD_CITES)
+        .chain(TICKET_CITES)
         .find(|(sentence, _)| *sentence == text)
         .map_or(&[][..], |(_, keys)| *keys);
     keys.iter().map(|key| ids.get(*key).cloned().unwrap_or_else(|| (*key).to_owned())).collect()
@@ -657,6 +721,13 @@ fn cites(text: &str, ids: &std::collections::HashMap<String, String>) -> Vec<Str
 
 /// The ids of the full home's commits and sessions, by `c:<subject>` and `s:<title>`.
 fn evidence_ids(home: &crate::support::Home) -> std::collections::HashMap<String, String> {
+    let ids = ids_of(home);
+    assert_eq!(ids.len(), 7, "{ids:?}");
+    ids
+}
+
+/// The ids of a home's commits and sessions, by `c:<subject>` and `s:<title>`.
+fn ids_of(home: &crate::support::Home) -> std::collections::HashMap<String, String> {
     let run = home.run(NOW, TOKYO, &["daily", "--no-llm", "--format", "json"]);
     let report: Value = serde_json::from_str(run.success()).unwrap();
     let mut ids = std::collections::HashMap::new();
@@ -671,7 +742,6 @@ fn evidence_ids(home: &crate::support::Home) -> std::collections::HashMap<String
             ids.insert(format!("s:{title}"), session["session_id"].as_str().unwrap().to_owned());
         }
     }
-    assert_eq!(ids.len(), 7, "{ids:?}");
     ids
 }
 
@@ -740,8 +810,18 @@ impl Tally {
 }
 
 /// The kinds, in the order the figures are printed.
-const LABELS: [&str; 8] =
-    ["faithful", "earlier", "negation", "attribution", "count", "scope", "outcome", "citation"];
+const LABELS: [&str; 10] = [
+    "faithful",
+    "earlier",
+    "negation",
+    "attribution",
+    "count",
+    "scope",
+    "outcome",
+    "citation",
+    "ticket",
+    "ticket_faithful",
+];
 
 #[test]
 fn evaluation_table() {
@@ -752,6 +832,11 @@ fn evaluation_table() {
     assert!(cases.len() >= 40, "{}", cases.len());
     cases.extend(bound_cases());
     cases.extend(citation_cases());
+    // Ticket keys, on a home of their own (the full home names none).
+    let tickets = ticket_home();
+    let ticket_ids = ids_of(&tickets);
+    assert_eq!(ticket_ids.len(), 3, "{ticket_ids:?}");
+    cases.extend(ticket_cases());
     for label in &LABELS[2..7] {
         for lang in ["en", "ja"] {
             let n = cases.iter().filter(|case| case.label == *label && case.lang == lang).count();
@@ -776,7 +861,12 @@ fn evaluation_table() {
         for &structured in shapes {
             let (api, server) = &servers[(idx + usize::from(!structured)) % 2];
             row += 1;
-            let (tally, verdict) = run_case(&home, case, api, server, structured, &ids);
+            let (home, ids) = if case.label.starts_with("ticket") {
+                (&tickets, &ticket_ids)
+            } else {
+                (&home, &ids)
+            };
+            let (tally, verdict) = run_case(home, case, api, server, structured, ids);
             let label = LABELS.iter().position(|label| *label == case.label).unwrap();
             tallies[label].add(tally);
             let _ = writeln!(

@@ -75,6 +75,12 @@ impl<'a> Reader<'a> {
         Some(Reader { repo, repository })
     }
 
+    /// The repository as gitoxide opened it, for the other in-process reads
+    /// (`super::ahead`).
+    pub(crate) fn repository(&self) -> &gix::Repository {
+        &self.repository
+    }
+
     /// Lists the commits with committer dates at or after `bound`, as [`super::log`]
     /// does, with how many of them were found only below a commit dated before the
     /// bound; or `None` when git must be asked.

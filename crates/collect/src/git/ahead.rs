@@ -1,0 +1,307 @@
+//! Local branches with commits not pushed, whenever those commits were made: each branch
+//! under `refs/heads` compared with its upstream (`branch.<name>.merge` through the
+//! remote's fetch refspec, as git's `%(upstream)`), or, without one (or with one that is
+//! gone), with every remote-tracking branch. A repository with no remote-tracking branch
+//! has nothing to push to and shows nothing.
+//!
+//! Read in process with gitoxide when the repository opens for the in-process reader
+//! ([`super::inproc::Reader`]): one walk per branch whose tip its comparison does not
+//! already hold. Otherwise git is asked: one `git for-each-ref` (the upstream's
+//! `ahead N`), and, only when some branch has no upstream, one `git log --source` over
+//! those branches `--not --remotes`, where a commit two such branches share is counted
+//! for the first that reaches it.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use report_model::AheadBranch;
+
+use super::{Repo, command, output, work_dir};
+use crate::Env;
+use crate::error::GitFailure;
+
+/// The most commits counted per branch: a branch never pushed in a repository with a
+/// long history stops here rather than walking all of it.
+pub(crate) const MAX_AHEAD: u64 = 10_000;
+
+/// The repository's local branches ahead of their upstream (or of every remote-tracking
+/// branch), by name.
+pub(crate) fn read_ahead(
+    env: &Env,
+    repo: &Repo,
+    timeout: Duration,
+    reader: Option<&super::inproc::Reader<'_>>,
+) -> Result<Vec<AheadBranch>, GitFailure> {
+    let opened;
+    let reader = if let Some(reader) = reader {
+        Some(reader)
+    } else {
+        opened = super::inproc::environment_allows(env)
+            .then(|| super::inproc::Reader::open(repo))
+            .flatten();
+        opened.as_ref()
+    };
+    if let Some(found) = reader.and_then(|reader| in_process(reader.repository())) {
+        return Ok(found);
+    }
+    with_git(env, repo, timeout)
+}
+
+/// The in-process answer, or `None` when anything fails (git is then asked).
+fn in_process(repository: &gix::Repository) -> Option<Vec<AheadBranch>> {
+    let references = repository.references().ok()?;
+    let mut remotes = Vec::new();
+    for reference in references.remote_branches().ok()? {
+        let mut reference = reference.ok()?;
+        // `origin/HEAD` points at another remote-tracking branch: the same commit.
+        let Ok(id) = reference.peel_to_id() else { continue };
+        remotes.push(id.detach());
+    }
+    if remotes.is_empty() {
+        return Some(Vec::new());
+    }
+    remotes.sort();
+    remotes.dedup();
+    let mut found = Vec::new();
+    for reference in references.local_branches().ok()? {
+        let mut reference = reference.ok()?;
+        let name = reference.name().shorten().to_string();
+        let tip = reference.peel_to_id().ok()?.detach();
+        let upstream = match repository
+            .branch_remote_tracking_ref_name(reference.name(), gix::remote::Direction::Fetch)
+        {
+            Some(Ok(upstream)) => repository
+                .try_find_reference(upstream.as_ref())
+                .ok()?
+                .map(|mut upstream| upstream.peel_to_id().map(gix::Id::detach))
+                .transpose()
+                .ok()?,
+            // No upstream configured (or one that names no fetched branch).
+            _ => None,
+        };
+        let hidden: Vec<gix::ObjectId> = match upstream {
+            Some(upstream) => vec![upstream],
+            None => remotes.clone(),
+        };
+        if hidden.contains(&tip) {
+            continue;
+        }
+        let walk = repository
+            .rev_walk([tip])
+            .sorting(gix::revision::walk::Sorting::ByCommitTime(
+                gix::traverse::commit::simple::CommitTimeOrder::default(),
+            ))
+            .with_hidden(hidden)
+            .all()
+            .ok()?;
+        let (mut commits, mut newest) = (0_u64, None::<i64>);
+        for info in walk {
+            let info = info.ok()?;
+            commits += 1;
+            let time = match info.commit_time {
+                Some(time) => time,
+                None => info.object().ok()?.time().ok()?.seconds,
+            };
+            newest = Some(newest.map_or(time, |newest| newest.max(time)));
+            if commits >= MAX_AHEAD {
+                break;
+            }
+        }
+        if let Some(newest) = newest {
+            let newest = Timestamp::from_second(newest).ok()?;
+            found.push(AheadBranch { name, commits, newest });
+        }
+    }
+    found.sort();
+    Some(found)
+}
+
+/// The git CLI's answer (see the module doc).
+fn with_git(env: &Env, repo: &Repo, timeout: Duration) -> Result<Vec<AheadBranch>, GitFailure> {
+    let mut git = command(env);
+    git.current_dir(work_dir(repo)).arg("--git-dir").arg(&repo.git_dir);
+    git.args([
+        "for-each-ref",
+        "--format=%(refname)%00%(refname:short)%00%(upstream)%00%(upstream:track,nobracket)%00%(committerdate:unix)",
+        "refs/heads",
+        "refs/remotes",
+    ]);
+    let done = run(git, timeout)?;
+    let refs = parse_refs(&String::from_utf8_lossy(&done));
+    if !refs.iter().any(|line| line.full.starts_with("refs/remotes/")) {
+        return Ok(Vec::new());
+    }
+    let mut found = Vec::new();
+    let mut alone = Vec::new();
+    for line in refs.iter().filter(|line| line.full.starts_with("refs/heads/")) {
+        let tracked = !line.upstream.is_empty() && line.track != "gone";
+        if !tracked {
+            alone.push(line);
+            continue;
+        }
+        let ahead = line
+            .track
+            .split(", ")
+            .find_map(|part| part.strip_prefix("ahead ")?.parse::<u64>().ok())
+            .unwrap_or(0);
+        if ahead > 0 {
+            let newest = Timestamp::from_second(line.time).unwrap_or(Timestamp::UNIX_EPOCH);
+            found.push(AheadBranch { name: line.short.clone(), commits: ahead, newest });
+        }
+    }
+    if !alone.is_empty() {
+        let mut git = command(env);
+        git.current_dir(work_dir(repo)).arg("--git-dir").arg(&repo.git_dir);
+        git.args(["log", "--format=%ct%x00%S", "--source"])
+            .arg(format!("--max-count={}", MAX_AHEAD * alone.len() as u64));
+        git.args(alone.iter().map(|line| line.full.as_str()));
+        git.args(["--not", "--remotes", "--"]);
+        let done = run(git, timeout)?;
+        let mut per_branch: BTreeMap<String, (u64, i64)> = BTreeMap::new();
+        for line in String::from_utf8_lossy(&done).lines() {
+            let Some((time, source)) = line.split_once('\0') else { continue };
+            let Ok(time) = time.parse::<i64>() else { continue };
+            let entry = per_branch.entry(source.to_owned()).or_insert((0, time));
+            if entry.0 < MAX_AHEAD {
+                entry.0 += 1;
+            }
+            entry.1 = entry.1.max(time);
+        }
+        for line in alone {
+            if let Some(&(commits, newest)) = per_branch.get(&line.full) {
+                let newest = Timestamp::from_second(newest).unwrap_or(Timestamp::UNIX_EPOCH);
+                found.push(AheadBranch { name: line.short.clone(), commits, newest });
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+fn run(git: std::process::Command, timeout: Duration) -> Result<Vec<u8>, GitFailure> {
+    let done = output(git, timeout)?;
+    if !done.status.success() {
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        let first = stderr.lines().find(|line| !line.trim().is_empty());
+        return Err(GitFailure::Failed(first.unwrap_or("git failed").trim().to_owned()));
+    }
+    Ok(done.stdout)
+}
+
+/// One line of the `for-each-ref` listing.
+#[derive(Debug, PartialEq, Eq)]
+struct RefLine {
+    full: String,
+    short: String,
+    upstream: String,
+    track: String,
+    time: i64,
+}
+
+fn parse_refs(text: &str) -> Vec<RefLine> {
+    text.lines()
+        .filter_map(|line| {
+            let mut fields = line.split('\0');
+            Some(RefLine {
+                full: fields.next()?.to_owned(),
+                short: fields.next()?.to_owned(),
+                upstream: fields.next()?.to_owned(),
+                track: fields.next()?.to_owned(),
+                time: fields.next()?.parse().unwrap_or(0),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::process::Command;
+
+    use super::*;
+
+    fn git(dir: &Path, args: &[&str]) {
+        #[expect(clippy::disallowed_methods, reason = "the test builds repositories with git")]
+        let status = Command::new("git")
+            .current_dir(dir)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "A")
+            .env("GIT_AUTHOR_EMAIL", "a@example.com")
+            .env("GIT_COMMITTER_NAME", "A")
+            .env("GIT_COMMITTER_EMAIL", "a@example.com")
+            .env("GIT_AUTHOR_DATE", "2026-11-22T10:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-11-22T10:00:00Z")
+            .args(args)
+            .status()
+            .unwrap();
+        assert!(status.success(), "git {args:?}");
+    }
+
+    /// A clone whose `main` is pushed, `feature/x` (tracking `origin/feature/x`) is 2
+    /// ahead, `local` (no upstream) 3 ahead of every remote branch, and `gone` 1 ahead of
+    /// `main` with an upstream that was deleted.
+    fn home() -> (tempfile::TempDir, Repo) {
+        let dir = tempfile::tempdir().unwrap();
+        let origin = dir.path().join("origin");
+        let work = dir.path().join("work");
+        fs_err::create_dir_all(&origin).unwrap();
+        git(&origin, &["init", "-q", "-b", "main"]);
+        git(&origin, &["commit", "-q", "--allow-empty", "-m", "base"]);
+        git(&origin, &["branch", "feature/x"]);
+        git(&origin, &["branch", "gone"]);
+        git(dir.path(), &["clone", "-q", origin.to_str().unwrap(), "work"]);
+        git(&work, &["checkout", "-q", "-b", "feature/x", "origin/feature/x"]);
+        git(&work, &["commit", "-q", "--allow-empty", "-m", "x1"]);
+        git(&work, &["commit", "-q", "--allow-empty", "-m", "x2"]);
+        git(&work, &["checkout", "-q", "-b", "local", "main"]);
+        for n in 1..=3 {
+            git(&work, &["commit", "-q", "--allow-empty", "-m", &format!("l{n}")]);
+        }
+        git(&work, &["checkout", "-q", "-b", "gone", "origin/gone"]);
+        git(&work, &["commit", "-q", "--allow-empty", "-m", "g1"]);
+        git(&work, &["checkout", "-q", "main"]);
+        git(&origin, &["branch", "-q", "-D", "gone"]);
+        git(&work, &["fetch", "-q", "--prune"]);
+        let work = fs_err::canonicalize(&work).unwrap();
+        let repo = Repo {
+            git_dir: work.join(".git"),
+            project: report_model::ProjectRef { name: "work".to_owned(), path: work },
+        };
+        (dir, repo)
+    }
+
+    fn expected() -> Vec<AheadBranch> {
+        let newest: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+        let branch = |name: &str, commits| AheadBranch { name: name.to_owned(), commits, newest };
+        vec![branch("feature/x", 2), branch("gone", 1), branch("local", 3)]
+    }
+
+    #[test]
+    fn both_routes_find_the_branches_ahead() {
+        let (dir, repo) = home();
+        let env = Env::new(dir.path());
+        let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
+        assert_eq!(in_process(reader.repository()), Some(expected()));
+        assert_eq!(with_git(&env, &repo, Duration::from_secs(30)).unwrap(), expected());
+    }
+
+    #[test]
+    fn a_repository_without_remotes_shows_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        git(dir.path(), &["init", "-q", "-b", "main"]);
+        git(dir.path(), &["commit", "-q", "--allow-empty", "-m", "one"]);
+        let path = fs_err::canonicalize(dir.path()).unwrap();
+        let repo = Repo {
+            git_dir: path.join(".git"),
+            project: report_model::ProjectRef { name: "solo".to_owned(), path },
+        };
+        let env = Env::new(dir.path());
+        let reader = super::super::inproc::Reader::open(&repo).expect("opens");
+        assert_eq!(in_process(reader.repository()), Some(Vec::new()));
+        assert_eq!(with_git(&env, &repo, Duration::from_secs(30)).unwrap(), Vec::new());
+    }
+}

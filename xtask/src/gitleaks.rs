@@ -88,24 +88,13 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
 /// tarball whose hash differs fails (the pin no longer holds).
 pub(crate) fn debian(root: &Path) -> anyhow::Result<()> {
     let dir = root.join("target").join("gitleaks");
-    fs_err::create_dir_all(&dir)?;
-    let tarball = dir.join(DEBIAN_URL.rsplit('/').next().unwrap_or("gitleaks.orig.tar.gz"));
-    let cached = fs_err::read(&tarball).ok().filter(|bytes| sha256_hex(bytes) == DEBIAN_SHA256);
-    if cached.is_none() {
-        if let Err(why) = download(DEBIAN_URL, &tarball) {
+    let tarball = match fetch_pinned(&dir, DEBIAN_URL, DEBIAN_SHA256)? {
+        Ok(tarball) => tarball,
+        Err(why) => {
             eprintln!("gitleaks table NOT RUN: {why}");
             return Ok(());
         }
-        let bytes = fs_err::read(&tarball)?;
-        let digest = sha256_hex(&bytes);
-        if digest != DEBIAN_SHA256 {
-            let _ = fs_err::remove_file(&tarball);
-            bail!(
-                "{DEBIAN_URL}: SHA-256 {digest} ({} bytes), expected {DEBIAN_SHA256}",
-                bytes.len()
-            );
-        }
-    }
+    };
     let src = dir.join(DEBIAN_DIR);
     if src.exists() {
         fs_err::remove_dir_all(&src)?;
@@ -131,6 +120,27 @@ pub(crate) fn debian(root: &Path) -> anyhow::Result<()> {
         out.display(),
     );
     crate::gitleaks_measure::measure(&table)
+}
+
+/// The file at `url`, in `dir` under its own name, as long as its SHA-256 is `sha256`:
+/// the copy already there when it matches, else a fresh download. `Ok(Err(why))` when it
+/// cannot be fetched; an error when what was fetched does not match.
+fn fetch_pinned(dir: &Path, url: &str, sha256: &str) -> anyhow::Result<Result<PathBuf, String>> {
+    fs_err::create_dir_all(dir)?;
+    let tarball = dir.join(url.rsplit('/').next().unwrap_or("download"));
+    if fs_err::read(&tarball).is_ok_and(|bytes| sha256_hex(&bytes) == sha256) {
+        return Ok(Ok(tarball));
+    }
+    if let Err(why) = download(url, &tarball) {
+        return Ok(Err(why));
+    }
+    let bytes = fs_err::read(&tarball)?;
+    let digest = sha256_hex(&bytes);
+    if digest != sha256 {
+        let _ = fs_err::remove_file(&tarball);
+        bail!("{url}: SHA-256 {digest} ({} bytes), expected {sha256}", bytes.len());
+    }
+    Ok(Ok(tarball))
 }
 
 /// Fetches `url` into `path` with curl: 3 tries, 10 s to connect, 60 s in all each.
@@ -1154,7 +1164,34 @@ fn sample_secrets(identifier: &str, secret: &str) -> Vec<Item> {
 
 #[cfg(test)]
 mod tests {
-    use super::build_table;
+    use super::{build_table, fetch_pinned, sha256_hex};
+
+    #[test]
+    fn the_pinned_download_is_checked_cached_and_reported_when_unreachable() {
+        let dir = tempfile::tempdir().unwrap();
+        let served = dir.path().join("served");
+        std::fs::create_dir(&served).unwrap();
+        let source = served.join("pkg.orig.tar.gz");
+        std::fs::write(&source, b"the tarball").unwrap();
+        let url = format!("file://{}", source.display());
+        let sha = sha256_hex(b"the tarball");
+        let cache = dir.path().join("cache");
+        // Fetched and checked.
+        let fetched = fetch_pinned(&cache, &url, &sha).unwrap().unwrap();
+        assert_eq!(std::fs::read(&fetched).unwrap(), b"the tarball");
+        // Kept: the source gone, the copy is used.
+        std::fs::remove_file(&source).unwrap();
+        assert_eq!(fetch_pinned(&cache, &url, &sha).unwrap().unwrap(), fetched);
+        // Unreachable: the reason, not an error.
+        let why = fetch_pinned(&dir.path().join("other"), &url, &sha).unwrap().unwrap_err();
+        assert!(why.contains("curl failed 3 times"), "{why}");
+        // Another file under the pinned name: an error, and nothing kept.
+        std::fs::write(&source, b"a different tarball").unwrap();
+        let other = dir.path().join("third");
+        let error = fetch_pinned(&other, &url, &sha).unwrap_err().to_string();
+        assert!(error.contains(&format!("expected {sha}")), "{error}");
+        assert!(!other.join("pkg.orig.tar.gz").exists());
+    }
 
     /// A gitleaks tree with the given rule files (name, Go source).
     fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {

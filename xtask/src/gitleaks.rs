@@ -26,8 +26,17 @@ use serde_json::json;
 /// The gitleaks commit the figures in `crates/redact/README.md` were measured at.
 pub(crate) const PINNED_COMMIT: &str = "b58d3f102cf3a2c84cb7f923d05c25c9b1aed84b";
 
+/// gitleaks' source as Debian's archive serves it (the `orig` tarball of the trixie
+/// package): a package registry CI reaches, unlike GitHub. Pinned by its SHA-256.
+pub(crate) const DEBIAN_URL: &str =
+    "http://deb.debian.org/debian/pool/main/g/gitleaks/gitleaks_8.16.0.orig.tar.gz";
+pub(crate) const DEBIAN_SHA256: &str =
+    "71aace87a76d966a918031588a63127303b375085a39d5b8d2af02105f2118d8";
+/// The folder the tarball unpacks to.
+const DEBIAN_DIR: &str = "gitleaks-8.16.0";
+
 /// The task's entry point.
-pub(crate) fn run(_root: &Path, args: &[String]) -> anyhow::Result<()> {
+pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
     let mut src: Option<PathBuf> = None;
     let mut out: Option<PathBuf> = None;
     let mut commit: Option<String> = None;
@@ -39,8 +48,11 @@ pub(crate) fn run(_root: &Path, args: &[String]) -> anyhow::Result<()> {
             "--out" => out = iter.next().map(PathBuf::from),
             "--commit" => commit = iter.next().cloned(),
             "--measure" => measure = true,
+            "--debian" => return debian(root),
             other => {
-                bail!("unknown argument `{other}` (expected --src DIR --out FILE [--commit SHA])")
+                bail!(
+                    "unknown argument `{other}` (expected --debian, or --src DIR --out FILE [--commit SHA] [--measure])"
+                )
             }
         }
     }
@@ -69,6 +81,109 @@ pub(crate) fn run(_root: &Path, args: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `--debian`: fetches the pinned tarball into `target/gitleaks` (3 tries, short
+/// timeouts; kept there for the next run), checks its SHA-256, unpacks it, builds the
+/// table and measures it with the gates. When the archive cannot be fetched at all, says
+/// `gitleaks table NOT RUN: <why>` and succeeds: a network outage does not fail CI. A
+/// tarball whose hash differs fails (the pin no longer holds).
+pub(crate) fn debian(root: &Path) -> anyhow::Result<()> {
+    let dir = root.join("target").join("gitleaks");
+    let tarball = match fetch_pinned(&dir, DEBIAN_URL, DEBIAN_SHA256)? {
+        Ok(tarball) => tarball,
+        Err(why) => {
+            eprintln!("gitleaks table NOT RUN: {why}");
+            return Ok(());
+        }
+    };
+    let src = dir.join(DEBIAN_DIR);
+    if src.exists() {
+        fs_err::remove_dir_all(&src)?;
+    }
+    let status = std::process::Command::new("tar")
+        .arg("-xzf")
+        .arg(&tarball)
+        .arg("-C")
+        .arg(&dir)
+        .status()
+        .context("running tar")?;
+    anyhow::ensure!(status.success(), "tar -xzf {} failed ({status})", tarball.display());
+    let table =
+        build_table(&src, Some(&format!("8.16.0 (Debian orig tarball, sha256 {DEBIAN_SHA256})")))?;
+    let out = dir.join("table.json");
+    fs_err::write(&out, serde_json::to_string_pretty(&table)? + "\n")?;
+    eprintln!(
+        "gitleaks table: {} rules, {} true positives, {} false positives, {} skipped ({})",
+        table["rules"].as_array().map_or(0, Vec::len),
+        table["n_tps"],
+        table["n_fps"],
+        table["skipped"].as_array().map_or(0, Vec::len),
+        out.display(),
+    );
+    crate::gitleaks_measure::measure(&table)
+}
+
+/// The file at `url`, in `dir` under its own name, as long as its SHA-256 is `sha256`:
+/// the copy already there when it matches, else a fresh download. `Ok(Err(why))` when it
+/// cannot be fetched; an error when what was fetched does not match.
+fn fetch_pinned(dir: &Path, url: &str, sha256: &str) -> anyhow::Result<Result<PathBuf, String>> {
+    fs_err::create_dir_all(dir)?;
+    let tarball = dir.join(url.rsplit('/').next().unwrap_or("download"));
+    if fs_err::read(&tarball).is_ok_and(|bytes| sha256_hex(&bytes) == sha256) {
+        return Ok(Ok(tarball));
+    }
+    if let Err(why) = download(url, &tarball) {
+        return Ok(Err(why));
+    }
+    let bytes = fs_err::read(&tarball)?;
+    let digest = sha256_hex(&bytes);
+    if digest != sha256 {
+        let _ = fs_err::remove_file(&tarball);
+        bail!("{url}: SHA-256 {digest} ({} bytes), expected {sha256}", bytes.len());
+    }
+    Ok(Ok(tarball))
+}
+
+/// Fetches `url` into `path` with curl: 3 tries, 10 s to connect, 60 s in all each.
+fn download(url: &str, path: &Path) -> Result<(), String> {
+    let partial = path.with_extension("part");
+    let mut why = String::new();
+    for attempt in 1..=3 {
+        let output = std::process::Command::new("curl")
+            .args(["--fail", "--silent", "--show-error", "--location"])
+            .args(["--connect-timeout", "10", "--max-time", "60", "--output"])
+            .arg(&partial)
+            .arg(url)
+            .output();
+        match output {
+            Err(error) => return Err(format!("cannot run curl ({error})")),
+            Ok(output) if output.status.success() => {
+                return fs_err::rename(&partial, path).map_err(|error| error.to_string());
+            }
+            Ok(output) => {
+                why = format!(
+                    "{url}: curl failed {attempt} times ({}: {})",
+                    output.status,
+                    String::from_utf8_lossy(&output.stderr).trim()
+                );
+            }
+        }
+        if attempt < 3 {
+            std::thread::sleep(std::time::Duration::from_secs(2));
+        }
+    }
+    let _ = fs_err::remove_file(&partial);
+    Err(why)
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    use std::fmt::Write as _;
+    sha2::Sha256::digest(bytes).iter().fold(String::new(), |mut hex, byte| {
+        let _ = write!(hex, "{byte:02x}");
+        hex
+    })
+}
+
 fn git_head(src: &Path) -> Option<String> {
     let output =
         std::process::Command::new("git").arg("-C").arg(src).args(["rev-parse", "HEAD"]).output();
@@ -87,12 +202,20 @@ pub(crate) fn build_table(src: &Path, commit: Option<&str>) -> anyhow::Result<se
         .collect();
     files.sort();
     let mut parsed = Vec::new();
+    let mut skipped = Vec::new();
     for path in &files {
-        let text = fs_err::read_to_string(path)?;
         let name =
             path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-        let tokens = tokenize(&text).with_context(|| format!("tokenizing {name}"))?;
-        parsed.push((name, tokens));
+        // A file the tokenizer cannot read is a counted note, not the end of the table.
+        match fs_err::read_to_string(path)
+            .map_err(anyhow::Error::from)
+            .and_then(|text| tokenize(&text))
+        {
+            Ok(tokens) => parsed.push((name, tokens)),
+            Err(error) => {
+                skipped.push(json!({"file": name, "what": "file", "reason": format!("{error:#}")}));
+            }
+        }
     }
     // Package-level variables first (`DefaultStopWords`, shared keyword lists).
     let mut globals = Env::default();
@@ -100,7 +223,6 @@ pub(crate) fn build_table(src: &Path, commit: Option<&str>) -> anyhow::Result<se
         package_vars(tokens, &mut globals);
     }
     let mut rules = Vec::new();
-    let mut skipped = Vec::new();
     let (mut true_positives, mut false_positives) = (0, 0);
     for (name, tokens) in &parsed {
         for function in rule_functions(tokens) {
@@ -268,6 +390,12 @@ struct Function<'a> {
     body: &'a [Tok],
 }
 
+/// The tokens between the bracket at `open` and the one just before `end` (as
+/// [`matching`] gives it); empty when the brackets do not close.
+fn inside(tokens: &[Tok], open: usize, end: usize) -> &[Tok] {
+    tokens.get(open + 1..end.saturating_sub(1)).unwrap_or_default()
+}
+
 /// The index just past the bracket matching the one at `open`.
 fn matching(tokens: &[Tok], open: usize) -> usize {
     let mut depth = 0_usize;
@@ -275,7 +403,7 @@ fn matching(tokens: &[Tok], open: usize) -> usize {
         match token {
             Tok::Punct("(" | "{" | "[") => depth += 1,
             Tok::Punct(")" | "}" | "]") => {
-                depth -= 1;
+                depth = depth.saturating_sub(1);
                 if depth == 0 {
                     return idx + 1;
                 }
@@ -308,7 +436,7 @@ fn rule_functions(tokens: &[Tok]) -> Vec<Function<'_>> {
                 let end = matching(tokens, open);
                 if returns_rule {
                     functions
-                        .push(Function { name: name.clone(), body: &tokens[open + 1..end - 1] });
+                        .push(Function { name: name.clone(), body: inside(tokens, open, end) });
                 }
                 idx = end;
                 continue;
@@ -333,7 +461,7 @@ fn package_vars(tokens: &[Tok], env: &mut Env) {
             Tok::Ident(word) if word == "var" => {
                 if tokens.get(idx + 1) == Some(&Tok::Punct("(")) {
                     let end = matching(tokens, idx + 1);
-                    assignments(&tokens[idx + 2..end - 1], env, true);
+                    assignments(inside(tokens, idx + 1, end), env, true);
                     idx = end;
                 } else {
                     let end = statement_end(tokens, idx + 1);
@@ -397,7 +525,7 @@ fn assignments(tokens: &[Tok], env: &mut Env, declarations: bool) {
             {
                 // `var ( NAME = … )`
                 let end = matching(tokens, idx + 1);
-                assignments(&tokens[idx + 2..end - 1], env, true);
+                assignments(inside(tokens, idx + 1, end), env, true);
                 idx = end;
                 continue;
             }
@@ -446,18 +574,27 @@ fn extract_rule(function: &Function<'_>, globals: &Env) -> Extracted {
     let mut env = Env { vars: globals.vars.clone(), seed: id.as_deref().map_or(0, fnv) };
     // Statements at the top of the body; `tps = append(tps, …)` updates in order.
     assignments(body, &mut env, false);
-    // `return utils.Validate(r, TPS, FPS)` or `utils.ValidateWithPaths(…)`.
-    let call = body.windows(3).position(|w| {
-        w[0] == Tok::Ident("utils".to_owned())
-            && w[1] == Tok::Punct(".")
-            && matches!(&w[2], Tok::Ident(name) if name == "Validate" || name == "ValidateWithPaths")
+    // `return utils.Validate(r, TPS, FPS)` or `utils.ValidateWithPaths(…)`; before the
+    // helpers moved to `utils` (gitleaks 8.16), `return validate(r, TPS, FPS)`. The index
+    // of the call's `(`.
+    let call = body.windows(4).enumerate().find_map(|(at, w)| match w {
+        [Tok::Ident(utils), Tok::Punct("."), Tok::Ident(name), Tok::Punct("(")]
+            if utils == "utils" && (name == "Validate" || name == "ValidateWithPaths") =>
+        {
+            Some(at + 3)
+        }
+        [Tok::Ident(name), Tok::Punct("("), ..]
+            if name == "validate" && (at == 0 || body[at - 1] != Tok::Punct(".")) =>
+        {
+            Some(at + 1)
+        }
+        _ => None,
     });
     let mut tps = Vec::new();
     let mut fps = Vec::new();
-    if let Some(call) = call {
-        let open = call + 3;
+    if let Some(open) = call {
         let end = matching(body, open);
-        let args = split_args(&body[open + 1..end - 1]);
+        let args = split_args(body.get(open + 1..end.saturating_sub(1)).unwrap_or_default());
         let mut list = |arg: Option<&&[Tok]>| -> Vec<Item> {
             match arg {
                 Some(&[Tok::Ident(nil)]) if nil == "nil" => Vec::new(),
@@ -746,8 +883,9 @@ impl Parser<'_, '_> {
             _ => None,
         });
         let size = |idx: usize| strs.get(idx).copied().flatten();
+        let function = canonical(function);
         let pattern = |class: &str| size(0).map(|n| Value::Str(format!("{class}{{{n}}}")));
-        let value = match function {
+        let value = match function.as_str() {
             "utils.Numeric" => pattern("[0-9]"),
             "utils.Hex" => pattern("[a-f0-9]"),
             "utils.AlphaNumeric" => pattern("[a-z0-9]"),
@@ -909,6 +1047,30 @@ fn gen_hir(hir: &Hir, env: &mut Env, out: &mut String) {
     }
 }
 
+/// The name of a helper of the rule files as the newer layout (`utils.X`) spells it: until
+/// gitleaks 8.16 the helpers were unexported functions of the `rules` package
+/// (`generateSampleSecret`, `numeric`, `hex8_4_4_4_12`, …).
+fn canonical(function: &str) -> String {
+    const UNQUALIFIED: [&str; 9] = [
+        "generateSampleSecret",
+        "generateSampleSecrets",
+        "numeric",
+        "hex",
+        "alphaNumeric",
+        "alphaNumericExtendedShort",
+        "alphaNumericExtended",
+        "alphaNumericExtendedLong",
+        "hex8_4_4_4_12",
+    ];
+    if UNQUALIFIED.contains(&function) {
+        let mut chars = function.chars();
+        let first = chars.next().map(|c| c.to_ascii_uppercase()).unwrap_or_default();
+        format!("utils.{first}{}", chars.as_str())
+    } else {
+        function.to_owned()
+    }
+}
+
 /// `bytes` in base64, with the URL-safe alphabet or the standard one, padded or not.
 fn base64(bytes: &[u8], url: bool, pad: bool) -> String {
     let alphabet: &[u8] = if url {
@@ -998,4 +1160,144 @@ fn sample_secrets(identifier: &str, secret: &str) -> Vec<Item> {
             Item::Sample(Sample { text, secret: Some(secret.to_owned()) })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{build_table, fetch_pinned, sha256_hex};
+
+    #[test]
+    fn the_pinned_download_is_checked_cached_and_reported_when_unreachable() {
+        let dir = tempfile::tempdir().unwrap();
+        let served = dir.path().join("served");
+        std::fs::create_dir(&served).unwrap();
+        let source = served.join("pkg.orig.tar.gz");
+        std::fs::write(&source, b"the tarball").unwrap();
+        let url = format!("file://{}", source.display());
+        let sha = sha256_hex(b"the tarball");
+        let cache = dir.path().join("cache");
+        // Fetched and checked.
+        let fetched = fetch_pinned(&cache, &url, &sha).unwrap().unwrap();
+        assert_eq!(std::fs::read(&fetched).unwrap(), b"the tarball");
+        // Kept: the source gone, the copy is used.
+        std::fs::remove_file(&source).unwrap();
+        assert_eq!(fetch_pinned(&cache, &url, &sha).unwrap().unwrap(), fetched);
+        // Unreachable: the reason, not an error.
+        let why = fetch_pinned(&dir.path().join("other"), &url, &sha).unwrap().unwrap_err();
+        assert!(why.contains("curl failed 3 times"), "{why}");
+        // Another file under the pinned name: an error, and nothing kept.
+        std::fs::write(&source, b"a different tarball").unwrap();
+        let other = dir.path().join("third");
+        let error = fetch_pinned(&other, &url, &sha).unwrap_err().to_string();
+        assert!(error.contains(&format!("expected {sha}")), "{error}");
+        assert!(!other.join("pkg.orig.tar.gz").exists());
+    }
+
+    /// A gitleaks tree with the given rule files (name, Go source).
+    fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = dir.path().join("cmd/generate/config/rules");
+        std::fs::create_dir_all(&rules).unwrap();
+        for (name, text) in files {
+            std::fs::write(rules.join(name), text).unwrap();
+        }
+        dir
+    }
+
+    fn texts(rule: &serde_json::Value, what: &str) -> Vec<String> {
+        rule[what]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|sample| sample["text"].as_str().unwrap().to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn reads_the_8_16_layout_with_unexported_helpers() {
+        // gitleaks 8.16: `validate`, `generateSampleSecret`, `numeric` in package `rules`.
+        let dir = tree(&[(
+            "acme.go",
+            r#"package rules
+
+func AcmeKey() *config.Rule {
+	r := config.Rule{
+		RuleID: "acme-key",
+	}
+	key := secrets.NewSecret(numeric("4") + ":" + hex("6"))
+	tps := []string{
+		generateSampleSecret("acme", key),
+		`acme: ` + key,
+	}
+	fps := []string{"acme_api_token = \"0000\""}
+	return validate(r, tps, fps)
+}
+"#,
+        )]);
+        let table = build_table(dir.path(), None).unwrap();
+        let rule = &table["rules"][0];
+        assert_eq!(rule["id"], "acme-key");
+        let tps = texts(rule, "tps");
+        assert_eq!(tps.len(), 2, "{tps:?}");
+        let key = tps[1].strip_prefix("acme: ").unwrap();
+        assert!(regex::Regex::new("^[0-9]{4}:[a-f0-9]{6}$").unwrap().is_match(key), "{key}");
+        assert_eq!(tps[0], format!("acme_api_token = \"{key}\""));
+        assert_eq!(texts(rule, "fps"), ["acme_api_token = \"0000\""]);
+        assert_eq!(table["skipped"].as_array().unwrap().len(), 0);
+    }
+
+    #[test]
+    fn reads_the_utils_layout() {
+        let dir = tree(&[(
+            "acme.go",
+            r#"package rules
+
+func AcmeKey() *config.Rule {
+	r := config.Rule{RuleID: "acme-key"}
+	tps := utils.GenerateSampleSecrets("acme", "s3cr3t")
+	tps = append(tps, "acme "+utils.Hex("2"))
+	return utils.Validate(r, tps, nil)
+}
+"#,
+        )]);
+        let table = build_table(dir.path(), None).unwrap();
+        let tps = texts(&table["rules"][0], "tps");
+        assert_eq!(tps.len(), 27);
+        assert!(tps.contains(&"acmeToken := \"s3cr3t\"".to_owned()), "{tps:?}");
+        assert_eq!(tps[26], "acme [a-f0-9]{2}");
+    }
+
+    #[test]
+    fn unknown_constructs_and_broken_files_are_counted_notes() {
+        let dir = tree(&[
+            (
+                "loop.go",
+                r#"package rules
+
+func Looped() *config.Rule {
+	r := config.Rule{RuleID: "looped"}
+	tps := makeExamples("x")
+	return utils.Validate(r, tps, []string{"a", strings.ToUpper("b")})
+}
+"#,
+            ),
+            ("broken.go", "package rules\n\nvar s = `never closed\n"),
+            ("unbalanced.go", "package rules\nvar (\nfunc X() *config.Rule {"),
+        ]);
+        let table = build_table(dir.path(), None).unwrap();
+        let skipped = table["skipped"].as_array().unwrap();
+        let reasons: Vec<String> =
+            skipped.iter().map(|note| note["reason"].as_str().unwrap().to_owned()).collect();
+        assert!(
+            reasons.iter().any(|reason| reason.contains("unsupported call `makeExamples`")),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons.iter().any(|reason| reason.contains("unterminated raw string")),
+            "{reasons:?}"
+        );
+        let rule = &table["rules"][0];
+        assert_eq!(rule["id"], "looped");
+        assert_eq!(texts(rule, "fps"), ["a"]);
+    }
 }

@@ -2,7 +2,8 @@
 //!
 //! - `ci`: exactly what `.ci/run` runs after installing tools: fmt check, clippy, the
 //!   tests, `cargo deny check licenses bans sources` (when cargo-deny is installed),
-//!   `cargo package` of the publishable leaf crates and the docs with warnings denied.
+//!   `cargo package` of the publishable leaf crates, the docs with warnings denied and
+//!   the gitleaks table (`gitleaks-table --debian`).
 //! - `demo`: builds a sample home under `target/demo-home` from `fixtures/demo/home.sh`
 //!   and prints `standup daily` and `standup standup` for it.
 //! - `bench-home`: generates a synthetic home (`bench_home`) and prints its manifest.
@@ -15,7 +16,9 @@
 //! - `record-agents`: runs the npm coding agents offline against a loopback stand-in
 //!   model server and saves the session files they write under `fixtures/agents/`.
 //! - `gitleaks-table`: gitleaks' rule examples (`tps`, `fps`) from a checkout, as a JSON
-//!   table; with `--measure`, how many the built-in rules mask (recall, false positives).
+//!   table; with `--measure`, how many the built-in rules mask (recall, false positives);
+//!   with `--debian` (a step of `ci`), the same on the pinned source tarball of Debian's
+//!   archive, with the goals as gates.
 
 #![expect(clippy::disallowed_methods, reason = "xtask's job is to run tools and scripts")]
 #![expect(clippy::print_stdout, clippy::print_stderr, reason = "xtask talks to the developer")]
@@ -127,6 +130,10 @@ fn ci(root: &Path) -> anyhow::Result<()> {
         &["doc", "--no-deps", "--document-private-items", "--workspace"],
         &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
+    // gitleaks' rule examples against the built-in rules, on gitleaks' source from
+    // Debian's archive (not run, loudly, when the archive cannot be reached).
+    eprintln!("$ cargo xtask gitleaks-table --debian");
+    gitleaks::debian(root)?;
     run(root, "cargo", &["test", "--workspace"], &[("INSTA_UPDATE", "no")])
 }
 

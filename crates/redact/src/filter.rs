@@ -116,7 +116,65 @@ pub(crate) fn shannon_entropy(text: &str) -> f64 {
 /// `%VAR%`, `@VAR@`, only mask characters (`***`, `xxxx`, `....`), one character
 /// repeated (`yyy`), or a documented example key (`AKIAIOSFODNN7EXAMPLE`).
 pub(crate) fn is_structural_placeholder(value: &str) -> bool {
-    is_reference(value) || is_documented_example(value) || is_repeated(value)
+    is_reference(value)
+        || is_documented_example(value)
+        || is_repeated(value)
+        || has_alphabet_run(value)
+        || ends_in_words(value)
+}
+
+/// The length of a run of letters in alphabetical order that marks a made-up value.
+/// Ten letters in a row (`klmnopqrst`) come by chance once in about 10^17 positions of a
+/// random token; people typing a fake one write the alphabet.
+const ALPHABET_RUN: usize = 10;
+
+/// Whether `value` holds [`ALPHABET_RUN`] letters in alphabetical order, in one case:
+/// `sk_abcdefghijklmnopqrstuvwxyz123`, `…-klmnopqrstuvwx-…`.
+fn has_alphabet_run(value: &str) -> bool {
+    let mut run = 1;
+    let mut previous = 0_u8;
+    for &byte in value.as_bytes() {
+        let follows = byte.is_ascii_alphabetic()
+            && previous.is_ascii_alphabetic()
+            && byte == previous + 1
+            && byte.is_ascii_uppercase() == previous.is_ascii_uppercase();
+        run = if follows { run + 1 } else { 1 };
+        if run >= ALPHABET_RUN {
+            return true;
+        }
+        previous = byte;
+    }
+    false
+}
+
+/// Whether `value`, after its last separator (`-`, `_`, `.`, `:`), is three or more
+/// capitalised words and nothing else: `xoxe.xoxp-1-SlackAppConfigurationAccessTokenHere`,
+/// `clm1:AgencyIdentificationCodeContentType` (a type name). A random tail has a digit
+/// or an upper-case letter not followed by two lower-case ones almost always. A value
+/// without a separator (a passphrase such as `CorrectHorseBatteryStaple`) is left to
+/// the other checks.
+fn ends_in_words(value: &str) -> bool {
+    let Some(at) = value.rfind(['-', '_', '.', ':']) else {
+        return false;
+    };
+    let tail = &value.as_bytes()[at + 1..];
+    if tail.len() < 12 {
+        return false;
+    }
+    let mut words = 0;
+    let mut idx = 0;
+    while idx < tail.len() {
+        if !tail[idx].is_ascii_uppercase() {
+            return false;
+        }
+        let lower = tail[idx + 1..].iter().take_while(|byte| byte.is_ascii_lowercase()).count();
+        if lower < 2 {
+            return false;
+        }
+        words += 1;
+        idx += 1 + lower;
+    }
+    words >= 3
 }
 
 /// AWS documents its example keys with `EXAMPLE` at the end (`AKIAIOSFODNN7EXAMPLE`,
@@ -292,15 +350,60 @@ pub(crate) fn is_generic_placeholder(value: &str, parts: &PlaceholderParts) -> b
                 && value.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
         })
         || is_dotted_path(value)
+        || is_nested_name(value)
+        || names_a_secret(value)
 }
 
-/// `a.b`, `config.api_key`, `self.token`: identifiers joined by dots.
+/// A quoted "value" that is really the start of another assignment or of markup, as
+/// when quotes nest (`token = "token = "…""`, `token = "<xsd:element name="…`): it ends
+/// with `:`, or it holds a space and ends with `=`.
+fn is_nested_name(value: &str) -> bool {
+    let trimmed = value.trim_end();
+    trimmed.ends_with(':') || (trimmed.ends_with('=') && value.contains(char::is_whitespace))
+}
+
+/// The words of secret-like names: a value made only of them and other words is the
+/// name of a secret (`ACCESS_TOKEN`, `api-key`, `DB_PASSWORD`), not one.
+const SECRET_WORDS: &[&str] = &[
+    "auth",
+    "credential",
+    "credentials",
+    "key",
+    "pass",
+    "passwd",
+    "password",
+    "pwd",
+    "secret",
+    "token",
+];
+
+/// Whether `value` is an identifier of two or more letter-only words joined by `_` or
+/// `-`, one of them a [`SECRET_WORDS`] word: a reference to a secret by its name.
+fn names_a_secret(value: &str) -> bool {
+    let mut parts = 0;
+    let mut secret_word = false;
+    for part in value.split(['_', '-']) {
+        if part.is_empty() || !part.bytes().all(|byte| byte.is_ascii_alphabetic()) {
+            return false;
+        }
+        parts += 1;
+        secret_word |= SECRET_WORDS.iter().any(|word| part.eq_ignore_ascii_case(word));
+    }
+    parts >= 2 && secret_word
+}
+
+/// `a.b`, `config.api_key`, `self.token`: identifiers joined by dots. A part of 16 or
+/// more characters with a digit in it is a token's, not a name's (`pk.<60>.<22>`, a
+/// Mapbox token).
 fn is_dotted_path(value: &str) -> bool {
     let mut n_parts = 0;
     for part in value.split('.') {
         let mut chars = part.chars();
         let starts_well = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
         if !starts_well || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return false;
+        }
+        if part.len() >= 16 && part.bytes().any(|byte| byte.is_ascii_digit()) {
             return false;
         }
         n_parts += 1;
@@ -429,9 +532,64 @@ mod tests {
             "ab-c.de",
             "ab.c-d",
             ".ab",
+            // A token's parts: long, with digits.
+            "pk.k2xq9vz7mw4r8t1yb6nd3hj5.c8w2",
         ] {
             assert!(!is_generic_placeholder(value, &PlaceholderParts::new()), "{value:?}");
         }
         assert!(is_generic_placeholder("_private.key_2", &PlaceholderParts::new()));
+    }
+
+    #[test]
+    fn made_up_values_are_placeholders_in_every_rule() {
+        // The alphabet typed out, in one case; words after a separator.
+        for value in [
+            "sk_abcdefghijklmnopqrstuvwxyz123",
+            "key-0-ABCDEFGHIJKL-9",
+            "tok-1-mnopqrstuvwxyz",
+            "xoxe.xoxp-1-PasteYourBotTokenHere",
+            "ns7:InvoiceLineAmountType",
+        ] {
+            assert!(is_structural_placeholder(value), "{value:?}");
+        }
+        // Nine letters in a row, a run across cases, words without a separator, words
+        // with a digit or a short tail: random tokens and passphrases stay secrets.
+        for value in [
+            "sk_abcdefghi_9Xq2",
+            "aBcDeFgHiJkLmNoPqRsTuVwXyZ",
+            "CorrectHorseBatteryStaple",
+            "tok-1-PasteYour2TokenHere",
+            "tok-1-BerlinParis",
+            "tok-1-AbCdEf",
+            "tok-1-ParisRomeOsloX",
+        ] {
+            assert!(!is_structural_placeholder(value), "{value:?}");
+        }
+    }
+
+    #[test]
+    fn nested_quotes_and_secret_names_are_generic_placeholders() {
+        let parts = PlaceholderParts::new();
+        for value in [
+            "token = ",
+            "<xsd:element name=",
+            "token:",
+            "ACCESS_TOKEN",
+            "api-key",
+            "db_password",
+            "Github-Auth-Key",
+        ] {
+            assert!(is_generic_placeholder(value, &parts), "{value:?}");
+        }
+        for value in [
+            "dGVzdHRlc3Q=",
+            "a b c=d1",
+            "api-key-2",
+            "blue_whale",
+            "TOKEN9_ABC",
+            "correct horse battery=staple",
+        ] {
+            assert!(!is_generic_placeholder(value, &parts), "{value:?}");
+        }
     }
 }

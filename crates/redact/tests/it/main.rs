@@ -6,6 +6,7 @@ use redact::Redactor;
 
 mod api;
 mod kinds;
+mod near_misses;
 mod negatives;
 mod props;
 mod rules;

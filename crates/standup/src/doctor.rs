@@ -1,7 +1,7 @@
 //! `standup doctor`: what was found, where, and what limits it.
 //!
 //! [`doctor_report`] gathers the sources as a report would and keeps what `doctor` says
-//! about them as plain data ([`Doctor`]); [`render`] writes its text, with no I/O. The
+//! about them as plain data ([`Doctor`]); [`render()`] writes its text, with no I/O. The
 //! CLI prints it, the MCP tool `doctor` returns it, and the tests below snapshot it
 //! in process on a temporary home with a pinned clock and environment.
 

@@ -1,10 +1,9 @@
 //! Blockers from the evidence alone: commands that kept failing with no passing run
 //! after, commits reverted the same day; where each is placed; nothing without evidence.
 
-use aggregate::{Options, aggregate};
+use aggregate::Options;
 use report_model::{
-    Activity, Blocker, BlockerKind, BucketKind, Commit, CommitEvent, Evidence, Report, ReportKind,
-    Shell, ShellEvent, Window,
+    Activity, Blocker, BlockerKind, BucketKind, Evidence, Report, Shell, ShellEvent, Window,
 };
 
 mod support;
@@ -24,29 +23,8 @@ fn run(project_name: Option<&str>, time: &str, command: &str, exit: Option<i64>)
     }
 }
 
-fn commit(project_name: &str, hash: &str, subject: &str, time: &str) -> CommitEvent {
-    CommitEvent {
-        project: project(project_name),
-        commit: Commit {
-            machines: Vec::new(),
-            hash: hash.to_owned(),
-            subject: subject.to_owned(),
-            truncated: false,
-            author_time: ts(time),
-            files_changed: 1,
-            insertions: 1,
-            deletions: 0,
-            merge: false,
-            branches: Vec::new(),
-            remote_branches: Vec::new(),
-            unpushed: false,
-        },
-    }
-}
-
 fn report(windows: &[(BucketKind, Window)], activity: Activity) -> Report {
-    let meta = meta();
-    aggregate(ReportKind::Standup, windows, activity, Vec::new(), meta, &Options::default())
+    standup(windows, activity, &Options::default())
 }
 
 fn shell_report(shell: Vec<ShellEvent>) -> Report {
@@ -55,18 +33,7 @@ fn shell_report(shell: Vec<ShellEvent>) -> Report {
 
 /// The blockers of a project on each bucket.
 fn blockers_of(report: &Report, name: &str) -> Vec<Vec<Blocker>> {
-    report
-        .buckets
-        .iter()
-        .map(|bucket| {
-            bucket
-                .projects
-                .iter()
-                .filter(|project| project.name == name)
-                .flat_map(|project| project.blockers.clone())
-                .collect()
-        })
-        .collect()
+    per_bucket(report, name, |project| project.blockers.clone())
 }
 
 fn failed(time: &str, exit: i64) -> Evidence {

@@ -1,10 +1,8 @@
 //! Next steps: which session's to-do list a project's next steps come from, and on
 //! which bucket they are shown.
 
-use aggregate::{NEXT_STEPS_MAX, Options, aggregate};
-use report_model::{
-    Activity, Agent, BucketKind, Report, ReportKind, SessionEvent, Todo, TodoStatus, Window,
-};
+use aggregate::{NEXT_STEPS_MAX, Options};
+use report_model::{Activity, Agent, BucketKind, Report, SessionEvent, Todo, TodoStatus, Window};
 
 mod support;
 use support::*;
@@ -39,26 +37,14 @@ fn session(
 }
 
 fn report(windows: &[(BucketKind, Window)], sessions: Vec<SessionEvent>) -> Report {
-    let meta = meta();
-    let activity = Activity { sessions, ..Activity::default() };
-    aggregate(ReportKind::Standup, windows, activity, Vec::new(), meta, &Options::default())
+    standup(windows, Activity { sessions, ..Activity::default() }, &Options::default())
 }
 
 /// The next steps of a project on each bucket, as `(text, session)`.
 fn next_of(report: &Report, name: &str) -> Vec<Vec<(String, String)>> {
-    report
-        .buckets
-        .iter()
-        .map(|bucket| {
-            bucket
-                .projects
-                .iter()
-                .filter(|project| project.name == name)
-                .flat_map(|project| &project.next)
-                .map(|step| (step.text.clone(), step.session_id.clone()))
-                .collect()
-        })
-        .collect()
+    per_bucket(report, name, |project| {
+        project.next.iter().map(|step| (step.text.clone(), step.session_id.clone())).collect()
+    })
 }
 
 fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {

@@ -2,35 +2,18 @@
 //! the note that mentions them, closed by the person, else open; its blockers cleared
 //! only by the person; open work per project; tickets by the narrowest branch.
 
-use std::path::PathBuf;
-
-use aggregate::{Options, TicketRules, aggregate};
-use report_model::{
-    Activity, Commit, CommitEvent, Evidence, FollowUpStatus, Note, NoteKind, ProjectRef, Report,
-    ReportKind,
-};
+use aggregate::{Options, TicketRules};
+use report_model::{Activity, CommitEvent, Evidence, FollowUpStatus, Note, NoteKind, Report};
 
 mod support;
 use support::*;
 
+/// A commit in `app` on `branches`, not pushed.
 fn commit(hash: &str, subject: &str, time: &str, branches: &[&str]) -> CommitEvent {
-    CommitEvent {
-        project: ProjectRef { name: "app".to_owned(), path: PathBuf::from("/src/app") },
-        commit: Commit {
-            hash: hash.to_owned(),
-            subject: subject.to_owned(),
-            truncated: false,
-            author_time: ts(time),
-            files_changed: 1,
-            insertions: 1,
-            deletions: 0,
-            merge: false,
-            branches: branches.iter().map(|name| (*name).to_owned()).collect(),
-            remote_branches: Vec::new(),
-            unpushed: true,
-            machines: Vec::new(),
-        },
-    }
+    let mut event = support::commit("app", hash, subject, time);
+    event.commit.branches = branches.iter().map(|name| (*name).to_owned()).collect();
+    event.commit.unpushed = true;
+    event
 }
 
 fn note(number: u32, kind: NoteKind, text: &str, time: &str, done: bool) -> Note {
@@ -45,8 +28,7 @@ fn note(number: u32, kind: NoteKind, text: &str, time: &str, done: bool) -> Note
 }
 
 fn report(activity: Activity, options: &Options) -> Report {
-    let meta = meta();
-    aggregate(ReportKind::Standup, &standup_windows(), activity, Vec::new(), meta, options)
+    standup(&standup_windows(), activity, options)
 }
 
 #[test]

@@ -13,21 +13,18 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use jiff::Timestamp;
-use jiff::civil::date;
 use narrative::{Lang, Limits, build_prompt, check_reply};
-use report_model::{
-    Agent, Bucket, BucketKind, Commit, Meta, Project, Report, ReportKind, SCHEMA_VERSION, Session,
-    ShellGroup, Totals, Window,
-};
+use report_model::{Agent, Commit, Project, Report, Session, ShellGroup, Totals};
 
 const RUNS: usize = 500;
 
-fn at(seconds: i64) -> Timestamp {
-    Timestamp::from_second(1_795_737_600 + seconds).unwrap()
-}
+/// The crate's one `Report` fixture (`tests/support/report.rs`).
+#[path = "../tests/support/report.rs"]
+#[allow(dead_code, reason = "the benchmark uses a part of the builders")]
+mod fixture;
 
-#[expect(clippy::too_many_lines, reason = "one literal report, field by field")]
+use fixture::at;
+
 fn busy_day() -> Report {
     let subjects = [
         "parser: accept trailing commas",
@@ -105,41 +102,7 @@ fn busy_day() -> Report {
                 agent: false,
             })
             .collect();
-    let day = date(2026, 11, 27);
-    Report {
-        schema_version: SCHEMA_VERSION,
-        kind: ReportKind::Daily,
-        buckets: vec![Bucket {
-            kind: BucketKind::Day,
-            window: Window { date: day, start: at(0), end: at(86_400) },
-            projects,
-            shell,
-            totals: Totals {
-                projects: 8,
-                commits: 48,
-                sessions: 8,
-                commands: 90,
-                ..Totals::default()
-            },
-            through: None,
-            time_spent: report_model::TimeSpent::default(),
-            blockers: Vec::new(),
-        }],
-        totals: Totals { projects: 8, commits: 48, sessions: 8, commands: 90, ..Totals::default() },
-        narrative: None,
-        warnings: Vec::new(),
-        meta: Meta {
-            machines: Vec::new(),
-            version: "0.1.0".to_owned(),
-            generated_at: at(64_800),
-            time_zone: "Asia/Tokyo".to_owned(),
-            llm_model: None,
-            secrets_masked: Vec::new(),
-        },
-        narrative_check: None,
-        outlook: report_model::Outlook::default(),
-        time_spent: report_model::TimeSpent::default(),
-    }
+    fixture::daily(projects, shell)
 }
 
 /// `sentences` repeated with variations until the reply is 1,200 characters.

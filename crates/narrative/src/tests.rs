@@ -45,128 +45,26 @@ fn budget_error_message() {
     insta::assert_snapshot!(error, @"cannot fit the prompt payload into its budget");
 }
 
+/// The crate's one `Report` fixture (`tests/support/report.rs`).
+#[path = "../tests/support/report.rs"]
+#[allow(dead_code, reason = "the unit tests use a part of the builders")]
+mod fixture;
+
 /// A report of `kind` (daily: one bucket; standup: an empty previous working day and today)
 /// with one project, one commit whose hash starts with `deadbeef00`, one session and one
 /// shell group.
 fn report(kind: ReportKind) -> Report {
-    use jiff::civil::date;
-    use report_model::{
-        Bucket, BucketKind, Meta, SCHEMA_VERSION, ShellGroup, TimeSpent, Totals, Window,
-    };
-    let day = date(2026, 11, 27);
-    let at = |date: jiff::civil::Date| date.to_zoned(jiff::tz::TimeZone::UTC).unwrap().timestamp();
-    let window = |date: jiff::civil::Date| Window {
-        date,
-        start: at(date),
-        end: at(date.tomorrow().unwrap()),
-    };
-    let totals = Totals {
-        projects: 1,
-        commits: 1,
-        files_changed: 2,
-        insertions: 40,
-        deletions: 3,
-        sessions: 1,
-        prompts: 6,
-        commands: 18,
-        agent_commands: 0,
-    };
-    let project = project(day, totals);
-    let shell = vec![ShellGroup {
-        machines: Vec::new(),
-        head: "cargo test".to_owned(),
-        count: 18,
-        examples: vec!["cargo test -p collect zsh".to_owned()],
-        truncated: false,
-        failed: 0,
-        agent: false,
-    }];
-    let bucket = |kind, date, projects, shell, totals| Bucket {
-        kind,
-        window: window(date),
-        projects,
-        shell,
-        totals,
-        through: None,
-        time_spent: TimeSpent::default(),
-        blockers: Vec::new(),
-    };
-    let buckets = match kind {
-        ReportKind::Standup => vec![
-            bucket(
-                BucketKind::PreviousWorkday,
-                day.yesterday().unwrap(),
-                Vec::new(),
-                Vec::new(),
-                Totals::default(),
-            ),
-            bucket(BucketKind::Today, day, vec![project], shell, totals),
-        ],
-        _ => vec![bucket(BucketKind::Day, day, vec![project], shell, totals)],
-    };
-    Report {
-        schema_version: SCHEMA_VERSION,
-        kind,
-        buckets,
-        totals,
-        narrative: None,
-        warnings: Vec::new(),
-        meta: Meta {
-            machines: Vec::new(),
-            version: "0.1.0".to_owned(),
-            generated_at: at(day),
-            time_zone: "UTC".to_owned(),
-            llm_model: None,
-            secrets_masked: Vec::new(),
-        },
-        time_spent: TimeSpent::default(),
-        narrative_check: None,
-        outlook: report_model::Outlook::default(),
-    }
-}
-
-/// The project of [`report`]: one commit, one session.
-fn project(day: jiff::civil::Date, totals: report_model::Totals) -> report_model::Project {
-    use report_model::{Agent, Commit, Project, Session, TimeSpent, Totals};
-    let at = |date: jiff::civil::Date| date.to_zoned(jiff::tz::TimeZone::UTC).unwrap().timestamp();
-    Project {
-        remote: None,
-        name: "standup".to_owned(),
-        path: "/home/dev/src/standup".into(),
-        last_activity: at(day),
-        commits: vec![Commit {
-            machines: Vec::new(),
-            hash: format!("deadbeef00{}", "0".repeat(30)),
-            subject: "collect: decode zsh metafied bytes".to_owned(),
-            truncated: false,
-            author_time: at(day),
-            files_changed: 2,
-            insertions: 40,
-            deletions: 3,
-            merge: false,
-            branches: Vec::new(),
-            remote_branches: Vec::new(),
-            unpushed: false,
-        }],
-        sessions: vec![Session {
-            machines: Vec::new(),
-            agent: Agent::ClaudeCode,
-            session_id: "session-6".to_owned(),
-            title: "Metafy fix for the zsh reader".to_owned(),
-            truncated: false,
-            prompts: 6,
-            first: at(day),
-            last: at(day),
-            branch: None,
-            models: Vec::new(),
-        }],
-        commands: 0,
-        totals: Totals { projects: 1, commands: 0, ..totals },
-        wip: None,
-        next: Vec::new(),
-        blockers: Vec::new(),
-        shell: Vec::new(),
-        time_spent: TimeSpent::default(),
+    let mut commit = fixture::commit("collect: decode zsh metafied bytes", 1);
+    commit.hash = format!("deadbeef00{}", "0".repeat(30));
+    let project = fixture::project(
+        "standup",
+        vec![commit],
+        vec![fixture::session("Metafy fix for the zsh reader", 6)],
+    );
+    let shell = vec![fixture::group("cargo test", 18, &["cargo test -p collect zsh"])];
+    match kind {
+        ReportKind::Standup => fixture::standup((Vec::new(), Vec::new()), (vec![project], shell)),
+        _ => fixture::daily(vec![project], shell),
     }
 }
 

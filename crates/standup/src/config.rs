@@ -226,20 +226,36 @@ pub(crate) struct LlmConfig {
     pub(crate) configured: bool,
 }
 
+/// The `[llm]` defaults, written once: [`LlmConfig::default`] uses them, and tests check
+/// that `DEFAULT_CONFIG`'s commented values and README.md's table say the same.
+pub(crate) mod llm_defaults {
+    use super::{LlmApi, LlmEnabled};
+
+    pub(crate) const ENABLED: LlmEnabled = LlmEnabled::Auto;
+    pub(crate) const API: LlmApi = LlmApi::Ollama;
+    pub(crate) const ENDPOINT: &str = "http://127.0.0.1:11434";
+    pub(crate) const TIMEOUT_SECS: u64 = 60;
+    pub(crate) const MAX_INPUT_CHARS: usize = 12_000;
+    pub(crate) const MAX_OUTPUT_CHARS: usize = 1_200;
+    pub(crate) const TEMPERATURE: f32 = 0.2;
+    pub(crate) const STRUCTURED: llm_client::Structured = llm_client::Structured::Auto;
+    pub(crate) const NOTES_MAX_CHARS: usize = 2_000;
+}
+
 impl Default for LlmConfig {
     fn default() -> Self {
         LlmConfig {
-            enabled: LlmEnabled::Auto,
-            api: LlmApi::Ollama,
-            endpoint: "http://127.0.0.1:11434".to_owned(),
+            enabled: llm_defaults::ENABLED,
+            api: llm_defaults::API,
+            endpoint: llm_defaults::ENDPOINT.to_owned(),
             model: None,
-            timeout_secs: 60,
-            max_input_chars: 12_000,
-            max_output_chars: 1_200,
-            temperature: 0.2,
-            structured: llm_client::Structured::Auto,
+            timeout_secs: llm_defaults::TIMEOUT_SECS,
+            max_input_chars: llm_defaults::MAX_INPUT_CHARS,
+            max_output_chars: llm_defaults::MAX_OUTPUT_CHARS,
+            temperature: llm_defaults::TEMPERATURE,
+            structured: llm_defaults::STRUCTURED,
             notes: Vec::new(),
-            notes_max_chars: 2_000,
+            notes_max_chars: llm_defaults::NOTES_MAX_CHARS,
             command: None,
             configured: false,
         }
@@ -1406,5 +1422,115 @@ mod tests {
         .unwrap();
         assert_eq!(config.holidays.len(), 2);
         assert_eq!(config.workdays, vec![Weekday::Monday, Weekday::Tuesday]);
+    }
+}
+
+/// `[llm]`'s defaults as `DEFAULT_CONFIG` and README.md write them, checked against
+/// [`llm_defaults`] through the parser: each written value, set alone, must parse to the
+/// default.
+#[cfg(test)]
+mod llm_default_tests {
+    use std::path::Path;
+
+    use super::{LlmConfig, llm_defaults, parse};
+
+    /// The keys whose default both texts show; `command` and `notes` have none to show
+    /// (the config shows examples of them, README `none` and `[]`).
+    const SHOWN: [&str; 10] = [
+        "enabled",
+        "api",
+        "endpoint",
+        "model",
+        "timeout_secs",
+        "max_input_chars",
+        "max_output_chars",
+        "temperature",
+        "structured",
+        "notes_max_chars",
+    ];
+
+    /// The `[llm]` section that `key = value` alone gives, `configured` cleared (setting
+    /// `api` or `endpoint` marks the LLM as configured, whatever the value).
+    #[track_caller]
+    fn with(key: &str, value: &str) -> LlmConfig {
+        let text = format!("[llm]\n{key} = {value}\n");
+        let mut llm = parse(Path::new("config.toml"), &text)
+            .unwrap_or_else(|error| panic!("`{key} = {value}`: {error}"))
+            .llm;
+        llm.configured = false;
+        llm
+    }
+
+    #[test]
+    fn the_default_is_the_constants() {
+        let llm = LlmConfig::default();
+        assert_eq!(llm.enabled, llm_defaults::ENABLED);
+        assert_eq!(llm.api, llm_defaults::API);
+        assert_eq!(llm.endpoint, llm_defaults::ENDPOINT);
+        assert_eq!(llm.model, None);
+        assert_eq!(llm.timeout_secs, llm_defaults::TIMEOUT_SECS);
+        assert_eq!(llm.max_input_chars, llm_defaults::MAX_INPUT_CHARS);
+        assert_eq!(llm.max_output_chars, llm_defaults::MAX_OUTPUT_CHARS);
+        assert!((llm.temperature - llm_defaults::TEMPERATURE).abs() < f32::EPSILON);
+        assert_eq!(llm.structured, llm_defaults::STRUCTURED);
+        assert_eq!(llm.notes_max_chars, llm_defaults::NOTES_MAX_CHARS);
+        // The libraries' own defaults agree, so a config without `[llm]` and a library
+        // user get the same.
+        let client = llm_client::ClientConfig::new(llm_defaults::ENDPOINT);
+        assert_eq!(client.timeout.as_secs(), llm_defaults::TIMEOUT_SECS);
+        let limits = narrative::Limits::default();
+        assert_eq!(limits.max_input_chars, llm_defaults::MAX_INPUT_CHARS);
+        assert_eq!(limits.max_output_chars, llm_defaults::MAX_OUTPUT_CHARS);
+        assert!((limits.temperature - llm_defaults::TEMPERATURE).abs() < f32::EPSILON);
+        assert_eq!(llm_client::Structured::default(), llm_defaults::STRUCTURED);
+    }
+
+    #[test]
+    fn default_config_comments_the_defaults() {
+        let section = super::DEFAULT_CONFIG
+            .split("\n[llm]\n")
+            .nth(1)
+            .and_then(|rest| rest.split("\n[").next())
+            .expect("DEFAULT_CONFIG has an [llm] section");
+        let mut seen = Vec::new();
+        for line in section.lines() {
+            let Some((key, value)) =
+                line.strip_prefix("# ").and_then(|line| line.split_once(" = "))
+            else {
+                continue;
+            };
+            if !SHOWN.contains(&key) {
+                continue;
+            }
+            assert_eq!(with(key, value), LlmConfig::default(), "DEFAULT_CONFIG: `{line}`");
+            seen.push(key);
+        }
+        seen.sort_unstable();
+        let mut shown = SHOWN.to_vec();
+        shown.sort_unstable();
+        assert_eq!(seen, shown, "every default of [llm] is commented once in DEFAULT_CONFIG");
+    }
+
+    #[test]
+    fn the_readme_table_gives_the_defaults() {
+        let readme =
+            fs_err::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+                .unwrap();
+        let mut seen = Vec::new();
+        for line in readme.lines() {
+            let Some(row) = line.strip_prefix("| `[llm] ") else { continue };
+            let cells: Vec<&str> = row.split(" | ").collect();
+            let key = cells[0].trim_end_matches('`');
+            if !SHOWN.contains(&key) {
+                continue;
+            }
+            let value = cells[1].trim().trim_matches('`');
+            assert_eq!(with(key, value), LlmConfig::default(), "README.md: `{line}`");
+            seen.push(key);
+        }
+        seen.sort_unstable();
+        let mut shown = SHOWN.to_vec();
+        shown.sort_unstable();
+        assert_eq!(seen, shown, "every default of [llm] has one row in README.md's table");
     }
 }

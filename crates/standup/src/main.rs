@@ -7,6 +7,7 @@ mod clipboard;
 mod config;
 mod daynotes;
 mod diag;
+mod doctor;
 mod env_vars;
 mod ledger;
 mod machines;
@@ -116,7 +117,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             pipeline::report(&env, report_model::ReportKind::Standup, &args)
         }
         Some(Command::Week(args)) => pipeline::report(&env, report_model::ReportKind::Week, &args),
-        Some(Command::Doctor(args)) => pipeline::doctor(&env, &args),
+        Some(Command::Doctor(args)) => doctor::doctor(&env, &args),
         Some(Command::Config(ConfigCommand::Path { config })) => {
             let path = config.unwrap_or_else(|| env.default_config_path());
             write_stdout(format!("{}\n", path.display()).as_bytes())

@@ -328,7 +328,7 @@ impl Tools {
         let Some(Command::Doctor(args)) = cli.command else {
             return Err("internal error: `doctor` did not parse as `standup doctor`".to_owned());
         };
-        pipeline::doctor_text(&self.env, &args).map_err(|failure| failure_message(&failure))
+        crate::doctor::text(&self.env, &args).map_err(|failure| failure_message(&failure))
     }
 
     /// Runs `standup <words> --no-llm` up to its text, as the CLI would print it.

@@ -11,11 +11,9 @@ use anyhow::Context as _;
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use report_model::{
-    BucketKind, Lang, Meta, ReportKind, Source, Warning, WarningCode, Window, plural,
-};
+use report_model::{BucketKind, Lang, Meta, ReportKind, Warning, WarningCode, Window};
 
-use crate::cli::{DoctorArgs, FormatArg, ReportArgs};
+use crate::cli::{FormatArg, ReportArgs};
 use crate::config::{self, Config, LlmApi, LlmConfig, LlmEnabled};
 use crate::{Failure, env_vars, print_warning, write_stdout};
 
@@ -63,6 +61,18 @@ impl ProcessEnv {
     /// A captured variable, when set and not empty.
     pub(crate) fn var(&self, name: &str) -> Option<&str> {
         self.vars.get(name).map(String::as_str).filter(|value| !value.is_empty())
+    }
+
+    /// Where the home folder came from when `HOME` was not set.
+    pub(crate) fn home_warning(&self) -> Option<&Warning> {
+        self.home_warning.as_ref()
+    }
+
+    /// An environment given outright (tests): `HOME`, the variables, the working folder.
+    #[cfg(test)]
+    pub(crate) fn pinned(home: PathBuf, vars: &[(&str, &str)], cwd: Option<PathBuf>) -> ProcessEnv {
+        let vars = vars.iter().map(|(name, value)| ((*name).to_owned(), (*value).to_owned()));
+        ProcessEnv { home, vars: vars.collect(), cwd, home_warning: None }
     }
 
     /// The working folder, when it could be read.
@@ -346,7 +356,11 @@ pub(crate) fn calendar(config: &Config, time_zone: TimeZone) -> Calendar {
     }
 }
 
-fn gather(env: &ProcessEnv, config: &Config, since: Timestamp) -> collect::gather::Gathered {
+pub(crate) fn gather(
+    env: &ProcessEnv,
+    config: &Config,
+    since: Timestamp,
+) -> collect::gather::Gathered {
     let collect_env = env.collect_env();
     let expand = |path: &PathBuf| collect_env.expand_tilde(path);
     let mut sessions = config.sessions.clone();
@@ -848,226 +862,6 @@ fn print_timings(timings: &[(String, std::time::Duration)], wall: std::time::Dur
         wall.as_secs_f64() * 1000.0
     );
     crate::print_progress(&text);
-}
-
-/// `standup doctor`: what was found, where, and what limits it.
-pub(crate) fn doctor(env: &ProcessEnv, args: &DoctorArgs) -> Result<(), Failure> {
-    write_stdout(doctor_text(env, args)?.as_bytes())
-}
-
-/// The text `standup doctor` prints (also the MCP tool `doctor`'s).
-pub(crate) fn doctor_text(env: &ProcessEnv, args: &DoctorArgs) -> Result<String, Failure> {
-    let config_path = args.config.clone().unwrap_or_else(|| env.default_config_path());
-    let config = load_config(env, args.config.as_deref(), config::LlmSection::Read)?;
-    let now = env.now()?;
-    let (zone_name, time_zone, tz_warning) = time_zone(&config, env);
-    let calendar = calendar(&config, time_zone);
-    let today = aggregate::today(now, &calendar);
-    let since = calendar.window(today).map_err(|error| Failure::Usage(error.into()))?.start;
-    let mut gathered = gather(env, &config, since);
-    gathered.warnings.extend(tz_warning);
-    gathered.warnings.extend(env.home_warning.clone());
-    // Folder names, limits and warnings are untrusted text, as in a report.
-    clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
-
-    let mut out = String::new();
-    let exists = if config_path.exists() { "" } else { " (not present: defaults in use)" };
-    let _ = writeln!(out, "config: {}{exists}", clean::message(&config_path.to_string_lossy()));
-    let _ = writeln!(
-        out,
-        "time zone: {zone_name} · today: {today} (activity is counted from {})",
-        since.to_zoned(calendar.time_zone.clone()).strftime("%Y-%m-%d %H:%M")
-    );
-    let identity = &gathered.identity;
-    if identity.is_empty() {
-        let _ = writeln!(
-            out,
-            "identity: unknown — commits by every author are shown (set [identity] emails)"
-        );
-    } else {
-        let _ = writeln!(
-            out,
-            "identity: {}",
-            identity.emails.iter().chain(&identity.names).cloned().collect::<Vec<_>>().join(", ")
-        );
-    }
-    if config.llm.configured
-        && config.llm.api != LlmApi::Command
-        && llm_client::validate_endpoint(&config.llm.endpoint).is_err()
-    {
-        let _ = writeln!(
-            out,
-            "llm: the endpoint `{}` is not on loopback: no narrative is asked for (reports carry the warning llm_blocked_nonloopback)",
-            clean::quote(&config.llm.endpoint)
-        );
-    }
-    let collect_env = env.collect_env();
-    for status in &gathered.statuses {
-        let _ = writeln!(out, "{}", doctor_line(status));
-        for location in &status.locations {
-            let _ = writeln!(out, "  {}", location.display());
-        }
-        for limit in &status.limits {
-            let _ = writeln!(out, "  note: {limit}");
-        }
-        doctor_versions(&mut out, status);
-        if status.source == Source::Git {
-            doctor_git(&mut out, &collect_env, &config, &gathered);
-        }
-    }
-    if !gathered.statuses.iter().any(|status| status.source == Source::Git) {
-        doctor_git(&mut out, &collect_env, &config, &gathered);
-    }
-    // Warnings that a status already explains are not repeated.
-    let notes: Vec<&String> = gathered.statuses.iter().flat_map(|status| &status.limits).collect();
-    for warning in gathered.warnings.iter().filter(|warning| !notes.contains(&&warning.message)) {
-        let _ = writeln!(out, "warning: {}: {}", warning.code.as_str(), warning.message);
-    }
-    Ok(out)
-}
-
-/// What `standup doctor` adds under git: the roots tried when none exists, each
-/// repository's own identities where they differ from the configured and global ones,
-/// and the commits of the day left out as other people's, with the config line that
-/// would count them.
-fn doctor_git(
-    out: &mut String,
-    env: &collect::Env,
-    config: &Config,
-    gathered: &collect::gather::Gathered,
-) {
-    let tilde = |path: &Path| match path.strip_prefix(&env.home) {
-        Ok(rest) => format!("~/{}", rest.display()),
-        Err(_) => path.display().to_string(),
-    };
-    let roots = collect::git::candidate_roots(env, &config.git);
-    if !roots.iter().any(|(_, exists)| *exists) {
-        let tried: Vec<String> = roots.iter().map(|(path, _)| tilde(path)).collect();
-        let _ = writeln!(out, "  no repository root exists; tried: {}", tried.join(", "));
-        let _ = writeln!(
-            out,
-            "  to search the folder that holds your repositories, add to the config: [git] roots = [\"~/path\"]"
-        );
-    }
-    let base = &gathered.identity;
-    let mut header = false;
-    for read in &gathered.repo_reads {
-        let own = read.identity.beyond(base);
-        if own.is_empty() {
-            continue;
-        }
-        if !header {
-            let _ = writeln!(out, "  identities of their own (counted there as yours):");
-            header = true;
-        }
-        let who: Vec<String> = own
-            .emails
-            .iter()
-            .chain(&own.names)
-            .map(|text| sanitize::clean(text).into_owned())
-            .collect();
-        let path = sanitize::clean(&read.project.path.display().to_string()).into_owned();
-        let _ = writeln!(out, "    {path}: {}", who.join(", "));
-    }
-    for read in gathered.repo_reads.iter().filter(|read| read.below_skew > 0) {
-        let path = sanitize::clean(&read.project.path.display().to_string()).into_owned();
-        let _ = writeln!(
-            out,
-            "  {path}: {} found only below a commit dated before the window (a clock that went back; `git log --since` would miss them)",
-            plural(read.below_skew, "commit", "commits")
-        );
-    }
-    let mut left_out = collect::git::LeftOut::default();
-    for read in &gathered.repo_reads {
-        left_out.extend(&read.left_out);
-    }
-    let total = left_out.total();
-    if total > 0 {
-        let top: Vec<(String, u64)> = left_out
-            .most_frequent(3)
-            .into_iter()
-            .map(|(email, count)| (sanitize::clean(email).into_owned(), count))
-            .collect();
-        let listed: Vec<String> =
-            top.iter().map(|(email, count)| format!("{email} ({count})")).collect();
-        let _ = writeln!(
-            out,
-            "  left out: {total} {} today by other authors: {}",
-            if total == 1 { "commit" } else { "commits" },
-            listed.join(", ")
-        );
-        let mut emails: Vec<String> =
-            config.identity.emails.iter().map(|email| format!("\"{email}\"")).collect();
-        emails.extend(top.iter().map(|(email, _)| format!("\"{email}\"")));
-        let _ = writeln!(
-            out,
-            "  if some are yours, add to the config: [identity] emails = [{}]",
-            emails.join(", ")
-        );
-    }
-}
-
-/// What `standup doctor` adds under an agent: the versions its files name, and a note
-/// when one is newer than the newest recorded fixture or the reader met records it
-/// does not know (a format that may have drifted).
-fn doctor_versions(out: &mut String, status: &collect::SourceStatus) {
-    if !status.versions.is_empty() {
-        let _ = writeln!(out, "  versions seen: {}", status.versions.join(", "));
-    }
-    let agent = status.source.as_str().parse::<report_model::Agent>().ok();
-    if let Some(recorded) = agent.and_then(collect::sessions::newest_recorded) {
-        let newer: Vec<&str> = status
-            .versions
-            .iter()
-            .map(String::as_str)
-            .filter(|version| collect::sessions::version_newer(version, recorded))
-            .collect();
-        if !newer.is_empty() {
-            let _ = writeln!(
-                out,
-                "  note: written by {} {}, newer than the newest recorded fixture ({recorded}): the format may have changed",
-                if newer.len() == 1 { "version" } else { "versions" },
-                newer.join(", ")
-            );
-        }
-    }
-    if !status.unknown.is_empty() {
-        let _ = writeln!(
-            out,
-            "  note: records the reader does not know: {}",
-            status.unknown.join(", ")
-        );
-    }
-}
-
-/// One line of `standup doctor` for a source: found or not, and how much.
-fn doctor_line(status: &collect::SourceStatus) -> String {
-    if !status.found {
-        return format!("{}: not found", status.source);
-    }
-    let amount = match status.source {
-        Source::Git => format!(
-            "{} · {} today",
-            plural(status.files, "repository", "repositories"),
-            plural(status.entries, "commit", "commits")
-        ),
-        source if source.is_agent() => {
-            // What the agent keeps its sessions in: one database (opencode, Cursor's
-            // stores), else log files.
-            let (one, many) = match source {
-                Source::Opencode => ("database", "databases"),
-                Source::Claude | Source::Codex => ("transcript", "transcripts"),
-                _ => ("file", "files"),
-            };
-            format!(
-                "{} · {} today",
-                plural(status.files, one, many),
-                plural(status.entries, "session", "sessions")
-            )
-        }
-        _ => plural(status.entries, "entry", "entries"),
-    };
-    format!("{}: found · {amount}", status.source)
 }
 
 /// `standup config init`.

@@ -3,8 +3,12 @@
 
 use std::path::PathBuf;
 
+use aggregate::{Options, aggregate};
 use jiff::Timestamp;
-use report_model::{BucketKind, Meta, ProjectRef, Window};
+use report_model::{
+    Activity, BucketKind, Commit, CommitEvent, Meta, Project, ProjectRef, Report, ReportKind,
+    Window,
+};
 
 pub(crate) fn ts(text: &str) -> Timestamp {
     text.parse().expect("test timestamp")
@@ -39,4 +43,49 @@ pub(crate) fn meta() -> Meta {
         llm_model: None,
         secrets_masked: Vec::new(),
     }
+}
+
+/// A commit of mine in `~/src/<project_name>`: one file, one line added, on no branch.
+pub(crate) fn commit(project_name: &str, hash: &str, subject: &str, time: &str) -> CommitEvent {
+    CommitEvent {
+        project: project(project_name),
+        commit: Commit {
+            machines: Vec::new(),
+            hash: hash.to_owned(),
+            subject: subject.to_owned(),
+            truncated: false,
+            author_time: ts(time),
+            files_changed: 1,
+            insertions: 1,
+            deletions: 0,
+            merge: false,
+            branches: Vec::new(),
+            remote_branches: Vec::new(),
+            unpushed: false,
+        },
+    }
+}
+
+/// The standup `aggregate` makes of `activity` over `windows`, with [`meta`].
+pub(crate) fn standup(
+    windows: &[(BucketKind, Window)],
+    activity: Activity,
+    options: &Options,
+) -> Report {
+    aggregate(ReportKind::Standup, windows, activity, Vec::new(), meta(), options)
+}
+
+/// What `of` gives for the project `name`, bucket by bucket.
+pub(crate) fn per_bucket<T>(
+    report: &Report,
+    name: &str,
+    of: impl Fn(&Project) -> Vec<T>,
+) -> Vec<Vec<T>> {
+    report
+        .buckets
+        .iter()
+        .map(|bucket| {
+            bucket.projects.iter().filter(|project| project.name == name).flat_map(&of).collect()
+        })
+        .collect()
 }

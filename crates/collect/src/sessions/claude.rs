@@ -706,7 +706,7 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
             cwd: line.cwd.get().map(|cwd| intern(&mut cwds, cwd)),
             branch: line.git_branch.get().map(|branch| intern(&mut cwds, branch)),
             prompt,
-            model: model.map(|model| intern(&mut models, model)),
+            model: model.map(|model| intern(&mut models, &model)),
             substantive,
             todos,
             interrupt,
@@ -984,26 +984,20 @@ fn quick_session_id(line: &[u8]) -> Option<&str> {
     quick_session_id_bytes(line).and_then(|id| std::str::from_utf8(id).ok())
 }
 
-/// The top-level `"sessionId":"…"` of a history line, found without parsing it. A JSON
-/// string cannot hold an unescaped `"`, so the pattern cannot come from inside a value;
-/// anything unusual (spaces around the colon, escapes in the id) gives `None` and the
-/// line is parsed in full.
+/// The top-level `"sessionId"` of a history line, found without parsing it; `None` (the
+/// line is then parsed in full) when there is none, or its id holds an escape.
 ///
 /// Claude Code writes `sessionId` last, so the end of the line is looked at first: a
 /// line that ends `,"sessionId":"<id>"}` closes the top-level object right after that
-/// value, so the key is the top level's own. Only other lines are searched from the
-/// start.
+/// value, so the key is the top level's own. Other lines are walked from the start by
+/// [`scan::top_level_string`](super::scan::top_level_string), which never takes a
+/// nested object's `sessionId` (the plain search from the start did, before round 9).
 fn quick_session_id_bytes(line: &[u8]) -> Option<&[u8]> {
-    const KEY: &[u8] = b"\"sessionId\":\"";
-    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(KEY));
     if let Some(id) = last_session_id(line) {
         return Some(id);
     }
-    let start = FINDER.find(line)? + KEY.len();
-    let rest = line.get(start..)?;
-    let end = memchr::memchr2(b'"', b'\\', rest)?;
-    (rest[end] == b'"').then(|| &rest[..end])
+    let found = super::scan::top_level_string(line, b"sessionId")?;
+    (!found.escaped).then(|| found.inner())
 }
 
 /// The `sessionId` of a line that ends `,"sessionId":"<id>"}` (or is only that key), its
@@ -1018,23 +1012,15 @@ fn last_session_id(line: &[u8]) -> Option<&[u8]> {
     (matches!(key_at.last(), Some(b',' | b'{')) && !escaped).then_some(id)
 }
 
-/// The first `"model":"…"` of an assistant record's raw message, found without parsing
-/// it: Claude Code writes the API's message as it came, with `model` before `content`
-/// (so a tool call's own `model` input comes later), and a JSON string cannot hold an
-/// unescaped `"`, so the pattern cannot come from inside a text. An id with
-/// escapes, or Claude Code's `<synthetic>` stand-in for messages it made itself, gives
-/// `None`.
-fn quick_model(message: &[u8]) -> Option<&str> {
-    const KEY: &[u8] = b"\"model\":\"";
-    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(KEY));
-    let start = FINDER.find(message)? + KEY.len();
-    let rest = message.get(start..)?;
-    let end = memchr::memchr2(b'"', b'\\', rest)?;
-    if rest[end] != b'"' || end == 0 || rest.starts_with(b"<synthetic>") {
-        return None;
-    }
-    std::str::from_utf8(&rest[..end]).ok()
+/// The top-level `"model"` of an assistant record's raw message, found without parsing
+/// it: Claude Code writes the API's message as it came, with `model` before `content`, so
+/// the walk ([`scan::top_level_string`](super::scan::top_level_string)) stops early and a
+/// tool call's own `model` input, deeper, is never taken. An id with escapes is decoded;
+/// an empty one, or Claude Code's `<synthetic>` stand-in for messages it made itself,
+/// gives `None`.
+fn quick_model(message: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+    let model = super::scan::top_level_string(message, b"model")?.text()?;
+    (!model.is_empty() && !model.starts_with("<synthetic>")).then_some(model)
 }
 
 /// The content blocks of an assistant message, as far as a `TodoWrite` call needs.
@@ -1140,8 +1126,13 @@ mod tests {
             quick_session_id(br#"{"display":"say \"sessionId\":\"no\"","project":"/p"}"#),
             None
         );
-        assert_eq!(quick_session_id(br#"{"sessionId": "spaced"}"#), None);
+        assert_eq!(quick_session_id(br#"{"sessionId": "spaced"}"#), Some("spaced"));
+        // An escape in the id: left to the full parse.
         assert_eq!(quick_session_id(br#"{"sessionId":"esc\u0041"}"#), None);
+        // A nested object's `sessionId` before the line's own, or without one.
+        let nested = br#"{"pastedContents":{"sessionId":"inner"},"sessionId":"outer","x":1}"#;
+        assert_eq!(quick_session_id(nested), Some("outer"));
+        assert_eq!(quick_session_id(br#"{"model":{"sessionId":"a"}}"#), None);
     }
 
     #[test]
@@ -1174,13 +1165,19 @@ mod tests {
 
     #[test]
     fn quick_model_reads_the_message_model() {
+        let model = |message: &[u8]| quick_model(message).map(std::borrow::Cow::into_owned);
         assert_eq!(
-            quick_model(br#"{"model":"claude-opus-4-5-20251101","id":"msg_1","content":[]}"#),
+            model(br#"{"model":"claude-opus-4-5-20251101","id":"msg_1","content":[]}"#).as_deref(),
             Some("claude-opus-4-5-20251101")
         );
-        assert_eq!(quick_model(br#"{"model":"<synthetic>","content":[]}"#), None);
-        assert_eq!(quick_model(br#"{"content":[{"text":"say \"model\":\"x\""}]}"#), None);
-        assert_eq!(quick_model(br#"{"model":""}"#), None);
+        assert_eq!(model(br#"{"model":"<synthetic>","content":[]}"#), None);
+        assert_eq!(model(br#"{"content":[{"text":"say \"model\":\"x\""}]}"#), None);
+        assert_eq!(model(br#"{"model":""}"#), None);
+        // A tool call's `model` input comes first: the message's own is the top level's.
+        let nested =
+            br#"{"content":[{"type":"tool_use","input":{"model":"haiku"}}],"model":"opus"}"#;
+        assert_eq!(model(nested).as_deref(), Some("opus"));
+        assert_eq!(model(br#"{"model": "claude-\u00e9"}"#).as_deref(), Some("claude-é"));
     }
 
     /// The message's text and kind as the reader ends up with them.
@@ -1233,5 +1230,56 @@ mod tests {
         assert_eq!(uuid_key("00000000-0000-0000-0000-00000000000a"), Some(10));
         assert_eq!(uuid_key("not-a-uuid"), None);
         assert_eq!(uuid_key("00000000-0000-0000-0000-00000000000a0"), None);
+    }
+
+    mod scanners_agree_with_serde {
+        //! The byte scanners against serde on generated lines (`sessions::scan::arbitrary`):
+        //! what a scan returns is serde's answer, and a line written as Claude Code writes
+        //! it (no escape in the key or the id) is never left to the slow path.
+
+        use proptest::prelude::*;
+
+        use super::{quick_model, quick_session_id_bytes};
+        use crate::sessions::scan::arbitrary::{self, Json};
+
+        /// serde's top-level string at `key`, when the line is an object holding one.
+        fn serde_string(line: &str, key: &str) -> Option<String> {
+            let value: serde_json::Value = serde_json::from_str(line).expect("generated JSON");
+            value.get(key)?.as_str().map(str::to_owned)
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+            #[test]
+            fn session_id((fields, line) in arbitrary::line("sessionId")) {
+                let expected = serde_string(&line, "sessionId");
+                let found = quick_session_id_bytes(line.as_bytes());
+                if let Some(found) = found {
+                    prop_assert_eq!(Some(found), expected.as_deref().map(str::as_bytes), "{}", line);
+                }
+                // Written plainly, with no escape in the id: found without parsing.
+                let plain = fields.iter().any(|(key, value)| {
+                    key.text == "sessionId"
+                        && !key.escaped
+                        && matches!(value, Json::Str(id) if !id.escaped
+                            && !serde_json::to_string(&id.text).unwrap().contains('\\'))
+                });
+                if plain {
+                    prop_assert!(found.is_some(), "{}", line);
+                }
+            }
+
+            #[test]
+            fn model((fields, line) in arbitrary::line("model")) {
+                let expected = serde_string(&line, "model")
+                    .filter(|model| !model.is_empty() && !model.starts_with("<synthetic>"));
+                let found = quick_model(line.as_bytes());
+                let plain_key = fields.iter().any(|(key, _)| key.text == "model" && !key.escaped);
+                if found.is_some() || plain_key {
+                    prop_assert_eq!(found.as_deref(), expected.as_deref(), "{}", line);
+                }
+            }
+        }
     }
 }

@@ -38,6 +38,7 @@ mod lenient;
 mod opencode;
 mod pi;
 mod qwen;
+mod scan;
 
 use std::collections::BTreeMap;
 use std::io;

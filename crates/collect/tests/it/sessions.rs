@@ -10,6 +10,8 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use report_model::{Agent, SessionEvent, Source, Warning, WarningCode};
 
+use crate::support;
+
 const APP: &str = "/home/dev/work/my_app v2.0";
 const APP_FOLDER: &str = ".claude/projects/-home-dev-work-my-app-v2-0";
 const CLAUDE_1: &str = "aaaaaaaa-0000-4000-8000-000000000001";
@@ -97,19 +99,6 @@ fn times(texts: &[&str]) -> Vec<Timestamp> {
     texts.iter().map(|text| ts(text)).collect()
 }
 
-#[track_caller]
-fn event<'o>(
-    output: &'o SourceOutput<SessionEvent>,
-    agent: Agent,
-    session_id: &str,
-) -> &'o SessionEvent {
-    output
-        .events
-        .iter()
-        .find(|event| event.agent == agent && event.session_id == session_id)
-        .unwrap_or_else(|| panic!("no {agent:?} session {session_id} in {:#?}", ids(output)))
-}
-
 fn ids(output: &SourceOutput<SessionEvent>) -> Vec<(Agent, String)> {
     output.events.iter().map(|event| (event.agent, event.session_id.clone())).collect()
 }
@@ -188,7 +177,7 @@ fn fixture_home_gives_the_expected_sessions_in_order() {
 #[test]
 fn claude_ide_session_is_titled_and_counted_by_what_was_typed() {
     let output = Home::fixture().read();
-    let session = event(&output, Agent::ClaudeCode, CLAUDE_IDE);
+    let session = support::session(&output, Agent::ClaudeCode, CLAUDE_IDE);
     // The first record's first block is `<ide_opened_file>`: the title is the typed text.
     assert_eq!(session.title, "Why does the CSV parser drop the last row?");
     // Typed text after `<ide_opened_file>`, after `<ide_selection>` (with a hook's
@@ -207,26 +196,31 @@ fn claude_and_codex_sessions_keep_their_models() {
     let output = Home::fixture().read();
     // Two models in the order first used; Claude Code's `<synthetic>` stand-in is not one.
     assert_eq!(
-        event(&output, Agent::ClaudeCode, CLAUDE_IDE).models,
+        support::session(&output, Agent::ClaudeCode, CLAUDE_IDE).models,
         ["claude-opus-4-5-20251101", "claude-sonnet-4-5-20250929"]
     );
-    assert_eq!(event(&output, Agent::ClaudeCode, CLAUDE_1).models, ["claude-sonnet-4-5"]);
-    // Codex: `turn_context.model`; Gemini: its replies' `model`.
-    assert_eq!(event(&output, Agent::Codex, CODEX_1).models, ["gpt-5-codex"]);
     assert_eq!(
-        event(&output, Agent::Gemini, "aaaa1111-0000-4000-8000-000000000001").models,
+        support::session(&output, Agent::ClaudeCode, CLAUDE_1).models,
+        ["claude-sonnet-4-5"]
+    );
+    // Codex: `turn_context.model`; Gemini: its replies' `model`.
+    assert_eq!(support::session(&output, Agent::Codex, CODEX_1).models, ["gpt-5-codex"]);
+    assert_eq!(
+        support::session(&output, Agent::Gemini, "aaaa1111-0000-4000-8000-000000000001").models,
         ["gemini-2.5-pro"]
     );
     // History-only sessions have no replies, so no model.
     assert!(
-        event(&output, Agent::ClaudeCode, "history:2026-03-02:/home/dev/notes").models.is_empty()
+        support::session(&output, Agent::ClaudeCode, "history:2026-03-02:/home/dev/notes")
+            .models
+            .is_empty()
     );
 }
 
 #[test]
 fn claude_session_crossing_local_midnight_keeps_prompts_on_both_sides() {
     let output = Home::fixture().read();
-    let session = event(&output, Agent::ClaudeCode, CLAUDE_1);
+    let session = support::session(&output, Agent::ClaudeCode, CLAUDE_1);
     assert_eq!(session.prompts, times(&["2026-03-02T14:50:00Z", "2026-03-02T15:10:00Z"]));
     // Local midnight in Tokyo is 15:00 UTC: one prompt on each local day.
     let tokyo = TimeZone::get("Asia/Tokyo").expect("bundled time zone");
@@ -241,7 +235,7 @@ fn claude_session_crossing_local_midnight_keeps_prompts_on_both_sides() {
 #[test]
 fn claude_meta_command_tool_result_and_sidechain_records_are_activity_not_prompts() {
     let output = Home::fixture().read();
-    let session = event(&output, Agent::ClaudeCode, CLAUDE_1);
+    let session = support::session(&output, Agent::ClaudeCode, CLAUDE_1);
     assert_eq!(
         session.activity,
         times(&[
@@ -273,7 +267,7 @@ fn claude_subagent_log_is_part_of_its_parent_session() {
         .map(|event| event.session_id.as_str())
         .collect();
     assert!(!claude_ids.iter().any(|id| id.contains("agent-")), "{claude_ids:?}");
-    let session = event(&output, Agent::ClaudeCode, CLAUDE_1);
+    let session = support::session(&output, Agent::ClaudeCode, CLAUDE_1);
     assert!(session.activity.contains(&ts("2026-03-02T14:52:00Z")));
     assert!(!session.prompts.contains(&ts("2026-03-02T14:52:00Z")));
 }
@@ -282,20 +276,23 @@ fn claude_subagent_log_is_part_of_its_parent_session() {
 fn claude_titles_follow_custom_then_ai_then_summary() {
     let output = Home::fixture().read();
     // Several ai-title and custom-title records: the last custom-title wins.
-    assert_eq!(event(&output, Agent::ClaudeCode, CLAUDE_2).title, "Release checklist v2");
+    assert_eq!(
+        support::session(&output, Agent::ClaudeCode, CLAUDE_2).title,
+        "Release checklist v2"
+    );
     // Only ai-title records: the last one.
     assert_eq!(
-        event(&output, Agent::ClaudeCode, CLAUDE_1).title,
+        support::session(&output, Agent::ClaudeCode, CLAUDE_1).title,
         "Retry loop for the upload client"
     );
     // A legacy summary in session 2's file, whose leafUuid is a record of session 3.
     assert_eq!(
-        event(&output, Agent::ClaudeCode, CLAUDE_3).title,
+        support::session(&output, Agent::ClaudeCode, CLAUDE_3).title,
         "Investigate the flaky upload test"
     );
     // No title record: the first prompt.
     assert_eq!(
-        event(&output, Agent::ClaudeCode, "dddddddd-0000-4000-8000-000000000004").title,
+        support::session(&output, Agent::ClaudeCode, "dddddddd-0000-4000-8000-000000000004").title,
         "Tidy my zshrc"
     );
 }
@@ -303,10 +300,13 @@ fn claude_titles_follow_custom_then_ai_then_summary() {
 #[test]
 fn claude_cwd_comes_from_the_records_not_the_folder_name() {
     let output = Home::fixture().read();
-    assert_eq!(event(&output, Agent::ClaudeCode, CLAUDE_1).cwd.as_deref(), Some(Path::new(APP)));
+    assert_eq!(
+        support::session(&output, Agent::ClaudeCode, CLAUDE_1).cwd.as_deref(),
+        Some(Path::new(APP))
+    );
     // The last directory a record names.
     assert_eq!(
-        event(&output, Agent::ClaudeCode, CLAUDE_2).cwd,
+        support::session(&output, Agent::ClaudeCode, CLAUDE_2).cwd,
         Some(PathBuf::from(APP).join("server"))
     );
 }
@@ -314,12 +314,12 @@ fn claude_cwd_comes_from_the_records_not_the_folder_name() {
 #[test]
 fn claude_records_before_since_are_not_counted_but_still_title() {
     let output = Home::fixture().read();
-    let session = event(&output, Agent::ClaudeCode, CLAUDE_2);
+    let session = support::session(&output, Agent::ClaudeCode, CLAUDE_2);
     assert_eq!(session.prompts, times(&["2026-03-02T09:00:00Z"]));
     assert_eq!(session.activity, times(&["2026-03-02T09:00:00Z", "2026-03-02T09:00:20Z"]));
     // `[Request interrupted by user]` is not a prompt.
     assert_eq!(
-        event(&output, Agent::ClaudeCode, CLAUDE_3).prompts,
+        support::session(&output, Agent::ClaudeCode, CLAUDE_3).prompts,
         times(&["2026-03-02T11:00:00Z"])
     );
 }
@@ -366,7 +366,7 @@ fn claude_first_prompt_title_skips_meta_and_command_lines_and_is_shortened() {
         (lines.join("\n") + "\n").as_bytes(),
     );
     let output = home.read();
-    let found = event(&output, Agent::ClaudeCode, session);
+    let found = support::session(&output, Agent::ClaudeCode, session);
     // The reader keeps the whole prompt (whitespace collapsed); the pipeline shortens it
     // after redaction, so a secret is never cut before it is masked.
     assert_eq!(
@@ -388,18 +388,19 @@ fn claude_first_prompt_title_skips_meta_and_command_lines_and_is_shortened() {
 #[test]
 fn claude_history_covers_days_whose_transcripts_are_gone() {
     let output = Home::fixture().read();
-    let scratch = event(&output, Agent::ClaudeCode, "cccccccc-0000-4000-8000-000000000001");
+    let scratch =
+        support::session(&output, Agent::ClaudeCode, "cccccccc-0000-4000-8000-000000000001");
     assert_eq!(scratch.title, "[Pasted text #1 +3 lines] summarize this stack trace");
     assert_eq!(scratch.cwd.as_deref(), Some(Path::new("/home/dev/scratch")));
     // `/clear` is a command, not a prompt.
     assert_eq!(scratch.prompts, times(&["2026-03-02T09:00:00Z", "2026-03-02T09:02:00Z"]));
     assert_eq!(scratch.activity, scratch.prompts);
-    let notes = event(&output, Agent::ClaudeCode, "history:2026-03-02:/home/dev/notes");
+    let notes = support::session(&output, Agent::ClaudeCode, "history:2026-03-02:/home/dev/notes");
     assert_eq!(notes.title, "write the weekly notes");
     assert_eq!(notes.prompts, times(&["2026-03-02T10:00:00Z"]));
     // Entries of sessions that have a transcript, or (without a session id) of a working
     // directory that a transcript covers that day, are not counted again.
-    let session = event(&output, Agent::ClaudeCode, CLAUDE_1);
+    let session = support::session(&output, Agent::ClaudeCode, CLAUDE_1);
     assert!(!session.prompts.contains(&ts("2026-03-02T14:55:00Z")));
     assert!(output.events.iter().all(|event| !event.session_id.contains(APP)));
     // Pasted contents are never read.
@@ -436,7 +437,7 @@ fn claude_config_dir_takes_a_comma_separated_list_of_roots() {
         output.statuses[0].locations,
         [home.path().join(".claude"), home.path().join("claude-alt")]
     );
-    let alt = event(&output, Agent::ClaudeCode, "eeeeeeee-0000-4000-8000-000000000005");
+    let alt = support::session(&output, Agent::ClaudeCode, "eeeeeeee-0000-4000-8000-000000000005");
     assert_eq!(alt.cwd.as_deref(), Some(Path::new("/srv/api")));
 }
 
@@ -475,7 +476,7 @@ fn codex_places_events_by_utc_timestamps_not_local_folder_dates() {
     let output = Home::fixture().read();
     // The file lives in sessions/2026/03/03 (local time, UTC+9); its records are on
     // 2026-03-02 UTC.
-    let session = event(&output, Agent::Codex, CODEX_1);
+    let session = support::session(&output, Agent::Codex, CODEX_1);
     assert_eq!(session.prompts, times(&["2026-03-02T23:30:01.100Z", "2026-03-02T23:40:00.100Z"]));
     assert_eq!(session.activity.first(), Some(&ts("2026-03-02T23:30:00Z")));
     assert_eq!(session.activity.last(), Some(&ts("2026-03-02T23:41:00Z")));
@@ -490,8 +491,8 @@ fn claude_project_folders_reached_through_a_link_are_read() {
     let baseline = Home::fixture().read();
     for session in [CLAUDE_1, CLAUDE_2, CLAUDE_3] {
         assert_eq!(
-            event(&output, Agent::ClaudeCode, session),
-            event(&baseline, Agent::ClaudeCode, session)
+            support::session(&output, Agent::ClaudeCode, session),
+            support::session(&baseline, Agent::ClaudeCode, session)
         );
     }
     assert_eq!(output.statuses[0].files, baseline.statuses[0].files);
@@ -503,7 +504,10 @@ fn codex_day_folders_reached_through_a_link_are_read() {
     home.move_and_link_back(".codex/sessions/2026/03/03");
     let output = home.read();
     let baseline = Home::fixture().read();
-    assert_eq!(event(&output, Agent::Codex, CODEX_1), event(&baseline, Agent::Codex, CODEX_1));
+    assert_eq!(
+        support::session(&output, Agent::Codex, CODEX_1),
+        support::session(&baseline, Agent::Codex, CODEX_1)
+    );
     assert_eq!(output.statuses[1].files, baseline.statuses[1].files);
     assert_eq!(output.warnings.len(), baseline.warnings.len(), "{:#?}", output.warnings);
 }
@@ -511,12 +515,12 @@ fn codex_day_folders_reached_through_a_link_are_read() {
 #[test]
 fn codex_counts_user_message_events_not_injected_context() {
     let output = Home::fixture().read();
-    let session = event(&output, Agent::Codex, CODEX_1);
+    let session = support::session(&output, Agent::Codex, CODEX_1);
     // Two injected response_item user messages and one echo of the prompt: not counted.
     assert_eq!(session.prompts.len(), 2);
     assert_eq!(session.title, "Investigate the flaky CI job on main");
     // An old user_message event marked as environment context is skipped too.
-    let archived = event(&output, Agent::Codex, CODEX_3);
+    let archived = support::session(&output, Agent::Codex, CODEX_3);
     assert_eq!(archived.prompts, times(&["2026-03-02T00:00:01Z"]));
 }
 
@@ -524,11 +528,11 @@ fn codex_counts_user_message_events_not_injected_context() {
 fn codex_cwd_follows_turn_context_and_the_first_session_meta_wins() {
     let output = Home::fixture().read();
     assert_eq!(
-        event(&output, Agent::Codex, CODEX_1).cwd.as_deref(),
+        support::session(&output, Agent::Codex, CODEX_1).cwd.as_deref(),
         Some(Path::new("/home/dev/billing-api/services/web"))
     );
     // A resumed file with two session_meta records: the first one's id and cwd.
-    let resumed = event(&output, Agent::Codex, CODEX_2);
+    let resumed = support::session(&output, Agent::Codex, CODEX_2);
     assert_eq!(resumed.cwd.as_deref(), Some(Path::new("/home/dev/infra")));
     assert!(!output.events.iter().any(|event| event.session_id.starts_with("99999999")));
     assert_eq!(resumed.prompts, times(&["2026-03-02T12:00:05Z"]));
@@ -543,13 +547,13 @@ fn codex_title_is_the_last_thread_name() {
     let output = Home::fixture().read();
     // Three renames: the index is append-only and Codex reads the last line as the
     // current name (codex-rs/rollout/src/session_index.rs), whatever its updated_at.
-    assert_eq!(event(&output, Agent::Codex, CODEX_2).title, "Stale name written late");
+    assert_eq!(support::session(&output, Agent::Codex, CODEX_2).title, "Stale name written late");
 }
 
 #[test]
 fn codex_reads_archived_sessions_and_shortens_long_titles() {
     let output = Home::fixture().read();
-    let archived = event(&output, Agent::Codex, CODEX_3);
+    let archived = support::session(&output, Agent::Codex, CODEX_3);
     assert_eq!(
         collect::sessions::shorten_title(&archived.title),
         (
@@ -564,7 +568,7 @@ fn codex_reads_archived_sessions_and_shortens_long_titles() {
 #[test]
 fn gemini_set_summary_is_the_title_and_rewound_messages_are_dropped() {
     let output = Home::fixture().read();
-    let session = event(&output, Agent::Gemini, "aaaa1111-0000-4000-8000-000000000001");
+    let session = support::session(&output, Agent::Gemini, "aaaa1111-0000-4000-8000-000000000001");
     assert_eq!(session.title, "Build script rewrite");
     assert_eq!(session.prompts, times(&["2026-03-02T10:00:00Z", "2026-03-02T10:10:00Z"]));
     assert_eq!(
@@ -581,9 +585,11 @@ fn gemini_set_summary_is_the_title_and_rewound_messages_are_dropped() {
 #[test]
 fn gemini_project_root_comes_from_the_marker_file_or_projects_json() {
     let output = Home::fixture().read();
-    let by_registry = event(&output, Agent::Gemini, "aaaa1111-0000-4000-8000-000000000001");
+    let by_registry =
+        support::session(&output, Agent::Gemini, "aaaa1111-0000-4000-8000-000000000001");
     assert_eq!(by_registry.cwd.as_deref(), Some(Path::new("/home/dev/gemini-proj")));
-    let by_marker = event(&output, Agent::Gemini, "bbbb2222-0000-4000-8000-000000000002");
+    let by_marker =
+        support::session(&output, Agent::Gemini, "bbbb2222-0000-4000-8000-000000000002");
     assert_eq!(by_marker.cwd.as_deref(), Some(Path::new("/home/dev/hash project")));
     // The title is what the user typed, not the expanded @file content.
     assert_eq!(by_marker.title, "Summarize @README.md");
@@ -603,7 +609,7 @@ fn gemini_project_root_comes_from_the_marker_file_or_projects_json() {
 #[test]
 fn gemini_reads_legacy_json_chats() {
     let output = Home::fixture().read();
-    let legacy = event(&output, Agent::Gemini, "cccc3333-0000-4000-8000-000000000003");
+    let legacy = support::session(&output, Agent::Gemini, "cccc3333-0000-4000-8000-000000000003");
     assert_eq!(legacy.title, "What does the Makefile do?");
     assert_eq!(legacy.cwd, None);
     assert_eq!(legacy.prompts, times(&["2026-03-02T12:00:00Z"]));
@@ -722,7 +728,8 @@ fn claude_history_entries_are_prompts_as_typed_too() {
 
     let output = home.read();
 
-    let session = event(&output, Agent::ClaudeCode, "99999999-0000-4000-8000-000000000009");
+    let session =
+        support::session(&output, Agent::ClaudeCode, "99999999-0000-4000-8000-000000000009");
     assert_eq!(session.title, "rename this type");
     assert_eq!(session.prompts, times(&["2026-03-02T05:01:00Z"]));
 }
@@ -759,10 +766,12 @@ fn claude_history_lines_are_judged_against_every_session_the_transcripts_told() 
 
     let output = home.read();
 
-    let resumed = event(&output, Agent::ClaudeCode, "bbbbbbbb-0000-4000-8000-000000000002");
+    let resumed =
+        support::session(&output, Agent::ClaudeCode, "bbbbbbbb-0000-4000-8000-000000000002");
     assert_eq!(resumed.prompts, times(&["2026-03-02T05:00:00Z"]));
     assert!(output.events.iter().all(|event| !event.session_id.starts_with("aaaaaaaa")));
-    let orphan = event(&output, Agent::ClaudeCode, "cccccccc-0000-4000-8000-000000000003");
+    let orphan =
+        support::session(&output, Agent::ClaudeCode, "cccccccc-0000-4000-8000-000000000003");
     assert_eq!(orphan.prompts, times(&["2026-03-02T06:00:00Z"]));
     let messages: Vec<&str> =
         output.warnings.iter().map(|warning| warning.message.as_str()).collect();

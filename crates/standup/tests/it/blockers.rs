@@ -9,17 +9,11 @@
 use serde_json::json;
 
 use crate::next_steps::{project, section, standup};
-use crate::support::{Home, ME, report_json};
+use crate::support::{self, Home, ME, report_json};
 
 const TOKYO: &str = "Asia/Tokyo";
 /// Monday 2026-11-30, 09:00 in Tokyo: the standup covers Friday 2026-11-27.
 const MONDAY_MORNING: &str = "2026-11-30T09:00:00+09:00";
-
-/// A time on Friday in Tokyo, in nanoseconds since the epoch (atuin's `timestamp`).
-fn friday_nanos(time: &str) -> i64 {
-    let zoned: jiff::Zoned = format!("2026-11-27T{time}+09:00[Asia/Tokyo]").parse().unwrap();
-    i64::try_from(zoned.timestamp().as_nanosecond()).unwrap()
-}
 
 /// The list under the heading that starts with `heading`: its lines up to the first blank
 /// line after them.
@@ -42,24 +36,10 @@ fn home_with_repos() -> Home {
     home
 }
 
-/// An atuin history (its real `history` table) of commands run in `api` on Friday: each
-/// `(time, command, exit)`.
+/// An atuin history of commands run in `api` on Friday: each `(time, command, exit)`.
 fn write_atuin(home: &Home, runs: &[(&str, &str, i64)]) {
     let db_path = home.path().join(".local/share/atuin/history.db");
-    fs_err::create_dir_all(db_path.parent().unwrap()).unwrap();
-    let db = rusqlite::Connection::open(&db_path).unwrap();
-    db.execute_batch(
-        "create table history (id text primary key, timestamp integer not null, duration integer not null, exit integer not null, command text not null, cwd text not null, session text not null, hostname text not null, deleted_at integer);",
-    )
-    .unwrap();
-    let api = home.path().join("src/api").display().to_string();
-    for (index, (time, command, exit)) in runs.iter().enumerate() {
-        db.execute(
-            "insert into history values (?1, ?2, 1000, ?3, ?4, ?5, 's', 'host', null)",
-            rusqlite::params![format!("h{index}"), friday_nanos(time), exit, command, api],
-        )
-        .unwrap();
-    }
+    support::write_atuin(&db_path, &home.path().join("src/api"), runs);
 }
 
 #[test]

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::next_steps::{friday, jsonl, write_codex};
-use crate::support::{Home, ME, Run};
+use crate::next_steps::write_codex;
+use crate::support::{self, Home, ME, Run, at, jsonl};
 
 const TOKYO: &str = "Asia/Tokyo";
 /// Monday 2026-11-30, 09:00 in Tokyo: the standup covers Friday 2026-11-27 to Sunday.
@@ -44,12 +44,6 @@ fn standup(home: &Home, lang: &str) -> String {
 fn json_report(home: &Home, now: &str, args: &[&str]) -> Value {
     let args = [args, &["--no-llm", "--format", "json"]].concat();
     serde_json::from_str(run(home, now, &args, None).success()).unwrap()
-}
-
-/// A time on Friday in Tokyo, in nanoseconds since the epoch (atuin's `timestamp`).
-fn friday_nanos(time: &str) -> i64 {
-    let zoned: jiff::Zoned = format!("2026-11-27T{time}+09:00[Asia/Tokyo]").parse().unwrap();
-    i64::try_from(zoned.timestamp().as_nanosecond()).unwrap()
 }
 
 /// The lines of the section under the heading `heading` (up to the next heading or the
@@ -93,7 +87,7 @@ fn write_claude(home: &Home) {
         json!({
             "parentUuid": null, "isSidechain": false, "userType": "external", "cwd": cwd,
             "sessionId": CLAUDE_ID, "version": "2.1.50", "gitBranch": "feature/PAY-7-retry",
-            "type": kind, "message": message, "uuid": uuid, "timestamp": friday(time),
+            "type": kind, "message": message, "uuid": uuid, "timestamp": at(time),
         })
     };
     let todos = json!([
@@ -113,31 +107,21 @@ fn write_claude(home: &Home) {
     );
 }
 
-/// An atuin history (its real `history` table) where `cargo test -p api` failed three
-/// times in a row in `api` on Friday.
+/// An atuin history where `cargo test -p api` failed three times in a row in `api` on
+/// Friday.
 fn write_atuin(home: &Home) {
     // atuin keeps its database under `$XDG_DATA_HOME`, which the tests pin.
-    let db_path = data_home(home).join("atuin/history.db");
-    fs_err::create_dir_all(db_path.parent().unwrap()).unwrap();
-    let db = rusqlite::Connection::open(&db_path).unwrap();
-    db.execute_batch(
-        "create table history (id text primary key, timestamp integer not null, duration integer not null, exit integer not null, command text not null, cwd text not null, session text not null, hostname text not null, deleted_at integer);",
-    )
-    .unwrap();
-    let api = home.path().join("src/api").display().to_string();
     let runs = [
         ("15:00:00", "cargo test -p api", 0),
         ("16:10:00", "cargo test -p api", 101),
         ("16:20:00", "cargo test -p api", 101),
         ("16:45:00", "cargo test -p api", 101),
     ];
-    for (index, (time, command, exit)) in runs.iter().enumerate() {
-        db.execute(
-            "insert into history values (?1, ?2, 1000, ?3, ?4, ?5, 's', 'host', null)",
-            rusqlite::params![format!("h{index}"), friday_nanos(time), exit, command, api],
-        )
-        .unwrap();
-    }
+    support::write_atuin(
+        &data_home(home).join("atuin/history.db"),
+        &home.path().join("src/api"),
+        &runs,
+    );
 }
 
 /// The "Done when" home of issue 21, with Friday evening's notes added through the binary.
@@ -541,7 +525,7 @@ fn write_interrupted_claude(home: &Home, resumed: bool) {
         json!({
             "parentUuid": null, "isSidechain": false, "userType": "external", "cwd": cwd,
             "sessionId": CLAUDE_ID, "version": "2.1.50", "gitBranch": "main", "type": "user",
-            "message": {"role": "user", "content": content}, "uuid": uuid, "timestamp": friday(time),
+            "message": {"role": "user", "content": content}, "uuid": uuid, "timestamp": at(time),
         })
     };
     let mut lines = vec![

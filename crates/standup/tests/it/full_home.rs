@@ -3,33 +3,14 @@
 //! and atuin histories. Sessions and atuin commands join the projects of their
 //! working directories; a repository outside the roots is found through a session.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use serde_json::json;
 
-use crate::support::{Home, ME};
+use crate::support::{Home, ME, at, epoch, friday_nanos, jsonl};
 
 pub(crate) const NOW: &str = "2026-11-27T18:00:00+09:00";
 pub(crate) const TOKYO: &str = "Asia/Tokyo";
-
-/// `2026-11-27T<time>+09:00` as a UTC RFC 3339 string with milliseconds.
-fn at(time: &str) -> String {
-    let timestamp: jiff::Timestamp = format!("2026-11-27T{time}+09:00").parse().unwrap();
-    timestamp.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
-}
-
-fn epoch(time: &str) -> i64 {
-    let timestamp: jiff::Timestamp = format!("2026-11-27T{time}+09:00").parse().unwrap();
-    timestamp.as_second()
-}
-
-fn jsonl(lines: &[serde_json::Value]) -> String {
-    lines.iter().fold(String::new(), |mut text, line| {
-        let _ = writeln!(text, "{line}");
-        text
-    })
-}
 
 pub(crate) fn full_home() -> Home {
     let home = Home::new();
@@ -160,16 +141,15 @@ fn write_histories(home: &Home, root: &Path) {
         "create table history (id text primary key, timestamp integer not null, duration integer not null, exit integer not null, command text not null, cwd text not null, session text not null, hostname text not null, deleted_at integer);",
     )
     .unwrap();
-    let nanos = |time: &str| epoch(time) * 1_000_000_000;
     let app_path = root.join("src/app").display().to_string();
     db.execute(
         "insert into history values ('h1', ?1, 1000, 0, 'cargo clippy --all-targets', ?2, 's', 'host', null)",
-        rusqlite::params![nanos("15:30:00"), app_path],
+        rusqlite::params![friday_nanos("15:30:00"), app_path],
     )
     .unwrap();
     db.execute(
         "insert into history values ('h2', ?1, 1000, 0, 'rm -rf build', ?2, 's', 'host', ?3)",
-        rusqlite::params![nanos("15:40:00"), app_path, nanos("15:41:00")],
+        rusqlite::params![friday_nanos("15:40:00"), app_path, friday_nanos("15:41:00")],
     )
     .unwrap();
     drop(db);

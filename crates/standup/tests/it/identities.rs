@@ -2,7 +2,7 @@
 //! repository-local git configuration, `.mailmap`, and `doctor`'s explanation of the
 //! commits it left out. Also the default roots the repositories are searched in.
 
-use crate::support::{COLLEAGUE, Home, ME, Who};
+use crate::support::{COLLEAGUE, Home, ME, Who, subjects_by_bucket};
 
 const TOKYO: &str = "Asia/Tokyo";
 /// Friday 2026-11-27, 18:00 in Tokyo.
@@ -11,14 +11,7 @@ const FRIDAY_10: &str = "2026-11-27T10:00:00+09:00";
 
 fn subjects_in(home: &Home, cwd: &std::path::Path) -> Vec<String> {
     let run = home.run_in(cwd, FRIDAY_EVENING, TOKYO, &["daily", "--format", "json", "--no-llm"]);
-    let report: serde_json::Value = serde_json::from_str(run.success()).unwrap();
-    report["buckets"][0]["projects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|project| project["commits"].as_array().unwrap().iter())
-        .map(|commit| commit["subject"].as_str().unwrap().to_owned())
-        .collect()
+    subjects_by_bucket(&serde_json::from_str(run.success()).unwrap()).swap_remove(0)
 }
 
 /// A global identity for home, and a work one for repositories under `~/src/corp/`.

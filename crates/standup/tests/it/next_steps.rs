@@ -5,28 +5,13 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Home, ME, report_json};
+use crate::support::{Home, ME, at, jsonl, report_json};
 
 const TOKYO: &str = "Asia/Tokyo";
 /// Monday 2026-11-30, 09:00 in Tokyo: the standup covers Friday 2026-11-27.
 const MONDAY_MORNING: &str = "2026-11-30T09:00:00+09:00";
 const CLAUDE_ID: &str = "70d0c1a0-0000-4000-8000-000000000001";
 const CODEX_ID: &str = "0199c0de-0000-7000-8000-000000000002";
-
-/// A time on Friday in Tokyo, as the agents write it (UTC).
-pub(crate) fn friday(time: &str) -> String {
-    let zoned: jiff::Zoned = format!("2026-11-27T{time}+09:00[Asia/Tokyo]").parse().unwrap();
-    zoned.timestamp().strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
-}
-
-pub(crate) fn jsonl(lines: &[Value]) -> String {
-    let mut text = String::new();
-    for line in lines {
-        text.push_str(&line.to_string());
-        text.push('\n');
-    }
-    text
-}
 
 /// Two repositories, `app` (with a remote and a commit not pushed) and `api`.
 fn home_with_repos() -> Home {
@@ -52,7 +37,7 @@ fn write_claude(home: &Home) {
         json!({
             "parentUuid": null, "isSidechain": false, "userType": "external", "cwd": cwd,
             "sessionId": CLAUDE_ID, "version": "2.1.50", "gitBranch": "main", "type": kind,
-            "message": message, "uuid": uuid, "timestamp": friday(time),
+            "message": message, "uuid": uuid, "timestamp": at(time),
         })
     };
     let todo_write = |todos: Value| {
@@ -89,10 +74,10 @@ pub(crate) fn write_codex(home: &Home) {
     home.write(
         &format!(".codex/sessions/2026/11/27/rollout-2026-11-27T12-00-00-{CODEX_ID}.jsonl"),
         &jsonl(&[
-            json!({"timestamp": friday("12:00:00"), "type": "session_meta", "payload": {"id": CODEX_ID, "timestamp": friday("12:00:00"), "cwd": cwd, "originator": "codex_cli_rs", "cli_version": "0.171.0"}}),
-            json!({"timestamp": friday("12:00:02"), "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Why is the CI job flaky?"}]}}),
-            json!({"timestamp": friday("12:01:00"), "type": "response_item", "payload": {"type": "function_call", "name": "update_plan", "arguments": arguments, "call_id": "call_1"}}),
-            json!({"timestamp": friday("12:01:01"), "type": "response_item", "payload": {"type": "function_call_output", "call_id": "call_1", "output": "Plan updated"}}),
+            json!({"timestamp": at("12:00:00"), "type": "session_meta", "payload": {"id": CODEX_ID, "timestamp": at("12:00:00"), "cwd": cwd, "originator": "codex_cli_rs", "cli_version": "0.171.0"}}),
+            json!({"timestamp": at("12:00:02"), "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Why is the CI job flaky?"}]}}),
+            json!({"timestamp": at("12:01:00"), "type": "response_item", "payload": {"type": "function_call", "name": "update_plan", "arguments": arguments, "call_id": "call_1"}}),
+            json!({"timestamp": at("12:01:01"), "type": "response_item", "payload": {"type": "function_call_output", "call_id": "call_1", "output": "Plan updated"}}),
         ]),
     );
 }
@@ -218,7 +203,7 @@ fn a_gemini_cli_sessions_write_todos_gives_its_projects_next_line() {
     // each call finishes; the newest successful `write_todos` is the list.
     let call = |call: &str, time: &str, todos: Value| {
         json!({"id": call, "name": "write_todos", "args": {"todos": todos}, "status": "success",
-               "timestamp": friday(time), "displayName": "WriteTodos", "renderOutputAsMarkdown": true})
+               "timestamp": at(time), "displayName": "WriteTodos", "renderOutputAsMarkdown": true})
     };
     let first = call(
         "write_todos-1",
@@ -237,14 +222,14 @@ fn a_gemini_cli_sessions_write_todos_gives_its_projects_next_line() {
         ]),
     );
     let message = |calls: Value| {
-        json!({"id": "g1", "timestamp": friday("13:04:00"), "type": "gemini", "content": "",
+        json!({"id": "g1", "timestamp": at("13:04:00"), "type": "gemini", "content": "",
                "toolCalls": calls, "thoughts": [], "model": "gemini-2.5-pro"})
     };
     home.write(
         &format!("{folder}/chats/session-2026-11-27T04-00-5e551011.jsonl"),
         &jsonl(&[
-            json!({"sessionId": id, "projectHash": "a".repeat(64), "startTime": friday("13:00:00"), "lastUpdated": friday("13:00:00"), "kind": "main"}),
-            json!({"id": "u1", "timestamp": friday("13:00:05"), "type": "user", "content": [{"text": "Why does CI fail on the runner?"}]}),
+            json!({"sessionId": id, "projectHash": "a".repeat(64), "startTime": at("13:00:00"), "lastUpdated": at("13:00:00"), "kind": "main"}),
+            json!({"id": "u1", "timestamp": at("13:00:05"), "type": "user", "content": [{"text": "Why does CI fail on the runner?"}]}),
             message(json!([first.clone()])),
             message(json!([first, second])),
         ]),

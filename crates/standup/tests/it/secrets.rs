@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use crate::support::{Home, ME};
+use crate::support::{Home, ME, at, epoch};
 
 pub(crate) const NOW: &str = "2026-11-27T18:00:00+09:00";
 pub(crate) const TOKYO: &str = "Asia/Tokyo";
@@ -20,15 +20,6 @@ pub(crate) const MYSQL_PASSWORD: &str = "S3cr3tPassw0rdZ9";
 
 pub(crate) const ALL: [&str; 6] =
     [GITHUB_PAT, AWS_KEY_ID, ANTHROPIC_KEY, BEARER, DB_PASSWORD, MYSQL_PASSWORD];
-
-fn at(time: &str) -> String {
-    let timestamp: jiff::Timestamp = format!("2026-11-27T{time}+09:00").parse().unwrap();
-    timestamp.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
-}
-
-fn epoch(time: &str) -> i64 {
-    format!("2026-11-27T{time}+09:00").parse::<jiff::Timestamp>().unwrap().as_second()
-}
 
 pub(crate) fn secret_home() -> Home {
     let home = Home::new();

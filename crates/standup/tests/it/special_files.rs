@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::{Home, ME, Run};
+use crate::support::{Home, ME, Run, at, jsonl};
 
 const TOKYO: &str = "Asia/Tokyo";
 /// Friday 2026-11-27, 18:00 in Tokyo.
@@ -145,16 +145,6 @@ fn mkfifo(path: &Path) {
 fn symlink(target: &Path, link: &Path) {
     fs_err::create_dir_all(link.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(target, link).unwrap();
-}
-
-/// `2026-11-27T<time>+09:00` as UTC RFC 3339.
-fn at(time: &str) -> String {
-    let timestamp: jiff::Timestamp = format!("2026-11-27T{time}+09:00").parse().unwrap();
-    timestamp.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
-}
-
-fn jsonl(lines: &[Value]) -> String {
-    lines.iter().map(|line| line.to_string() + "\n").collect()
 }
 
 /// A home with one good repository holding one commit today.

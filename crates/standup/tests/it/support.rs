@@ -237,6 +237,50 @@ impl Repo {
     }
 }
 
+/// Friday 2026-11-27 at `time` (`HH:MM:SS`) in Tokyo, the day most tests are set on, as
+/// the agents write times: UTC RFC 3339 with milliseconds.
+pub(crate) fn at(time: &str) -> String {
+    friday(time).strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+}
+
+/// [`at`] in seconds since the epoch (zsh's and bash's history times).
+pub(crate) fn epoch(time: &str) -> i64 {
+    friday(time).as_second()
+}
+
+/// [`at`] in nanoseconds since the epoch (atuin's `timestamp`).
+pub(crate) fn friday_nanos(time: &str) -> i64 {
+    i64::try_from(friday(time).as_nanosecond()).unwrap()
+}
+
+fn friday(time: &str) -> jiff::Timestamp {
+    format!("2026-11-27T{time}+09:00").parse().unwrap()
+}
+
+/// An atuin database at `db_path` (its real `history` table) holding `runs`, each
+/// `(time on Friday, command, exit code)`, all run in `cwd`.
+pub(crate) fn write_atuin(db_path: &Path, cwd: &Path, runs: &[(&str, &str, i64)]) {
+    fs_err::create_dir_all(db_path.parent().unwrap()).unwrap();
+    let db = rusqlite::Connection::open(db_path).unwrap();
+    db.execute_batch(
+        "create table history (id text primary key, timestamp integer not null, duration integer not null, exit integer not null, command text not null, cwd text not null, session text not null, hostname text not null, deleted_at integer);",
+    )
+    .unwrap();
+    let cwd = cwd.display().to_string();
+    for (index, (time, command, exit)) in runs.iter().enumerate() {
+        db.execute(
+            "insert into history values (?1, ?2, 1000, ?3, ?4, ?5, 's', 'host', null)",
+            rusqlite::params![format!("h{index}"), friday_nanos(time), exit, command, cwd],
+        )
+        .unwrap();
+    }
+}
+
+/// JSON values as JSON Lines, each line ended by a newline.
+pub(crate) fn jsonl(lines: &[serde_json::Value]) -> String {
+    lines.iter().map(|line| line.to_string() + "\n").collect()
+}
+
 /// `standup <args> --format json --no-llm` in `home`, parsed (the run must succeed).
 pub(crate) fn report_json(home: &Home, now: &str, tz: &str, args: &[&str]) -> serde_json::Value {
     let mut all = args.to_vec();

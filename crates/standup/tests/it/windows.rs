@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use crate::support::{Home, ME, report_json, subjects_by_bucket as subjects};
+use crate::support::{Home, ME, at, report_json, subjects_by_bucket as subjects};
 
 const TOKYO: &str = "Asia/Tokyo";
 
@@ -137,12 +137,6 @@ fn a_date_in_the_future_says_so_in_one_line() {
     // Today is not in the future.
     let run = home.run(MONDAY, TOKYO, &["daily", "--no-llm"]);
     assert!(!run.success().contains("date_in_future"));
-}
-
-/// `2026-11-27T<time>+09:00` in UTC with milliseconds, as Codex writes it.
-fn at(time: &str) -> String {
-    let timestamp: jiff::Timestamp = format!("2026-11-27T{time}+09:00").parse().unwrap();
-    timestamp.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
 }
 
 /// Commits at 09:12 and 09:40, a Codex session in the same repository at 10:05 and

@@ -195,6 +195,29 @@ pub(crate) enum LlmApi {
     Command,
 }
 
+impl LlmApi {
+    /// Every API, in the order the config's error names them.
+    pub(crate) const ALL: [LlmApi; 3] = [LlmApi::Ollama, LlmApi::OpenAi, LlmApi::Command];
+
+    /// Its name in the config (`[llm] api`).
+    pub(crate) fn config_name(self) -> &'static str {
+        match self {
+            LlmApi::Ollama => "ollama",
+            LlmApi::OpenAi => "openai",
+            LlmApi::Command => "command",
+        }
+    }
+}
+
+impl std::str::FromStr for LlmApi {
+    type Err = ();
+
+    /// The API of a config name (`ollama`, `openai`, `command`).
+    fn from_str(name: &str) -> Result<LlmApi, ()> {
+        LlmApi::ALL.into_iter().find(|api| api.config_name() == name).ok_or(())
+    }
+}
+
 /// `[llm] enabled`: on, off, or on when something answers on the default endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum LlmEnabled {
@@ -893,21 +916,16 @@ fn parse_redact(
 fn parse_llm(config: &mut Config, llm: LlmFile, invalid: &Invalid<'_>) -> Result<(), ConfigError> {
     let defaults = LlmConfig::default();
     if let Some(api) = &llm.api {
-        config.llm.api = match api.get_ref().as_str() {
-            "ollama" => LlmApi::Ollama,
-            "openai" => LlmApi::OpenAi,
-            "command" => LlmApi::Command,
-            other => {
-                return Err(invalid(
-                    api.span(),
-                    "llm.api",
-                    format!(
-                        "`{}` is not an API (expected `ollama`, `openai` or `command`)",
-                        clean::quote(other)
-                    ),
-                ));
-            }
-        };
+        config.llm.api = api.get_ref().parse::<LlmApi>().map_err(|()| {
+            invalid(
+                api.span(),
+                "llm.api",
+                format!(
+                    "`{}` is not an API (expected `ollama`, `openai` or `command`)",
+                    clean::quote(api.get_ref())
+                ),
+            )
+        })?;
     }
     if let Some(enabled) = &llm.enabled {
         config.llm.enabled = match enabled.get_ref() {
@@ -1532,5 +1550,20 @@ mod llm_default_tests {
         let mut shown = SHOWN.to_vec();
         shown.sort_unstable();
         assert_eq!(seen, shown, "every default of [llm] has one row in README.md's table");
+    }
+}
+
+#[cfg(test)]
+mod llm_api_tests {
+    use super::LlmApi;
+
+    #[test]
+    fn every_api_parses_from_its_config_name_and_nothing_else_does() {
+        for api in LlmApi::ALL {
+            assert_eq!(api.config_name().parse::<LlmApi>(), Ok(api));
+        }
+        for other in ["Ollama", "anthropic", "", "openai "] {
+            assert_eq!(other.parse::<LlmApi>(), Err(()), "{other:?}");
+        }
     }
 }

@@ -26,7 +26,7 @@ use std::path::Path;
 
 use rustix::fs::{AtFlags, FileType};
 
-use crate::error::{Error, FileKind};
+use crate::error::{Error, file_kind};
 
 /// The cap on files that hold one path or a few lines (`.git`, `commondir`,
 /// `.project_root`).
@@ -112,7 +112,7 @@ pub(crate) fn regular_metadata(path: &Path) -> Result<Metadata, Error> {
     if !metadata.file_type().is_file() {
         return Err(Error::NotRegular {
             path: path.to_path_buf(),
-            kind: FileKind::of(metadata.file_type()),
+            kind: file_kind(metadata.file_type()),
         });
     }
     Ok(metadata)
@@ -130,7 +130,7 @@ pub(crate) fn open(path: &Path) -> Result<File, Error> {
     if !metadata.file_type().is_file() {
         return Err(Error::NotRegular {
             path: path.to_path_buf(),
-            kind: FileKind::of(metadata.file_type()),
+            kind: file_kind(metadata.file_type()),
         });
     }
     Ok(file)
@@ -282,6 +282,8 @@ impl<R: BufRead> Lines<R> {
 
 #[cfg(test)]
 mod tests {
+    use report_model::FileKind;
+
     use super::*;
 
     #[test]

@@ -12,7 +12,7 @@ use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use report_model::{
-    BucketKind, Lang, Meta, ReportKind, Source, Warning, WarningCode, Window, plural,
+    BucketKind, Lang, Meta, ReportKind, Source, Warning, WarningDetail, Window, plural,
 };
 
 use crate::cli::{DoctorArgs, FormatArg, ReportArgs};
@@ -159,7 +159,11 @@ pub(crate) fn team_day(
     let now = env.now()?;
     let (zone_name, time_zone, tz_warning) = time_zone(config, env);
     if let Some(warning) = tz_warning {
-        print_warning(&format!("{}: {}", warning.code.as_str(), warning.message));
+        print_warning(&format!(
+            "{}: {}",
+            warning.code().as_str(),
+            render::warning_text(&warning, Lang::En)
+        ));
     }
     let calendar = calendar(config, time_zone.clone());
     let date = parse_date(date, now, &calendar)?;
@@ -196,24 +200,10 @@ fn home_from_user_database() -> (PathBuf, Option<Warning>) {
     match from_passwd {
         Some(home) => {
             let shown = clean::quote(&home.to_string_lossy());
-            let warning = Warning::new(
-                WarningCode::SourceUnreadable,
-                format!("HOME is not set: the home folder `{shown}` from the user database is used"),
-            )
-            .with("kind", "home_unset")
-            .with("path", &shown);
+            let warning = Warning::new(WarningDetail::HomeUnset { path: shown });
             (home, Some(warning))
         }
-        None => (
-            PathBuf::from("/"),
-            Some(
-                Warning::new(
-                    WarningCode::SourceUnreadable,
-                    "HOME is not set and the user database names no home folder: agent logs, shell histories and the config under a home folder are not read",
-                )
-                .with("kind", "home_missing"),
-            ),
-        ),
+        None => (PathBuf::from("/"), Some(Warning::new(WarningDetail::HomeMissing))),
     }
 }
 
@@ -238,14 +228,7 @@ pub(crate) fn time_zone(config: &Config, env: &ProcessEnv) -> (String, TimeZone,
     }
     let (name, zone) = system();
     let shown = clean::quote(tz);
-    let warning = Warning::new(
-        WarningCode::TimeZoneUnusable,
-        format!(
-            "TZ is `{shown}`, which is not a time zone (an IANA name such as `Asia/Tokyo`, a zoneinfo file, or a POSIX rule such as `JST-9`): the system's time zone ({name}) is used"
-        ),
-    )
-    .with("tz", &shown)
-    .with("zone", &name);
+    let warning = Warning::new(WarningDetail::TimeZoneUnusable { tz: shown, zone: name.clone() });
     (name, zone, Some(warning))
 }
 
@@ -499,7 +482,7 @@ pub(crate) fn render_report(
     let render_lang = lang;
     for warning in &report.warnings {
         let text = render::warning_text(warning, render_lang);
-        print_warning(&format!("{}: {text}", warning.code.as_str()));
+        print_warning(&format!("{}: {text}", warning.code().as_str()));
     }
 
     let start = Instant::now();
@@ -702,12 +685,7 @@ fn future_warning(last_date: Date, now: Timestamp, calendar: &Calendar) -> Optio
     let today = aggregate::today(now, calendar);
     (last_date > today).then(|| {
         let clock = now.to_zoned(calendar.time_zone.clone()).strftime("%Y-%m-%d %H:%M");
-        Warning::new(
-            WarningCode::DateInFuture,
-            format!("{last_date} is in the future (now is {clock}): nothing after now is reported"),
-        )
-        .with("date", last_date)
-        .with("now", &clock)
+        Warning::new(WarningDetail::DateInFuture { date: last_date, now: clock.to_string() })
     })
 }
 
@@ -910,6 +888,9 @@ pub(crate) fn doctor_text(env: &ProcessEnv, args: &DoctorArgs) -> Result<String,
         for limit in &status.limits {
             let _ = writeln!(out, "  note: {limit}");
         }
+        for note in &status.notes {
+            let _ = writeln!(out, "  note: {}", render::warning_text(note, Lang::En));
+        }
         doctor_versions(&mut out, status);
         if status.source == Source::Git {
             doctor_git(&mut out, &collect_env, &config, &gathered);
@@ -918,10 +899,11 @@ pub(crate) fn doctor_text(env: &ProcessEnv, args: &DoctorArgs) -> Result<String,
     if !gathered.statuses.iter().any(|status| status.source == Source::Git) {
         doctor_git(&mut out, &collect_env, &config, &gathered);
     }
-    // Warnings that a status already explains are not repeated.
-    let notes: Vec<&String> = gathered.statuses.iter().flat_map(|status| &status.limits).collect();
-    for warning in gathered.warnings.iter().filter(|warning| !notes.contains(&&warning.message)) {
-        let _ = writeln!(out, "warning: {}: {}", warning.code.as_str(), warning.message);
+    // Warnings that a status already shows as a note are not repeated.
+    let notes: Vec<&Warning> = gathered.statuses.iter().flat_map(|status| &status.notes).collect();
+    for warning in gathered.warnings.iter().filter(|warning| !notes.contains(warning)) {
+        let text = render::warning_text(warning, Lang::En);
+        let _ = writeln!(out, "warning: {}: {text}", warning.code().as_str());
     }
     Ok(out)
 }

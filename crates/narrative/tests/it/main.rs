@@ -15,8 +15,13 @@ use jiff::civil::{Date, date};
 use llm_client::{Backend, ChatOptions};
 use report_model::{
     Agent, Bucket, BucketKind, Commit, Meta, Project, Report, ReportKind, SCHEMA_VERSION, Session,
-    ShellGroup, Totals, Window,
+    ShellGroup, Totals, Warning, Window,
 };
+
+/// A warning's English text, as the report words it.
+fn en(warning: &Warning) -> String {
+    render::warning_text(warning, report_model::Lang::En)
+}
 
 /// The built-in redactor, built once: building it compiles every rule.
 pub(crate) fn redactor() -> &'static redact::Redactor {

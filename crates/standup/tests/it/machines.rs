@@ -200,7 +200,7 @@ fn machines_that_fail_are_warnings_naming_them_and_the_rest_comes_out() {
         .map(|warning| {
             (
                 warning["code"].as_str().unwrap().to_owned(),
-                warning["params"]["machine"].as_str().unwrap_or_default().to_owned(),
+                warning["detail"]["machine"].as_str().unwrap_or_default().to_owned(),
             )
         })
         .collect();
@@ -285,13 +285,13 @@ fn the_ledger_carries_a_machines_day_and_stale_or_broken_entries_are_warnings() 
         .unwrap()
         .iter()
         .map(|warning| {
-            (warning["code"].as_str().unwrap(), warning["params"]["path"].as_str().unwrap())
+            (warning["code"].as_str().unwrap(), warning["detail"]["path"].as_str().unwrap())
         })
         .collect();
     assert_eq!(
         codes,
         vec![
-            // Sorted by code, then message: `cannot read …` before `the ledger entry …`.
+            // Sorted by code, then detail: an unreadable entry before one of another day.
             ("ledger_unreadable", "wsl/2026-11-27.json"),
             ("ledger_unreadable", "vm/2026-11-27.json"),
         ]

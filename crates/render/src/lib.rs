@@ -71,6 +71,13 @@ pub fn warning_text(warning: &report_model::Warning, lang: Lang) -> String {
     warnings::text(warning, lang)
 }
 
+/// Orders warnings as the report lists them: by code, then by their English text (then
+/// by detail); a stable sort, so warnings already de-duplicated by detail keep their
+/// order among equals.
+pub fn order_warnings(warnings: &mut [report_model::Warning]) {
+    warnings.sort_by_cached_key(|warning| (warning.code(), warnings::text(warning, Lang::En)));
+}
+
 /// The report with each warning's `message` (its English text) written, as its JSON
 /// form carries it: for serializing a report other than through [`json`] (a template's
 /// context).

@@ -613,6 +613,24 @@ mod tests {
     }
 
     #[test]
+    fn warnings_of_one_code_are_ordered_by_their_english_text() {
+        let undated = |shell| {
+            warning(WarningDetail::UndatedEntries {
+                shell,
+                path: "/h/history".to_owned(),
+                count: 2,
+            })
+        };
+        // By detail, zsh comes before bash (the order of `Shell`); the report lists
+        // `bash: …` first, as it always did.
+        let mut warnings = vec![undated(Shell::Zsh), undated(Shell::Bash)];
+        warnings.sort();
+        assert_eq!(warnings[0], undated(Shell::Zsh));
+        crate::order_warnings(&mut warnings);
+        assert_eq!(warnings, [undated(Shell::Bash), undated(Shell::Zsh)]);
+    }
+
+    #[test]
     fn the_json_message_is_the_english_text() {
         let mut warnings = vec![warning(WarningDetail::HomeMissing)];
         fill_messages(&mut warnings);

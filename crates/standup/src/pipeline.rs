@@ -456,6 +456,7 @@ pub(crate) fn render_report(
     if crate::machines::wanted(args, &config) {
         report = crate::machines::merge_day(env, &config, kind, args, report);
     }
+    render::order_warnings(&mut report.warnings);
     timings.push(("aggregate".to_owned(), start.elapsed()));
 
     let limits = narrative::Limits {

@@ -318,6 +318,7 @@ fn merge_commits(commits: &mut SourceOutput<CommitEvent>, more: SourceOutput<Com
             status.locations.extend(more_status.locations);
             status.locations.sort();
             status.limits.extend(more_status.limits);
+            status.notes.extend(more_status.notes);
         }
         (None, Some(more_status)) => commits.statuses.push(more_status),
         _ => {}

@@ -28,7 +28,7 @@ pub struct MachineReport {
 /// Merges `others` into `local`'s report: `local` gives the kind, the windows and the
 /// narrative; a bucket of another machine joins the local bucket of the same date (a
 /// date the local report does not have is left out). With no others, `local`'s report
-/// is returned unchanged. Warnings of another machine get a `machine` parameter.
+/// is returned unchanged. Warnings of another machine name it (`Warning::machine`).
 pub fn merge(local: MachineReport, others: Vec<MachineReport>, rules: TimeRules) -> Report {
     let MachineReport { machine: local_machine, mut report } = local;
     if others.is_empty() {
@@ -40,8 +40,8 @@ pub fn merge(local: MachineReport, others: Vec<MachineReport>, rules: TimeRules)
         let MachineReport { machine, report: mut theirs } = other;
         mark(&mut theirs, &machine);
         for mut warning in theirs.warnings {
-            if warning.param("machine").is_none() {
-                warning = warning.with("machine", &machine);
+            if warning.machine_name().is_none() {
+                warning.machine = Some(machine.clone());
             }
             report.warnings.push(warning);
         }

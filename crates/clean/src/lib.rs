@@ -201,19 +201,33 @@ impl<'r> Cleaner<'r> {
         }
     }
 
-    /// Cleans warning messages (they name files and folders). A message is not capped,
-    /// but each `` `quoted` `` part of it (a path, a key) and each parameter longer than
+    /// Cleans warnings: every string of each detail (paths, error texts, globs, hosts,
+    /// commands, machine names; [`report_model::WarningDetail::for_each_text`]) and the
+    /// machine it came from. Nothing is capped, but each text the wording quotes (a path,
+    /// a key), and each `` `quoted` `` part of another text, longer than
     /// [`WARNING_QUOTE_MAX_CHARS`] is shortened in its middle ([`shorten_middle`]), so a
-    /// warning stays one readable line whatever path it names.
+    /// warning stays one readable line whatever path it names. Secrets masked are counted
+    /// under `warnings`.
     pub fn warnings(&mut self, warnings: &mut [Warning]) {
         for warning in warnings {
-            self.text(&mut warning.message, usize::MAX, Some(MaskedSource::Warnings));
-            warning.message = shorten_quoted(&warning.message);
-            for value in warning.params.values_mut() {
-                // The same text as in the message: masked, but not counted twice.
-                self.text(value, usize::MAX, None);
-                *value = shorten_middle(value, WARNING_QUOTE_MAX_CHARS);
-            }
+            self.warning(warning, Some(MaskedSource::Warnings));
+        }
+    }
+
+    fn warning(&mut self, warning: &mut Warning, count: Option<MaskedSource>) {
+        warning.detail.for_each_text(|text, quoted| {
+            self.text(text, usize::MAX, count);
+            // A quoted text is shortened as a whole; another (an error's words, which
+            // can quote a path themselves) in each of its own quoted parts.
+            *text = if quoted {
+                shorten_middle(text, WARNING_QUOTE_MAX_CHARS)
+            } else {
+                shorten_quoted(text)
+            };
+        });
+        if let Some(machine) = &mut warning.machine {
+            self.text(machine, usize::MAX, count);
+            *machine = shorten_middle(machine, WARNING_QUOTE_MAX_CHARS);
         }
     }
 
@@ -226,6 +240,9 @@ impl<'r> Cleaner<'r> {
             }
             for limit in &mut status.limits {
                 self.text(limit, usize::MAX, None);
+            }
+            for note in &mut status.notes {
+                self.warning(note, None);
             }
         }
     }

@@ -7,7 +7,7 @@ use collect::gather::Gathered;
 use redact::Redactor;
 use report_model::{
     Commit, CommitEvent, MaskedCount, MaskedSource, ProjectRef, SessionEvent, Shell, ShellEvent,
-    Source, Warning, WarningCode,
+    Source, Warning, WarningDetail,
 };
 
 const OSC: &str = "\u{1b}]0;title\u{7}";
@@ -76,13 +76,15 @@ fn distinct_secrets_are_each_counted_in_the_first_source_showing_them() {
         duration_ns: None,
         agent: Some(format!("{OSC}claude-code")),
     }];
-    gathered.warnings =
-        vec![Warning::new(WarningCode::GitFailed, format!("git: cannot read `/x/{TOKEN}`"))];
+    gathered.warnings = vec![Warning::new(WarningDetail::Git {
+        path: format!("/x/{TOKEN}"),
+        error: "exit status 128".to_owned(),
+    })];
     assert_eq!(
         masked(&mut gathered),
         [(MaskedSource::Git, 2), (MaskedSource::Shell, 1), (MaskedSource::Warnings, 1)]
     );
-    assert_eq!(gathered.warnings[0].message, "git: cannot read `/x/[REDACTED:github-pat]`");
+    assert_eq!(gathered.warnings[0].detail.path(), Some("/x/[REDACTED:github-pat]"));
     assert_eq!(gathered.activity.shell[0].agent.as_deref(), Some("claude-code"));
 }
 
@@ -142,7 +144,11 @@ fn escapes_leave_paths_statuses_warnings_and_the_identity() {
     status.locations = vec![PathBuf::from(format!("/home/{evil}/{TOKEN}"))];
     status.limits = vec![format!("cannot read `{evil}`")];
     gathered.statuses = vec![status];
-    gathered.warnings = vec![Warning::new(WarningCode::SourceUnreadable, evil)];
+    gathered.warnings = vec![Warning::new(WarningDetail::Unreadable {
+        shell: None,
+        path: evil.to_owned(),
+        error: evil.to_owned(),
+    })];
     gathered.identity.names = vec![evil.to_owned()];
     let masked = masked(&mut gathered);
     let text = format!("{gathered:?}");
@@ -234,4 +240,38 @@ fn quoted_input_is_clean_masked_and_short() {
     assert_eq!(long.chars().count(), clean::QUOTE_MAX_CHARS);
     assert!(long.ends_with('…'));
     assert_eq!(clean::message(&format!("a\u{1b}[2Jb {TOKEN}")), "ab [REDACTED:github-pat]");
+}
+
+#[test]
+fn every_string_inside_a_warnings_detail_is_masked_and_counted_and_its_doctor_note_too() {
+    let mut gathered = Gathered::default();
+    let failed = |path: &str| {
+        Warning::new(WarningDetail::MachineUnreachable {
+            machine: path.to_owned(),
+            error: format!("ssh: connect failed, token {TOKEN}{OSC}"),
+        })
+    };
+    let stale = Warning::new(WarningDetail::StoppedEarly {
+        shell: Shell::Zsh,
+        path: format!("/home/me/{}", "a".repeat(400)),
+        error: format!("Input/output error (password=Fake-pa55w0rd){OSC}"),
+    });
+    gathered.warnings = vec![failed("devbox"), stale.clone()];
+    let mut status = SourceStatus::new(Source::Zsh);
+    status.notes = vec![stale];
+    gathered.statuses = vec![status];
+    let counted = masked(&mut gathered);
+    assert_eq!(counted, [(MaskedSource::Warnings, 2)]);
+    let WarningDetail::MachineUnreachable { error, .. } = &gathered.warnings[0].detail else {
+        panic!("{:?}", gathered.warnings[0]);
+    };
+    assert_eq!(error, "ssh: connect failed, token [REDACTED:github-pat]");
+    let WarningDetail::StoppedEarly { path, error, .. } = &gathered.warnings[1].detail else {
+        panic!("{:?}", gathered.warnings[1]);
+    };
+    assert!(!error.contains("Fake-pa55w0rd") && !error.contains('\u{1b}'), "{error}");
+    // A quoted path is shortened to one readable line; the doctor's note is the same
+    // warning, cleaned the same way.
+    assert!(path.chars().count() <= clean::WARNING_QUOTE_MAX_CHARS, "{path}");
+    assert_eq!(gathered.statuses[0].notes[0], gathered.warnings[1]);
 }

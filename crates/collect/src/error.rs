@@ -5,12 +5,11 @@
 //! report's warning with its code. Nothing else in `collect` picks a warning code for a
 //! read failure.
 
-use std::fmt;
 use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use report_model::{Warning, WarningCode};
+use report_model::{FileKind, Shell, Warning, WarningCode, WarningDetail};
 
 /// A source that could not be read, or could only be read in part.
 #[derive(Debug, thiserror::Error)]
@@ -26,7 +25,7 @@ pub enum Error {
     },
     /// Something other than a regular file (a FIFO, a device, a socket, a folder) sits
     /// where a file is expected; it is never read, so it cannot block or flood the run.
-    #[error("cannot read `{}`: it is {kind}, not a regular file", .path.display())]
+    #[error("cannot read `{}`: it is {}, not a regular file", .path.display(), kind_text(*.kind))]
     NotRegular {
         /// The path.
         path: PathBuf,
@@ -132,42 +131,41 @@ impl Error {
 
     /// The report's warning for this error.
     pub fn warning(&self) -> Warning {
-        self.params(Warning::new(self.code(), self.to_string()))
+        Warning::new(self.detail(None))
     }
 
-    /// The report's warning for this error, its message prefixed with the source's
-    /// name (`zsh: cannot read …`).
-    pub fn warning_in(&self, source: &str) -> Warning {
-        self.params(Warning::new(self.code(), format!("{source}: {self}"))).with("source", source)
+    /// The report's warning for this error in a shell's history (worded `zsh: …`).
+    pub fn warning_in(&self, shell: Shell) -> Warning {
+        Warning::new(self.detail(Some(shell)))
     }
 
-    /// The message's parts as the warning's parameters, so render can word it in
-    /// another language (`kind` tells the messages of one code apart).
-    fn params(&self, warning: Warning) -> Warning {
+    /// The error as a warning's detail: its parts as data, worded by `render`.
+    fn detail(&self, shell: Option<Shell>) -> WarningDetail {
+        let shown = |path: &std::path::Path| path.display().to_string();
         match self {
             Error::Io { path, source } => {
-                warning.with("path", path.display()).with("error", cause(source))
+                WarningDetail::Unreadable { shell, path: shown(path), error: cause(source) }
             }
             Error::NotRegular { path, kind } => {
-                warning.with("kind", "not_regular").with("path", path.display()).with("what", kind)
+                WarningDetail::NotRegular { shell, path: shown(path), file: *kind }
             }
-            Error::TooLarge { path, limit } => warning
-                .with("kind", "too_large")
-                .with("path", path.display())
-                .with("limit", bytes(*limit)),
-            Error::LinesTooLong { path, count, line, limit } => warning
-                .with("kind", "too_long")
-                .with("path", path.display())
-                .with("count", count)
-                .with("line", line)
-                .with("limit", bytes(*limit)),
+            Error::TooLarge { path, limit } => {
+                WarningDetail::TooLarge { shell, path: shown(path), limit: *limit }
+            }
+            Error::LinesTooLong { path, count, line, limit } => WarningDetail::LinesTooLong {
+                shell,
+                path: shown(path),
+                count: *count,
+                line: *line,
+                limit: *limit,
+            },
             Error::Database { path, reason } => {
-                warning.with("path", path.display()).with("error", reason)
+                WarningDetail::Unreadable { shell, path: shown(path), error: reason.clone() }
             }
-            Error::NotGitFile { path } => {
-                warning.with("kind", "not_git_file").with("path", path.display())
+            Error::NotGitFile { path } => WarningDetail::NotGitFile { shell, path: shown(path) },
+            Error::Git { repo, what } => {
+                WarningDetail::Git { path: shown(repo), error: what.to_string() }
             }
-            Error::Git { repo, what } => warning.with("path", repo.display()).with("error", what),
         }
     }
 }
@@ -178,53 +176,33 @@ impl From<Error> for Warning {
     }
 }
 
-/// What kind of file sits at a path that is not a regular file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FileKind {
-    /// A named pipe.
-    Fifo,
-    /// A character device (`/dev/zero`, a terminal).
-    CharDevice,
-    /// A block device.
-    BlockDevice,
-    /// A Unix socket.
-    Socket,
-    /// A folder.
-    Directory,
-    /// Anything else.
-    Other,
-}
-
-impl FileKind {
-    /// The kind of a file type that is not a regular file.
-    pub fn of(file_type: std::fs::FileType) -> FileKind {
-        use std::os::unix::fs::FileTypeExt as _;
-        if file_type.is_fifo() {
-            FileKind::Fifo
-        } else if file_type.is_char_device() {
-            FileKind::CharDevice
-        } else if file_type.is_block_device() {
-            FileKind::BlockDevice
-        } else if file_type.is_socket() {
-            FileKind::Socket
-        } else if file_type.is_dir() {
-            FileKind::Directory
-        } else {
-            FileKind::Other
-        }
+/// The kind of a file type that is not a regular file.
+pub(crate) fn file_kind(file_type: std::fs::FileType) -> FileKind {
+    use std::os::unix::fs::FileTypeExt as _;
+    if file_type.is_fifo() {
+        FileKind::Fifo
+    } else if file_type.is_char_device() {
+        FileKind::CharDevice
+    } else if file_type.is_block_device() {
+        FileKind::BlockDevice
+    } else if file_type.is_socket() {
+        FileKind::Socket
+    } else if file_type.is_dir() {
+        FileKind::Directory
+    } else {
+        FileKind::Other
     }
 }
 
-impl fmt::Display for FileKind {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        formatter.write_str(match self {
-            FileKind::Fifo => "a FIFO (named pipe)",
-            FileKind::CharDevice => "a character device",
-            FileKind::BlockDevice => "a block device",
-            FileKind::Socket => "a socket",
-            FileKind::Directory => "a directory",
-            FileKind::Other => "a special file",
-        })
+/// What a file kind is called in an error's text.
+fn kind_text(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::Fifo => "a FIFO (named pipe)",
+        FileKind::CharDevice => "a character device",
+        FileKind::BlockDevice => "a block device",
+        FileKind::Socket => "a socket",
+        FileKind::Directory => "a directory",
+        FileKind::Other => "a special file",
     }
 }
 
@@ -265,15 +243,16 @@ mod tests {
     fn messages_name_the_path_and_the_problem() {
         let error = Error::NotRegular { path: "/h/.zsh_history".into(), kind: FileKind::Fifo };
         assert_eq!(
-            error.warning_in("zsh"),
-            Warning::new(
-                WarningCode::SourceUnreadable,
-                "zsh: cannot read `/h/.zsh_history`: it is a FIFO (named pipe), not a regular file"
-            )
-            .with("kind", "not_regular")
-            .with("path", "/h/.zsh_history")
-            .with("what", "a FIFO (named pipe)")
-            .with("source", "zsh")
+            error.warning_in(Shell::Zsh),
+            Warning::new(WarningDetail::NotRegular {
+                shell: Some(Shell::Zsh),
+                path: "/h/.zsh_history".to_owned(),
+                file: FileKind::Fifo,
+            })
+        );
+        assert_eq!(
+            error.to_string(),
+            "cannot read `/h/.zsh_history`: it is a FIFO (named pipe), not a regular file"
         );
         let error = Error::LinesTooLong { path: "/l".into(), count: 2, line: 7, limit: 1 << 20 };
         assert_eq!(error.to_string(), "`/l`: 2 lines longer than 1 MiB skipped (first at line 7)");

@@ -22,7 +22,7 @@ use std::io::{self, BufRead, Read as _};
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
 
-use crate::error::{Error, FileKind};
+use crate::error::{Error, file_kind};
 
 /// The cap on files that hold one path or a few lines (`.git`, `commondir`,
 /// `.project_root`).
@@ -59,7 +59,7 @@ pub(crate) fn regular_metadata(path: &Path) -> Result<Metadata, Error> {
     if !metadata.file_type().is_file() {
         return Err(Error::NotRegular {
             path: path.to_path_buf(),
-            kind: FileKind::of(metadata.file_type()),
+            kind: file_kind(metadata.file_type()),
         });
     }
     Ok(metadata)
@@ -77,7 +77,7 @@ pub(crate) fn open(path: &Path) -> Result<File, Error> {
     if !metadata.file_type().is_file() {
         return Err(Error::NotRegular {
             path: path.to_path_buf(),
-            kind: FileKind::of(metadata.file_type()),
+            kind: file_kind(metadata.file_type()),
         });
     }
     Ok(file)
@@ -229,6 +229,8 @@ impl<R: BufRead> Lines<R> {
 
 #[cfg(test)]
 mod tests {
+    use report_model::FileKind;
+
     use super::*;
 
     type Read = (Vec<(u64, String, bool)>, u64, u64);

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
-use report_model::{Activity, Agent, CommitEvent, ProjectRef, Warning, WarningCode};
+use report_model::{Activity, Agent, CommitEvent, ProjectRef, Warning, WarningDetail};
 
 use crate::git::{self, GitConfig, Identity, ReadOptions, Repo, RepoRead, RepoScan, WipState};
 use crate::sessions::{self, SessionsConfig};
@@ -221,10 +221,7 @@ fn read_git_side(
 fn identity_unknown(base: &Identity, reads: &[RepoRead]) -> Option<Warning> {
     let unknown =
         base.is_empty() && (reads.is_empty() || reads.iter().any(|read| read.identity.is_empty()));
-    unknown.then(|| Warning::new(
-        WarningCode::IdentityUnknown,
-        "no identity is known, so commits by every author are shown: set `emails` under `[identity]` in the config, or run `git config --global user.email you@example.com`",
-    ))
+    unknown.then(|| Warning::new(WarningDetail::IdentityUnknown))
 }
 
 /// Work in progress: what the git stage read with the commits, then what
@@ -279,14 +276,14 @@ fn read_options<'a>(
 
 /// The `.git`s of working directories that cannot be read, each named once.
 struct Unreadable {
-    seen: BTreeSet<String>,
+    seen: BTreeSet<Warning>,
     warnings: Vec<Warning>,
 }
 
 impl Unreadable {
     /// Knows the warnings already given (discovery names most such `.git`s).
     fn new(given: &[Warning]) -> Unreadable {
-        let seen = given.iter().map(|warning| warning.message.clone()).collect();
+        let seen = given.iter().cloned().collect();
         Unreadable { seen, warnings: Vec::new() }
     }
 
@@ -295,7 +292,7 @@ impl Unreadable {
     fn find_repo(&mut self, path: &Path) -> Option<Repo> {
         git::find_repo(path).unwrap_or_else(|error| {
             let warning = error.warning();
-            if self.seen.insert(warning.message.clone()) {
+            if self.seen.insert(warning.clone()) {
                 self.warnings.push(warning);
             }
             None
@@ -315,6 +312,7 @@ fn merge_commits(commits: &mut SourceOutput<CommitEvent>, more: SourceOutput<Com
             status.locations.extend(more_status.locations);
             status.locations.sort();
             status.limits.extend(more_status.limits);
+            status.notes.extend(more_status.notes);
         }
         (None, Some(more_status)) => commits.statuses.push(more_status),
         _ => {}

@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use jiff::{SignedDuration, Timestamp};
-use report_model::{Commit, CommitEvent, ProjectRef, Warning, WarningCode};
+use report_model::{Commit, CommitEvent, ProjectRef, Warning, WarningDetail};
 
 use crate::error::GitFailure;
 use crate::{Env, Error, SourceOutput, SourceStatus, fsread};
@@ -347,7 +347,7 @@ pub fn discover(env: &Env, config: &GitConfig, extra: &[PathBuf]) -> (Vec<Repo>,
     let mut seen = BTreeSet::new();
     for error in walk.errors {
         let warning = error.warning();
-        if seen.insert(warning.message.clone()) {
+        if seen.insert(warning.clone()) {
             warnings.push(warning);
         }
     }
@@ -398,15 +398,10 @@ fn build_excludes(env: &Env, globs: &[String], warnings: &mut Vec<Warning>) -> E
             Ok(glob) => {
                 by_name.add(glob);
             }
-            Err(error) => warnings.push(
-                Warning::new(
-                    WarningCode::SourceUnreadable,
-                    format!("git: exclude glob `{pattern}` is not valid and was ignored: {error}"),
-                )
-                .with("kind", "exclude_glob")
-                .with("pattern", pattern)
-                .with("error", &error),
-            ),
+            Err(error) => warnings.push(Warning::new(WarningDetail::ExcludeGlob {
+                pattern: pattern.clone(),
+                error: error.to_string(),
+            })),
         }
     }
     let empty = || GlobSet::empty();

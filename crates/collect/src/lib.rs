@@ -19,7 +19,8 @@ mod sqlite;
 mod status;
 
 pub use env::Env;
-pub use error::{Error, FileKind, GitFailure};
+pub use error::{Error, GitFailure};
+pub use report_model::FileKind;
 pub use status::{SourceOutput, SourceStatus};
 
 /// Whether a name from a log (a model id, an agent's name) is a short plain name:

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use report_model::Source;
+use report_model::{Source, Warning};
 
 /// The state of one source, for `standup doctor`: found or not, where, how much, and
 /// what limits what it can tell.
@@ -21,6 +21,10 @@ pub struct SourceStatus {
     /// Human sentences on what limits the source (undated entries, a history not
     /// flushed, transcripts that expired).
     pub limits: Vec<String>,
+    /// The report's warnings that also limit the source (a history not flushed,
+    /// undated entries): `doctor` shows them as notes, worded by `render`, after the
+    /// `limits`, and does not repeat them as warnings.
+    pub notes: Vec<Warning>,
     /// The versions of the writing program named in the files read (an agent's
     /// `version` fields), sorted, each once; empty when the files name none.
     pub versions: Vec<String>,
@@ -49,6 +53,7 @@ impl SourceStatus {
             files: 0,
             entries: 0,
             limits: Vec::new(),
+            notes: Vec::new(),
             versions: Vec::new(),
             unknown: Vec::new(),
         }

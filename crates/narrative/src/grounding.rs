@@ -205,53 +205,8 @@ impl SentenceFault {
     }
 }
 
-/// Why a whole reply was rejected.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Rejection {
-    WrongLanguage,
-    Code,
-    Markup,
-    JsonDump,
-    Repetition,
-    InstructionEcho,
-    NothingSupported,
-    MostDropped,
-    Empty,
-}
-
-impl Rejection {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Rejection::WrongLanguage => "wrong_language",
-            Rejection::Code => "code",
-            Rejection::Markup => "markup",
-            Rejection::JsonDump => "json_dump",
-            Rejection::Repetition => "repetition",
-            Rejection::InstructionEcho => "instruction_echo",
-            Rejection::NothingSupported => "nothing_supported",
-            Rejection::MostDropped => "most_dropped",
-            Rejection::Empty => "empty",
-        }
-    }
-
-    pub(crate) fn describe(self) -> &'static str {
-        match self {
-            Rejection::WrongLanguage => "the reply is not in the report's language",
-            Rejection::Code => "the reply holds code instead of prose",
-            Rejection::Markup => {
-                "the reply holds headings, lists, tables or quotes instead of prose"
-            }
-            Rejection::JsonDump => "the reply is a JSON dump instead of prose",
-            Rejection::Repetition => "the reply repeats itself",
-            Rejection::InstructionEcho => "the reply repeats the instructions",
-            Rejection::NothingSupported => "no sentence of the reply is supported by the data",
-            Rejection::MostDropped => {
-                "more than half of the reply's sentences are not supported by the data"
-            }
-            Rejection::Empty => "the reply is empty",
-        }
-    }
-}
+/// Why a whole reply was rejected (worded by `render`).
+pub(crate) use report_model::Rejection;
 
 /// Splits text into sentences: after `.`, `!` or `?` followed by a space or the end, after
 /// `。`, `！`, `？` and at every newline. Each sentence keeps its end mark; none is empty.

@@ -57,7 +57,9 @@ use std::path::PathBuf;
 
 use llm_client::{Backend, ChatOptions, Structured};
 use redact::Redactor;
-use report_model::{Narrative, NarrativeCheck, Report, ReportKind, Warning, WarningCode};
+use report_model::{
+    LlmCause, Narrative, NarrativeCheck, Report, ReportKind, Warning, WarningDetail,
+};
 
 pub use crate::error::Error;
 pub use crate::payload::TIERS;
@@ -293,9 +295,8 @@ fn request(
     lang: Lang,
     settings: &Settings,
 ) -> Result<Answer, Warning> {
-    let prompt = build_prompt_with(report, redactor, limits, lang, settings).map_err(|error| {
-        Warning::new(WarningCode::LlmFailed, format!("no narrative: {error}; nothing was sent"))
-    })?;
+    let prompt = build_prompt_with(report, redactor, limits, lang, settings)
+        .map_err(|error| Warning::new(WarningDetail::PromptFailed { error: error.to_string() }))?;
     let model = backend.model().map_err(|error| client_warning(&error))?;
     let model = sanitize::clean(&model);
     let model = sanitize::cap(model.trim(), MAX_MODEL_CHARS).0.into_owned();
@@ -365,56 +366,36 @@ pub fn check_reply(
     verdict::check(reply, kind, lang, limits.max_output_chars, &facts, &instructions, redactor)
 }
 
-/// The warning for a client error (DESIGN §8.8). Its parameters carry the cause as a
-/// `kind` (so that a renderer can word it in its language) and the client's own words,
-/// the operating system's included, as `detail` (kept in the JSON).
+/// The warning for a client error (DESIGN §8.8): its cause as data (so that `render`
+/// can word it in each language) and the client's own words, the operating system's
+/// included, as `error`.
 pub fn client_warning(error: &llm_client::Error) -> Warning {
     use llm_client::Error as E;
-    let code = match error {
-        E::NonLoopback { .. } | E::AmbiguousHost { .. } | E::HostName { .. } => {
-            WarningCode::LlmBlockedNonloopback
-        }
-        E::InvalidEndpoint { .. }
-        | E::Command { .. }
-        | E::Redirect { .. }
-        | E::Status { .. }
-        | E::Timeout { .. }
-        | E::Connection { .. }
-        | E::NoModels => WarningCode::LlmUnavailable,
-        E::TooLarge { .. } | E::MalformedReply { .. } | E::EmptyReply => WarningCode::LlmFailed,
+    let cause = match error {
+        E::NonLoopback { host, .. } => LlmCause::NonLoopback { host: host.clone() },
+        E::AmbiguousHost { host } => LlmCause::AmbiguousHost { host: host.clone() },
+        E::HostName { host } => LlmCause::HostName { host: host.clone() },
+        E::InvalidEndpoint { .. } => LlmCause::InvalidEndpoint,
+        E::Command { .. } => LlmCause::Command,
+        E::Redirect { status } => LlmCause::Redirect { status: *status },
+        E::Status { status, .. } => LlmCause::Status { status: *status },
+        E::Timeout { which } => LlmCause::Timeout { which: (*which).to_owned() },
+        E::Connection { .. } => LlmCause::Connection,
+        E::NoModels => LlmCause::NoModels,
+        E::TooLarge { limit } => LlmCause::TooLarge { limit: *limit },
+        E::MalformedReply { .. } => LlmCause::Malformed,
+        E::EmptyReply => LlmCause::Empty,
     };
-    let message = match code {
-        WarningCode::LlmBlockedNonloopback => format!("no narrative: {error}; nothing was sent"),
-        // A model runner is no server: its own words say what failed.
-        _ if matches!(error, E::Command { .. }) => format!("no narrative: {error}"),
-        WarningCode::LlmUnavailable => format!("no narrative: LLM server unavailable: {error}"),
-        _ => format!("no narrative: unusable LLM reply: {error}"),
-    };
-    let warning = Warning::new(code, message).with("detail", error);
-    match error {
-        E::NonLoopback { host, .. } => warning.with("kind", "non_loopback").with("host", host),
-        E::AmbiguousHost { host } => warning.with("kind", "ambiguous_host").with("host", host),
-        E::HostName { host } => warning.with("kind", "host_name").with("host", host),
-        E::InvalidEndpoint { .. } => warning.with("kind", "invalid_endpoint"),
-        E::Command { .. } => warning.with("kind", "command"),
-        E::Redirect { status } => warning.with("kind", "redirect").with("status", status),
-        E::Status { status, .. } => warning.with("kind", "status").with("status", status),
-        E::Timeout { which } => warning.with("kind", "timeout").with("which", which),
-        E::Connection { .. } => warning.with("kind", "connection"),
-        E::NoModels => warning.with("kind", "no_models"),
-        E::TooLarge { limit } => warning.with("kind", "too_large").with("limit", limit),
-        E::MalformedReply { .. } => warning.with("kind", "malformed"),
-        E::EmptyReply => warning.with("kind", "empty"),
-    }
+    Warning::new(WarningDetail::Llm { cause, error: error.to_string() })
 }
 
-/// A warning's message can quote a server; clean and redact it like any untrusted text.
+/// A warning's detail can quote a server; clean and redact each of its strings like
+/// any untrusted text.
 fn clean_warning(mut warning: Warning, redactor: &Redactor) -> Warning {
-    let cleaned = sanitize::clean(&warning.message).into_owned();
-    warning.message = redactor.redact(&cleaned).0.into_owned();
-    for value in warning.params.values_mut() {
-        *value = redactor.redact(&sanitize::clean(value)).0.into_owned();
-    }
+    warning.detail.for_each_text(|text, _| {
+        let cleaned = sanitize::clean(text).into_owned();
+        *text = redactor.redact(&cleaned).0.into_owned();
+    });
     warning
 }
 

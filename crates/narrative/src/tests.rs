@@ -1,5 +1,7 @@
 use serde_json::json;
 
+use report_model::WarningCode;
+
 use super::*;
 
 #[test]
@@ -214,7 +216,7 @@ fn a_rejected_reply_is_not_cached() {
             Lang::En,
             &settings,
         );
-        assert_eq!(warnings[0].code, WarningCode::LlmRejected);
+        assert_eq!(warnings[0].code(), WarningCode::LlmRejected);
         assert_eq!(report.narrative, None);
         assert!(!report.narrative_check.unwrap().cached);
         assert_eq!(backend.calls(), n_calls);

@@ -3,11 +3,10 @@
 //! the way out, and the one warning that says what was left out.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 use redact::Redactor;
 use report_model::{
-    CheckedBlocker, CheckedSentence, NarrativeCheck, ReportKind, Warning, WarningCode,
+    CheckedBlocker, CheckedSentence, NarrativeCheck, ReportKind, Warning, WarningDetail,
 };
 
 use crate::Lang;
@@ -94,26 +93,14 @@ pub(crate) fn check(
     let dropped_blockers: Vec<&CheckedBlocker> =
         checked_blockers.iter().filter(|blocker| !blocker.kept).collect();
     let warning = (!dropped_sentences.is_empty() || !dropped_blockers.is_empty()).then(|| {
-        let mut message = format!(
-            "{} of {} sentences of the narrative left out as not supported by the data{}",
-            dropped_sentences.len(),
-            sentences.len(),
-            tally(dropped_sentences.iter().flat_map(|sentence| &sentence.reasons)),
-        );
-        if !dropped_blockers.is_empty() {
-            let _ = write!(
-                message,
-                "; {} of {} possible blockers left out{}",
-                dropped_blockers.len(),
-                checked_blockers.len(),
-                tally(dropped_blockers.iter().flat_map(|blocker| &blocker.reasons)),
-            );
-        }
-        Warning::new(WarningCode::LlmSentencesDropped, message)
-            .with("dropped", dropped_sentences.len())
-            .with("total", sentences.len())
-            .with("blockers_dropped", dropped_blockers.len())
-            .with("blockers", checked_blockers.len())
+        Warning::new(WarningDetail::SentencesDropped {
+            dropped: u32::try_from(dropped_sentences.len()).unwrap_or(u32::MAX),
+            total: u32::try_from(sentences.len()).unwrap_or(u32::MAX),
+            reasons: tally(dropped_sentences.iter().flat_map(|sentence| &sentence.reasons)),
+            blockers_dropped: u32::try_from(dropped_blockers.len()).unwrap_or(u32::MAX),
+            blockers: u32::try_from(checked_blockers.len()).unwrap_or(u32::MAX),
+            blocker_reasons: tally(dropped_blockers.iter().flat_map(|blocker| &blocker.reasons)),
+        })
     });
     Checked {
         text: Some(text),
@@ -198,16 +185,12 @@ fn check_sentences(parts: Vec<Part>, facts: &Facts) -> (Vec<CheckedSentence>, Ve
 }
 
 /// ` (number: 1, unsupported: 2)`, or nothing when there are no reasons.
-fn tally<'a>(reasons: impl Iterator<Item = &'a String>) -> String {
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+fn tally<'a>(reasons: impl Iterator<Item = &'a String>) -> BTreeMap<String, u64> {
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
     for reason in reasons {
-        *counts.entry(reason.as_str()).or_default() += 1;
+        *counts.entry(reason.clone()).or_default() += 1;
     }
-    if counts.is_empty() {
-        return String::new();
-    }
-    let parts: Vec<String> = counts.iter().map(|(reason, n)| format!("{reason}: {n}")).collect();
-    format!(" ({})", parts.join(", "))
+    counts
 }
 
 /// The kept sentences as one paragraph: a space between English sentences, none after a
@@ -279,28 +262,19 @@ fn rejected(
             sentences,
             blockers,
         },
-        warning: Some(if rejection == Rejection::Empty {
-            Warning::new(
-                WarningCode::LlmFailed,
-                "no narrative: the model's reply was empty after cleaning",
-            )
+        warning: Some(Warning::new(if rejection == Rejection::Empty {
+            WarningDetail::EmptyReply
         } else {
-            Warning::new(
-                WarningCode::LlmRejected,
-                format!(
-                    "{}: {}; the report has no narrative",
-                    rejection.as_str(),
-                    rejection.describe()
-                ),
-            )
-            .with("reason", rejection.as_str())
-        }),
+            WarningDetail::Rejected { reason: rejection }
+        })),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+
+    use report_model::WarningCode;
 
     use super::*;
 
@@ -364,13 +338,13 @@ mod tests {
                     checked.text.as_deref(),
                     Some(SUPPORTED[..n_supported].join(" ").as_str())
                 );
-                let warning = checked.warning.map(|warning| warning.code);
+                let warning = checked.warning.map(|warning| warning.code());
                 let dropped = (n_unsupported > 0).then_some(WarningCode::LlmSentencesDropped);
                 assert_eq!(warning, dropped, "{reply}");
             } else {
                 assert_eq!(checked.text, None);
                 assert!(checked.check.sentences.iter().all(|sentence| !sentence.kept));
-                assert_eq!(checked.warning.unwrap().code, WarningCode::LlmRejected);
+                assert_eq!(checked.warning.unwrap().code(), WarningCode::LlmRejected);
             }
         }
     }
@@ -457,17 +431,25 @@ mod tests {
         assert!(checked.check.structured);
         assert_eq!(checked.blockers, ["Flaky zsh reader"]);
         let warning = checked.warning.unwrap();
-        assert_eq!(warning.code, WarningCode::LlmSentencesDropped);
+        assert_eq!(warning.code(), WarningCode::LlmSentencesDropped);
         assert_eq!(
-            warning.message,
+            render::warning_text(&warning, Lang::En),
             "1 of 3 sentences of the narrative left out as not supported by the data (unsupported: 1); \
              3 of 4 possible blockers left out (no_evidence: 2, unknown_evidence: 1)"
         );
-        let params: Vec<(&str, &str)> =
-            warning.params.iter().map(|(key, value)| (key.as_str(), value.as_str())).collect();
         assert_eq!(
-            params,
-            [("blockers", "4"), ("blockers_dropped", "3"), ("dropped", "1"), ("total", "3")]
+            warning.detail,
+            WarningDetail::SentencesDropped {
+                dropped: 1,
+                total: 3,
+                reasons: BTreeMap::from([("unsupported".to_owned(), 1)]),
+                blockers_dropped: 3,
+                blockers: 4,
+                blocker_reasons: BTreeMap::from([
+                    ("no_evidence".to_owned(), 2),
+                    ("unknown_evidence".to_owned(), 1)
+                ]),
+            }
         );
         // Only blockers dropped: still a warning, with no sentence reasons.
         let reply = json!({
@@ -476,7 +458,7 @@ mod tests {
         })
         .to_string();
         assert_eq!(
-            run(&reply, ReportKind::Standup).warning.unwrap().message,
+            render::warning_text(&run(&reply, ReportKind::Standup).warning.unwrap(), Lang::En),
             "0 of 1 sentences of the narrative left out as not supported by the data; \
              1 of 1 possible blockers left out (no_evidence: 1)"
         );

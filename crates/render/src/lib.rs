@@ -65,10 +65,24 @@ pub fn render(report: &Report, format: Format, options: Options, time_zone: &Tim
     }
 }
 
-/// A warning's human text in `lang`: the English message, or in Japanese worded from
-/// its code and parameters (the code itself never changes).
+/// A warning's human text in `lang`, worded from its typed detail (prefixed with
+/// `[machine]` for a warning another machine reported).
 pub fn warning_text(warning: &report_model::Warning, lang: Lang) -> String {
     warnings::text(warning, lang)
+}
+
+/// Orders warnings as the report lists them: by code, then by their English text (then
+/// by detail); a stable sort, so warnings already de-duplicated by detail keep their
+/// order among equals.
+pub fn order_warnings(warnings: &mut [report_model::Warning]) {
+    warnings.sort_by_cached_key(|warning| (warning.code(), warnings::text(warning, Lang::En)));
+}
+
+/// The report with each warning's `message` (its English text) written, as its JSON
+/// form carries it: for serializing a report other than through [`json`] (a template's
+/// context).
+pub fn with_messages(report: &Report) -> Report {
+    warnings::with_messages(report)
 }
 
 /// Escapes text for running Markdown (`sanitize::markdown::escape_text`).

@@ -735,7 +735,7 @@ fn warnings(out: &mut String, report: &Report, lang: Lang) {
             out,
             "- {}: {} {}",
             labels.warning,
-            code_span(warning.code.as_str()),
+            code_span(warning.code().as_str()),
             with_code_spans(&crate::warnings::text(warning, lang))
         );
     }

@@ -19,7 +19,8 @@ pub fn team(day: &TeamDay, format: Format, lang: Lang, time_zone: &TimeZone) -> 
     match format {
         Format::Markdown => markdown(),
         Format::Json => {
-            let mut text = serde_json::to_string_pretty(day).unwrap_or_default();
+            let day = crate::warnings::day_with_messages(day);
+            let mut text = serde_json::to_string_pretty(&day).unwrap_or_default();
             text.push('\n');
             text
         }
@@ -78,7 +79,7 @@ fn markdown(day: &TeamDay, lang: Lang, time_zone: &TimeZone) -> String {
             out,
             "- {}: {} {}",
             labels.warning,
-            code_span(warning.code.as_str()),
+            code_span(warning.code().as_str()),
             with_code_spans(&crate::warnings::text(warning, lang))
         );
     }

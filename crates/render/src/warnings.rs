@@ -1,26 +1,52 @@
-//! Warnings' human text per language. Sources write an English message plus the
-//! message's parts as parameters; the Japanese is worded here from the code and those
-//! parameters. A warning without the parameters a wording needs (from an older JSON
-//! file, or a site not yet converted) keeps its English message after a Japanese label,
-//! so nothing is lost.
+//! Warnings' human text, in every language, from their typed detail: [`wording`] is the
+//! one place a warning is put into words (one arm per [`WarningDetail`] variant, so a
+//! new variant does not compile without its wording). Producers only fill the detail;
+//! the English also goes into the JSON's `message` ([`fill_messages`]).
+//!
+//! A warning read from an older report (`WarningDetail::Legacy`) keeps its English
+//! message, after a Japanese label in Japanese.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use report_model::Lang;
-use report_model::{Warning, WarningCode};
+use report_model::{
+    FileKind, Lang, LlmCause, Rejection, Report, Shell, TeamDay, Warning, WarningCode,
+    WarningDetail, plural,
+};
 
 pub(crate) fn text(warning: &Warning, lang: Lang) -> String {
-    let text = match lang {
-        Lang::En => warning.message.clone(),
-        Lang::Ja => japanese(warning)
-            .unwrap_or_else(|| format!("{}（{}）", label_ja(warning.code), warning.message)),
-    };
+    let text = wording(&warning.detail, lang);
     // A warning another machine reported (`standup daily --machines`) names it, unless
     // the message already does.
-    match warning.param("machine") {
-        Some(machine) if !is_machine_code(warning.code) => format!("[{machine}] {text}"),
+    match &warning.machine {
+        Some(machine) if !is_machine_code(warning.code()) => format!("[{machine}] {text}"),
         _ => text,
     }
+}
+
+/// Writes each warning's English text into its `message` (the JSON form carries it).
+pub(crate) fn fill_messages(warnings: &mut [Warning]) {
+    for warning in warnings {
+        let english = text(warning, Lang::En);
+        warning.set_message(english);
+    }
+}
+
+/// The report with its warnings' `message`s written, ready to serialize.
+pub(crate) fn with_messages(report: &Report) -> Report {
+    let mut report = report.clone();
+    fill_messages(&mut report.warnings);
+    report
+}
+
+/// The team day with every warning's `message` written, ready to serialize.
+pub(crate) fn day_with_messages(day: &TeamDay) -> TeamDay {
+    let mut day = day.clone();
+    fill_messages(&mut day.warnings);
+    for member in &mut day.members {
+        fill_messages(&mut member.report.warnings);
+    }
+    day
 }
 
 /// The codes whose message itself names the machine.
@@ -35,175 +61,387 @@ fn is_machine_code(code: WarningCode) -> bool {
     )
 }
 
+/// The words of a detail in `lang`.
 #[expect(clippy::too_many_lines, reason = "one arm per wording: a table, not logic")]
-fn japanese(warning: &Warning) -> Option<String> {
-    let p = |key: &str| warning.param(key);
-    let source = p("source").map_or_else(String::new, |source| format!("{source}: "));
-    Some(match (warning.code, p("kind")) {
-        (WarningCode::IdentityUnknown, _) => "ユーザーが特定できないため、すべての作者のコミットを表示しています。設定ファイルの `[identity]` に `emails` を書くか、`git config --global user.email you@example.com` を実行してください".to_owned(),
-        (WarningCode::GitFailed, _) => format!("git: `{}` を読めません: {}", p("path")?, p("error")?),
-        (WarningCode::SourceUnreadable, Some("exclude_glob")) => format!(
-            "git: 除外パターン `{}` が正しくないため無視しました: {}",
-            p("pattern")?,
-            p("error")?
-        ),
-        (WarningCode::SourceUnreadable, Some("directory")) => {
-            format!("{source}`{}` はディレクトリなので読めません", p("path")?)
+pub(crate) fn wording(detail: &WarningDetail, lang: Lang) -> String {
+    use WarningDetail as D;
+    let ja = lang == Lang::Ja;
+    // What the Japanese says where it has no words of its own: its label, then the English.
+    let labelled = |english: String| {
+        if ja { format!("{}（{english}）", label_ja(detail.code())) } else { english }
+    };
+    match detail {
+        D::IdentityUnknown => if ja {
+            "ユーザーが特定できないため、すべての作者のコミットを表示しています。設定ファイルの `[identity]` に `emails` を書くか、`git config --global user.email you@example.com` を実行してください"
+        } else {
+            "no identity is known, so commits by every author are shown: set `emails` under `[identity]` in the config, or run `git config --global user.email you@example.com`"
         }
-        (WarningCode::SourceUnreadable, Some("stopped_early")) => format!(
-            "{source}`{}` の読み込みが途中で止まりました: {}。以降のコマンドは含まれていません",
-            p("path")?,
-            p("error")?
-        ),
-        (WarningCode::SourceUnreadable, Some("not_regular")) => {
-            format!("{source}`{}` は通常のファイルではないため読みません（{}）", p("path")?, p("what")?)
-        }
-        (WarningCode::SourceUnreadable, Some("too_large")) => {
-            format!("{source}`{}` は {} を超えるため読み飛ばしました", p("path")?, p("limit")?)
-        }
-        (WarningCode::SourceUnreadable, Some("not_git_file")) => {
-            format!("{source}`{}` は git dir を指していません（`gitdir: <path>`）", p("path")?)
-        }
-        (WarningCode::MalformedLines, Some("too_long")) => format!(
-            "{source}`{}`: {} を超える行{}件を読み飛ばしました（最初は{}行目）",
-            p("path")?,
-            p("limit")?,
-            p("count")?,
-            p("line")?
-        ),
-        (WarningCode::SourceUnreadable, Some("home_unset")) => format!(
-            "HOME が設定されていないため、ユーザーデータベースのホームフォルダー `{}` を使いました",
-            p("path")?
-        ),
-        (WarningCode::SourceUnreadable, Some("home_missing")) => "HOME が設定されておらず、ユーザーデータベースにもホームフォルダーがないため、ホームフォルダーにあるエージェントのログ・シェル履歴・設定は読んでいません".to_owned(),
-        (WarningCode::SourceUnreadable, None) => {
-            format!("{source}`{}` を読めません: {}", p("path")?, p("error")?)
-        }
-        (WarningCode::MalformedLines, Some("file")) => {
-            format!("{source}`{}`: JSON として正しくないため読み飛ばしました", p("path")?)
-        }
-        (WarningCode::MalformedLines, None) => {
-            let first = p("line").map_or_else(String::new, |line| format!("（最初は{line}行目）"));
-            format!("{source}`{}` の不正な行{}件を読み飛ばしました{first}", p("path")?, p("count")?)
-        }
-        (WarningCode::UndatedEntries, _) => {
-            let why = if p("source")? == "zsh" {
+        .to_owned(),
+        D::Git { path, error } => if ja {
+            format!("git: `{path}` を読めません: {error}")
+        } else {
+            format!("git: cannot read `{path}`: {error}")
+        },
+        D::Unreadable { shell, path, error } => if ja {
+            format!("{}`{path}` を読めません: {error}", prefix(*shell))
+        } else {
+            format!("{}cannot read `{path}`: {error}", prefix(*shell))
+        },
+        D::NotRegular { shell, path, file } => if ja {
+            format!("{}`{path}` は通常のファイルではないため読みません（{}）", prefix(*shell), file_kind(*file))
+        } else {
+            format!(
+                "{}cannot read `{path}`: it is {}, not a regular file",
+                prefix(*shell),
+                file_kind(*file)
+            )
+        },
+        D::TooLarge { shell, path, limit } => if ja {
+            format!("{}`{path}` は {} を超えるため読み飛ばしました", prefix(*shell), bytes(*limit))
+        } else {
+            format!(
+                "{}cannot read `{path}`: it is larger than {} and was skipped",
+                prefix(*shell),
+                bytes(*limit)
+            )
+        },
+        D::NotGitFile { shell, path } => if ja {
+            format!("{}`{path}` は git dir を指していません（`gitdir: <path>`）", prefix(*shell))
+        } else {
+            format!("{}`{path}` does not name a git dir (`gitdir: <path>`)", prefix(*shell))
+        },
+        D::LinesTooLong { shell, path, count, line, limit } => if ja {
+            format!(
+                "{}`{path}`: {} を超える行{count}件を読み飛ばしました（最初は{line}行目）",
+                prefix(*shell),
+                bytes(*limit)
+            )
+        } else {
+            format!(
+                "{}`{path}`: {} longer than {} skipped (first at line {line})",
+                prefix(*shell),
+                plain_plural(*count, "line", "lines"),
+                bytes(*limit)
+            )
+        },
+        D::MalformedLines { path, count, line } => match (ja, count) {
+            (true, _) => format!("`{path}` の不正な行{count}件を読み飛ばしました（最初は{line}行目）"),
+            (false, 1) => format!("`{path}`: 1 malformed line skipped (line {line})"),
+            (false, _) => {
+                format!("`{path}`: {count} malformed lines skipped (first at line {line})")
+            }
+        },
+        D::MalformedFile { path } => if ja {
+            format!("`{path}`: JSON として正しくないため読み飛ばしました")
+        } else {
+            format!("`{path}`: not valid JSON, skipped")
+        },
+        D::MalformedEntries { shell, path, count, line } => if ja {
+            let first = line.map_or_else(String::new, |line| format!("（最初は{line}行目）"));
+            format!("{}`{path}` の不正な行{count}件を読み飛ばしました{first}", prefix(Some(*shell)))
+        } else {
+            let mut text = format!(
+                "{}{} in `{path}` skipped",
+                prefix(Some(*shell)),
+                plural(*count, "malformed entry", "malformed entries")
+            );
+            if let Some(line) = line {
+                let _ = write!(text, " (first at line {line})");
+            }
+            text
+        },
+        D::UndatedEntries { shell, path, count } => if ja {
+            let why = if *shell == Shell::Zsh {
                 "EXTENDED_HISTORY が無効です（`setopt EXTENDED_HISTORY` で今後は時刻が記録されます）"
             } else {
                 "書かれたとき HISTTIMEFORMAT が未設定でした（設定すると今後は時刻が記録されます）"
             };
-            format!("{source}`{}` に時刻のない項目が{}件あります — {why}", p("path")?, p("count")?)
-        }
-        (WarningCode::HistoryStale, _) => {
-            let fix = if p("source")? == "bash" {
+            format!("{}`{path}` に時刻のない項目が{count}件あります — {why}", prefix(Some(*shell)))
+        } else {
+            let why = if *shell == Shell::Zsh {
+                "EXTENDED_HISTORY is off (`setopt EXTENDED_HISTORY` records times from now on)"
+            } else {
+                "HISTTIMEFORMAT was not set when they were written (setting it records times from now on)"
+            };
+            format!(
+                "{}{} in `{path}` — {why}",
+                prefix(Some(*shell)),
+                plural(*count, "undated entry", "undated entries")
+            )
+        },
+        D::HistoryStale { shell, path } => if ja {
+            let fix = if *shell == Shell::Bash {
                 "bash はシェルの終了時に履歴を書きます。`shopt -s histappend` と `PROMPT_COMMAND='history -a'` でコマンドごとに書かれます"
             } else {
                 "zsh はシェルの終了時に履歴を書きます。`setopt INC_APPEND_HISTORY` でコマンドごとに書かれます"
             };
             format!(
-                "{source}`{}` はレポートの期間が始まってから書き込まれていないため、開いたままのシェルのコマンドが含まれていません（{fix}）",
-                p("path")?
+                "{}`{path}` はレポートの期間が始まってから書き込まれていないため、開いたままのシェルのコマンドが含まれていません（{fix}）",
+                prefix(Some(*shell))
             )
+        } else {
+            let fix = if *shell == Shell::Bash {
+                "bash writes its history when a shell exits; `shopt -s histappend` with `PROMPT_COMMAND='history -a'` writes each command as it runs"
+            } else {
+                "zsh writes its history when a shell exits; `setopt INC_APPEND_HISTORY` writes each command as it runs"
+            };
+            format!(
+                "{}`{path}` has not been written since the report window began, so commands from shells still open are missing ({fix})",
+                prefix(Some(*shell))
+            )
+        },
+        D::StoppedEarly { shell, path, error } => if ja {
+            format!(
+                "{}`{path}` の読み込みが途中で止まりました: {error}。以降のコマンドは含まれていません",
+                prefix(Some(*shell))
+            )
+        } else {
+            format!(
+                "{}reading `{path}` stopped early: {error}; later commands are missing",
+                prefix(Some(*shell))
+            )
+        },
+        D::AtuinConfig { error } => labelled(format!(
+            "atuin: {error}; looking for the database in the default place"
+        )),
+        D::AtuinRows { path, count } => labelled(format!(
+            "atuin: {} of `{path}` skipped (no usable time or command)",
+            plural(*count, "row", "rows")
+        )),
+        D::ExcludeGlob { pattern, error } => if ja {
+            format!("git: 除外パターン `{pattern}` が正しくないため無視しました: {error}")
+        } else {
+            format!("git: exclude glob `{pattern}` is not valid and was ignored: {error}")
+        },
+        D::HomeUnset { path } => if ja {
+            format!("HOME が設定されていないため、ユーザーデータベースのホームフォルダー `{path}` を使いました")
+        } else {
+            format!("HOME is not set: the home folder `{path}` from the user database is used")
+        },
+        D::HomeMissing => if ja {
+            "HOME が設定されておらず、ユーザーデータベースにもホームフォルダーがないため、ホームフォルダーにあるエージェントのログ・シェル履歴・設定は読んでいません"
+        } else {
+            "HOME is not set and the user database names no home folder: agent logs, shell histories and the config under a home folder are not read"
         }
-        (WarningCode::DateInFuture, _) => format!(
-            "{} は未来の日付です（現在 {}）。現在より後のことは含まれません",
-            p("date")?,
-            p("now")?
-        ),
-        (WarningCode::LlmSentencesDropped, _) => {
-            let mut text = format!(
-                "ナラティブの{}文のうち{}文をデータで裏付けられないため省きました",
-                p("total")?,
-                p("dropped")?
-            );
-            if p("blockers_dropped").is_some_and(|count| count != "0") {
-                let _ = write!(
-                    text,
-                    "。課題候補{}件のうち{}件を省きました",
-                    p("blockers")?,
-                    p("blockers_dropped")?
-                );
+        .to_owned(),
+        D::NotesUnreadable { path, error } => if ja {
+            format!("notes: `{path}` を読めません: {error}")
+        } else {
+            format!("notes: cannot read `{path}`: {error}; that day's notes are left out")
+        },
+        D::TimeZoneUnusable { tz, zone } => if ja {
+            format!("TZ の `{tz}` はタイムゾーンとして使えないため、システムのタイムゾーン（{zone}）を使いました")
+        } else {
+            format!(
+                "TZ is `{tz}`, which is not a time zone (an IANA name such as `Asia/Tokyo`, a zoneinfo file, or a POSIX rule such as `JST-9`): the system's time zone ({zone}) is used"
+            )
+        },
+        D::DateInFuture { date, now } => if ja {
+            format!("{date} は未来の日付です（現在 {now}）。現在より後のことは含まれません")
+        } else {
+            format!("{date} is in the future (now is {now}): nothing after now is reported")
+        },
+        D::Llm { cause, error } => if ja {
+            llm_ja(cause)
+        } else {
+            match cause.code() {
+                WarningCode::LlmBlockedNonloopback => {
+                    format!("no narrative: {error}; nothing was sent")
+                }
+                // A model runner is no server: its own words say what failed.
+                _ if *cause == LlmCause::Command => format!("no narrative: {error}"),
+                WarningCode::LlmUnavailable => {
+                    format!("no narrative: LLM server unavailable: {error}")
+                }
+                _ => format!("no narrative: unusable LLM reply: {error}"),
             }
-            text
+        },
+        D::PromptFailed { error } => labelled(format!("no narrative: {error}; nothing was sent")),
+        D::EmptyReply => {
+            labelled("no narrative: the model's reply was empty after cleaning".to_owned())
         }
-        (WarningCode::LlmBlockedNonloopback, _) => format!(
-            "LLM の接続先 `{}` はループバックではないため、何も送っていません（ナラティブなし）",
-            p("host")?
-        ),
-        (WarningCode::LlmUnavailable | WarningCode::LlmFailed, Some(kind)) => {
-            format!("{}（ナラティブなし）", llm_cause(warning, kind)?)
+        D::Rejected { reason } => if ja {
+            format!(
+                "{}: LLM の応答はチェックを通らなかったため使っていません（ナラティブなし）",
+                reason.as_str()
+            )
+        } else {
+            format!("{}: {}; the report has no narrative", reason.as_str(), describe(*reason))
+        },
+        D::SentencesDropped { dropped, total, reasons, blockers_dropped, blockers, blocker_reasons } => {
+            if ja {
+                let mut text = format!(
+                    "ナラティブの{total}文のうち{dropped}文をデータで裏付けられないため省きました"
+                );
+                if *blockers_dropped != 0 {
+                    let _ = write!(text, "。課題候補{blockers}件のうち{blockers_dropped}件を省きました");
+                }
+                text
+            } else {
+                let mut text = format!(
+                    "{dropped} of {total} sentences of the narrative left out as not supported by the data{}",
+                    tally(reasons)
+                );
+                if *blockers_dropped != 0 {
+                    let _ = write!(
+                        text,
+                        "; {blockers_dropped} of {blockers} possible blockers left out{}",
+                        tally(blocker_reasons)
+                    );
+                }
+                text
+            }
         }
-        (WarningCode::TimeZoneUnusable, _) => format!(
-            "TZ の `{}` はタイムゾーンとして使えないため、システムのタイムゾーン（{}）を使いました",
-            p("tz")?,
-            p("zone")?
-        ),
-        (WarningCode::MachineUnreachable, _) => format!(
-            "マシン `{}` に ssh で接続できませんでした（{}）。そのマシンの分は含まれていません",
-            p("machine")?,
-            p("error")?
-        ),
-        (WarningCode::MachineTimedOut, _) => format!(
-            "マシン `{}` が {} 秒以内に応答しなかったため止めました。そのマシンの分は含まれていません",
-            p("machine")?,
-            p("seconds")?
-        ),
-        (WarningCode::MachineNoStandup, _) => format!(
-            "マシン `{}` に standup がありません（PATH 上に見つかりません）。そのマシンの分は含まれていません",
-            p("machine")?
-        ),
-        (WarningCode::MachineSchemaMismatch, _) => format!(
-            "{} `{}` のレポートはスキーマのバージョン {} で、このバージョンは {} です。含まれていません",
-            if p("kind") == Some("ledger") { "記録" } else { "マシン" },
-            p("machine")?,
-            p("found")?,
-            p("expected")?
-        ),
-        (WarningCode::MachineFailed, _) => format!(
-            "マシン `{}` の応答はレポートではありません（{}）。そのマシンの分は含まれていません",
-            p("machine")?,
-            p("error")?
-        ),
-        (WarningCode::LedgerUnreadable, Some("date")) => format!(
-            "記録 `{}` は {} の日報ではない（{} の日報）ため使っていません",
-            p("path")?,
-            p("date")?,
-            p("found")?
-        ),
-        (WarningCode::LedgerUnreadable, _) => {
-            format!("記録 `{}` を読めません: {}", p("path")?, p("error")?)
-        }
-        (WarningCode::LlmRejected, _) => {
-            format!("{}: LLM の応答はチェックを通らなかったため使っていません（ナラティブなし）", p("reason")?)
-        }
-        _ => return None,
-    })
+        D::MachineUnreachable { machine, error } => if ja {
+            format!("マシン `{machine}` に ssh で接続できませんでした（{error}）。そのマシンの分は含まれていません")
+        } else {
+            format!("machine `{machine}` could not be reached over ssh ({error}): left out")
+        },
+        D::MachineTimedOut { machine, seconds } => if ja {
+            format!("マシン `{machine}` が {seconds} 秒以内に応答しなかったため止めました。そのマシンの分は含まれていません")
+        } else {
+            format!("machine `{machine}` did not answer within {seconds} s: stopped, left out")
+        },
+        D::MachineNoStandup { machine, command } => if ja {
+            format!("マシン `{machine}` に standup がありません（PATH 上に見つかりません）。そのマシンの分は含まれていません")
+        } else {
+            format!("machine `{machine}` has no `{command}` on its PATH: left out")
+        },
+        D::MachineSchemaMismatch { machine, ledger, found, expected } => if ja {
+            format!(
+                "{} `{machine}` のレポートはスキーマのバージョン {found} で、このバージョンは {expected} です。含まれていません",
+                if *ledger { "記録" } else { "マシン" }
+            )
+        } else {
+            format!(
+                "{} `{machine}` has a report of schema version {found}, this standup reads version {expected}: left out",
+                if *ledger { "the ledger entry of" } else { "machine" }
+            )
+        },
+        D::MachineFailed { machine, error } => machine_failed(ja, machine, error),
+        D::MachineOtherKind { machine } => if ja {
+            machine_failed(ja, machine, "a report of another kind")
+        } else {
+            format!("machine `{machine}` answered with a report of another kind: left out")
+        },
+        D::LedgerFolderUnreadable { path, error } => if ja {
+            format!("記録 `{path}` を読めません: {error}")
+        } else {
+            format!("cannot read `{path}`: {error}")
+        },
+        D::LedgerEntryUnreadable { path, error } => if ja {
+            format!("記録 `{path}` を読めません: {error}")
+        } else {
+            format!("cannot read the ledger entry `{path}`: {error}")
+        },
+        D::LedgerWrongDate { path, date, found } => if ja {
+            format!("記録 `{path}` は {date} の日報ではない（{found} の日報）ため使っていません")
+        } else {
+            format!("the ledger entry `{path}` is not a report of {date} (it covers {found}): left out")
+        },
+        D::Legacy { message, .. } => labelled(message.clone()),
+        D::Unknown => labelled(detail.code().as_str().to_owned()),
+    }
 }
 
-/// Why the LLM gave no narrative, in Japanese, from the warning's `kind` and parameters.
-fn llm_cause(warning: &Warning, kind: &str) -> Option<String> {
-    let p = |key: &str| warning.param(key);
-    Some(match kind {
-        "connection" => "LLM サーバーに接続できません".to_owned(),
-        "timeout" => format!(
-            "LLM サーバーが制限時間内に応答しませんでした（{}）",
-            if p("which")? == "connect" { "接続" } else { "全体" }
-        ),
-        "status" => format!("LLM サーバーがエラー（HTTP {}）を返しました", p("status")?),
-        "redirect" => {
-            format!(
-                "LLM サーバーがリダイレクト（HTTP {}）を返したため送信を止めました",
-                p("status")?
-            )
+fn machine_failed(ja: bool, machine: &str, error: &str) -> String {
+    if ja {
+        format!(
+            "マシン `{machine}` の応答はレポートではありません（{error}）。そのマシンの分は含まれていません"
+        )
+    } else {
+        format!("machine `{machine}` did not answer with a report ({error}): left out")
+    }
+}
+
+/// `zsh: ` before the words of a warning about a shell history.
+fn prefix(shell: Option<Shell>) -> String {
+    shell.map_or_else(String::new, |shell| format!("{}: ", shell.display_name()))
+}
+
+/// Why the LLM gave no narrative, in Japanese.
+fn llm_ja(cause: &LlmCause) -> String {
+    let why = match cause {
+        LlmCause::NonLoopback { host }
+        | LlmCause::AmbiguousHost { host }
+        | LlmCause::HostName { host } => {
+            return format!(
+                "LLM の接続先 `{host}` はループバックではないため、何も送っていません（ナラティブなし）"
+            );
         }
-        "invalid_endpoint" => "LLM の接続先が正しい http:// の URL ではありません".to_owned(),
-        "command" => "LLM コマンドを実行できませんでした".to_owned(),
-        "no_models" => "モデルが設定されておらず、サーバーにもモデルがありません".to_owned(),
-        "too_large" => format!("LLM の応答が上限（{} バイト）を超えました", p("limit")?),
-        "malformed" => "LLM の応答の形式が正しくありません".to_owned(),
-        "empty" => "LLM の応答が空でした".to_owned(),
-        _ => return None,
-    })
+        LlmCause::Connection => "LLM サーバーに接続できません".to_owned(),
+        LlmCause::Timeout { which } => format!(
+            "LLM サーバーが制限時間内に応答しませんでした（{}）",
+            if which == "connect" { "接続" } else { "全体" }
+        ),
+        LlmCause::Status { status } => format!("LLM サーバーがエラー（HTTP {status}）を返しました"),
+        LlmCause::Redirect { status } => {
+            format!("LLM サーバーがリダイレクト（HTTP {status}）を返したため送信を止めました")
+        }
+        LlmCause::InvalidEndpoint => {
+            "LLM の接続先が正しい http:// の URL ではありません".to_owned()
+        }
+        LlmCause::Command => "LLM コマンドを実行できませんでした".to_owned(),
+        LlmCause::NoModels => "モデルが設定されておらず、サーバーにもモデルがありません".to_owned(),
+        LlmCause::TooLarge { limit } => format!("LLM の応答が上限（{limit} バイト）を超えました"),
+        LlmCause::Malformed => "LLM の応答の形式が正しくありません".to_owned(),
+        LlmCause::Empty => "LLM の応答が空でした".to_owned(),
+    };
+    format!("{why}（ナラティブなし）")
+}
+
+/// Why a whole reply was rejected, in English.
+fn describe(reason: Rejection) -> &'static str {
+    match reason {
+        Rejection::WrongLanguage => "the reply is not in the report's language",
+        Rejection::Code => "the reply holds code instead of prose",
+        Rejection::Markup => "the reply holds headings, lists, tables or quotes instead of prose",
+        Rejection::JsonDump => "the reply is a JSON dump instead of prose",
+        Rejection::Repetition => "the reply repeats itself",
+        Rejection::InstructionEcho => "the reply repeats the instructions",
+        Rejection::NothingSupported => "no sentence of the reply is supported by the data",
+        Rejection::MostDropped => {
+            "more than half of the reply's sentences are not supported by the data"
+        }
+        Rejection::Empty => "the reply is empty",
+    }
+}
+
+/// ` (unsupported: 1, count: 2)`, or nothing.
+fn tally(reasons: &BTreeMap<String, u64>) -> String {
+    if reasons.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = reasons.iter().map(|(reason, n)| format!("{reason}: {n}")).collect();
+    format!(" ({})", parts.join(", "))
+}
+
+/// What sits at a path that is not a regular file, in English (the Japanese quotes it too).
+fn file_kind(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::Fifo => "a FIFO (named pipe)",
+        FileKind::CharDevice => "a character device",
+        FileKind::BlockDevice => "a block device",
+        FileKind::Socket => "a socket",
+        FileKind::Directory => "a directory",
+        FileKind::Other => "a special file",
+    }
+}
+
+/// `1 MiB`, `64 KiB`, `300 bytes`.
+fn bytes(count: u64) -> String {
+    if count >= 1 << 20 && count % (1 << 20) == 0 {
+        format!("{} MiB", count >> 20)
+    } else if count >= 1 << 10 && count % (1 << 10) == 0 {
+        format!("{} KiB", count >> 10)
+    } else {
+        plain_plural(count, "byte", "bytes")
+    }
+}
+
+/// `1 line`, `1204 lines` (no thousands separator).
+fn plain_plural(count: u64, one: &str, many: &str) -> String {
+    if count == 1 { format!("1 {one}") } else { format!("{count} {many}") }
 }
 
 fn label_ja(code: WarningCode) -> &'static str {
@@ -236,46 +474,167 @@ fn label_ja(code: WarningCode) -> &'static str {
 mod tests {
     use super::*;
 
-    #[test]
-    fn japanese_from_parameters_and_english_kept_without_them() {
-        let warning = Warning::new(
-            WarningCode::MalformedLines,
-            "`/x.jsonl`: 2 malformed lines skipped (first at line 3)",
-        )
-        .with("path", "/x.jsonl")
-        .with("count", 2)
-        .with("line", 3);
-        assert_eq!(text(&warning, Lang::En), warning.message);
-        assert_eq!(
-            text(&warning, Lang::Ja),
-            "`/x.jsonl` の不正な行2件を読み飛ばしました（最初は3行目）"
-        );
-        let bare = Warning::new(WarningCode::LlmUnavailable, "cannot reach http://127.0.0.1:11434");
-        assert_eq!(
-            text(&bare, Lang::Ja),
-            "LLM サーバーを使えません（cannot reach http://127.0.0.1:11434）"
-        );
-        let partial =
-            Warning::new(WarningCode::GitFailed, "git: cannot read `/r`").with("path", "/r");
-        assert_eq!(text(&partial, Lang::Ja), "git を読めません（git: cannot read `/r`）");
+    fn warning(detail: WarningDetail) -> Warning {
+        Warning::new(detail)
     }
 
     #[test]
-    fn narrative_verdicts_in_japanese() {
-        let dropped = Warning::new(WarningCode::LlmSentencesDropped, "1 of 3 sentences …")
-            .with("dropped", 1)
-            .with("total", 3)
-            .with("blockers_dropped", 2)
-            .with("blockers", 2);
+    fn both_languages_from_the_detail() {
+        let malformed = warning(WarningDetail::MalformedLines {
+            path: "/x.jsonl".to_owned(),
+            count: 2,
+            line: 3,
+        });
+        assert_eq!(
+            text(&malformed, Lang::En),
+            "`/x.jsonl`: 2 malformed lines skipped (first at line 3)"
+        );
+        assert_eq!(
+            text(&malformed, Lang::Ja),
+            "`/x.jsonl` の不正な行2件を読み飛ばしました（最初は3行目）"
+        );
+        let one =
+            warning(WarningDetail::MalformedLines { path: "/x".to_owned(), count: 1, line: 9 });
+        assert_eq!(text(&one, Lang::En), "`/x`: 1 malformed line skipped (line 9)");
+        let fifo = warning(WarningDetail::NotRegular {
+            shell: Some(Shell::Zsh),
+            path: "/h/.zsh_history".to_owned(),
+            file: FileKind::Fifo,
+        });
+        assert_eq!(
+            text(&fifo, Lang::En),
+            "zsh: cannot read `/h/.zsh_history`: it is a FIFO (named pipe), not a regular file"
+        );
+        assert_eq!(
+            text(&fifo, Lang::Ja),
+            "zsh: `/h/.zsh_history` は通常のファイルではないため読みません（a FIFO (named pipe)）"
+        );
+        let long = warning(WarningDetail::LinesTooLong {
+            shell: None,
+            path: "/l".to_owned(),
+            count: 2,
+            line: 7,
+            limit: 1 << 20,
+        });
+        assert_eq!(
+            text(&long, Lang::En),
+            "`/l`: 2 lines longer than 1 MiB skipped (first at line 7)"
+        );
+        let large = warning(WarningDetail::TooLarge {
+            shell: None,
+            path: "/g".to_owned(),
+            limit: 64 << 10,
+        });
+        assert_eq!(
+            text(&large, Lang::En),
+            "cannot read `/g`: it is larger than 64 KiB and was skipped"
+        );
+        let undated = warning(WarningDetail::UndatedEntries {
+            shell: Shell::Zsh,
+            path: "/h/.zsh_history".to_owned(),
+            count: 1204,
+        });
+        assert!(
+            text(&undated, Lang::En)
+                .starts_with("zsh: 1,204 undated entries in `/h/.zsh_history` — ")
+        );
+        assert!(
+            text(&undated, Lang::Ja)
+                .starts_with("zsh: `/h/.zsh_history` に時刻のない項目が1204件あります — ")
+        );
+    }
+
+    #[test]
+    fn a_warning_of_another_machine_names_it_unless_it_is_about_the_machine() {
+        let mut stale = warning(WarningDetail::HistoryStale {
+            shell: Shell::Bash,
+            path: "/h/.bash_history".to_owned(),
+        });
+        stale.machine = Some("devbox".to_owned());
+        assert!(
+            text(&stale, Lang::En)
+                .starts_with("[devbox] bash: `/h/.bash_history` has not been written")
+        );
+        let mut timed_out =
+            warning(WarningDetail::MachineTimedOut { machine: "devbox".to_owned(), seconds: 30 });
+        timed_out.machine = Some("devbox".to_owned());
+        assert_eq!(
+            text(&timed_out, Lang::En),
+            "machine `devbox` did not answer within 30 s: stopped, left out"
+        );
+    }
+
+    #[test]
+    fn an_older_reports_warning_keeps_its_english_after_a_japanese_label() {
+        let legacy = warning(WarningDetail::Legacy {
+            code: WarningCode::LlmUnavailable,
+            message: "cannot reach http://127.0.0.1:11434".to_owned(),
+            params: BTreeMap::new(),
+        });
+        assert_eq!(text(&legacy, Lang::En), "cannot reach http://127.0.0.1:11434");
+        assert_eq!(
+            text(&legacy, Lang::Ja),
+            "LLM サーバーを使えません（cannot reach http://127.0.0.1:11434）"
+        );
+    }
+
+    #[test]
+    fn narrative_verdicts_in_both_languages() {
+        let dropped = warning(WarningDetail::SentencesDropped {
+            dropped: 1,
+            total: 3,
+            reasons: BTreeMap::from([("unsupported".to_owned(), 1)]),
+            blockers_dropped: 2,
+            blockers: 2,
+            blocker_reasons: BTreeMap::from([("no_evidence".to_owned(), 2)]),
+        });
+        assert_eq!(
+            text(&dropped, Lang::En),
+            "1 of 3 sentences of the narrative left out as not supported by the data (unsupported: 1); 2 of 2 possible blockers left out (no_evidence: 2)"
+        );
         assert_eq!(
             text(&dropped, Lang::Ja),
             "ナラティブの3文のうち1文をデータで裏付けられないため省きました。課題候補2件のうち2件を省きました"
         );
-        let rejected =
-            Warning::new(WarningCode::LlmRejected, "repetition: …").with("reason", "repetition");
+        let rejected = warning(WarningDetail::Rejected { reason: Rejection::Repetition });
+        assert_eq!(
+            text(&rejected, Lang::En),
+            "repetition: the reply repeats itself; the report has no narrative"
+        );
         assert_eq!(
             text(&rejected, Lang::Ja),
             "repetition: LLM の応答はチェックを通らなかったため使っていません（ナラティブなし）"
         );
+        let empty = warning(WarningDetail::EmptyReply);
+        assert_eq!(
+            text(&empty, Lang::Ja),
+            "LLM から使える応答がありません（no narrative: the model's reply was empty after cleaning）"
+        );
+    }
+
+    #[test]
+    fn warnings_of_one_code_are_ordered_by_their_english_text() {
+        let undated = |shell| {
+            warning(WarningDetail::UndatedEntries {
+                shell,
+                path: "/h/history".to_owned(),
+                count: 2,
+            })
+        };
+        // By detail, zsh comes before bash (the order of `Shell`); the report lists
+        // `bash: …` first, as it always did.
+        let mut warnings = vec![undated(Shell::Zsh), undated(Shell::Bash)];
+        warnings.sort();
+        assert_eq!(warnings[0], undated(Shell::Zsh));
+        crate::order_warnings(&mut warnings);
+        assert_eq!(warnings, [undated(Shell::Bash), undated(Shell::Zsh)]);
+    }
+
+    #[test]
+    fn the_json_message_is_the_english_text() {
+        let mut warnings = vec![warning(WarningDetail::HomeMissing)];
+        fill_messages(&mut warnings);
+        assert_eq!(warnings[0].message(), wording(&WarningDetail::HomeMissing, Lang::En));
+        assert!(warnings[0].message().starts_with("HOME is not set and"));
     }
 }

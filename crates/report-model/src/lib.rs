@@ -11,6 +11,7 @@ mod kinds;
 mod outlook;
 mod report;
 mod team;
+mod warning;
 
 pub use event::{
     Activity, Agent, AheadBranch, CommitEvent, ProjectRef, SessionEvent, Shell, ShellEvent,
@@ -23,7 +24,8 @@ pub use outlook::{
 pub use report::{
     Blocker, BlockerKind, Bucket, BucketKind, Commit, Evidence, MaskedCount, Meta, Narrative,
     NextStep, Project, Report, ReportKind, SCHEMA_VERSION, Session, ShellGroup, Span, TimeSpent,
-    Totals, Warning, WarningCode, Window, Wip,
+    Totals, WarningCode, Window, Wip,
 };
 pub use report::{CheckedBlocker, CheckedSentence, NarrativeCheck};
 pub use team::{Member, TEAM_SCHEMA_VERSION, TeamDay};
+pub use warning::{FileKind, LlmCause, Rejection, Warning, WarningDetail};

@@ -1,6 +1,5 @@
 //! The `Report`: what aggregation builds and what render prints.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use jiff::{Timestamp, civil::Date};
@@ -9,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::event::{Agent, TodoStatus, is_false, is_zero};
 use crate::kinds::MaskedSource;
 use crate::outlook::Outlook;
+use crate::warning::Warning;
 
 /// Version of the JSON form of [`Report`]. Bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -477,39 +477,6 @@ impl WarningCode {
             WarningCode::MachineFailed => "machine_failed",
             WarningCode::LedgerUnreadable => "ledger_unreadable",
         }
-    }
-}
-
-/// Something that could not be read or done; the rest of the report is still there.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Warning {
-    /// Stable code.
-    pub code: WarningCode,
-    /// Human message in English (never holds a secret).
-    pub message: String,
-    /// The message's parts as data (`path`, `count`, `line`, `error`, `source`, and `kind`
-    /// where one code has several messages), so render can word it in another language.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub params: BTreeMap<String, String>,
-}
-
-impl Warning {
-    /// A warning with a code and a message.
-    pub fn new(code: WarningCode, message: impl Into<String>) -> Warning {
-        Warning { code, message: message.into(), params: BTreeMap::new() }
-    }
-
-    /// The warning with one more parameter.
-    #[must_use]
-    pub fn with(mut self, key: &str, value: impl std::fmt::Display) -> Warning {
-        self.params.insert(key.to_owned(), value.to_string());
-        self
-    }
-
-    /// A parameter, when present.
-    pub fn param(&self, key: &str) -> Option<&str> {
-        self.params.get(key).map(String::as_str)
     }
 }
 

@@ -3,7 +3,8 @@
 use jiff::{Timestamp, civil::Date};
 use serde::{Deserialize, Serialize};
 
-use crate::report::{Report, Warning};
+use crate::report::Report;
+use crate::warning::Warning;
 
 /// Version of the JSON form of [`TeamDay`]. Bumped on any incompatible change.
 pub const TEAM_SCHEMA_VERSION: u32 = 1;

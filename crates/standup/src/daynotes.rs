@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use report_model::{Note, NoteKind, ReportKind, Warning, WarningCode};
+use report_model::{Note, NoteKind, ReportKind, Warning, WarningDetail};
 use serde::{Deserialize, Serialize};
 
 use crate::cli::NoteArgs;
@@ -154,18 +154,10 @@ pub(crate) fn load(
                     ReadError::Io(message) => message,
                     parse @ ReadError::Parse { .. } => parse.to_string(),
                 };
-                warnings.push(
-                    Warning::new(
-                        WarningCode::SourceUnreadable,
-                        format!(
-                            "notes: cannot read `{}`: {error}; that day's notes are left out",
-                            path.display()
-                        ),
-                    )
-                    .with("source", "notes")
-                    .with("path", path.display())
-                    .with("error", error),
-                );
+                warnings.push(Warning::new(WarningDetail::NotesUnreadable {
+                    path: path.display().to_string(),
+                    error,
+                }));
             }
         }
     }

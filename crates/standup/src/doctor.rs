@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use jiff::civil::{Date, DateTime};
-use report_model::{Source, Warning, plural};
+use report_model::{Lang, Source, Warning, plural};
 
 use crate::cli::DoctorArgs;
 use crate::config::{self, LlmApi};
@@ -105,13 +105,9 @@ pub(crate) fn doctor_report(env: &ProcessEnv, args: &DoctorArgs) -> Result<Docto
     .then(|| config.llm.endpoint.clone());
     let git = git_notes(&env.collect_env(), &config, &gathered);
     // Warnings that a status already explains are not repeated.
-    let notes: Vec<&String> = gathered.statuses.iter().flat_map(|status| &status.limits).collect();
-    let warnings: Vec<Warning> = gathered
-        .warnings
-        .iter()
-        .filter(|warning| !notes.contains(&&warning.message))
-        .cloned()
-        .collect();
+    let notes: Vec<&Warning> = gathered.statuses.iter().flat_map(|status| &status.notes).collect();
+    let warnings: Vec<Warning> =
+        gathered.warnings.iter().filter(|warning| !notes.contains(warning)).cloned().collect();
     let sources = gathered
         .statuses
         .into_iter()
@@ -235,6 +231,9 @@ pub(crate) fn render(doctor: &Doctor) -> String {
         for limit in &status.limits {
             let _ = writeln!(out, "  note: {limit}");
         }
+        for note in &status.notes {
+            let _ = writeln!(out, "  note: {}", render::warning_text(note, Lang::En));
+        }
         render_versions(&mut out, source);
         if status.source == Source::Git {
             render_git(&mut out, &doctor.git);
@@ -244,7 +243,8 @@ pub(crate) fn render(doctor: &Doctor) -> String {
         render_git(&mut out, &doctor.git);
     }
     for warning in &doctor.warnings {
-        let _ = writeln!(out, "warning: {}: {}", warning.code.as_str(), warning.message);
+        let text = render::warning_text(warning, Lang::En);
+        let _ = writeln!(out, "warning: {}: {text}", warning.code().as_str());
     }
     out
 }

@@ -15,7 +15,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::Parser as _;
 use jiff::civil::Date;
-use report_model::{BlockerKind, Report, ReportKind, Warning, WarningCode};
+use report_model::{BlockerKind, Report, ReportKind, Warning, WarningDetail};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -245,14 +245,10 @@ pub(crate) fn read_days(
         Ok(names) => names,
         Err(error) => {
             let shown = clean::quote(&dir.to_string_lossy());
-            warnings.push(
-                Warning::new(
-                    WarningCode::LedgerUnreadable,
-                    format!("cannot read `{shown}`: {error}"),
-                )
-                .with("path", &shown)
-                .with("error", &error),
-            );
+            warnings.push(Warning::new(WarningDetail::LedgerFolderUnreadable {
+                path: shown,
+                error: error.clone(),
+            }));
             return (entries, warnings);
         }
     };
@@ -288,12 +284,7 @@ pub(crate) fn read_entry(dir: &Path, name: &str, date: Date) -> Result<Option<Re
     let relative = format!("{name}/{date}.json");
     let path = dir.join(&relative);
     let unreadable = |error: String| {
-        Warning::new(
-            WarningCode::LedgerUnreadable,
-            format!("cannot read the ledger entry `{relative}`: {error}"),
-        )
-        .with("path", &relative)
-        .with("error", error)
+        Warning::new(WarningDetail::LedgerEntryUnreadable { path: relative.clone(), error })
     };
     let metadata = match fs_err::symlink_metadata(&path) {
         Ok(metadata) => metadata,
@@ -309,7 +300,7 @@ pub(crate) fn read_entry(dir: &Path, name: &str, date: Date) -> Result<Option<Re
     let bytes = fs_err::read(&path).map_err(|error| unreadable(error.kind().to_string()))?;
     let report = crate::machines::parse_report(&bytes).map_err(|problem| match problem {
         crate::machines::Problem::Schema(found) => {
-            crate::machines::schema_mismatch(name, "ledger", &found)
+            crate::machines::schema_mismatch(name, true, &found)
         }
         crate::machines::Problem::Malformed(error) => unreadable(error),
     })?;
@@ -318,14 +309,7 @@ pub(crate) fn read_entry(dir: &Path, name: &str, date: Date) -> Result<Option<Re
         report.buckets.iter().map(|bucket| bucket.window.date.to_string()).collect();
     if !report.buckets.iter().any(|bucket| bucket.window.date == date) {
         let found = found.join(", ");
-        return Err(Warning::new(
-            WarningCode::LedgerUnreadable,
-            format!("the ledger entry `{relative}` is not a report of {date} (it covers {found}): left out"),
-        )
-        .with("kind", "date")
-        .with("path", &relative)
-        .with("date", date)
-        .with("found", found));
+        return Err(Warning::new(WarningDetail::LedgerWrongDate { path: relative, date, found }));
     }
     Ok(Some(report))
 }

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use report_model::{Report, ReportKind, SCHEMA_VERSION, Warning, WarningCode};
+use report_model::{Report, ReportKind, SCHEMA_VERSION, Warning, WarningDetail};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -154,13 +154,7 @@ fn check_kind(name: &str, theirs: Report, kind: ReportKind) -> Result<Report, Wa
     if theirs.kind == kind || theirs.kind == ReportKind::Daily {
         return Ok(theirs);
     }
-    let error = "a report of another kind";
-    Err(Warning::new(
-        WarningCode::MachineFailed,
-        format!("machine `{name}` answered with {error}: left out"),
-    )
-    .with("machine", name)
-    .with("error", error))
+    Err(Warning::new(WarningDetail::MachineOtherKind { machine: name.to_owned() }))
 }
 
 /// `<kind> --format json --no-llm --date <date>` (or `--since`/`--until` for a range).
@@ -216,23 +210,20 @@ fn ask(machine: &Machine, argv: &[String]) -> Result<Report, Warning> {
         Ok(output) => output,
         Err(RunError::TimedOut) => {
             let seconds = machine.timeout.as_secs();
-            return Err(Warning::new(
-                WarningCode::MachineTimedOut,
-                format!("machine `{name}` did not answer within {seconds} s: stopped, left out"),
-            )
-            .with("machine", name)
-            .with("seconds", seconds));
+            return Err(Warning::new(WarningDetail::MachineTimedOut {
+                machine: name.to_owned(),
+                seconds,
+            }));
         }
         Err(RunError::Spawn(error)) => return Err(unreachable(name, &error)),
     };
     match output.code {
         Some(0) => {}
         Some(127) => {
-            return Err(Warning::new(
-                WarningCode::MachineNoStandup,
-                format!("machine `{name}` has no `{}` on its PATH: left out", machine.command),
-            )
-            .with("machine", name));
+            return Err(Warning::new(WarningDetail::MachineNoStandup {
+                machine: name.to_owned(),
+                command: machine.command.clone(),
+            }));
         }
         Some(255) | None => {
             let excerpt = excerpt(&output.stderr);
@@ -253,42 +244,30 @@ fn ask(machine: &Machine, argv: &[String]) -> Result<Report, Warning> {
         return Err(failed(name, "the answer is too large"));
     }
     parse_report(&output.stdout).map_err(|problem| match problem {
-        Problem::Schema(found) => schema_mismatch(name, "machine", &found),
+        Problem::Schema(found) => schema_mismatch(name, false, &found),
         Problem::Malformed(error) => failed(name, &error),
     })
 }
 
 fn unreachable(name: &str, error: &str) -> Warning {
-    Warning::new(
-        WarningCode::MachineUnreachable,
-        format!("machine `{name}` could not be reached over ssh ({error}): left out"),
-    )
-    .with("machine", name)
-    .with("error", error)
+    Warning::new(WarningDetail::MachineUnreachable {
+        machine: name.to_owned(),
+        error: error.to_owned(),
+    })
 }
 
 fn failed(name: &str, error: &str) -> Warning {
-    Warning::new(
-        WarningCode::MachineFailed,
-        format!("machine `{name}` did not answer with a report ({error}): left out"),
-    )
-    .with("machine", name)
-    .with("error", error)
+    Warning::new(WarningDetail::MachineFailed { machine: name.to_owned(), error: error.to_owned() })
 }
 
-/// A report of another schema version, from a machine or a ledger entry (`kind`).
-pub(crate) fn schema_mismatch(name: &str, kind: &str, found: &str) -> Warning {
-    let what = if kind == "ledger" { "the ledger entry of" } else { "machine" };
-    Warning::new(
-        WarningCode::MachineSchemaMismatch,
-        format!(
-            "{what} `{name}` has a report of schema version {found}, this standup reads version {SCHEMA_VERSION}: left out"
-        ),
-    )
-    .with("machine", name)
-    .with("kind", kind)
-    .with("found", found)
-    .with("expected", SCHEMA_VERSION)
+/// A report of another schema version, from a machine or a ledger entry (`ledger`).
+pub(crate) fn schema_mismatch(name: &str, ledger: bool, found: &str) -> Warning {
+    Warning::new(WarningDetail::MachineSchemaMismatch {
+        machine: name.to_owned(),
+        ledger,
+        found: found.to_owned(),
+        expected: SCHEMA_VERSION,
+    })
 }
 
 /// Why bytes are not a report this standup reads.

@@ -11,7 +11,7 @@ use anyhow::Context as _;
 use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use report_model::{BucketKind, Lang, Meta, ReportKind, Warning, WarningCode, Window};
+use report_model::{BucketKind, Lang, Meta, ReportKind, Warning, WarningDetail, Window};
 
 use crate::cli::{FormatArg, ReportArgs};
 use crate::config::{self, Config, LlmApi, LlmConfig, LlmEnabled};
@@ -169,7 +169,11 @@ pub(crate) fn team_day(
     let now = env.now()?;
     let (zone_name, time_zone, tz_warning) = time_zone(config, env);
     if let Some(warning) = tz_warning {
-        print_warning(&format!("{}: {}", warning.code.as_str(), warning.message));
+        print_warning(&format!(
+            "{}: {}",
+            warning.code().as_str(),
+            render::warning_text(&warning, Lang::En)
+        ));
     }
     let calendar = calendar(config, time_zone.clone());
     let date = parse_date(date, now, &calendar)?;
@@ -206,24 +210,10 @@ fn home_from_user_database() -> (PathBuf, Option<Warning>) {
     match from_passwd {
         Some(home) => {
             let shown = clean::quote(&home.to_string_lossy());
-            let warning = Warning::new(
-                WarningCode::SourceUnreadable,
-                format!("HOME is not set: the home folder `{shown}` from the user database is used"),
-            )
-            .with("kind", "home_unset")
-            .with("path", &shown);
+            let warning = Warning::new(WarningDetail::HomeUnset { path: shown });
             (home, Some(warning))
         }
-        None => (
-            PathBuf::from("/"),
-            Some(
-                Warning::new(
-                    WarningCode::SourceUnreadable,
-                    "HOME is not set and the user database names no home folder: agent logs, shell histories and the config under a home folder are not read",
-                )
-                .with("kind", "home_missing"),
-            ),
-        ),
+        None => (PathBuf::from("/"), Some(Warning::new(WarningDetail::HomeMissing))),
     }
 }
 
@@ -248,14 +238,7 @@ pub(crate) fn time_zone(config: &Config, env: &ProcessEnv) -> (String, TimeZone,
     }
     let (name, zone) = system();
     let shown = clean::quote(tz);
-    let warning = Warning::new(
-        WarningCode::TimeZoneUnusable,
-        format!(
-            "TZ is `{shown}`, which is not a time zone (an IANA name such as `Asia/Tokyo`, a zoneinfo file, or a POSIX rule such as `JST-9`): the system's time zone ({name}) is used"
-        ),
-    )
-    .with("tz", &shown)
-    .with("zone", &name);
+    let warning = Warning::new(WarningDetail::TimeZoneUnusable { tz: shown, zone: name.clone() });
     (name, zone, Some(warning))
 }
 
@@ -487,6 +470,7 @@ pub(crate) fn render_report(
     if crate::machines::wanted(args, &config) {
         report = crate::machines::merge_day(env, &config, kind, args, report);
     }
+    render::order_warnings(&mut report.warnings);
     timings.push(("aggregate".to_owned(), start.elapsed()));
 
     let limits = narrative::Limits {
@@ -513,7 +497,7 @@ pub(crate) fn render_report(
     let render_lang = lang;
     for warning in &report.warnings {
         let text = render::warning_text(warning, render_lang);
-        print_warning(&format!("{}: {text}", warning.code.as_str()));
+        print_warning(&format!("{}: {text}", warning.code().as_str()));
     }
 
     let start = Instant::now();
@@ -716,12 +700,7 @@ fn future_warning(last_date: Date, now: Timestamp, calendar: &Calendar) -> Optio
     let today = aggregate::today(now, calendar);
     (last_date > today).then(|| {
         let clock = now.to_zoned(calendar.time_zone.clone()).strftime("%Y-%m-%d %H:%M");
-        Warning::new(
-            WarningCode::DateInFuture,
-            format!("{last_date} is in the future (now is {clock}): nothing after now is reported"),
-        )
-        .with("date", last_date)
-        .with("now", &clock)
+        Warning::new(WarningDetail::DateInFuture { date: last_date, now: clock.to_string() })
     })
 }
 

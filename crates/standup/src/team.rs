@@ -42,7 +42,7 @@ pub(crate) fn run(env: &ProcessEnv, args: &TeamArgs) -> Result<(), Failure> {
     for warning in &warnings {
         print_warning(&format!(
             "{}: {}",
-            warning.code.as_str(),
+            warning.code().as_str(),
             render::warning_text(warning, lang)
         ));
     }

@@ -98,7 +98,7 @@ fn read_template(path: &Path) -> Result<String, TemplateError> {
 pub(crate) fn render(path: &Path, report: &Report) -> Result<String, TemplateError> {
     let source = read_template(path)?;
     let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-    let job = Job { name, source, report: report.clone() };
+    let job = Job { name, source, report: render::with_messages(report) };
     run_bounded(path, &job)
 }
 

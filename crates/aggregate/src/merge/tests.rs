@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use jiff::Timestamp;
 use report_model::{
     Activity, Agent, BucketKind, Commit, CommitEvent, Meta, ProjectRef, Report, ReportKind,
-    SessionEvent, Warning, WarningCode, Window,
+    SessionEvent, Shell, Warning, WarningDetail, Window,
 };
 
 use super::{MachineReport, merge};
@@ -291,10 +291,13 @@ fn warnings_of_another_machine_name_it_and_nothing_is_marked_alone() {
         Vec::new(),
         Vec::new(),
         &[],
-        vec![Warning::new(WarningCode::HistoryStale, "zsh: stale").with("source", "zsh")],
+        vec![Warning::new(WarningDetail::HistoryStale {
+            shell: Shell::Zsh,
+            path: "/h/.zsh_history".to_owned(),
+        })],
     );
     let merged = merge(laptop, vec![devbox], TimeRules::default());
     assert_eq!(merged.warnings.len(), 1);
-    assert_eq!(merged.warnings[0].param("machine"), Some("devbox"));
+    assert_eq!(merged.warnings[0].machine.as_deref(), Some("devbox"));
     assert_eq!(merged.buckets[0].projects[0].commits[0].machines, vec!["laptop".to_owned()]);
 }

@@ -3,7 +3,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use report_model::{Warning, WarningCode};
+use report_model::{Warning, WarningDetail};
 
 use super::Ctx;
 use crate::Error;
@@ -176,19 +176,12 @@ pub(crate) fn read_document<T: serde::de::DeserializeOwned>(
 /// The warning for a file with malformed lines (or a malformed whole-file document when
 /// `line` is 0).
 pub(crate) fn malformed_warning(path: &Path, count: u64, line: u64) -> Warning {
-    let message = match (count, line) {
-        (_, 0) => format!("`{}`: not valid JSON, skipped", path.display()),
-        (1, _) => format!("`{}`: 1 malformed line skipped (line {line})", path.display()),
-        _ => {
-            format!("`{}`: {count} malformed lines skipped (first at line {line})", path.display())
-        }
-    };
-    let warning = Warning::new(WarningCode::MalformedLines, message).with("path", path.display());
-    if line == 0 {
-        warning.with("kind", "file")
+    let path = path.display().to_string();
+    Warning::new(if line == 0 {
+        WarningDetail::MalformedFile { path }
     } else {
-        warning.with("count", count).with("line", line)
-    }
+        WarningDetail::MalformedLines { path, count, line }
+    })
 }
 
 #[cfg(test)]
@@ -207,14 +200,17 @@ mod tests {
             seen.push(value["n"].to_string());
             Ok(())
         });
+        let log = path.display().to_string();
         let warnings = ctx
             .warnings
             .into_iter()
-            .map(|warning| {
-                Warning::new(
-                    warning.code,
-                    warning.message.replace(&path.display().to_string(), "LOG"),
-                )
+            .map(|mut warning| {
+                if let WarningDetail::MalformedLines { path, .. }
+                | WarningDetail::MalformedFile { path } = &mut warning.detail
+                {
+                    *path = path.replace(&log, "LOG");
+                }
+                warning
             })
             .collect();
         (seen, warnings, stats)
@@ -227,10 +223,11 @@ mod tests {
         assert_eq!(stats.malformed_lines, 2);
         assert_eq!(
             warnings,
-            [Warning::new(
-                WarningCode::MalformedLines,
-                "`LOG`: 2 malformed lines skipped (first at line 2)"
-            )]
+            [Warning::new(WarningDetail::MalformedLines {
+                path: "LOG".to_owned(),
+                count: 2,
+                line: 2
+            })]
         );
     }
 

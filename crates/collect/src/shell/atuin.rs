@@ -49,7 +49,7 @@ use rusqlite::types::ValueRef;
 
 use super::scan::{Scan, decode};
 use crate::sqlite::{self, Failure};
-use crate::{Env, fsread};
+use crate::{Env, Error, fsread};
 
 /// The agent names atuin recognizes in `author` (`atuin_client::history::KNOWN_AGENTS`).
 const KNOWN_AGENTS: [&str; 6] = ["claude-code", "codex", "copilot", "omp", "opencode", "pi"];
@@ -118,7 +118,7 @@ pub(super) fn shadowed_legacy_data_dir(env: &Env, db: &Path) -> Option<PathBuf> 
 
 /// The database path atuin itself would use, and a problem met on the way (an
 /// unreadable config file), for a warning.
-pub(super) fn db_path(env: &Env) -> (PathBuf, Option<String>) {
+pub(super) fn db_path(env: &Env) -> (PathBuf, Option<Error>) {
     let config_file = config_file(env);
     let config_dir = config_file.parent().map(Path::to_path_buf).unwrap_or_default();
     let resolve = |raw: &str| config_dir.join(expand(env, raw));
@@ -132,10 +132,7 @@ pub(super) fn db_path(env: &Env) -> (PathBuf, Option<String>) {
             data_dir = toml_string(&text, "data_dir");
         }
         Err(error) if error.is_not_found() => {}
-        Err(error) => {
-            problem =
-                Some(format!("atuin: {error}; looking for the database in the default place"));
-        }
+        Err(error) => problem = Some(error),
     }
     if let Some(path) = db_path.filter(|path| !path.is_empty()) {
         return (resolve(&path), problem);

@@ -63,12 +63,11 @@ mod scan;
 mod zsh;
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::io::{BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
-use report_model::{Shell, ShellEvent, Warning, WarningCode, plural};
+use report_model::{Shell, ShellEvent, Warning, WarningDetail, plural};
 
 use self::scan::Scan;
 use crate::{Env, Error, SourceOutput, SourceStatus, fsread};
@@ -130,6 +129,7 @@ pub fn read_shell(env: &Env, config: &ShellConfig, since: Timestamp) -> SourceOu
 
 /// What one shell gave.
 struct ShellRead {
+    shell: Shell,
     events: Vec<ShellEvent>,
     warnings: Vec<Warning>,
     status: SourceStatus,
@@ -138,6 +138,7 @@ struct ShellRead {
 impl ShellRead {
     fn new(shell: Shell, locations: Vec<PathBuf>) -> ShellRead {
         ShellRead {
+            shell,
             events: Vec::new(),
             warnings: Vec::new(),
             status: SourceStatus { locations, ..SourceStatus::new(shell.into()) },
@@ -145,20 +146,17 @@ impl ShellRead {
     }
 
     /// A warning for the report that is also a limit in the status.
-    fn warn(&mut self, code: WarningCode, message: String) {
-        self.warn_with(Warning::new(code, message));
-    }
-
-    /// `warn` for a warning that carries its parameters.
-    fn warn_with(&mut self, warning: Warning) {
-        self.status.limits.push(warning.message.clone());
+    fn warn(&mut self, detail: WarningDetail) {
+        let warning = Warning::new(detail);
+        self.status.notes.push(warning.clone());
         self.warnings.push(warning);
     }
 
     /// The warning for an error, named after the shell; also a limit in the status.
     fn fail(&mut self, error: &Error) {
-        let warning = error.warning_in(self.status.source.as_str());
-        self.warn(warning.code, warning.message);
+        let warning = error.warning_in(self.shell);
+        self.status.notes.push(warning.clone());
+        self.warnings.push(warning);
     }
 }
 
@@ -291,57 +289,30 @@ fn read_text_shell(
     let stale = newest
         .filter(|(modified, _)| *modified < since && matches!(shell, Shell::Zsh | Shell::Bash));
     if let Some((_, path)) = stale {
-        let message = stale_message(shell, path);
+        let stale =
+            Warning::new(WarningDetail::HistoryStale { shell, path: path.display().to_string() });
+        // Only the login shell's stale history is a warning; another's is a note.
         if login.is_none_or(|login| login == shell) {
-            read.warn_with(
-                Warning::new(WarningCode::HistoryStale, message)
-                    .with("source", shell.display_name())
-                    .with("path", path.display()),
-            );
-        } else {
-            read.status.limits.push(message);
+            read.warnings.push(stale.clone());
         }
+        read.status.notes.push(stale);
     }
     read
 }
 
 /// Warnings for what a scan of one file met.
 fn note_scan(read: &mut ShellRead, shell: Shell, path: &Path, scan: &Scan) {
-    let name = shell.display_name();
+    let shown = || path.display().to_string();
     if scan.undated > 0 {
-        let why = match shell {
-            Shell::Zsh => {
-                "EXTENDED_HISTORY is off (`setopt EXTENDED_HISTORY` records times from now on)"
-            }
-            _ => {
-                "HISTTIMEFORMAT was not set when they were written (setting it records times from now on)"
-            }
-        };
-        let entries = plural(scan.undated, "undated entry", "undated entries");
-        read.warn_with(
-            Warning::new(
-                WarningCode::UndatedEntries,
-                format!("{name}: {entries} in `{}` — {why}", path.display()),
-            )
-            .with("source", name)
-            .with("path", path.display())
-            .with("count", scan.undated),
-        );
+        read.warn(WarningDetail::UndatedEntries { shell, path: shown(), count: scan.undated });
     }
     if scan.malformed > 0 {
-        let entries = plural(scan.malformed, "malformed entry", "malformed entries");
-        let mut message = format!("{name}: {entries} in `{}` skipped", path.display());
-        if let Some(line_no) = scan.first_malformed_line {
-            let _ = write!(message, " (first at line {line_no})");
-        }
-        let mut warning = Warning::new(WarningCode::MalformedLines, message)
-            .with("source", name)
-            .with("path", path.display())
-            .with("count", scan.malformed);
-        if let Some(line_no) = scan.first_malformed_line {
-            warning = warning.with("line", line_no);
-        }
-        read.warn_with(warning);
+        read.warn(WarningDetail::MalformedEntries {
+            shell,
+            path: shown(),
+            count: scan.malformed,
+            line: scan.first_malformed_line,
+        });
     }
     if scan.too_long > 0 {
         read.fail(&Error::LinesTooLong {
@@ -352,37 +323,8 @@ fn note_scan(read: &mut ShellRead, shell: Shell, path: &Path, scan: &Scan) {
         });
     }
     if let Some(error) = &scan.error {
-        read.warn_with(
-            Warning::new(
-                WarningCode::SourceUnreadable,
-                format!(
-                    "{name}: reading `{}` stopped early: {}; later commands are missing",
-                    path.display(),
-                    cause(error)
-                ),
-            )
-            .with("kind", "stopped_early")
-            .with("source", name)
-            .with("path", path.display())
-            .with("error", cause(error)),
-        );
+        read.warn(WarningDetail::StoppedEarly { shell, path: shown(), error: cause(error) });
     }
-}
-
-fn stale_message(shell: Shell, path: &Path) -> String {
-    let fix = match shell {
-        Shell::Bash => {
-            "bash writes its history when a shell exits; `shopt -s histappend` with `PROMPT_COMMAND='history -a'` writes each command as it runs"
-        }
-        _ => {
-            "zsh writes its history when a shell exits; `setopt INC_APPEND_HISTORY` writes each command as it runs"
-        }
-    };
-    format!(
-        "{}: `{}` has not been written since the report window began, so commands from shells still open are missing ({fix})",
-        shell.display_name(),
-        path.display()
-    )
 }
 
 /// atuin's commands, with the shell each ran in where atuin recorded it.
@@ -398,7 +340,7 @@ fn read_atuin(
     let mut read = ShellRead::new(Shell::Atuin, vec![path.clone()]);
     let mut origins = Vec::new();
     if let Some(problem) = problem {
-        read.warn(WarningCode::SourceUnreadable, problem);
+        read.warn(WarningDetail::AtuinConfig { error: problem.to_string() });
     }
     if config.atuin.is_none() {
         if let Some(legacy) = atuin::shadowed_legacy_data_dir(env, &path) {
@@ -420,14 +362,10 @@ fn read_atuin(
             read.status.files = 1;
             read.status.entries = scan.entries;
             if scan.malformed > 0 {
-                let rows = plural(scan.malformed, "row", "rows");
-                read.warn(
-                    WarningCode::MalformedLines,
-                    format!(
-                        "atuin: {rows} of `{}` skipped (no usable time or command)",
-                        path.display()
-                    ),
-                );
+                read.warn(WarningDetail::AtuinRows {
+                    path: path.display().to_string(),
+                    count: scan.malformed,
+                });
             }
             read.events = scan.events;
             origins = scan.origins;

@@ -12,7 +12,7 @@ use collect::sessions::{SessionsConfig, read_aider};
 use jiff::Timestamp;
 use report_model::{Agent, SessionEvent, WarningCode};
 
-use crate::support::{Home, session, set_mtime, status, times, ts};
+use crate::support::{Home, en, session, set_mtime, status, times, ts};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 
@@ -240,12 +240,12 @@ stray line
     assert_eq!(output.events.len(), 1);
     assert_eq!(output.events[0].prompts, times(&["2026-03-02T10:00:05Z"]));
     let malformed: Vec<_> =
-        output.warnings.iter().filter(|w| w.code == WarningCode::MalformedLines).collect();
+        output.warnings.iter().filter(|w| w.code() == WarningCode::MalformedLines).collect();
     assert_eq!(malformed.len(), 1, "{:?}", output.warnings);
-    assert!(malformed[0].message.contains(&path.display().to_string()));
-    assert!(malformed[0].message.contains("2 malformed lines"), "{}", malformed[0].message);
+    assert!(en(malformed[0]).contains(&path.display().to_string()));
+    assert!(en(malformed[0]).contains("2 malformed lines"), "{}", en(malformed[0]));
     assert!(
-        output.warnings.iter().any(|w| w.message.contains(&fifo.display().to_string())),
+        output.warnings.iter().any(|w| en(w).contains(&fifo.display().to_string())),
         "{:?}",
         output.warnings
     );

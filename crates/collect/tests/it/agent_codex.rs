@@ -9,7 +9,7 @@ use std::path::Path;
 use report_model::{Agent, WarningCode};
 use serde_json::{Value, json};
 
-use crate::support::{Home, fixtures, session, set_mtime, status, times, ts};
+use crate::support::{Home, en, fixtures, session, set_mtime, status, times, ts};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const DAY: &str = ".codex/sessions/2026/03/02";
@@ -576,7 +576,7 @@ fn the_highest_state_db_is_read_only_when_it_or_its_wal_changed_in_the_window() 
     home.write(".codex/state_5.sqlite-wal", b"");
     let output = home.read(Agent::Codex, ts(SINCE));
     assert!(
-        output.warnings.iter().any(|warning| warning.message.contains("state_5.sqlite")),
+        output.warnings.iter().any(|warning| en(warning).contains("state_5.sqlite")),
         "{:#?}",
         output.warnings
     );
@@ -698,10 +698,7 @@ fn a_corrupt_compressed_rollout_is_warned_and_the_rest_read() {
     let output = home.read(Agent::Codex, ts(SINCE));
     assert_eq!(session(&output, Agent::Codex, ID).prompts.len(), 1);
     assert!(
-        output
-            .warnings
-            .iter()
-            .any(|warning| warning.message.contains(&format!("{PARENT}.jsonl.zst"))),
+        output.warnings.iter().any(|warning| en(warning).contains(&format!("{PARENT}.jsonl.zst"))),
         "{:#?}",
         output.warnings
     );
@@ -819,7 +816,7 @@ fn malformed_lines_and_unreadable_files_are_warned() {
     let codes: Vec<(WarningCode, bool)> = output
         .warnings
         .iter()
-        .map(|warning| (warning.code, warning.message.contains(&format!("{PARENT}.jsonl"))))
+        .map(|warning| (warning.code(), en(warning).contains(&format!("{PARENT}.jsonl"))))
         .collect();
     assert!(codes.contains(&(WarningCode::MalformedLines, false)), "{:#?}", output.warnings);
     assert!(codes.contains(&(WarningCode::SourceUnreadable, true)), "{:#?}", output.warnings);

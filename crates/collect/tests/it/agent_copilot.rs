@@ -197,7 +197,7 @@ fn copilot_warns_about_malformed_lines_and_unreadable_files() {
     fs_err::create_dir_all(home.path().join(".copilot/session-state/broken/events.jsonl"))
         .expect("make folder");
     let output = home.read(Agent::Copilot, ts("2026-06-18T00:00:00Z"));
-    let codes: Vec<WarningCode> = output.warnings.iter().map(|warning| warning.code).collect();
+    let codes: Vec<WarningCode> = output.warnings.iter().map(report_model::Warning::code).collect();
     assert!(codes.contains(&WarningCode::MalformedLines), "{:?}", output.warnings);
     assert!(codes.contains(&WarningCode::SourceUnreadable), "{:?}", output.warnings);
     assert_eq!(session(&output, Agent::Copilot, ID).prompts.len(), 2);
@@ -218,7 +218,7 @@ fn copilot_reads_legacy_history_session_state() {
     assert_eq!(event.activity.len(), 4);
     assert_eq!(event.title, "please add mcp servers");
     assert_eq!(event.cwd, None);
-    assert!(output.warnings.iter().any(|warning| warning.code == WarningCode::MalformedLines));
+    assert!(output.warnings.iter().any(|warning| warning.code() == WarningCode::MalformedLines));
 }
 
 #[test]

@@ -7,7 +7,7 @@ use report_model::Agent;
 use rusqlite::{Connection, params};
 use serde_json::json;
 
-use crate::support::{Home, session, set_mtime, status, times, ts};
+use crate::support::{Home, en, session, set_mtime, status, times, ts};
 
 fn ms(text: &str) -> i64 {
     ts(text).as_millisecond()
@@ -202,7 +202,7 @@ fn an_old_chat_store_is_not_opened() {
     set_mtime(&path, ts("2026-05-04T01:00:00Z"));
     let output = home.read(Agent::Cursor, ts("2026-05-04T00:00:00Z"));
     assert_eq!(output.warnings.len(), 1, "{:?}", output.warnings);
-    assert!(output.warnings[0].message.contains("store.db"));
+    assert!(en(&output.warnings[0]).contains("store.db"));
 }
 
 fn slug_of(path: &Path) -> String {
@@ -260,7 +260,7 @@ fn agent_transcripts_are_read_with_the_cwd_from_the_slug() {
     assert_eq!(session(&output, Agent::Cursor, "t3").title, "explain the lexer");
     assert_eq!(output.events.len(), 3);
     assert_eq!(output.warnings.len(), 1, "the malformed line: {:?}", output.warnings);
-    assert!(output.warnings[0].message.contains("t1.jsonl"));
+    assert!(en(&output.warnings[0]).contains("t1.jsonl"));
 }
 
 #[test]
@@ -398,7 +398,7 @@ fn the_login_token_never_comes_out() {
     let output = home.read(Agent::Cursor, ts("2020-01-01T00:00:00Z"));
     let everything = format!("{output:?}");
     assert!(!everything.contains("secret-cursor-access-token"), "the token leaked: {everything}");
-    assert!(output.warnings.iter().any(|warning| warning.message.contains("state.vscdb")));
+    assert!(output.warnings.iter().any(|warning| en(warning).contains("state.vscdb")));
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use report_model::{Agent, WarningCode};
 
-use crate::support::{Home, session, set_mtime, status, times, ts};
+use crate::support::{Home, en, session, set_mtime, status, times, ts};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const ID: &str = "0b7e4a52-1c3d-4e5f-8a9b-000000000001";
@@ -197,9 +197,9 @@ fn droid_malformed_lines_are_warned_and_unknown_records_noted() {
     let path = write(&home, &format!("{PROJECT}/{ID}.jsonl"), &content);
     let output = home.read(Agent::Droid, ts(SINCE));
     let warnings: Vec<_> =
-        output.warnings.iter().filter(|w| w.code == WarningCode::MalformedLines).collect();
+        output.warnings.iter().filter(|w| w.code() == WarningCode::MalformedLines).collect();
     assert_eq!(warnings.len(), 1);
-    assert!(warnings[0].message.contains(&path.display().to_string()));
+    assert!(en(warnings[0]).contains(&path.display().to_string()));
     let found = session(&output, Agent::Droid, ID);
     assert!(found.activity.contains(&ts("2026-03-02T10:06:00Z")));
     let droid = status(&output, Agent::Droid);
@@ -223,7 +223,7 @@ fn droid_unreadable_file_is_warned_and_missing_folder_silent() {
     let output = home.read(Agent::Droid, ts(SINCE));
     session(&output, Agent::Droid, ID);
     assert!(
-        output.warnings.iter().any(|w| w.message.contains(&fifo.display().to_string())),
+        output.warnings.iter().any(|w| en(w).contains(&fifo.display().to_string())),
         "{:?}",
         output.warnings
     );

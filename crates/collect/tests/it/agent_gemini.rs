@@ -7,7 +7,7 @@ use std::path::Path;
 
 use report_model::Agent;
 
-use crate::support::{Home, session, set_mtime, status, times, ts};
+use crate::support::{Home, en, session, set_mtime, status, times, ts};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const ID: &str = "5e551011-0000-4000-8000-000000000001";
@@ -358,7 +358,7 @@ fn old_files_are_not_opened_and_bad_ones_are_warned() {
     assert_eq!(output.warnings.len(), 2, "{:#?}", output.warnings);
     let named = |path: &Path| {
         let name = path.file_name().and_then(|name| name.to_str()).expect("name");
-        output.warnings.iter().any(|warning| warning.message.contains(name))
+        output.warnings.iter().any(|warning| en(warning).contains(name))
     };
     assert!(named(&broken));
     assert!(named(&fifo));

@@ -11,7 +11,7 @@ use report_model::Agent;
 use rusqlite::{Connection, params};
 use serde_json::json;
 
-use crate::support::{Home, session, set_mtime, status, times, ts};
+use crate::support::{Home, en, session, set_mtime, status, times, ts};
 
 /// The tables opencode 1.18.33 creates (its consolidated migration), the ones read here.
 const SCHEMA: &str = "
@@ -395,7 +395,7 @@ fn an_old_database_is_not_opened_and_a_broken_one_is_named() {
     good.user("msg_1", "ses_1", "2026-05-04T09:00:01Z", &[("hello", false)]);
     let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
     assert_eq!(output.warnings.len(), 1, "{:?}", output.warnings);
-    assert!(output.warnings[0].message.contains("opencode.db"), "{:?}", output.warnings);
+    assert!(en(&output.warnings[0]).contains("opencode.db"), "{:?}", output.warnings);
     assert_eq!(session(&output, Agent::Opencode, "ses_1").title, "Still read");
     drop(good);
 }
@@ -468,7 +468,7 @@ fn the_storage_layout_is_read() {
     assert_eq!(event.models, vec!["gpt-5".to_owned()]);
     assert_eq!(status(&output, Agent::Opencode).versions, vec!["0.15.8".to_owned()]);
     assert_eq!(output.warnings.len(), 1, "the malformed message file: {:?}", output.warnings);
-    assert!(output.warnings[0].message.contains("msg_3.json"));
+    assert!(en(&output.warnings[0]).contains("msg_3.json"));
 }
 
 /// The oldest layout: `session/info`, `session/message`, `session/part`, no directory.

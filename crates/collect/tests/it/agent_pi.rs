@@ -105,7 +105,7 @@ fn pi_without_a_header_takes_the_id_from_the_file_name_and_warns_on_bad_lines() 
     assert_eq!(event.cwd, None);
     assert_eq!(event.prompts.len(), 2);
     assert_eq!(output.warnings.len(), 1);
-    assert_eq!(output.warnings[0].code, WarningCode::MalformedLines);
+    assert_eq!(output.warnings[0].code(), WarningCode::MalformedLines);
 }
 
 #[test]
@@ -119,5 +119,5 @@ fn pi_unreadable_file_is_a_warning_and_missing_is_silent() {
     std::os::unix::fs::symlink("/dev/null", &device).expect("make link");
     let output = home.read(Agent::Pi, ts("2026-07-24T00:00:00Z"));
     assert_eq!(output.warnings.len(), 1, "{:?}", output.warnings);
-    assert_eq!(output.warnings[0].code, WarningCode::SourceUnreadable);
+    assert_eq!(output.warnings[0].code(), WarningCode::SourceUnreadable);
 }

@@ -147,7 +147,7 @@ fn qwen_warns_about_malformed_lines_and_documents() {
     home.write(".qwen/tmp/abc/logs.json", "[{");
     let output = home.read(Agent::Qwen, ts("2026-05-02T00:00:00Z"));
     assert_eq!(output.warnings.len(), 2, "{:?}", output.warnings);
-    assert!(output.warnings.iter().all(|warning| warning.code == WarningCode::MalformedLines));
+    assert!(output.warnings.iter().all(|warning| warning.code() == WarningCode::MalformedLines));
     assert_eq!(session(&output, Agent::Qwen, ID).prompts.len(), 3);
 }
 

@@ -8,7 +8,9 @@ use collect::sessions::{SessionsConfig, read_sessions};
 use collect::{Env, SourceOutput};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
-use report_model::{Agent, SessionEvent, Source, Warning, WarningCode};
+use report_model::{Agent, SessionEvent, Source, Warning, WarningDetail};
+
+use crate::support::en;
 
 use crate::support;
 
@@ -131,7 +133,11 @@ fn to_value(output: &SourceOutput<SessionEvent>, home: &Path) -> serde_json::Val
         .collect();
     let value = serde_json::json!({
         "events": output.events,
-        "warnings": output.warnings,
+        "warnings": output.warnings.iter().map(|warning| serde_json::json!({
+            "code": warning.code(),
+            "message": en(warning),
+            "detail": warning.detail,
+        })).collect::<Vec<_>>(),
         "statuses": statuses,
     });
     let text = serde_json::to_string(&value).expect("serialize output");
@@ -331,13 +337,11 @@ fn invalid_utf8_line_is_one_warning_and_a_cut_last_line_is_not_an_error() {
     let path = home.path().join(APP_FOLDER).join(format!("{CLAUDE_2}.jsonl"));
     assert_eq!(
         output.warnings,
-        [Warning::new(
-            WarningCode::MalformedLines,
-            format!("`{}`: 1 malformed line skipped (line 8)", path.display())
-        )
-        .with("path", path.display())
-        .with("count", 1)
-        .with("line", 8)]
+        [Warning::new(WarningDetail::MalformedLines {
+            path: path.display().to_string(),
+            count: 1,
+            line: 8
+        })]
     );
 }
 
@@ -464,7 +468,7 @@ fn files_unchanged_since_the_window_began_are_not_opened() {
     let baseline = Home::fixture().read();
     assert_eq!(output.events, baseline.events);
     assert_eq!(output.warnings.len(), 1, "{:#?}", output.warnings);
-    assert!(!output.warnings[0].message.contains("99999"));
+    assert!(!en(&output.warnings[0]).contains("99999"));
     // They are still counted as files for `standup doctor`.
     assert_eq!(output.statuses[0].files, baseline.statuses[0].files + 1);
     assert_eq!(output.statuses[1].files, baseline.statuses[1].files + 1);
@@ -773,8 +777,7 @@ fn claude_history_lines_are_judged_against_every_session_the_transcripts_told() 
     let orphan =
         support::session(&output, Agent::ClaudeCode, "cccccccc-0000-4000-8000-000000000003");
     assert_eq!(orphan.prompts, times(&["2026-03-02T06:00:00Z"]));
-    let messages: Vec<&str> =
-        output.warnings.iter().map(|warning| warning.message.as_str()).collect();
+    let messages: Vec<String> = output.warnings.iter().map(en).collect();
     assert_eq!(messages.len(), 1, "{messages:?}");
     assert!(
         messages[0].ends_with("history.jsonl`: 1 malformed line skipped (line 2)"),

@@ -10,6 +10,8 @@ use jiff::Timestamp;
 use report_model::{Shell, ShellEvent, WarningCode};
 use tempfile::TempDir;
 
+use crate::support::en;
+
 /// 2026-11-27T00:00:00Z, the start of the report window in every test.
 const SINCE: i64 = 1_795_737_600;
 
@@ -82,7 +84,7 @@ fn warnings(output: &SourceOutput<ShellEvent>, home: &Home) -> Vec<(WarningCode,
     output
         .warnings
         .iter()
-        .map(|warning| (warning.code, warning.message.replace(&home, "~")))
+        .map(|warning| (warning.code(), en(warning).replace(&home, "~")))
         .collect()
 }
 
@@ -147,7 +149,7 @@ fn zsh_undated_entries_are_reported_once_with_their_count() {
     assert!(output.events.is_empty());
     assert_eq!(output.warnings.len(), 1);
     assert!(
-        output.warnings[0].message.starts_with("zsh: 1,204 undated entries in `"),
+        en(&output.warnings[0]).starts_with("zsh: 1,204 undated entries in `"),
         "{:?}",
         output.warnings
     );
@@ -268,7 +270,7 @@ fn bash_undated_lines_before_the_first_timestamp_are_separate_entries() {
 
     assert_eq!(output.events, [event(Shell::Bash, 1_795_770_900, "new")]);
     assert!(
-        output.warnings[0].message.starts_with("bash: 2 undated entries in "),
+        en(&output.warnings[0]).starts_with("bash: 2 undated entries in "),
         "{:?}",
         output.warnings
     );
@@ -628,11 +630,14 @@ fn stale_history_of_another_shell_than_the_login_one_is_only_a_limit() {
 
     let output = read(&env, &only(&[Shell::Zsh, Shell::Bash]));
 
-    let codes: Vec<_> =
-        output.warnings.iter().map(|warning| (warning.code, &warning.message[..5])).collect();
-    assert_eq!(codes, [(WarningCode::HistoryStale, "bash:")]);
-    assert_eq!(status(&output, "zsh").limits.len(), 1);
-    assert!(status(&output, "zsh").limits[0].contains("INC_APPEND_HISTORY"));
+    let codes: Vec<_> = output
+        .warnings
+        .iter()
+        .map(|warning| (warning.code(), en(warning)[..5].to_owned()))
+        .collect();
+    assert_eq!(codes, [(WarningCode::HistoryStale, "bash:".to_owned())]);
+    assert_eq!(status(&output, "zsh").notes.len(), 1);
+    assert!(en(&status(&output, "zsh").notes[0]).contains("INC_APPEND_HISTORY"));
 }
 
 #[test]

@@ -9,7 +9,12 @@ use std::time::{Duration, SystemTime};
 use collect::sessions::{SessionsConfig, read_sessions};
 use collect::{Env, SourceOutput, SourceStatus};
 use jiff::Timestamp;
-use report_model::{Agent, SessionEvent};
+use report_model::{Agent, Lang, SessionEvent, Warning};
+
+/// A warning's English text, as the report words it.
+pub(crate) fn en(warning: &Warning) -> String {
+    render::warning_text(warning, Lang::En)
+}
 
 /// A temp folder standing in for a user's home.
 pub(crate) struct Home {

@@ -11,8 +11,8 @@ use report_model::{Report, Warning, WarningCode};
 use serde_json::{Value, json};
 
 use crate::{
-    capture, captured_with, commit, daily, empty_daily, fixture, group, project, redactor, session,
-    small_daily,
+    capture, captured_with, commit, daily, empty_daily, en, fixture, group, project, redactor,
+    session, small_daily,
 };
 
 fn config(endpoint: impl Into<String>) -> ClientConfig {
@@ -171,11 +171,11 @@ fn connection_refused_is_unavailable() {
     let warnings =
         run(&Ollama::new(config(format!("http://127.0.0.1:{port}")).with_model("m")), &mut report);
     assert_eq!(warnings.len(), 1);
-    assert_eq!(warnings[0].code, WarningCode::LlmUnavailable);
+    assert_eq!(warnings[0].code(), WarningCode::LlmUnavailable);
     assert!(
-        warnings[0].message.starts_with("no narrative: LLM server unavailable: cannot connect"),
+        en(&warnings[0]).starts_with("no narrative: LLM server unavailable: cannot connect"),
         "{}",
-        warnings[0].message
+        en(&warnings[0])
     );
     assert_eq!(report.narrative, None);
     assert_eq!(report.meta.llm_model, None);
@@ -192,8 +192,8 @@ fn a_host_name_is_blocked_without_a_lookup() {
     let mut report = small_daily();
     let warnings = run(&Ollama::new(config(endpoint)), &mut report);
     assert_eq!(warnings.len(), 1);
-    assert_eq!(warnings[0].code, WarningCode::LlmBlockedNonloopback);
-    insta::assert_snapshot!(warnings[0].message, @"no narrative: the LLM endpoint host `localhost.evil.example` is a name; only IP literals (127.0.0.1, [::1]) and `localhost` are accepted, and nothing is looked up; nothing was sent");
+    assert_eq!(warnings[0].code(), WarningCode::LlmBlockedNonloopback);
+    insta::assert_snapshot!(en(&warnings[0]), @"no narrative: the LLM endpoint host `localhost.evil.example` is a name; only IP literals (127.0.0.1, [::1]) and `localhost` are accepted, and nothing is looked up; nothing was sent");
     assert_eq!(report.narrative, None);
     any.assert_hits(0);
 }
@@ -216,10 +216,10 @@ fn non_loopback_endpoint_spellings_are_blocked() {
             let warnings = run(&*backend, &mut report);
             assert_eq!(warnings.len(), 1, "{host}");
             assert_eq!(
-                warnings[0].code,
+                warnings[0].code(),
                 WarningCode::LlmBlockedNonloopback,
                 "{host}: {}",
-                warnings[0].message
+                en(&warnings[0])
             );
             assert_eq!(report.narrative, None);
         }
@@ -241,8 +241,8 @@ fn a_redirect_is_unavailable_and_never_followed() {
     });
     let mut report = small_daily();
     let warnings = run(&Ollama::new(config(server.base_url()).with_model("m")), &mut report);
-    assert_eq!(warnings[0].code, WarningCode::LlmUnavailable);
-    insta::assert_snapshot!(warnings[0].message, @"no narrative: LLM server unavailable: the server answered with a redirect (HTTP 302), which is refused");
+    assert_eq!(warnings[0].code(), WarningCode::LlmUnavailable);
+    insta::assert_snapshot!(en(&warnings[0]), @"no narrative: LLM server unavailable: the server answered with a redirect (HTTP 302), which is refused");
     target_chat.assert_hits(0);
 }
 
@@ -255,8 +255,8 @@ fn a_server_error_is_unavailable() {
     });
     let mut report = small_daily();
     let warnings = run(&Ollama::new(config(server.base_url()).with_model("m")), &mut report);
-    assert_eq!(warnings[0].code, WarningCode::LlmUnavailable);
-    insta::assert_snapshot!(warnings[0].message, @"no narrative: LLM server unavailable: the server answered HTTP 500: llama runner process has terminated");
+    assert_eq!(warnings[0].code(), WarningCode::LlmUnavailable);
+    insta::assert_snapshot!(en(&warnings[0]), @"no narrative: LLM server unavailable: the server answered HTTP 500: llama runner process has terminated");
 }
 
 #[test]
@@ -268,8 +268,8 @@ fn a_missing_model_quotes_ollama() {
     });
     let mut report = small_daily();
     let warnings = run(&Ollama::new(config(server.base_url()).with_model("qwen9:1b")), &mut report);
-    assert_eq!(warnings[0].code, WarningCode::LlmUnavailable);
-    insta::assert_snapshot!(warnings[0].message, @"no narrative: LLM server unavailable: the server answered HTTP 404: model 'qwen9:1b' not found");
+    assert_eq!(warnings[0].code(), WarningCode::LlmUnavailable);
+    insta::assert_snapshot!(en(&warnings[0]), @"no narrative: LLM server unavailable: the server answered HTTP 404: model 'qwen9:1b' not found");
 }
 
 #[test]
@@ -281,8 +281,8 @@ fn a_server_without_models_is_unavailable() {
     });
     let mut report = small_daily();
     let warnings = run(&Ollama::new(config(server.base_url())), &mut report);
-    assert_eq!(warnings[0].code, WarningCode::LlmUnavailable);
-    assert!(warnings[0].message.contains("the server has none"));
+    assert_eq!(warnings[0].code(), WarningCode::LlmUnavailable);
+    assert!(en(&warnings[0]).contains("the server has none"));
 }
 
 #[test]
@@ -296,8 +296,8 @@ fn a_stalled_server_is_unavailable() {
     let backend =
         Ollama::new(config(server.base_url()).with_model("m").with_timeout(Duration::from_secs(1)));
     let warnings = run(&backend, &mut report);
-    assert_eq!(warnings[0].code, WarningCode::LlmUnavailable);
-    insta::assert_snapshot!(warnings[0].message, @"no narrative: LLM server unavailable: no answer within the overall time-out");
+    assert_eq!(warnings[0].code(), WarningCode::LlmUnavailable);
+    insta::assert_snapshot!(en(&warnings[0]), @"no narrative: LLM server unavailable: no answer within the overall time-out");
 }
 
 #[test]
@@ -312,8 +312,8 @@ fn a_five_megabyte_reply_fails_without_crashing() {
     });
     let mut report = small_daily();
     let warnings = run(&Ollama::new(config(server.base_url()).with_model("m")), &mut report);
-    assert_eq!(warnings[0].code, WarningCode::LlmFailed);
-    insta::assert_snapshot!(warnings[0].message, @"no narrative: unusable LLM reply: the reply is larger than 1048576 bytes");
+    assert_eq!(warnings[0].code(), WarningCode::LlmFailed);
+    insta::assert_snapshot!(en(&warnings[0]), @"no narrative: unusable LLM reply: the reply is larger than 1048576 bytes");
     assert_eq!(report.narrative, None);
 }
 
@@ -327,7 +327,7 @@ fn a_whitespace_reply_over_http_fails() {
     });
     let mut report = small_daily();
     let warnings = run(&Ollama::new(config(server.base_url()).with_model("m")), &mut report);
-    assert_eq!(warnings[0].code, WarningCode::LlmFailed);
+    assert_eq!(warnings[0].code(), WarningCode::LlmFailed);
     assert_eq!(report.narrative, None);
     assert_eq!(report.meta.llm_model, None);
 }
@@ -348,8 +348,8 @@ fn a_hostile_reply_over_http_is_cleaned_and_checked() {
     let warnings = run(&Ollama::new(config(server.base_url()).with_model("m")), &mut report);
     // The capped run of `y` is not supported by the data: one sentence of three left out.
     assert_eq!(warnings.len(), 1, "{warnings:?}");
-    assert_eq!(warnings[0].code, WarningCode::LlmSentencesDropped);
-    insta::assert_snapshot!(warnings[0].message, @"1 of 3 sentences of the narrative left out as not supported by the data (unsupported: 1)");
+    assert_eq!(warnings[0].code(), WarningCode::LlmSentencesDropped);
+    insta::assert_snapshot!(en(&warnings[0]), @"1 of 3 sentences of the narrative left out as not supported by the data (unsupported: 1)");
     let text = report.narrative.unwrap().text;
     assert_eq!(text, "Worked on standup. metafy fix decoded zsh bytes.");
     let check = report.narrative_check.unwrap();

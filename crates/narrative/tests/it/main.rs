@@ -14,6 +14,12 @@ use llm_client::{Backend, ChatOptions};
 #[path = "../support/report.rs"]
 mod report_fixture;
 pub(crate) use report_fixture::*;
+use report_model::Warning;
+
+/// A warning's English text, as the report words it.
+fn en(warning: &Warning) -> String {
+    render::warning_text(warning, report_model::Lang::En)
+}
 
 /// The built-in redactor, built once: building it compiles every rule.
 pub(crate) fn redactor() -> &'static redact::Redactor {

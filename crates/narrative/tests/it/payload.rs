@@ -1,7 +1,7 @@
 //! The payload and the user message: content, escaping, determinism, redaction.
 
 use narrative::{Lang, Limits, USER_HEADER, build_prompt};
-use report_model::{Narrative, ShellGroup, Warning, WarningCode};
+use report_model::{Narrative, ShellGroup, Warning, WarningDetail};
 use serde_json::Value;
 
 use crate::{commit, daily, data_of, group, project, redactor, session, small_daily, standup};
@@ -83,7 +83,10 @@ fn the_same_report_gives_the_same_prompt() {
 #[test]
 fn warnings_metadata_and_narrative_are_left_out() {
     let mut report = small_daily();
-    report.warnings.push(Warning::new(WarningCode::GitFailed, "warning-marker"));
+    report.warnings.push(Warning::new(WarningDetail::Git {
+        path: "warning-marker".to_owned(),
+        error: "warning-marker".to_owned(),
+    }));
     report.narrative = Some(Narrative {
         text: "narrative-marker".into(),
         blockers: Vec::new(),

@@ -3,7 +3,7 @@
 use narrative::{Lang, Limits, narrate};
 use report_model::{Report, WarningCode};
 
-use crate::{Fake, empty_daily, project, redactor, session, small_daily, standup};
+use crate::{Fake, empty_daily, en, project, redactor, session, small_daily, standup};
 
 fn run(backend: &Fake, report: &mut Report) -> Vec<report_model::Warning> {
     narrate(backend, report, redactor(), &Limits::default(), Lang::En)
@@ -30,7 +30,7 @@ fn a_hostile_reply_is_cleaned_and_checked() {
     let mut report = small_daily();
     let warnings = narrate(&backend, &mut report, redactor(), &Limits::default(), Lang::En);
     assert_eq!(warnings.len(), 1);
-    assert_eq!(warnings[0].code, WarningCode::LlmSentencesDropped);
+    assert_eq!(warnings[0].code(), WarningCode::LlmSentencesDropped);
     let text = &report.narrative.as_ref().unwrap().text;
     assert_eq!(text, "Work on standup. The zsh metafied bytes are decoded now.");
     for forbidden in
@@ -57,8 +57,8 @@ fn a_whitespace_reply_fails_and_leaves_no_narrative() {
     let mut report = small_daily();
     let warnings = run(&backend, &mut report);
     assert_eq!(warnings.len(), 1);
-    assert_eq!(warnings[0].code, WarningCode::LlmFailed);
-    insta::assert_snapshot!(warnings[0].message, @"no narrative: the model's reply was empty after cleaning");
+    assert_eq!(warnings[0].code(), WarningCode::LlmFailed);
+    insta::assert_snapshot!(en(&warnings[0]), @"no narrative: the model's reply was empty after cleaning");
     assert_eq!(report.narrative, None);
     assert_eq!(report.meta.llm_model, None);
 }
@@ -67,7 +67,7 @@ fn a_whitespace_reply_fails_and_leaves_no_narrative() {
 fn a_reply_that_is_only_reasoning_fails() {
     let backend = Fake::replying("<think>hmm</think>\n\n");
     let mut report = small_daily();
-    assert_eq!(run(&backend, &mut report)[0].code, WarningCode::LlmFailed);
+    assert_eq!(run(&backend, &mut report)[0].code(), WarningCode::LlmFailed);
     assert_eq!(report.narrative, None);
 }
 
@@ -76,8 +76,8 @@ fn a_five_megabyte_repetition_is_rejected() {
     let backend = Fake::replying(&"word ".repeat(1_000_000));
     let mut report = small_daily();
     let warnings = run(&backend, &mut report);
-    assert_eq!(warnings[0].code, WarningCode::LlmRejected);
-    insta::assert_snapshot!(warnings[0].message, @"repetition: the reply repeats itself; the report has no narrative");
+    assert_eq!(warnings[0].code(), WarningCode::LlmRejected);
+    insta::assert_snapshot!(en(&warnings[0]), @"repetition: the reply repeats itself; the report has no narrative");
     assert_eq!(report.narrative, None);
     assert_eq!(report.narrative_check.unwrap().reason.as_deref(), Some("repetition"));
 }
@@ -87,7 +87,7 @@ fn an_earlier_narrative_is_cleared_on_failure() {
     let mut report = small_daily();
     assert!(run(&Fake::replying("Metafy fix."), &mut report).is_empty());
     let warnings = run(&Fake::failing(llm_client::Error::EmptyReply), &mut report);
-    assert_eq!(warnings[0].code, WarningCode::LlmFailed);
+    assert_eq!(warnings[0].code(), WarningCode::LlmFailed);
     assert_eq!(report.narrative, None);
     assert_eq!(report.meta.llm_model, None);
 }
@@ -119,7 +119,7 @@ fn standup_blockers_are_parsed_and_removed() {
     );
     let warnings = narrate(&backend, &mut report, redactor(), &Limits::default(), Lang::Ja);
     assert_eq!(warnings.len(), 1);
-    insta::assert_snapshot!(warnings[0].message, @"0 of 2 sentences of the narrative left out as not supported by the data; 2 of 3 possible blockers left out (no_evidence: 1, unknown_evidence: 1)");
+    insta::assert_snapshot!(en(&warnings[0]), @"0 of 2 sentences of the narrative left out as not supported by the data; 2 of 3 possible blockers left out (no_evidence: 1, unknown_evidence: 1)");
     let narrative = report.narrative.unwrap();
     assert_eq!(
         narrative.text,
@@ -155,7 +155,7 @@ fn client_errors_map_to_warning_codes() {
         let mut report = small_daily();
         let warnings = run(&Fake::failing(error.clone()), &mut report);
         assert_eq!(warnings.len(), 1);
-        assert_eq!(warnings[0].code, code, "{error}");
+        assert_eq!(warnings[0].code(), code, "{error}");
         assert_eq!(report.narrative, None);
         assert_eq!(report.meta.llm_model, None);
     }
@@ -166,8 +166,8 @@ fn a_model_error_is_a_warning_too() {
     let backend = Fake { model: Err(llm_client::Error::NoModels), ..Fake::replying("text") };
     let mut report = small_daily();
     let warnings = run(&backend, &mut report);
-    assert_eq!(warnings[0].code, WarningCode::LlmUnavailable);
-    insta::assert_snapshot!(warnings[0].message, @"no narrative: LLM server unavailable: no model is configured and the server has none; pull or load a model first");
+    assert_eq!(warnings[0].code(), WarningCode::LlmUnavailable);
+    insta::assert_snapshot!(en(&warnings[0]), @"no narrative: LLM server unavailable: no model is configured and the server has none; pull or load a model first");
     assert_eq!(backend.n_calls(), 0);
 }
 
@@ -177,7 +177,7 @@ fn warning_messages_are_cleaned_and_redacted() {
     let backend = Fake::failing(llm_client::Error::Status { status: 401, excerpt });
     let mut report = small_daily();
     let warnings = run(&backend, &mut report);
-    insta::assert_snapshot!(warnings[0].message, @"no narrative: LLM server unavailable: the server answered HTTP 401: bad token [REDACTED:github-pat] ");
+    insta::assert_snapshot!(en(&warnings[0]), @"no narrative: LLM server unavailable: the server answered HTTP 401: bad token [REDACTED:github-pat] ");
 }
 
 /// Obviously fake, but shaped like a classic GitHub token.

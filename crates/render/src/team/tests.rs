@@ -1,5 +1,5 @@
 use jiff::tz::TimeZone;
-use report_model::{Lang, TEAM_SCHEMA_VERSION, TeamDay, Warning, WarningCode};
+use report_model::{Lang, TEAM_SCHEMA_VERSION, TeamDay, Warning, WarningDetail};
 
 use super::team;
 use crate::Format;
@@ -9,11 +9,10 @@ fn empty_day() -> TeamDay {
         schema_version: TEAM_SCHEMA_VERSION,
         date: "2026-11-27".parse().unwrap(),
         members: Vec::new(),
-        warnings: vec![
-            Warning::new(WarningCode::LedgerUnreadable, "cannot read `bob/2026-11-27.json`: bad")
-                .with("path", "bob/2026-11-27.json")
-                .with("error", "bad"),
-        ],
+        warnings: vec![Warning::new(WarningDetail::LedgerFolderUnreadable {
+            path: "bob/2026-11-27.json".to_owned(),
+            error: "bad".to_owned(),
+        })],
         generated_at: "2026-11-27T09:00:00Z".parse().unwrap(),
         time_zone: "UTC".to_owned(),
     }

@@ -200,7 +200,7 @@ fn machines_that_fail_are_warnings_naming_them_and_the_rest_comes_out() {
         .map(|warning| {
             (
                 warning["code"].as_str().unwrap().to_owned(),
-                warning["params"]["machine"].as_str().unwrap_or_default().to_owned(),
+                warning["detail"]["machine"].as_str().unwrap_or_default().to_owned(),
             )
         })
         .collect();
@@ -222,6 +222,52 @@ fn machines_that_fail_are_warnings_naming_them_and_the_rest_comes_out() {
 
 /// `standup record` on the dev box into a git ledger (a clone of a bare repository),
 /// committed and pushed; the laptop reads it from its own clone.
+/// A ledger entry written by an older standup carries its warnings as `message` and
+/// `params`: they are read back, shown in English (after a Japanese label in Japanese)
+/// with the machine's name, and kept in the JSON.
+#[test]
+fn an_older_ledger_entrys_warnings_are_read_with_their_english_message() {
+    let machines = two_machines();
+    let day = machines.devbox.run(
+        "2026-11-27T09:00:00Z",
+        "UTC",
+        &["daily", "--format", "json", "--no-llm"],
+    );
+    let mut entry: serde_json::Value = serde_json::from_str(day.success()).unwrap();
+    entry["warnings"] = serde_json::json!([{
+        "code": "history_stale",
+        "message": "zsh: `/old/.zsh_history` has not been written since the report window began",
+        "params": {"source": "zsh", "path": "/old/.zsh_history"},
+    }]);
+    machines.laptop.write("ledger/oldbox/2026-11-27.json", &entry.to_string());
+    machines.laptop.config("[ledger]\nmachine = \"laptop\"\ndir = \"~/ledger\"\nmerge = true\n");
+    let english = machines.laptop.run(NOW, TOKYO, &["daily", "--no-llm", "--lang", "en"]);
+    assert!(
+        english.success().contains(
+            r"`history_stale` \[oldbox\] zsh: `/old/.zsh_history` has not been written since the report window began"
+        ),
+        "{}",
+        english.stdout
+    );
+    let japanese = machines.laptop.run(NOW, TOKYO, &["daily", "--no-llm", "--lang", "ja"]);
+    assert!(
+        japanese.success().contains(
+            r"`history_stale` \[oldbox\] 古い履歴（zsh: `/old/.zsh_history` has not been written"
+        ),
+        "{}",
+        japanese.stdout
+    );
+    let json =
+        machines.laptop.run(NOW, TOKYO, &["daily", "--machines", "--no-llm", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(json.success()).unwrap();
+    let warning = &report["warnings"][0];
+    assert_eq!(warning["code"], "history_stale", "{warning}");
+    assert_eq!(warning["machine"], "oldbox");
+    assert_eq!(warning["detail"]["kind"], "legacy");
+    assert_eq!(warning["detail"]["params"]["path"], "/old/.zsh_history");
+    assert!(warning["message"].as_str().unwrap().starts_with("[oldbox] zsh: `/old/.zsh_history`"));
+}
+
 #[test]
 fn the_ledger_carries_a_machines_day_and_stale_or_broken_entries_are_warnings() {
     let machines = two_machines();
@@ -285,7 +331,7 @@ fn the_ledger_carries_a_machines_day_and_stale_or_broken_entries_are_warnings() 
         .unwrap()
         .iter()
         .map(|warning| {
-            (warning["code"].as_str().unwrap(), warning["params"]["path"].as_str().unwrap())
+            (warning["code"].as_str().unwrap(), warning["detail"]["path"].as_str().unwrap())
         })
         .collect();
     assert_eq!(

@@ -675,8 +675,10 @@ fn an_unavailable_llm_is_worded_in_japanese_with_the_detail_in_json() {
         .iter()
         .find(|warning| warning["code"] == "llm_unavailable")
         .unwrap_or_else(|| panic!("{}", json.stdout));
-    assert_eq!(warning["params"]["kind"], "connection");
-    assert!(warning["params"]["detail"].as_str().unwrap().contains("os error 111"), "{warning}");
+    assert_eq!(warning["detail"]["kind"], "llm");
+    assert_eq!(warning["detail"]["cause"]["kind"], "connection");
+    assert!(warning["detail"]["error"].as_str().unwrap().contains("os error 111"), "{warning}");
+    assert!(warning["message"].as_str().unwrap().starts_with("no narrative: LLM server"));
     // A server off loopback, in Japanese too.
     home.config("[llm]\nendpoint = \"http://10.1.2.3:11434\"\nmodel = \"m\"\n");
     let run = home.run(NOW, TOKYO, &["daily", "--lang", "ja"]);

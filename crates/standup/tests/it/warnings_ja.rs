@@ -54,8 +54,9 @@ fn warnings_in_japanese_with_the_codes_kept() {
         .find(|warning| warning["code"] == "malformed_lines")
         .unwrap();
     assert!(warning["message"].as_str().unwrap().ends_with("1 malformed line skipped (line 2)"));
-    assert_eq!(warning["params"]["count"], "1");
-    assert_eq!(warning["params"]["line"], "2");
+    assert_eq!(warning["detail"]["kind"], "malformed_lines");
+    assert_eq!(warning["detail"]["count"], 1);
+    assert_eq!(warning["detail"]["line"], 2);
     let unknown = report["buckets"][0]["projects"]
         .as_array()
         .unwrap()

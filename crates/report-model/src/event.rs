@@ -165,10 +165,36 @@ pub struct SessionEvent {
     /// user]`), when no prompt came after it: the session was left there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<Timestamp>,
+    /// The shell commands the agent ran through its shell tool in the main chain (not
+    /// sub-agents) whose last runs in the session failed with no passing run after (a
+    /// passing run of the same command line clears it), in order of their last failure;
+    /// at most [`FAILED_COMMANDS_MAX`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed_commands: Vec<FailedCommand>,
 }
 
 /// The most items of one to-do list a session keeps.
 pub const TODOS_MAX: usize = 20;
+
+/// The most failed commands one session keeps (the latest ones).
+pub const FAILED_COMMANDS_MAX: usize = 10;
+
+/// A shell command an agent ran that failed, and has not passed since in its session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct FailedCommand {
+    /// The command line (untrusted: cleaned, redacted and shortened like a title).
+    pub command: String,
+    /// The exit status of its last run, when the agent's log gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<i64>,
+    /// How many times it failed in a row, up to its last run.
+    pub failures: usize,
+    /// The first of those failed runs.
+    pub since: Timestamp,
+    /// The last one.
+    pub time: Timestamp,
+}
 
 /// One item of an agent's to-do list or plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -27,6 +27,15 @@
 //!   `in_progress`, `completed`), found by a byte scan of the raw message, which is
 //!   decoded only then. The task tools of newer versions (`TaskCreate`, `TaskUpdate`),
 //!   which change one task at a time, are not read yet.
+//! - Failed commands: a main-chain assistant record's `tool_use` block named `Bash`
+//!   (`id`, `input.command`) and the `tool_result` block of a later main-chain user
+//!   record with that `tool_use_id`: without `is_error` the command passed (status 0);
+//!   with `is_error: true` and a text starting `Exit code N` (the content is a string,
+//!   or a list of `text` parts) it exited with N; other errors (a denied permission, an
+//!   interruption) tell no status and are not counted. The record's `toolUseResult`
+//!   says the same (`"Error: Exit code 3\n…"` as a string, an object with `stdout`,
+//!   `stderr`, `interrupted` on success) and is not read. Verified in
+//!   `fixtures/agents/claude/2.1.197/` (the third session runs `sh check.sh`, exit 3).
 //! - A session whose records are all command echoes and meta records (a `/clear`, which
 //!   starts a new session with `<command-name>/clear</command-name>` and its empty
 //!   `<local-command-stdout>`, and nothing after it) has no prompt, reply, tool result
@@ -58,7 +67,7 @@ use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, LStr, Stripping, Text};
+use super::lenient::{LBool, LNum, LStr, Text};
 use super::{Ctx, Drafts, SessionsConfig, config_path, dedup_paths, draft, has_extension};
 use crate::{Env, SourceStatus, fsread};
 use report_model::plural;
@@ -117,6 +126,9 @@ const KNOWN_TYPES: &[&str] = &[
     "api-request",
     "api-request-blob",
     "api-request-shape",
+    // The tools a session used (`{"type":"tools-used","tools":["Bash"],"sessionId"}`, no
+    // timestamp; 2.1.332, recorded with a `Bash` call): bookkeeping.
+    "tools-used",
 ];
 
 /// The fields of a transcript line that the reader uses.
@@ -131,6 +143,9 @@ struct Line<'a> {
     is_meta: LBool,
     is_compact_summary: LBool,
     message: Message<'a>,
+    /// The exit statuses the tool results of a main-chain `user` message tell (see
+    /// [`exit_statuses`]).
+    tool_exits: Vec<(String, i64)>,
     custom_title: LStr<'a>,
     ai_title: LStr<'a>,
     summary: LStr<'a>,
@@ -203,7 +218,14 @@ impl<'de> Visitor<'de> for LineSeed {
                 Some("message") => {
                     let main_user = line.kind.is("user") && !self.subagent && !line.is_sidechain.0;
                     line.message = if main_user {
-                        Message::Decoded(map.next_value_seed(Stripping)?)
+                        // Kept raw for a moment: a tool result's status is read from it
+                        // (found by a byte scan, so a prompt is decoded once).
+                        let raw = map.next_value::<&'de serde_json::value::RawValue>()?;
+                        line.tool_exits = exit_statuses(raw);
+                        Message::Decoded(
+                            Text::from_json_stripping(raw.get())
+                                .map_err(serde::de::Error::custom)?,
+                        )
                     } else {
                         map.next_value::<Option<&'de serde_json::value::RawValue>>()?
                             .map_or(Message::Absent, Message::Raw)
@@ -593,6 +615,10 @@ enum Record {
         todos: Option<Vec<Todo>>,
         /// Whether the record is Claude Code's `[Request interrupted by user…]` marker.
         interrupt: bool,
+        /// The `Bash` calls of a main-chain assistant record: tool-use id and command.
+        shell_calls: Vec<(String, String)>,
+        /// The tool results of a main-chain user record: tool-use id and exit status.
+        tool_results: Vec<(String, i64)>,
     },
 }
 
@@ -677,7 +703,12 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
         let mut prompt = None;
         let mut interrupt = false;
         let mut substantive = side_chain || line.kind.is("assistant");
+        let mut tool_results = Vec::new();
         if line.kind.is("user") && !side_chain {
+            tool_results = match &line.message {
+                Message::Raw(raw) => exit_statuses(raw),
+                Message::Decoded(_) | Message::Absent => std::mem::take(&mut line.tool_exits),
+            };
             let message: Text = match std::mem::take(&mut line.message) {
                 Message::Decoded(text) => text,
                 Message::Raw(raw) => Text::from_json_stripping(raw.get())?,
@@ -690,13 +721,15 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
                 prompt = Some(message.value);
             }
         }
-        let (model, todos) = if line.kind.is("assistant") && !side_chain {
+        let (model, todos, shell_calls) = if line.kind.is("assistant") && !side_chain {
             match line.message {
-                Message::Raw(raw) => (quick_model(raw.get().as_bytes()), todo_write(raw)),
-                Message::Decoded(_) | Message::Absent => (None, None),
+                Message::Raw(raw) => {
+                    (quick_model(raw.get().as_bytes()), todo_write(raw), bash_calls(raw))
+                }
+                Message::Decoded(_) | Message::Absent => (None, None, Vec::new()),
             }
         } else {
-            (None, None)
+            (None, None, Vec::new())
         };
         records.push(Record::Event {
             session,
@@ -710,6 +743,8 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
             substantive,
             todos,
             interrupt,
+            shell_calls,
+            tool_results,
         });
         Ok(())
     });
@@ -732,6 +767,8 @@ fn apply_transcript(
     state.versions.extend(file.versions);
     state.unknown.extend(file.unknown);
     let State { drafts, extras, transcripts, substantive: solid, .. } = state;
+    // The file's `Bash` calls by tool-use id (a result follows its call in the same file).
+    let mut shell_calls: HashMap<String, String> = HashMap::new();
     for record in file.records {
         match record {
             Record::CustomTitle { session, title } => {
@@ -753,6 +790,8 @@ fn apply_transcript(
                 substantive,
                 todos,
                 interrupt,
+                shell_calls: calls,
+                tool_results,
             } => {
                 let session_id = file.sessions[session].as_str();
                 if substantive && !solid.contains(session_id) {
@@ -792,6 +831,12 @@ fn apply_transcript(
                 }
                 if interrupt {
                     session.note_interrupt(time);
+                }
+                shell_calls.extend(calls);
+                for (id, exit) in tool_results {
+                    if let Some(command) = shell_calls.remove(&id) {
+                        session.note_command(time, &command, exit);
+                    }
                 }
                 if let Some(text) = prompt {
                     if time >= since {
@@ -1052,6 +1097,8 @@ struct ToolBlock<'a> {
     #[serde(rename = "type", borrow)]
     kind: LStr<'a>,
     #[serde(borrow)]
+    id: LStr<'a>,
+    #[serde(borrow)]
     name: LStr<'a>,
     #[serde(borrow)]
     input: Option<&'a serde_json::value::RawValue>,
@@ -1082,6 +1129,102 @@ fn todo_write(message: &serde_json::value::RawValue) -> Option<Vec<Todo>> {
             let input: TodoInput = serde_json::from_str(block.input?.get()).ok()?;
             super::todo_list(input.todos?)
         })
+}
+
+/// The input of a `Bash` call: `{"command", "description"?, "timeout"?}`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct BashInput<'a> {
+    #[serde(borrow)]
+    command: LStr<'a>,
+}
+
+/// The `Bash` calls of an assistant message (tool-use id, command), found by a byte scan
+/// first so that other messages are never decoded.
+fn bash_calls(message: &serde_json::value::RawValue) -> Vec<(String, String)> {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"Bash\""));
+    if FINDER.find(message.get().as_bytes()).is_none() {
+        return Vec::new();
+    }
+    let Ok(message) = serde_json::from_str::<ToolMessage>(message.get()) else {
+        return Vec::new();
+    };
+    let Some(Ok(blocks)) = message.content.map(|c| serde_json::from_str::<Vec<ToolBlock>>(c.get()))
+    else {
+        return Vec::new();
+    };
+    blocks
+        .iter()
+        .filter(|block| block.kind.is("tool_use") && block.name.is("Bash"))
+        .filter_map(|block| {
+            let input: BashInput = serde_json::from_str(block.input?.get()).ok()?;
+            Some((block.id.get()?.to_owned(), input.command.get()?.to_owned()))
+        })
+        .collect()
+}
+
+/// One `tool_result` block of a user message.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ResultBlock<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    tool_use_id: LStr<'a>,
+    is_error: LBool,
+    #[serde(borrow)]
+    content: Option<&'a serde_json::value::RawValue>,
+}
+
+/// A text part of a `tool_result`'s content when it is a list.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct TextPart<'a> {
+    #[serde(borrow)]
+    text: LStr<'a>,
+}
+
+/// The exit statuses the tool results of a user message tell (tool-use id, status): 0 for
+/// a result that is not an error, N for an error whose text starts with `Exit code N`
+/// (Claude Code's wording for a `Bash` command that exited with N). Other errors (a
+/// denied permission, an interruption, a timeout) tell none.
+fn exit_statuses(message: &serde_json::value::RawValue) -> Vec<(String, i64)> {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"tool_result\""));
+    if FINDER.find(message.get().as_bytes()).is_none() {
+        return Vec::new();
+    }
+    let Ok(message) = serde_json::from_str::<ToolMessage>(message.get()) else {
+        return Vec::new();
+    };
+    let Some(Ok(blocks)) =
+        message.content.map(|c| serde_json::from_str::<Vec<ResultBlock>>(c.get()))
+    else {
+        return Vec::new();
+    };
+    blocks
+        .iter()
+        .filter(|block| block.kind.is("tool_result"))
+        .filter_map(|block| {
+            let id = block.tool_use_id.get()?.to_owned();
+            if !block.is_error.0 {
+                return Some((id, 0));
+            }
+            let content = block.content?;
+            let text = serde_json::from_str::<LStr>(content.get())
+                .ok()
+                .and_then(|text| text.get().map(str::to_owned))
+                .or_else(|| {
+                    let parts: Vec<TextPart> = serde_json::from_str(content.get()).ok()?;
+                    parts.iter().find_map(|part| part.text.get().map(str::to_owned))
+                })?;
+            let digits = text.strip_prefix("Exit code ")?;
+            let end =
+                digits.find(|c: char| !c.is_ascii_digit() && c != '-').unwrap_or(digits.len());
+            Some((id, digits[..end].parse().ok()?))
+        })
+        .collect()
 }
 
 /// `cleanupPeriodDays` from a `settings.json`, when it is set.

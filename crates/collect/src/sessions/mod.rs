@@ -46,7 +46,10 @@ use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
-use report_model::{Agent, SessionEvent, TODOS_MAX, Todo, TodoStatus, Warning, plural};
+use report_model::{
+    Agent, FAILED_COMMANDS_MAX, FailedCommand, SessionEvent, TODOS_MAX, Todo, TodoStatus, Warning,
+    plural,
+};
 
 use rustix::fs::FileType;
 
@@ -403,6 +406,9 @@ pub(crate) struct Draft {
     interrupted: Option<Timestamp>,
     /// The latest prompt, whenever it was (a prompt after an interruption resumes).
     last_prompt: Option<Timestamp>,
+    /// The main chain's shell-tool runs: time, command line (blanks collapsed, bounded),
+    /// exit status.
+    commands: Vec<ShellRun>,
 }
 
 impl Draft {
@@ -420,7 +426,23 @@ impl Draft {
             todos: None,
             interrupted: None,
             last_prompt: None,
+            commands: Vec::new(),
         }
+    }
+
+    /// Notes a run of a shell command through the agent's shell tool (main chain only)
+    /// and its exit status.
+    pub(crate) fn note_command(&mut self, time: Timestamp, command: &str, exit: i64) {
+        let command = command.split_whitespace().collect::<Vec<_>>().join(" ");
+        if command.is_empty() {
+            return;
+        }
+        let command = if command.chars().count() > RAW_COMMAND_MAX_CHARS {
+            command.chars().take(RAW_COMMAND_MAX_CHARS).collect()
+        } else {
+            command
+        };
+        self.commands.push((time, command, exit));
     }
 
     /// Notes that the person interrupted the agent at `time`.
@@ -480,6 +502,7 @@ impl Draft {
         }
         self.interrupted = self.interrupted.max(other.interrupted);
         self.last_prompt = self.last_prompt.max(other.last_prompt);
+        self.commands.extend(other.commands);
     }
 
     /// The event, or `None` when the session has no record in the window.
@@ -502,6 +525,7 @@ impl Draft {
         } else {
             collapsed
         };
+        let failed_commands = failed_commands(std::mem::take(&mut self.commands));
         let (todos_time, todos) = match self.todos {
             Some((time, todos)) => (Some(time), todos),
             None => (None, Vec::new()),
@@ -523,8 +547,54 @@ impl Draft {
             interrupted: self
                 .interrupted
                 .filter(|interrupted| self.last_prompt.is_none_or(|prompt| prompt < *interrupted)),
+            failed_commands,
         })
     }
+}
+
+/// One run of a shell command through an agent's shell tool: when, the command line, its
+/// exit status.
+pub(crate) type ShellRun = (Timestamp, String, i64);
+
+/// The longest command line a reader keeps before redaction (a bound on memory; the
+/// command is shortened after redaction).
+pub const RAW_COMMAND_MAX_CHARS: usize = 4_096;
+
+/// The commands whose last runs failed with no passing run after, from a session's runs:
+/// per command line, the failures since its last passing run (status 0), in order of
+/// their last failure, the latest [`FAILED_COMMANDS_MAX`].
+fn failed_commands(mut runs: Vec<ShellRun>) -> Vec<FailedCommand> {
+    // In time order; at the same instant the log's order (the sort is stable).
+    runs.sort_by_key(|run| run.0);
+    let mut open: Vec<FailedCommand> = Vec::new();
+    for (time, command, exit) in runs {
+        let at = open.iter().position(|failed| failed.command == command);
+        if exit == 0 {
+            if let Some(at) = at {
+                open.remove(at);
+            }
+            continue;
+        }
+        match at {
+            Some(at) => {
+                let mut failed = open.remove(at);
+                failed.failures += 1;
+                failed.exit = Some(exit);
+                failed.time = time;
+                open.push(failed);
+            }
+            None => open.push(FailedCommand {
+                command,
+                exit: Some(exit),
+                failures: 1,
+                since: time,
+                time,
+            }),
+        }
+    }
+    let excess = open.len().saturating_sub(FAILED_COMMANDS_MAX);
+    open.drain(..excess);
+    open
 }
 
 /// Sessions of one agent, by id.

@@ -201,10 +201,8 @@ fn an_agents_failed_commands_are_cleaned_masked_counted_and_shortened() {
     let time = "2026-11-27T01:00:00Z".parse().expect("a timestamp");
     let failed = |command: String| report_model::FailedCommand {
         command,
-        exit: Some(1),
-        failures: 2,
-        since: time,
-        time,
+        runs: vec![report_model::FailedRun { time, exit: 1 }],
+        last: false,
     };
     gathered.activity.sessions = vec![SessionEvent {
         agent: report_model::Agent::Codex,

@@ -527,6 +527,13 @@ pub(crate) trait OutlookText: Copy {
     fn open_plan(self, text: &str, noted: &str) -> String;
     fn open_work(self, project: &str, files: u64, stashes: u64, unpushed: usize) -> String;
     fn interrupted_session(self, agent: &str, title: &str, at: &str) -> String;
+    fn agent_failing_command(
+        self,
+        agent: &str,
+        command: &str,
+        failures: usize,
+        since: &str,
+    ) -> String;
 }
 
 impl OutlookText for Lang {
@@ -538,6 +545,35 @@ impl OutlookText for Lang {
                 format!("Blocked?: {agent} {title} was interrupted at {at} and not resumed")
             }
             Lang::Ja => format!("要確認: {agent} {title} が{at}に中断され、再開されていません"),
+        }
+    }
+
+    /// `Blocked?: `cargo test` failed 2 times in a Claude Code session since 16:10, no
+    /// passing run after`, or, for one failure that ended the session, `… failed in a
+    /// Claude Code session at 16:10, the last command it ran`; `command` is already a
+    /// code span.
+    fn agent_failing_command(
+        self,
+        agent: &str,
+        command: &str,
+        failures: usize,
+        since: &str,
+    ) -> String {
+        match (self, failures) {
+            (Lang::En, 1) => {
+                format!(
+                    "Blocked?: {command} failed in a {agent} session at {since}, the last command it ran"
+                )
+            }
+            (Lang::En, _) => format!(
+                "Blocked?: {command} failed {failures} times in a {agent} session since {since}, no passing run after"
+            ),
+            (Lang::Ja, 1) => format!(
+                "要確認: {agent} のセッションで {command} が{since}に失敗し、そのままセッションが終わっています"
+            ),
+            (Lang::Ja, _) => format!(
+                "要確認: {agent} のセッションで {command} が{since}以降{failures}回失敗し、その後成功していません"
+            ),
         }
     }
 

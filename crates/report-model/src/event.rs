@@ -185,15 +185,25 @@ pub const FAILED_COMMANDS_MAX: usize = 10;
 pub struct FailedCommand {
     /// The command line (untrusted: cleaned, redacted and shortened like a title).
     pub command: String,
-    /// The exit status of its last run, when the agent's log gives one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exit: Option<i64>,
-    /// How many times it failed in a row, up to its last run.
-    pub failures: usize,
-    /// The first of those failed runs.
-    pub since: Timestamp,
-    /// The last one.
+    /// Its failed runs since its last passing one, oldest first (the latest
+    /// [`FAILED_RUNS_MAX`]).
+    pub runs: Vec<FailedRun>,
+    /// Whether its last failed run was the last command the agent ran in the session.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub last: bool,
+}
+
+/// The most failed runs of one command a session keeps (the latest ones).
+pub const FAILED_RUNS_MAX: usize = 20;
+
+/// One failed run of an agent's shell command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct FailedRun {
+    /// When it finished (the tool result's time).
     pub time: Timestamp,
+    /// Its exit status.
+    pub exit: i64,
 }
 
 /// One item of an agent's to-do list or plan.

@@ -13,8 +13,9 @@ mod report;
 mod team;
 
 pub use event::{
-    Activity, Agent, CommitEvent, FAILED_COMMANDS_MAX, FailedCommand, ProjectRef, SessionEvent,
-    Shell, ShellEvent, TODOS_MAX, Todo, TodoStatus, WipEvent, WipFile, WipStash,
+    Activity, Agent, CommitEvent, FAILED_COMMANDS_MAX, FAILED_RUNS_MAX, FailedCommand, FailedRun,
+    ProjectRef, SessionEvent, Shell, ShellEvent, TODOS_MAX, Todo, TodoStatus, WipEvent, WipFile,
+    WipStash,
 };
 pub use kinds::{Lang, MaskedSource, Source, UnknownName, group_thousands, plural};
 pub use outlook::{

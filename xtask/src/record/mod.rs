@@ -599,7 +599,9 @@ pub(crate) fn check(spec: &Spec, fixture: &Path) -> anyhow::Result<Vec<String>> 
             let read: Vec<Value> = event
                 .failed_commands
                 .iter()
-                .map(|command| json!({"command": command.command, "exit_code": command.exit}))
+                .map(|command| {
+                    json!({"command": command.command, "exit_code": command.runs.last().map(|run| run.exit)})
+                })
                 .collect();
             if &read != failed {
                 notes.push(format!("session {id}: failed commands {read:?}, expected {failed:?}"));

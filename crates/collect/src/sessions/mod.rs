@@ -47,8 +47,8 @@ use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
 use report_model::{
-    Agent, FAILED_COMMANDS_MAX, FailedCommand, SessionEvent, TODOS_MAX, Todo, TodoStatus, Warning,
-    plural,
+    Agent, FAILED_COMMANDS_MAX, FAILED_RUNS_MAX, FailedCommand, FailedRun, SessionEvent, TODOS_MAX,
+    Todo, TodoStatus, Warning, plural,
 };
 
 use rustix::fs::FileType;
@@ -561,11 +561,14 @@ pub(crate) type ShellRun = (Timestamp, String, i64);
 pub const RAW_COMMAND_MAX_CHARS: usize = 4_096;
 
 /// The commands whose last runs failed with no passing run after, from a session's runs:
-/// per command line, the failures since its last passing run (status 0), in order of
-/// their last failure, the latest [`FAILED_COMMANDS_MAX`].
+/// per command line, the failed runs since its last passing run (status 0), the latest
+/// [`FAILED_RUNS_MAX`], in order of their last failure, the latest
+/// [`FAILED_COMMANDS_MAX`] commands; `last` marks the one whose failure was the session's
+/// last run.
 fn failed_commands(mut runs: Vec<ShellRun>) -> Vec<FailedCommand> {
     // In time order; at the same instant the log's order (the sort is stable).
     runs.sort_by_key(|run| run.0);
+    let last_run = runs.last().map(|(time, command, _)| (*time, command.clone()));
     let mut open: Vec<FailedCommand> = Vec::new();
     for (time, command, exit) in runs {
         let at = open.iter().position(|failed| failed.command == command);
@@ -575,22 +578,19 @@ fn failed_commands(mut runs: Vec<ShellRun>) -> Vec<FailedCommand> {
             }
             continue;
         }
-        match at {
-            Some(at) => {
-                let mut failed = open.remove(at);
-                failed.failures += 1;
-                failed.exit = Some(exit);
-                failed.time = time;
-                open.push(failed);
-            }
-            None => open.push(FailedCommand {
-                command,
-                exit: Some(exit),
-                failures: 1,
-                since: time,
-                time,
-            }),
+        let mut failed = match at {
+            Some(at) => open.remove(at),
+            None => FailedCommand { command, runs: Vec::new(), last: false },
+        };
+        if failed.runs.len() >= FAILED_RUNS_MAX {
+            failed.runs.remove(0);
         }
+        failed.runs.push(FailedRun { time, exit });
+        open.push(failed);
+    }
+    if let (Some((time, command)), Some(newest)) = (last_run, open.last_mut()) {
+        newest.last =
+            newest.command == command && newest.runs.last().is_some_and(|run| run.time == time);
     }
     let excess = open.len().saturating_sub(FAILED_COMMANDS_MAX);
     open.drain(..excess);

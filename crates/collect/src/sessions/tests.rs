@@ -1,5 +1,5 @@
 use super::{failed_commands, shorten_title};
-use report_model::{FAILED_COMMANDS_MAX, FailedCommand};
+use report_model::{FAILED_COMMANDS_MAX, FAILED_RUNS_MAX, FailedCommand, FailedRun};
 
 fn at(second: i64) -> jiff::Timestamp {
     jiff::Timestamp::from_second(1_800_000_000 + second).expect("in range")
@@ -94,10 +94,8 @@ fn a_passing_run_clears_the_failures_of_the_same_command_line() {
         failed_commands(runs),
         [FailedCommand {
             command: "sh check.sh".to_owned(),
-            exit: Some(2),
-            failures: 2,
-            since: at(4),
-            time: at(5),
+            runs: vec![FailedRun { time: at(4), exit: 3 }, FailedRun { time: at(5), exit: 2 }],
+            last: false,
         }]
     );
     // A failure after the pass starts a new streak.
@@ -107,7 +105,9 @@ fn a_passing_run_clears_the_failures_of_the_same_command_line() {
         (at(3), "make".to_owned(), 2),
     ];
     let failed = failed_commands(again);
-    assert_eq!((failed[0].failures, failed[0].since), (1, at(3)));
+    assert_eq!(failed[0].runs, [FailedRun { time: at(3), exit: 2 }]);
+    // The session's last run.
+    assert!(failed[0].last);
 }
 
 #[test]
@@ -117,4 +117,8 @@ fn failed_commands_keep_the_latest_few() {
     assert_eq!(failed.len(), FAILED_COMMANDS_MAX);
     assert_eq!(failed[0].command, "false 5");
     assert_eq!(failed[FAILED_COMMANDS_MAX - 1].command, "false 14");
+    let many: Vec<_> = (0..30).map(|n| (at(n), "make".to_owned(), 2)).collect();
+    let failed = failed_commands(many);
+    assert_eq!(failed[0].runs.len(), FAILED_RUNS_MAX);
+    assert_eq!(failed[0].runs[0].time, at(10));
 }

@@ -184,7 +184,7 @@ fn scripted_mismatches(
         let read: Vec<(&str, Option<i64>)> = event
             .failed_commands
             .iter()
-            .map(|command| (command.command.as_str(), command.exit))
+            .map(|command| (command.command.as_str(), command.runs.last().map(|run| run.exit)))
             .collect();
         if read != expected {
             found.push(format!(

@@ -127,9 +127,10 @@ pub(crate) fn status(output: &SourceOutput<SessionEvent>, agent: Agent) -> &Sour
 }
 
 /// What one recorded session says about the stand-in's scripted tool calls: its to-do
-/// list (text, status) and its failed commands (command, exit status, failures).
+/// list (text, status) and its failed commands (command, last exit status, failures,
+/// whether it was the session's last run).
 pub(crate) type Scripted =
-    (Vec<(String, report_model::TodoStatus)>, Vec<(String, Option<i64>, usize)>);
+    (Vec<(String, report_model::TodoStatus)>, Vec<(String, Option<i64>, usize, bool)>);
 
 /// The sessions of a recording that wrote a to-do list or have a failed command, with
 /// those: the third session of each recording, where the stand-in called the agent's
@@ -145,7 +146,10 @@ pub(crate) fn scripted(output: &SourceOutput<SessionEvent>) -> Vec<Scripted> {
                 event
                     .failed_commands
                     .iter()
-                    .map(|failed| (failed.command.clone(), failed.exit, failed.failures))
+                    .map(|failed| {
+                        let exit = failed.runs.last().map(|run| run.exit);
+                        (failed.command.clone(), exit, failed.runs.len(), failed.last)
+                    })
                     .collect(),
             )
         })
@@ -165,7 +169,8 @@ pub(crate) fn recorded_todos() -> Vec<(String, report_model::TodoStatus)> {
     .collect()
 }
 
-/// The failed command of every recording: `sh check.sh`, exit status 3, once.
-pub(crate) fn recorded_failure() -> Vec<(String, Option<i64>, usize)> {
-    vec![("sh check.sh".to_owned(), Some(3), 1)]
+/// The failed command of every recording: `sh check.sh`, exit status 3, once, the
+/// session's last run.
+pub(crate) fn recorded_failure() -> Vec<(String, Option<i64>, usize, bool)> {
+    vec![("sh check.sh".to_owned(), Some(3), 1, true)]
 }

@@ -548,10 +548,9 @@ impl OutlookText for Lang {
         }
     }
 
-    /// `Blocked?: `cargo test` failed 2 times in a Claude Code session since 16:10, no
-    /// passing run after`, or, for one failure that ended the session, `… failed in a
-    /// Claude Code session at 16:10, the last command it ran`; `command` is already a
-    /// code span.
+    /// `Blocked?: `cargo test` failed 2 times since 16:10 (Claude Code session), no passing
+    /// run after`, or, for one failure that ended the session, `… failed at 16:10 (Claude
+    /// Code session), and the session ended there`; `command` is already a code span.
     fn agent_failing_command(
         self,
         agent: &str,
@@ -560,13 +559,11 @@ impl OutlookText for Lang {
         since: &str,
     ) -> String {
         match (self, failures) {
-            (Lang::En, 1) => {
-                format!(
-                    "Blocked?: {command} failed in a {agent} session at {since}, the last command it ran"
-                )
-            }
+            (Lang::En, 1) => format!(
+                "Blocked?: {command} failed at {since} ({agent} session), and the session ended there"
+            ),
             (Lang::En, _) => format!(
-                "Blocked?: {command} failed {failures} times in a {agent} session since {since}, no passing run after"
+                "Blocked?: {command} failed {failures} times since {since} ({agent} session), no passing run after"
             ),
             (Lang::Ja, 1) => format!(
                 "要確認: {agent} のセッションで {command} が{since}に失敗し、そのままセッションが終わっています"

@@ -131,13 +131,13 @@ fn a_monday_standup_shows_an_agents_failing_commands_under_their_projects() {
     let en = standup(&home, "en");
     assert!(
         section(&en, "api").contains(
-            &"- Blocked?: `cargo test -p api` failed 2 times in a Claude Code session since 16:10, no passing run after"
+            &"- Blocked?: `cargo test -p api` failed 2 times since 16:10 (Claude Code session), no passing run after"
         ),
         "{en}"
     );
     assert!(
         section(&en, "app").contains(
-            &"- Blocked?: `sh check.sh` failed in a Codex session at 12:02, the last command it ran"
+            &"- Blocked?: `sh check.sh` failed at 12:02 (Codex session), and the session ended there"
         ),
         "{en}"
     );

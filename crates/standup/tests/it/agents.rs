@@ -103,6 +103,28 @@ fn every_recorded_agent_is_in_every_report() {
         }
         assert!(!run.stdout.contains("session_context"), "{}", run.stdout);
     }
+
+    // The last recorded session (opencode's third) ended on the `sh check.sh` the
+    // stand-in made it run, which exited with 3: a blocker citing that session.
+    let run = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
+    let line =
+        run.stdout.lines().find(|line| line.starts_with("- Blocked?: `sh check.sh` failed at "));
+    assert!(
+        line.is_some_and(|line| line.ends_with(" (opencode session), and the session ended there")),
+        "{}",
+        run.stdout
+    );
+    let blockers: Vec<&Value> = report["buckets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|bucket| bucket["projects"].as_array().unwrap())
+        .flat_map(|project| project["blockers"].as_array().into_iter().flatten())
+        .collect();
+    assert_eq!(blockers.len(), 1, "{blockers:#?}");
+    assert_eq!(blockers[0]["kind"], "agent_failing_command");
+    assert_eq!(blockers[0]["evidence"][0]["agent"], "opencode");
+    assert_eq!(blockers[0]["evidence"][1]["exit"], 3);
 }
 
 #[test]

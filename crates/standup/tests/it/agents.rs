@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::support::Home;
 
-/// After every recording (made from 2026-12-01 22:00 to 2026-12-02 04:00 UTC), in the
+/// After every recording (made from 2026-12-01 22:00 to 2026-12-02 05:00 UTC), in the
 /// same day in Tokyo.
 const NOW: &str = "2026-12-02T18:00:00+09:00";
 const TOKYO: &str = "Asia/Tokyo";
@@ -104,13 +104,13 @@ fn every_recorded_agent_is_in_every_report() {
         assert!(!run.stdout.contains("session_context"), "{}", run.stdout);
     }
 
-    // The last recorded session (opencode's third) ended on the `sh check.sh` the
-    // stand-in made it run, which exited with 3: a blocker citing that session.
+    // The last recorded session (pi's third) ended on the `sh check.sh` the stand-in made
+    // it run, which exited with 3: a blocker citing that session.
     let run = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
     let line =
         run.stdout.lines().find(|line| line.starts_with("- Blocked?: `sh check.sh` failed at "));
     assert!(
-        line.is_some_and(|line| line.ends_with(" (opencode session), and the session ended there")),
+        line.is_some_and(|line| line.ends_with(" (pi session), and the session ended there")),
         "{}",
         run.stdout
     );
@@ -123,7 +123,7 @@ fn every_recorded_agent_is_in_every_report() {
         .collect();
     assert_eq!(blockers.len(), 1, "{blockers:#?}");
     assert_eq!(blockers[0]["kind"], "agent_failing_command");
-    assert_eq!(blockers[0]["evidence"][0]["agent"], "opencode");
+    assert_eq!(blockers[0]["evidence"][0]["agent"], "pi");
     assert_eq!(blockers[0]["evidence"][1]["exit"], 3);
 }
 

@@ -67,7 +67,7 @@ use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, LStr, Text};
+use super::lenient::{LBool, LNum, LStr, Stripping, Text};
 use super::{Ctx, Drafts, SessionsConfig, config_path, dedup_paths, draft, has_extension};
 use crate::{Env, SourceStatus, fsread};
 use report_model::plural;
@@ -168,9 +168,12 @@ enum Message<'a> {
 }
 
 /// Parses a transcript line into a [`Line`]; `subagent` says whether every record of
-/// the file is a side chain (a sub-agent log), whose messages are never decoded.
+/// the file is a side chain (a sub-agent log), whose messages are never decoded;
+/// `results` whether `Bash` calls of the file await their results, so that a main-chain
+/// user message is kept raw for a moment to read them (else it is decoded as it streams).
 struct LineSeed {
     subagent: bool,
+    results: bool,
 }
 
 impl<'de> DeserializeSeed<'de> for LineSeed {
@@ -217,15 +220,17 @@ impl<'de> Visitor<'de> for LineSeed {
                 }
                 Some("message") => {
                     let main_user = line.kind.is("user") && !self.subagent && !line.is_sidechain.0;
-                    line.message = if main_user {
+                    line.message = if main_user && self.results {
                         // Kept raw for a moment: a tool result's status is read from it
-                        // (found by a byte scan, so a prompt is decoded once).
+                        // (found by a byte scan).
                         let raw = map.next_value::<&'de serde_json::value::RawValue>()?;
                         line.tool_exits = exit_statuses(raw);
                         Message::Decoded(
                             Text::from_json_stripping(raw.get())
                                 .map_err(serde::de::Error::custom)?,
                         )
+                    } else if main_user {
+                        Message::Decoded(map.next_value_seed(Stripping)?)
                     } else {
                         map.next_value::<Option<&'de serde_json::value::RawValue>>()?
                             .map_or(Message::Absent, Message::Raw)
@@ -244,9 +249,15 @@ impl<'de> Visitor<'de> for LineSeed {
 }
 
 impl<'a> Line<'a> {
-    fn parse(bytes: &'a [u8], subagent: bool) -> Result<Line<'a>, serde_json::Error> {
+    /// Parses a line; `results`: keep a main-chain user message raw for its tool results
+    /// (see [`LineSeed`]).
+    fn parse(
+        bytes: &'a [u8],
+        subagent: bool,
+        results: bool,
+    ) -> Result<Line<'a>, serde_json::Error> {
         let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-        let line = LineSeed { subagent }.deserialize(&mut deserializer)?;
+        let line = LineSeed { subagent, results }.deserialize(&mut deserializer)?;
         deserializer.end()?;
         Ok(line)
     }
@@ -655,8 +666,10 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
     let mut records = Vec::new();
     let mut versions: Vec<String> = Vec::new();
     let mut unknown: Vec<String> = Vec::new();
+    // The main chain's `Bash` calls whose results have not come yet.
+    let mut bash_pending: HashSet<String> = HashSet::new();
     jsonl::read_lines(&mut ctx, &mut stats, &job.path, |bytes| {
-        let mut line = Line::parse(bytes, job.subagent)?;
+        let mut line = Line::parse(bytes, job.subagent, !bash_pending.is_empty())?;
         if let Some(version) = line.version.get() {
             if !versions.iter().any(|known| known == version) {
                 versions.push(version.to_owned());
@@ -703,12 +716,11 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
         let mut prompt = None;
         let mut interrupt = false;
         let mut substantive = side_chain || line.kind.is("assistant");
-        let mut tool_results = Vec::new();
+        let mut tool_results = std::mem::take(&mut line.tool_exits);
         if line.kind.is("user") && !side_chain {
-            tool_results = match &line.message {
-                Message::Raw(raw) => exit_statuses(raw),
-                Message::Decoded(_) | Message::Absent => std::mem::take(&mut line.tool_exits),
-            };
+            if let Message::Raw(raw) = &line.message {
+                tool_results = exit_statuses(raw);
+            }
             let message: Text = match std::mem::take(&mut line.message) {
                 Message::Decoded(text) => text,
                 Message::Raw(raw) => Text::from_json_stripping(raw.get())?,
@@ -721,16 +733,16 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
                 prompt = Some(message.value);
             }
         }
-        let (model, todos, shell_calls) = if line.kind.is("assistant") && !side_chain {
-            match line.message {
-                Message::Raw(raw) => {
-                    (quick_model(raw.get().as_bytes()), todo_write(raw), bash_calls(raw))
-                }
-                Message::Decoded(_) | Message::Absent => (None, None, Vec::new()),
+        let (model, todos, shell_calls) = match line.message {
+            Message::Raw(raw) if line.kind.is("assistant") && !side_chain => {
+                (quick_model(raw.get().as_bytes()), todo_write(raw), bash_calls(raw))
             }
-        } else {
-            (None, None, Vec::new())
+            _ => (None, None, Vec::new()),
         };
+        bash_pending.extend(shell_calls.iter().map(|(id, _)| id.clone()));
+        for (id, _) in &tool_results {
+            bash_pending.remove(id);
+        }
         records.push(Record::Event {
             session,
             time,
@@ -1328,7 +1340,7 @@ mod tests {
 
     /// The message's text and kind as the reader ends up with them.
     fn message_of(json: &str, subagent: bool) -> (&'static str, Option<Text>) {
-        let line = Line::parse(json.as_bytes(), subagent).expect("the line parses");
+        let line = Line::parse(json.as_bytes(), subagent, false).expect("the line parses");
         match line.message {
             Message::Absent => ("absent", None),
             Message::Raw(raw) => {
@@ -1362,13 +1374,16 @@ mod tests {
         assert_eq!(message_of(r#"{"type":"user","message":null}"#, false).0, "decoded");
         assert_eq!(message_of(r#"{"type":"assistant","message":null}"#, false).0, "absent");
         // Fields keep their lenient reading, and a line that is not an object is an error.
-        let odd =
-            Line::parse(br#"{"type":7,"isMeta":"yes","cwd":"/w","extra":[1,{"a":2}]}"#, false)
-                .expect("odd values are skipped, not errors");
+        let odd = Line::parse(
+            br#"{"type":7,"isMeta":"yes","cwd":"/w","extra":[1,{"a":2}]}"#,
+            false,
+            false,
+        )
+        .expect("odd values are skipped, not errors");
         assert_eq!((odd.kind.get(), odd.is_meta.0, odd.cwd.get()), (None, false, Some("/w")));
-        assert!(Line::parse(b"[1, 2]", false).is_err());
-        assert!(Line::parse(br#"{"type":"user","message":{"content":"x"}"#, false).is_err());
-        assert!(Line::parse(br#"{"type":"user"} trailing"#, false).is_err());
+        assert!(Line::parse(b"[1, 2]", false, false).is_err());
+        assert!(Line::parse(br#"{"type":"user","message":{"content":"x"}"#, false, false).is_err());
+        assert!(Line::parse(br#"{"type":"user"} trailing"#, false, false).is_err());
     }
 
     #[test]

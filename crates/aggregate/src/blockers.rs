@@ -1,12 +1,15 @@
 //! Possible blockers read from the evidence alone, without a model: a command that kept
 //! failing with no passing run after, a commit reverted the same day, a project's last
-//! agent session interrupted and not resumed. No evidence, no blocker.
+//! agent session interrupted and not resumed, a shell command the agent of a project's
+//! last session ran that failed with no passing run after. No evidence, no blocker.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use jiff::Timestamp;
-use report_model::{Blocker, BlockerKind, Bucket, Commit, Evidence, SessionEvent, ShellEvent};
+use report_model::{
+    Blocker, BlockerKind, Bucket, Commit, Evidence, SessionEvent, ShellEvent, Window,
+};
 
 use crate::shell::ShellGrouping;
 
@@ -45,6 +48,7 @@ pub(crate) fn add_blockers(
     failing_commands(buckets, shell, grouping);
     reverted_commits(buckets);
     interrupted_sessions(buckets, sessions);
+    agent_failing_commands(buckets, sessions, shell, grouping);
     for bucket in buckets.iter_mut() {
         sort(&mut bucket.blockers);
         for project in &mut bucket.projects {
@@ -71,7 +75,12 @@ enum Outcome {
 }
 
 fn outcome(event: &ShellEvent, head: &str) -> Outcome {
-    match event.exit {
+    outcome_of(event.exit, head)
+}
+
+/// What an exit status says about a run of a command whose head is `head`.
+fn outcome_of(exit: Option<i64>, head: &str) -> Outcome {
+    match exit {
         None | Some(INTERRUPTED) => Outcome::Neither,
         Some(0) => Outcome::Passed,
         Some(1) if STATUS_ONE_ANSWERS.contains(&head) => Outcome::Neither,
@@ -228,19 +237,22 @@ fn reverted_commits(buckets: &mut [Bucket]) {
     }
 }
 
-/// For each project, on the last bucket it appears in: its last agent session (the one
-/// with the latest record in the report's windows up to that bucket), when the person
-/// interrupted it inside those windows and typed nothing after.
-fn interrupted_sessions(buckets: &mut [Bucket], sessions: &[SessionEvent]) {
+/// For each project: the bucket it last appears in, the windows of the report up to that
+/// bucket, and its last agent session there (the one with the latest record in those
+/// windows).
+fn last_sessions<'s>(
+    buckets: &[Bucket],
+    sessions: &'s [SessionEvent],
+) -> Vec<(usize, PathBuf, Vec<Window>, &'s SessionEvent)> {
     let mut last: BTreeMap<PathBuf, usize> = BTreeMap::new();
     for (index, bucket) in buckets.iter().enumerate() {
         for project in &bucket.projects {
             last.insert(project.path.clone(), index);
         }
     }
+    let mut found = Vec::new();
     for (path, index) in last {
-        let windows: Vec<report_model::Window> =
-            buckets[..=index].iter().map(|bucket| bucket.window).collect();
+        let windows: Vec<Window> = buckets[..=index].iter().map(|bucket| bucket.window).collect();
         let inside = |time: &Timestamp| windows.iter().any(|window| window.contains(*time));
         let newest = sessions
             .iter()
@@ -258,7 +270,18 @@ fn interrupted_sessions(buckets: &mut [Bucket], sessions: &[SessionEvent]) {
                     .then_with(|| b.1.agent.cmp(&a.1.agent))
                     .then_with(|| b.1.session_id.cmp(&a.1.session_id))
             });
-        let Some((_, session)) = newest else { continue };
+        if let Some((_, session)) = newest {
+            found.push((index, path, windows, session));
+        }
+    }
+    found
+}
+
+/// For each project, on the last bucket it appears in: its last agent session, when the
+/// person interrupted it inside the report's windows and typed nothing after.
+fn interrupted_sessions(buckets: &mut [Bucket], sessions: &[SessionEvent]) {
+    for (index, path, windows, session) in last_sessions(buckets, sessions) {
+        let inside = |time: &Timestamp| windows.iter().any(|window| window.contains(*time));
         let Some(time) = session.interrupted.filter(|time| inside(time)) else { continue };
         let blocker = Blocker {
             kind: BlockerKind::InterruptedSession,
@@ -272,6 +295,77 @@ fn interrupted_sessions(buckets: &mut [Bucket], sessions: &[SessionEvent]) {
         };
         if let Some(project) = buckets[index].projects.iter_mut().find(|p| p.path == path) {
             project.blockers.push(blocker);
+        }
+    }
+}
+
+/// For each project, on the last bucket it appears in: each shell command the agent of
+/// its last session ran that failed with no passing run after in that session, when it
+/// failed [`FAILURES_MIN`] times in a row inside the report's windows, or once as the
+/// last command the agent ran (the session ended on it). The rules of the person's
+/// commands apply: exit status 130 (interrupted) and a status-1 answer (`grep`, `diff`…)
+/// are no failures, ignored heads are not looked at, and a passing run of the same
+/// command line by the person in the project after the last failure clears it; one the
+/// person's own failing commands already show is not repeated.
+fn agent_failing_commands(
+    buckets: &mut [Bucket],
+    sessions: &[SessionEvent],
+    shell: &[ShellEvent],
+    grouping: &ShellGrouping,
+) {
+    for (index, path, windows, session) in last_sessions(buckets, sessions) {
+        let inside = |time: &Timestamp| windows.iter().any(|window| window.contains(*time));
+        let mut found = Vec::new();
+        for failed in &session.failed_commands {
+            let Some(head) = crate::group::grouped_head(&failed.command, grouping) else {
+                continue;
+            };
+            let runs: Vec<_> = failed
+                .runs
+                .iter()
+                .filter(|run| inside(&run.time))
+                .filter(|run| outcome_of(Some(run.exit), &head) == Outcome::Failed)
+                .collect();
+            let (Some(first), Some(latest)) = (runs.first(), runs.last()) else { continue };
+            let ended_on_it = failed.last && failed.runs.last() == Some(*latest);
+            if runs.len() < FAILURES_MIN && !ended_on_it {
+                continue;
+            }
+            let command = normalized(&failed.command);
+            let passed_after = shell.iter().any(|event| {
+                event.exit == Some(0)
+                    && event.time > latest.time
+                    && event.project.as_ref().is_some_and(|project| project.path == path)
+                    && normalized(&event.command) == command
+            });
+            if passed_after {
+                continue;
+            }
+            let evidence = std::iter::once(Evidence::Session {
+                agent: session.agent,
+                session_id: session.session_id.clone(),
+                time: first.time,
+            })
+            .chain(runs.iter().map(|run| Evidence::Command { time: run.time, exit: run.exit }))
+            .collect();
+            found.push(Blocker {
+                kind: BlockerKind::AgentFailingCommand,
+                text: failed.command.clone(),
+                evidence,
+                time: first.time,
+            });
+        }
+        let Some(project) = buckets[index].projects.iter_mut().find(|p| p.path == path) else {
+            continue;
+        };
+        for blocker in found {
+            let shown = project.blockers.iter().any(|known| {
+                known.kind == BlockerKind::FailingCommand
+                    && normalized(&known.text) == normalized(&blocker.text)
+            });
+            if !shown {
+                project.blockers.push(blocker);
+            }
         }
     }
 }

@@ -180,3 +180,92 @@ fn a_commit_reverted_the_same_day_is_a_blocker_citing_both_commits() {
     };
     assert_eq!(blockers_of(&report, "app"), [vec![expected], vec![]]);
 }
+
+/// A Claude Code session in `api` whose agent ran `cargo test -p api` at each of `times`
+/// (failing with 101), and whose last record is at `end`.
+fn agent_session(times: &[&str], end: &str, last: bool) -> report_model::SessionEvent {
+    report_model::SessionEvent {
+        agent: report_model::Agent::ClaudeCode,
+        session_id: "s-api".to_owned(),
+        title: "Make the tests pass".to_owned(),
+        truncated: false,
+        cwd: None,
+        project: Some(project("api")),
+        prompts: Vec::new(),
+        activity: vec![ts(times[0]), ts(end)],
+        models: Vec::new(),
+        branch: None,
+        todos: Vec::new(),
+        todos_time: None,
+        interrupted: None,
+        failed_commands: vec![report_model::FailedCommand {
+            command: "cargo test -p api".to_owned(),
+            runs: times
+                .iter()
+                .map(|time| report_model::FailedRun { time: ts(time), exit: 101 })
+                .collect(),
+            last,
+        }],
+    }
+}
+
+#[test]
+fn an_agents_failing_command_is_a_blocker_citing_its_session_unless_the_person_fixed_it() {
+    let times = ["2026-03-06T16:10:00Z", "2026-03-06T16:20:00Z"];
+    let session = agent_session(&times, "2026-03-06T16:21:00Z", false);
+    let only_agent = report(
+        &standup_windows(),
+        Activity { sessions: vec![session.clone()], ..Activity::default() },
+    );
+    let blockers = &blockers_of(&only_agent, "api")[0];
+    assert_eq!(blockers.len(), 1, "{blockers:?}");
+    assert_eq!(blockers[0].kind, BlockerKind::AgentFailingCommand);
+    assert_eq!(blockers[0].time, ts(times[0]));
+    assert_eq!(
+        blockers[0].evidence,
+        [
+            Evidence::Session {
+                agent: report_model::Agent::ClaudeCode,
+                session_id: "s-api".to_owned(),
+                time: ts(times[0]),
+            },
+            failed(times[0], 101),
+            failed(times[1], 101),
+        ]
+    );
+
+    // Once, not the session's last run: no blocker; once as its last run: a blocker.
+    let once = |last: bool| {
+        let session = agent_session(&times[..1], "2026-03-06T16:21:00Z", last);
+        let report =
+            report(&standup_windows(), Activity { sessions: vec![session], ..Activity::default() });
+        blockers_of(&report, "api")[0].len()
+    };
+    assert_eq!((once(false), once(true)), (0, 1));
+
+    // The person ran it after the agent, and it passed.
+    let fixed = report(
+        &standup_windows(),
+        Activity {
+            sessions: vec![session.clone()],
+            shell: vec![run(Some("api"), "2026-03-06T17:00:00Z", "cargo  test -p api", Some(0))],
+            ..Activity::default()
+        },
+    );
+    assert!(blockers_of(&fixed, "api").iter().all(Vec::is_empty));
+
+    // The person's own failures of it already show it: one line, theirs.
+    let both = report(
+        &standup_windows(),
+        Activity {
+            sessions: vec![session],
+            shell: vec![
+                run(Some("api"), "2026-03-06T17:00:00Z", "cargo test -p api", Some(101)),
+                run(Some("api"), "2026-03-06T17:05:00Z", "cargo test -p api", Some(101)),
+            ],
+            ..Activity::default()
+        },
+    );
+    let kinds: Vec<BlockerKind> = blockers_of(&both, "api")[0].iter().map(|b| b.kind).collect();
+    assert_eq!(kinds, [BlockerKind::FailingCommand]);
+}

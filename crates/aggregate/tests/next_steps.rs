@@ -33,6 +33,7 @@ fn session(
         todos,
         todos_time: written.map(ts),
         interrupted: None,
+        failed_commands: Vec::new(),
     }
 }
 

@@ -172,6 +172,12 @@ impl<'r> Cleaner<'r> {
                 self.text(&mut todo.text, max_chars, sessions);
                 todo.text = collect::sessions::shorten_title(&todo.text).0;
             }
+            // An agent's failed shell commands: cleaned and masked like the person's
+            // commands, then kept to one short line.
+            for failed in &mut session.failed_commands {
+                self.text(&mut failed.command, max_chars, sessions);
+                failed.command = collect::sessions::shorten_title(&failed.command).0;
+            }
             if let Some(cwd) = &mut session.cwd {
                 self.path(cwd, sessions);
             }

@@ -111,6 +111,7 @@ fn escapes_leave_paths_statuses_warnings_and_the_identity() {
         }],
         todos_time: None,
         interrupted: None,
+        failed_commands: Vec::new(),
     }];
     gathered.activity.commits[0].commit.branches = vec![evil.to_owned()];
     gathered.activity.commits[0].commit.remote_branches = vec![format!("origin/{TOKEN}")];
@@ -195,12 +196,50 @@ fn todo_items_are_cleaned_masked_counted_and_shortened() {
         ],
         todos_time: None,
         interrupted: None,
+        failed_commands: Vec::new(),
     }];
     let masked = masked(&mut gathered);
     let todos = &gathered.activity.sessions[0].todos;
     assert_eq!(todos[0].text, "rotate [REDACTED:github-pat] then deploy");
     assert_eq!(todos[1].text.chars().count(), collect::sessions::TITLE_MAX_CHARS);
     assert!(todos[1].text.ends_with('…'));
+    assert_eq!(masked, [(MaskedSource::Sessions, 1)]);
+}
+
+#[test]
+fn an_agents_failed_commands_are_cleaned_masked_counted_and_shortened() {
+    let repo = project("app");
+    let mut gathered = Gathered::default();
+    let time = "2026-11-27T01:00:00Z".parse().expect("a timestamp");
+    let failed = |command: String| report_model::FailedCommand {
+        command,
+        runs: vec![report_model::FailedRun { time, exit: 1 }],
+        last: false,
+    };
+    gathered.activity.sessions = vec![SessionEvent {
+        agent: report_model::Agent::Codex,
+        session_id: "s1".to_owned(),
+        title: "t".to_owned(),
+        truncated: false,
+        cwd: None,
+        project: Some(repo),
+        prompts: Vec::new(),
+        activity: Vec::new(),
+        models: Vec::new(),
+        branch: None,
+        todos: Vec::new(),
+        todos_time: None,
+        interrupted: None,
+        failed_commands: vec![
+            failed(format!("GH_TOKEN={TOKEN}\u{1b}[31m gh\tapi")),
+            failed("cargo test ".repeat(20)),
+        ],
+    }];
+    let masked = masked(&mut gathered);
+    let commands = &gathered.activity.sessions[0].failed_commands;
+    assert_eq!(commands[0].command, "GH_TOKEN=[REDACTED:github-pat] gh api");
+    assert!(commands[1].command.chars().count() <= collect::sessions::TITLE_MAX_CHARS);
+    assert!(commands[1].command.ends_with("test…"), "{}", commands[1].command);
     assert_eq!(masked, [(MaskedSource::Sessions, 1)]);
 }
 

@@ -345,6 +345,7 @@ fn blocker_object(blocker: &Blocker, redact: &mut impl FnMut(&str) -> Value) -> 
         .collect();
     let (kind, id) = match blocker.kind {
         BlockerKind::FailingCommand => ("failing_command", blocker.text.clone()),
+        BlockerKind::AgentFailingCommand => ("agent_failing_command", blocker.text.clone()),
         BlockerKind::RevertedCommit => (
             "reverted_commit",
             commits.first().and_then(Value::as_str).unwrap_or_default().to_owned(),

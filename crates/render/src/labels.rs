@@ -528,6 +528,13 @@ pub(crate) trait OutlookText: Copy {
     fn open_work(self, project: &str, files: u64, stashes: u64, unpushed: usize) -> String;
     fn branch_ahead(self, project: &str, branch: &str, commits: u64, newest: &str) -> String;
     fn interrupted_session(self, agent: &str, title: &str, at: &str) -> String;
+    fn agent_failing_command(
+        self,
+        agent: &str,
+        command: &str,
+        failures: usize,
+        since: &str,
+    ) -> String;
 }
 
 impl OutlookText for Lang {
@@ -539,6 +546,32 @@ impl OutlookText for Lang {
                 format!("Blocked?: {agent} {title} was interrupted at {at} and not resumed")
             }
             Lang::Ja => format!("要確認: {agent} {title} が{at}に中断され、再開されていません"),
+        }
+    }
+
+    /// `Blocked?: `cargo test` failed 2 times since 16:10 (Claude Code session), no passing
+    /// run after`, or, for one failure that ended the session, `… failed at 16:10 (Claude
+    /// Code session), and the session ended there`; `command` is already a code span.
+    fn agent_failing_command(
+        self,
+        agent: &str,
+        command: &str,
+        failures: usize,
+        since: &str,
+    ) -> String {
+        match (self, failures) {
+            (Lang::En, 1) => format!(
+                "Blocked?: {command} failed at {since} ({agent} session), and the session ended there"
+            ),
+            (Lang::En, _) => format!(
+                "Blocked?: {command} failed {failures} times since {since} ({agent} session), no passing run after"
+            ),
+            (Lang::Ja, 1) => format!(
+                "要確認: {agent} のセッションで {command} が{since}に失敗し、そのままセッションが終わっています"
+            ),
+            (Lang::Ja, _) => format!(
+                "要確認: {agent} のセッションで {command} が{since}以降{failures}回失敗し、その後成功していません"
+            ),
         }
     }
 

@@ -247,7 +247,9 @@ fn cited_as(blocker: &Blocker) -> Vec<String> {
         })
         .collect();
     let own = match blocker.kind {
-        BlockerKind::FailingCommand => Some(blocker.text.clone()),
+        BlockerKind::FailingCommand | BlockerKind::AgentFailingCommand => {
+            Some(blocker.text.clone())
+        }
         BlockerKind::RevertedCommit | BlockerKind::InterruptedSession => ids.first().cloned(),
     };
     if let Some(own) = own {
@@ -627,15 +629,23 @@ fn blocker_line(blocker: &Blocker, lang: Lang, time_zone: &TimeZone, date: Date)
         zoned.strftime("%Y-%m-%d %H:%M").to_string()
     };
     let text = code_span(&blocker.text);
+    let agent = blocker.evidence.iter().find_map(|evidence| match evidence {
+        Evidence::Session { agent, .. } => Some(agent.display_name()),
+        Evidence::Command { .. } | Evidence::Commit { .. } => None,
+    });
     match blocker.kind {
         BlockerKind::FailingCommand => lang.failing_command(&text, blocker.evidence.len(), &time),
         BlockerKind::RevertedCommit => lang.reverted_commit(&text, &time),
         BlockerKind::InterruptedSession => {
-            let agent = blocker.evidence.iter().find_map(|evidence| match evidence {
-                Evidence::Session { agent, .. } => Some(agent.display_name()),
-                Evidence::Command { .. } | Evidence::Commit { .. } => None,
-            });
             lang.interrupted_session(agent.unwrap_or_default(), &text, &time)
+        }
+        BlockerKind::AgentFailingCommand => {
+            let failures = blocker
+                .evidence
+                .iter()
+                .filter(|evidence| matches!(evidence, Evidence::Command { .. }))
+                .count();
+            lang.agent_failing_command(agent.unwrap_or_default(), &text, failures, &time)
         }
     }
 }

@@ -165,10 +165,46 @@ pub struct SessionEvent {
     /// user]`), when no prompt came after it: the session was left there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<Timestamp>,
+    /// The shell commands the agent ran through its shell tool in the main chain (not
+    /// sub-agents) whose last runs in the session failed with no passing run after (a
+    /// passing run of the same command line clears it), in order of their last failure;
+    /// at most [`FAILED_COMMANDS_MAX`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed_commands: Vec<FailedCommand>,
 }
 
 /// The most items of one to-do list a session keeps.
 pub const TODOS_MAX: usize = 20;
+
+/// The most failed commands one session keeps (the latest ones).
+pub const FAILED_COMMANDS_MAX: usize = 10;
+
+/// A shell command an agent ran that failed, and has not passed since in its session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct FailedCommand {
+    /// The command line (untrusted: cleaned, redacted and shortened like a title).
+    pub command: String,
+    /// Its failed runs since its last passing one, oldest first (the latest
+    /// [`FAILED_RUNS_MAX`]).
+    pub runs: Vec<FailedRun>,
+    /// Whether its last failed run was the last command the agent ran in the session.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub last: bool,
+}
+
+/// The most failed runs of one command a session keeps (the latest ones).
+pub const FAILED_RUNS_MAX: usize = 20;
+
+/// One failed run of an agent's shell command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct FailedRun {
+    /// When it finished (the tool result's time).
+    pub time: Timestamp,
+    /// Its exit status.
+    pub exit: i64,
+}
 
 /// One item of an agent's to-do list or plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -151,11 +151,12 @@ pub struct Blocker {
     /// What was found.
     pub kind: BlockerKind,
     /// What it is about (cleaned and redacted): the command line that kept failing (its
-    /// latest form), the subject of the commit that was reverted, or the title of the
-    /// session left interrupted.
+    /// latest form; for an agent's, the command it ran), the subject of the commit that
+    /// was reverted, or the title of the session left interrupted.
     pub text: String,
     /// What it rests on, in time order: each failed run of the command since the last
-    /// passing one; the commit and its revert; the session, at its interruption.
+    /// passing one (an agent's: the session, at its first failed run, then each failed
+    /// run); the commit and its revert; the session, at its interruption.
     pub evidence: Vec<Evidence>,
     /// Since when: the first of the failed runs; the time of the revert; the time of the
     /// interruption.
@@ -173,6 +174,10 @@ pub enum BlockerKind {
     RevertedCommit,
     /// The project's last agent session was interrupted by the person and not resumed.
     InterruptedSession,
+    /// In the project's last agent session, a shell command the agent ran failed
+    /// (at least twice in a row, or once as the last command it ran) with no passing run
+    /// after.
+    AgentFailingCommand,
 }
 
 /// One piece of evidence of a blocker.

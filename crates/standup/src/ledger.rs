@@ -500,9 +500,12 @@ pub(crate) fn published(report: &mut Report, allow: &[String]) {
             blockers.clear();
         }
         if !allowed("shell") {
-            for blocker in
-                blockers.iter_mut().filter(|blocker| blocker.kind == BlockerKind::FailingCommand)
-            {
+            for blocker in blockers.iter_mut().filter(|blocker| {
+                matches!(
+                    blocker.kind,
+                    BlockerKind::FailingCommand | BlockerKind::AgentFailingCommand
+                )
+            }) {
                 blocker.text =
                     aggregate::head(&blocker.text, &grouping.two_word).unwrap_or_default();
             }

@@ -109,7 +109,7 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
         "codex" => write(
             ".codex/config.toml",
             &format!(
-                "model = \"{MODEL}\"\nmodel_provider = \"standin\"\n\n[model_providers.standin]\nname = \"Stand-in\"\nbase_url = \"{base}/v1\"\nenv_key = \"STANDIN_API_KEY\"\nwire_api = \"responses\"\n\n[projects.\"{repo}\"]\ntrust_level = \"trusted\"\n"
+                "model = \"{MODEL}\"\nmodel_provider = \"standin\"\n\n[model_providers.standin]\nname = \"Stand-in\"\nbase_url = \"{base}/v1\"\nenv_key = \"STANDIN_API_KEY\"\nwire_api = \"responses\"\n\n[projects.\"{repo}\"]\ntrust_level = \"trusted\"\n\n[tools.update_plan]\nenabled = true\n"
             ),
         ),
         "gemini" => write(
@@ -181,8 +181,14 @@ pub(crate) fn invocation(
     let v1 = format!("{base}/v1");
     match spec.name {
         "claude" => (
-            owned(&["-p", prompt, "--model", MODEL]),
+            owned(&["-p", prompt, "--model", MODEL, "--dangerously-skip-permissions"]),
             vars(&[
+                // Root may skip the permission prompts only in a declared sandbox (the
+                // scratch repository and temp home are one).
+                ("IS_SANDBOX", "1"),
+                // `TodoWrite` rather than the task tools of newer versions (`HH()` in
+                // 2.1.197's bundle: tasks are off when this is falsy): what the reader reads.
+                ("CLAUDE_CODE_ENABLE_TASKS", "0"),
                 ("ANTHROPIC_BASE_URL", base),
                 ("ANTHROPIC_API_KEY", TEST_KEY),
                 ("ANTHROPIC_MODEL", MODEL),
@@ -193,9 +199,12 @@ pub(crate) fn invocation(
                 ("DISABLE_ERROR_REPORTING", "1"),
             ]),
         ),
-        "codex" => (owned(&["exec", prompt]), vars(&[("STANDIN_API_KEY", TEST_KEY)])),
+        "codex" => (
+            owned(&["exec", "--dangerously-bypass-approvals-and-sandbox", prompt]),
+            vars(&[("STANDIN_API_KEY", TEST_KEY)]),
+        ),
         "gemini" => (
-            owned(&["-m", MODEL, "-p", prompt]),
+            owned(&["-m", MODEL, "--approval-mode", "yolo", "-p", prompt]),
             vars(&[
                 ("GEMINI_API_KEY", TEST_KEY),
                 ("GOOGLE_GEMINI_BASE_URL", base),
@@ -213,7 +222,7 @@ pub(crate) fn invocation(
             ]),
         ),
         "opencode" => (
-            owned(&["run", prompt]),
+            owned(&["run", "--dangerously-skip-permissions", prompt]),
             vars(&[
                 ("OPENCODE_DISABLE_MODELS_FETCH", "1"),
                 ("OPENCODE_DISABLE_AUTOUPDATE", "1"),

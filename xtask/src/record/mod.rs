@@ -1,11 +1,12 @@
-//! `cargo xtask record-agents [--latest] [--force] [--only <agent>] [--timeout <seconds>]`: runs
+//! `cargo xtask record-agents [--latest] [--force] [--only <agent> [--version <v>]]
+//! [--timeout <seconds>]`: runs
 //! the real npm agents offline against a loopback stand-in model server and saves the
 //! files they wrote about their sessions as fixtures.
 //!
 //! For each agent: installs `<package>@<version>` under `target/agents/<agent>/<version>/`
 //! (once), recreates the scratch repository [`REPO`] (two files, one commit), makes a
 //! clean temp home, writes the agent's configuration there (pointing it at the
-//! stand-in), runs the two [`PROMPTS`] as two sessions (each under a deadline, stdin
+//! stand-in), runs the three [`PROMPTS`] as three sessions (each under a deadline, stdin
 //! closed, `TZ=UTC`, HOME and XDG_* in the temp home, the cache outside it so that large
 //! unpacked binaries are not unpacked again), and copies the agent's data files (see
 //! [`agents::Spec::keep`]; credential-like files and files over [`MAX_FILE`] left out) to
@@ -14,7 +15,7 @@
 //! readers do not know, and sessions that come out different from `expected.json`.
 //!
 //! `--latest` records the newest release of each agent (`npm view <package> version`)
-//! instead of the pinned one. A version already recorded is only checked again, unless
+//! instead of the pinned one; `--version <v>` (with `--only`) records that one. A version already recorded is only checked again, unless
 //! `--force`. The stand-in's request log and each run's output are in
 //! `target/agents/<agent>/<version>/`.
 
@@ -33,15 +34,20 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use agents::{SPECS, Spec};
-use server::{MODEL, Server};
+use server::{FAILING_COMMAND, MODEL, SHELL_TOOLS, Script, Server, TODO_TOOLS, TODOS};
 
 /// The scratch repository the agents run in (recreated each time: the recorded cwd).
 pub(crate) const REPO: &str = "/tmp/standup-agents/repo";
 /// Where the temp homes are made.
 const HOMES: &str = "/tmp/standup-agents";
-/// The prompts, one session each.
-pub(crate) const PROMPTS: [&str; 2] =
-    ["Summarize this repository in one sentence", "List the files in this repository"];
+/// The prompts, one session each, with what the stand-in does in that session: the
+/// third session writes a to-do list with the agent's own tool and runs a command that
+/// fails through its shell tool (see [`Script::Tools`]).
+pub(crate) const PROMPTS: [(&str, Script); 3] = [
+    ("Summarize this repository in one sentence", Script::Plain),
+    ("List the files in this repository", Script::Plain),
+    ("Plan the next steps in a to-do list, then run check.sh", Script::Tools),
+];
 /// A saved file larger than this is left out (and named).
 const MAX_FILE: u64 = 1 << 20;
 /// A database's write-ahead log is part of the database (a reader must see its pages):
@@ -52,6 +58,7 @@ pub(crate) fn record_agents(root: &Path, args: &[String]) -> anyhow::Result<()> 
     let mut latest = false;
     let mut force = false;
     let mut only: Option<String> = None;
+    let mut version: Option<String> = None;
     let mut timeout = Duration::from_secs(120);
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -59,6 +66,9 @@ pub(crate) fn record_agents(root: &Path, args: &[String]) -> anyhow::Result<()> 
             "--latest" => latest = true,
             "--force" => force = true,
             "--only" => only = Some(args.next().context("--only needs an agent")?.clone()),
+            "--version" => {
+                version = Some(args.next().context("--version needs a version")?.clone());
+            }
             "--timeout" => {
                 timeout =
                     Duration::from_secs(args.next().context("--timeout needs seconds")?.parse()?);
@@ -66,6 +76,10 @@ pub(crate) fn record_agents(root: &Path, args: &[String]) -> anyhow::Result<()> 
             other => bail!("record-agents: unknown argument {other:?}"),
         }
     }
+    anyhow::ensure!(
+        version.is_none() || only.is_some(),
+        "record-agents: --version needs --only <agent>"
+    );
     if let Some(only) = &only {
         if !SPECS.iter().any(|spec| spec.name == only.as_str()) {
             let names: Vec<&str> = SPECS.iter().map(|spec| spec.name).collect();
@@ -75,7 +89,11 @@ pub(crate) fn record_agents(root: &Path, args: &[String]) -> anyhow::Result<()> 
     let mut failed = Vec::new();
     let mut drift = Vec::new();
     for spec in SPECS.iter().filter(|spec| only.as_deref().is_none_or(|only| only == spec.name)) {
-        let version = if latest { npm_latest(spec)? } else { spec.pinned.to_owned() };
+        let version = match &version {
+            Some(version) => version.clone(),
+            None if latest => npm_latest(spec)?,
+            None => spec.pinned.to_owned(),
+        };
         eprintln!("\n== {} {}@{version}", spec.name, spec.package);
         let fixture = root.join("fixtures/agents").join(spec.name).join(&version);
         let recorded = if fixture.join("expected.json").exists() && !force {
@@ -161,7 +179,7 @@ fn install(root: &Path, spec: &Spec, version: &str) -> anyhow::Result<PathBuf> {
     Ok(bin)
 }
 
-/// The scratch repository: two files and one commit, at a fixed path.
+/// The scratch repository: three files and one commit, at a fixed path.
 fn make_repo() -> anyhow::Result<PathBuf> {
     let repo = PathBuf::from(REPO);
     if repo.exists() {
@@ -173,6 +191,8 @@ fn make_repo() -> anyhow::Result<PathBuf> {
         "# Sample\n\nA sample repository for recording agent sessions.\n",
     )?;
     fs_err::write(repo.join("hello.sh"), "#!/bin/sh\necho hello\n")?;
+    // What the third session runs: a check that fails (exit status 3).
+    fs_err::write(repo.join("check.sh"), "#!/bin/sh\necho 'check: 1 test failed' >&2\nexit 3\n")?;
     let git = |args: &[&str]| -> anyhow::Result<()> {
         let status = Command::new("git")
             .args(args)
@@ -188,7 +208,7 @@ fn make_repo() -> anyhow::Result<PathBuf> {
         Ok(())
     };
     git(&["init", "-q", "-b", "main"])?;
-    git(&["add", "README.md", "hello.sh"])?;
+    git(&["add", "README.md", "hello.sh", "check.sh"])?;
     git(&[
         "-c",
         "user.name=Sample",
@@ -208,6 +228,8 @@ struct Recorded {
     prompt: String,
     title: String,
     title_from: String,
+    /// The tools the stand-in called in the session.
+    called: Vec<String>,
     since: Timestamp,
     until: Timestamp,
 }
@@ -237,10 +259,11 @@ fn record_one(
     agents::configure(spec, &home, &server.base, &repo)?;
     let started = now_second();
     let mut sessions = Vec::new();
-    for (index, prompt) in PROMPTS.iter().enumerate() {
+    for (index, (prompt, script)) in PROMPTS.iter().enumerate() {
         let number = index + 1;
         let title = format!("Stand-in title of session {number}");
         server.set_title(&title);
+        server.set_script(*script);
         server.note(&format!("--- session {number}: {prompt}"));
         let before = agents::session_ids(spec, &home)?;
         let since = now_second();
@@ -275,6 +298,7 @@ fn record_one(
             prompt: (*prompt).to_owned(),
             title,
             title_from,
+            called: server.take_calls(),
             since,
             until,
         });
@@ -301,6 +325,16 @@ fn record_one(
             "model": MODEL,
             "since": session.since.to_string(),
             "until": session.until.to_string(),
+            "todos": if session.called.iter().any(|name| TODO_TOOLS.contains(&name.as_str())) {
+                TODOS.iter().map(|(text, status)| json!({"text": text, "status": status})).collect()
+            } else {
+                Vec::new()
+            },
+            "failed_commands": if session.called.iter().any(|name| SHELL_TOOLS.contains(&name.as_str())) {
+                vec![json!({"command": FAILING_COMMAND, "exit_code": 3})]
+            } else {
+                Vec::new()
+            },
         })).collect::<Vec<_>>(),
     });
     fs_err::write(fixture.join("expected.json"), serde_json::to_string_pretty(&expected)? + "\n")?;
@@ -550,6 +584,28 @@ pub(crate) fn check(spec: &Spec, fixture: &Path) -> anyhow::Result<Vec<String>> 
                 "session {id}: models {:?}, expected {model:?} among them",
                 event.models
             ));
+        }
+        if let Some(todos) = session["todos"].as_array() {
+            let read: Vec<Value> = event
+                .todos
+                .iter()
+                .map(|todo| json!({"text": todo.text, "status": todo.status}))
+                .collect();
+            if &read != todos {
+                notes.push(format!("session {id}: to-do list {read:?}, expected {todos:?}"));
+            }
+        }
+        if let Some(failed) = session["failed_commands"].as_array() {
+            let read: Vec<Value> = event
+                .failed_commands
+                .iter()
+                .map(|command| {
+                    json!({"command": command.command, "exit_code": command.runs.last().map(|run| run.exit)})
+                })
+                .collect();
+            if &read != failed {
+                notes.push(format!("session {id}: failed commands {read:?}, expected {failed:?}"));
+            }
         }
     }
     let ids: BTreeSet<&str> = expected["sessions"]

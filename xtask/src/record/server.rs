@@ -19,8 +19,11 @@
 //! A request that asks for structured output (`response_format`/`text.format` with a
 //! JSON schema, Gemini `responseSchema`/`responseJsonSchema`, or a tool it forces through
 //! `tool_choice`) gets the schema filled: every string is the current session's title
-//! ([`Shared::title`]), so a title the agent keeps can be told from its answers. Every
-//! other request gets [`ANSWER`] and no tool call. Every reply names [`MODEL`] where the
+//! ([`Shared::title`]), so a title the agent keeps can be told from its answers. Under
+//! [`Script::Tools`] a request that offers the agent's to-do or shell tool gets a call of
+//! it (the to-do list first, then a command that fails, then text: the step is the number
+//! of tool results the request sends back). Every other request gets [`ANSWER`] and no
+//! tool call. Every reply names [`MODEL`] where the
 //! format carries a model. Each request is one line of the request log.
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
@@ -44,9 +47,46 @@ const MAX_CONNECTIONS: usize = 32;
 /// Largest request body read (agents send whole conversations with tool schemas).
 const MAX_BODY: usize = 32 << 20;
 
+/// What the stand-in does with a session's main requests (those carrying tools).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Script {
+    /// Answers [`ANSWER`], no tool call.
+    #[default]
+    Plain,
+    /// Calls the agent's own to-do tool ([`TODO_TOOLS`]) with [`TODOS`], then its shell
+    /// tool ([`SHELL_TOOLS`]) with [`FAILING_COMMAND`], one call per request (the step is
+    /// the number of tool results the request carries back), then answers [`ANSWER`].
+    /// A step whose tool the agent does not offer is skipped.
+    Tools,
+}
+
+/// The to-do tools, by the name each agent gives it: Claude Code `TodoWrite`, Codex
+/// `update_plan`, Gemini CLI `write_todos`, opencode `todowrite`, Qwen Code
+/// `todo_write`.
+pub(crate) const TODO_TOOLS: &[&str] =
+    &["TodoWrite", "update_plan", "write_todos", "todowrite", "todo_write"];
+/// The shell tools: Claude Code `Bash`, Codex `exec_command` (`shell` in older
+/// versions), Gemini CLI and Qwen Code `run_shell_command`, opencode, pi and Copilot
+/// `bash`.
+pub(crate) const SHELL_TOOLS: &[&str] =
+    &["Bash", "exec_command", "shell", "run_shell_command", "bash"];
+/// The to-do list the stand-in writes: one item done, two pending.
+pub(crate) const TODOS: [(&str, &str); 3] = [
+    ("Read the README", "completed"),
+    ("Add a test for hello.sh", "pending"),
+    ("Wire check.sh into CI", "pending"),
+];
+/// The command the stand-in runs through the shell tool: the scratch repository's
+/// `check.sh`, which fails with exit status 3.
+pub(crate) const FAILING_COMMAND: &str = "sh check.sh";
+
 /// What the server and the recorder share.
 #[derive(Default)]
 pub(crate) struct Shared {
+    /// The current session's script.
+    script: Mutex<Script>,
+    /// The tools the script called since the last [`Server::take_calls`].
+    called: Mutex<Vec<String>>,
     /// The title strings of the session being recorded (what structured requests get).
     title: Mutex<String>,
     /// The titles handed out since the last [`Server::take_titles`].
@@ -94,6 +134,18 @@ impl Server {
     /// Sets the title structured requests get from now on.
     pub(crate) fn set_title(&self, title: &str) {
         title.clone_into(&mut lock(&self.shared.title));
+    }
+
+    /// Sets the script of the requests from now on.
+    pub(crate) fn set_script(&self, script: Script) {
+        *lock(&self.shared.script) = script;
+    }
+
+    /// The tools the script called since the last call, each once.
+    pub(crate) fn take_calls(&self) -> Vec<String> {
+        let mut called = std::mem::take(&mut *lock(&self.shared.called));
+        called.dedup();
+        called
     }
 
     /// The titles handed out since the last call.
@@ -312,21 +364,34 @@ fn respond(request: &Request, shared: &Shared) -> Reply {
     if request.method != "POST" {
         return not_found();
     }
+    let scripted = scripted_reply(shared, &body, titling);
     if path.ends_with("/messages/count_tokens") {
         return json_reply(&json!({"input_tokens": 100}), "count tokens".to_owned());
     }
     if path.ends_with("/messages") {
         let (structured, tool) = anthropic_structured(&body);
+        if let (None, Some((name, args))) = (&structured, &scripted) {
+            let note = format!("anthropic: scripted call of {name}");
+            return anthropic(&body, &args.to_string(), Some(name), n, note);
+        }
         let (text, note) = answer(structured.as_ref(), "anthropic");
         return anthropic(&body, &text, tool.as_deref(), n, note);
     }
     if path.ends_with("/chat/completions") {
         let (structured, tool) = chat_structured(&body);
+        if let (None, Some((name, args))) = (&structured, &scripted) {
+            let note = format!("chat: scripted call of {name}");
+            return chat(&body, &args.to_string(), Some(name), n, note);
+        }
         let (text, note) = answer(structured.as_ref(), "chat");
         return chat(&body, &text, tool.as_deref(), n, note);
     }
     if path.ends_with("/responses") {
         let (structured, tool) = responses_structured(&body);
+        if let (None, Some((name, args))) = (&structured, &scripted) {
+            let note = format!("responses: scripted call of {name}");
+            return responses(&body, &args.to_string(), Some(name), n, note);
+        }
         let (text, note) = answer(structured.as_ref(), "responses");
         return responses(&body, &text, tool.as_deref(), n, note);
     }
@@ -342,8 +407,12 @@ fn respond(request: &Request, shared: &Shared) -> Reply {
                     .find_map(|key| config.get(*key))
                     .cloned()
             });
-            let (text, note) = answer(schema.as_ref(), "gemini");
-            let chunk = gemini_chunk(&text, n);
+            let (chunk, note) = if let (None, Some((name, args))) = (&schema, &scripted) {
+                (gemini_call(name, args, n), format!("gemini: scripted call of {name}"))
+            } else {
+                let (text, note) = answer(schema.as_ref(), "gemini");
+                (gemini_chunk(&text, n), note)
+            };
             return if action == "streamGenerateContent" {
                 sse_reply(&[(None, chunk)], false, note)
             } else {
@@ -365,6 +434,175 @@ fn asks_for_title(body: &Value) -> bool {
     }
     let text = body.to_string().to_ascii_lowercase();
     text.contains("title") || text.contains("summar")
+}
+
+/// The scripted tool call for this request under [`Script::Tools`] (noted as called), or
+/// `None`: another script, a title request, or no step left.
+fn scripted_reply(shared: &Shared, body: &Value, titling: bool) -> Option<(String, Value)> {
+    if *lock(&shared.script) != Script::Tools || titling {
+        return None;
+    }
+    let call = scripted_call(body)?;
+    lock(&shared.called).push(call.0.clone());
+    Some(call)
+}
+
+/// The tools a request offers, each with its parameter schema, whatever the format:
+/// Anthropic `tools[].name`/`input_schema`, Chat Completions
+/// `tools[].function.name`/`parameters`, Responses `tools[].name`/`parameters`, Gemini
+/// `tools[].functionDeclarations[].name`/`parameters(JsonSchema)`.
+fn offered_tools(body: &Value) -> Vec<(String, Value)> {
+    let mut offered = Vec::new();
+    let mut add = |tool: &Value| {
+        let name =
+            tool.get("name").or_else(|| tool.pointer("/function/name")).and_then(Value::as_str);
+        let schema = ["input_schema", "parameters", "parametersJsonSchema"]
+            .iter()
+            .find_map(|key| tool.get(*key))
+            .or_else(|| tool.pointer("/function/parameters"));
+        if let Some(name) = name {
+            offered.push((name.to_owned(), schema.cloned().unwrap_or(Value::Null)));
+        }
+    };
+    for tool in body.get("tools").and_then(Value::as_array).into_iter().flatten() {
+        match tool.get("functionDeclarations").and_then(Value::as_array) {
+            Some(declarations) => declarations.iter().for_each(&mut add),
+            None => add(tool),
+        }
+    }
+    offered
+}
+
+/// How many tool results a request carries back: Anthropic `tool_result` blocks, Chat
+/// Completions `tool` messages, Responses `function_call_output` items, Gemini
+/// `functionResponse` parts.
+fn tool_results(body: &Value) -> usize {
+    let mut count = 0;
+    for message in body.get("messages").and_then(Value::as_array).into_iter().flatten() {
+        if message.get("role").and_then(Value::as_str) == Some("tool") {
+            count += 1;
+        }
+        for block in message.get("content").and_then(Value::as_array).into_iter().flatten() {
+            if block.get("type").and_then(Value::as_str) == Some("tool_result") {
+                count += 1;
+            }
+        }
+    }
+    for item in body.get("input").and_then(Value::as_array).into_iter().flatten() {
+        let kind = item.get("type").and_then(Value::as_str).unwrap_or_default();
+        if kind == "function_call_output" || kind == "custom_tool_call_output" {
+            count += 1;
+        }
+    }
+    for content in body.get("contents").and_then(Value::as_array).into_iter().flatten() {
+        for part in content.get("parts").and_then(Value::as_array).into_iter().flatten() {
+            if part.get("functionResponse").is_some() {
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+/// The tool call [`Script::Tools`] makes in answer to this request, if any: the
+/// to-do tool then the shell tool among those offered, the step being the number of tool
+/// results already sent back.
+fn scripted_call(body: &Value) -> Option<(String, Value)> {
+    let offered = offered_tools(body);
+    let find = |names: &[&str]| {
+        names.iter().find_map(|name| offered.iter().find(|(offered, _)| offered == name))
+    };
+    let mut steps = Vec::new();
+    if let Some((name, schema)) = find(TODO_TOOLS) {
+        steps.push((name.clone(), todo_arguments(name, schema)));
+    }
+    if let Some((name, schema)) = find(SHELL_TOOLS) {
+        steps.push((name.clone(), shell_arguments(schema)));
+    }
+    steps.into_iter().nth(tool_results(body))
+}
+
+/// The properties of an object schema.
+fn properties(schema: &Value) -> Option<&serde_json::Map<String, Value>> {
+    schema.get("properties").and_then(Value::as_object)
+}
+
+/// The arguments of a to-do tool: its array property (`todos`, Codex's `plan`) holds
+/// [`TODOS`], each item's text under whichever of `content`, `description`, `step`
+/// the schema has, and its other required strings filled (`activeForm`, `priority`,
+/// `id`).
+fn todo_arguments(name: &str, schema: &Value) -> Value {
+    let list_key = properties(schema)
+        .and_then(|props| {
+            props.iter().find(|(_, prop)| prop.get("type").and_then(Value::as_str) == Some("array"))
+        })
+        .map_or_else(
+            || if name == "update_plan" { "plan" } else { "todos" }.to_owned(),
+            |(key, _)| key.clone(),
+        );
+    let item_schema = schema.pointer(&format!("/properties/{list_key}/items")).cloned();
+    let item_props = item_schema.as_ref().and_then(properties);
+    let text_key = ["content", "description", "step", "title", "text"]
+        .iter()
+        .find(|key| item_props.is_some_and(|props| props.contains_key(**key)))
+        .copied()
+        .unwrap_or(if name == "update_plan" { "step" } else { "content" });
+    let required: Vec<&str> = item_schema
+        .as_ref()
+        .and_then(|schema| schema.get("required"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let items: Vec<Value> = TODOS
+        .iter()
+        .enumerate()
+        .map(|(index, (text, status))| {
+            let mut item = serde_json::Map::new();
+            item.insert(text_key.to_owned(), json!(text));
+            item.insert("status".to_owned(), json!(status));
+            for key in &required {
+                if item.contains_key(*key) {
+                    continue;
+                }
+                let value = match *key {
+                    "activeForm" => json!(format!("Working on: {text}")),
+                    "priority" => json!("medium"),
+                    "id" => json!((index + 1).to_string()),
+                    other => item_props
+                        .and_then(|props| props.get(other))
+                        .map_or(Value::Null, |prop| fill(prop, text, 0)),
+                };
+                item.insert((*key).to_owned(), value);
+            }
+            Value::Object(item)
+        })
+        .collect();
+    json!({ list_key: items })
+}
+
+/// The arguments of a shell tool: [`FAILING_COMMAND`] under `command` (Codex's `cmd`),
+/// and a `description` when the schema has one.
+fn shell_arguments(schema: &Value) -> Value {
+    let props = properties(schema);
+    let has = |key: &str| props.is_some_and(|props| props.contains_key(key));
+    let mut args = serde_json::Map::new();
+    let key = if has("cmd") && !has("command") { "cmd" } else { "command" };
+    let command_is_array = props
+        .and_then(|props| props.get(key))
+        .and_then(|prop| prop.get("type"))
+        .and_then(Value::as_str)
+        == Some("array");
+    if command_is_array {
+        args.insert(key.to_owned(), json!(["sh", "-c", FAILING_COMMAND]));
+    } else {
+        args.insert(key.to_owned(), json!(FAILING_COMMAND));
+    }
+    if has("description") {
+        args.insert("description".to_owned(), json!("Run the check script"));
+    }
+    Value::Object(args)
 }
 
 fn not_found() -> Reply {
@@ -681,6 +919,15 @@ fn responses(body: &Value, text: &str, tool: Option<&str>, n: usize, note: Strin
     events.push((Some("response.output_item.done"), json!({"type": "response.output_item.done", "sequence_number": 7, "output_index": 0, "item": item})));
     events.push((Some("response.completed"), json!({"type": "response.completed", "sequence_number": 8, "response": response("completed", json!([item]))})));
     sse_reply(&events, false, note)
+}
+
+fn gemini_call(name: &str, args: &Value, n: usize) -> Value {
+    json!({
+        "candidates": [{"content": {"parts": [{"functionCall": {"name": name, "args": args}}], "role": "model"}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 100, "candidatesTokenCount": 20, "totalTokenCount": 120},
+        "modelVersion": MODEL,
+        "responseId": format!("standin-{n:04}"),
+    })
 }
 
 fn gemini_chunk(text: &str, n: usize) -> Value {

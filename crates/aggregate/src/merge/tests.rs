@@ -66,6 +66,7 @@ fn session(project: &ProjectRef, id: &str, activity: &[&str]) -> SessionEvent {
         todos: Vec::new(),
         todos_time: None,
         interrupted: None,
+        failed_commands: Vec::new(),
     }
 }
 

@@ -27,6 +27,15 @@
 //!   `in_progress`, `completed`), found by a byte scan of the raw message, which is
 //!   decoded only then. The task tools of newer versions (`TaskCreate`, `TaskUpdate`),
 //!   which change one task at a time, are not read yet.
+//! - Failed commands: a main-chain assistant record's `tool_use` block named `Bash`
+//!   (`id`, `input.command`) and the `tool_result` block of a later main-chain user
+//!   record with that `tool_use_id`: without `is_error` the command passed (status 0);
+//!   with `is_error: true` and a text starting `Exit code N` (the content is a string,
+//!   or a list of `text` parts) it exited with N; other errors (a denied permission, an
+//!   interruption) tell no status and are not counted. The record's `toolUseResult`
+//!   says the same (`"Error: Exit code 3\n…"` as a string, an object with `stdout`,
+//!   `stderr`, `interrupted` on success) and is not read. Verified in
+//!   `fixtures/agents/claude/2.1.197/` (the third session runs `sh check.sh`, exit 3).
 //! - A session whose records are all command echoes and meta records (a `/clear`, which
 //!   starts a new session with `<command-name>/clear</command-name>` and its empty
 //!   `<local-command-stdout>`, and nothing after it) has no prompt, reply, tool result
@@ -117,6 +126,9 @@ const KNOWN_TYPES: &[&str] = &[
     "api-request",
     "api-request-blob",
     "api-request-shape",
+    // The tools a session used (`{"type":"tools-used","tools":["Bash"],"sessionId"}`, no
+    // timestamp; 2.1.332, recorded with a `Bash` call): bookkeeping.
+    "tools-used",
 ];
 
 /// The fields of a transcript line that the reader uses.
@@ -131,6 +143,9 @@ struct Line<'a> {
     is_meta: LBool,
     is_compact_summary: LBool,
     message: Message<'a>,
+    /// The exit statuses the tool results of a main-chain `user` message tell (see
+    /// [`exit_statuses`]).
+    tool_exits: Vec<(String, i64)>,
     custom_title: LStr<'a>,
     ai_title: LStr<'a>,
     summary: LStr<'a>,
@@ -153,9 +168,12 @@ enum Message<'a> {
 }
 
 /// Parses a transcript line into a [`Line`]; `subagent` says whether every record of
-/// the file is a side chain (a sub-agent log), whose messages are never decoded.
+/// the file is a side chain (a sub-agent log), whose messages are never decoded;
+/// `results` whether `Bash` calls of the file await their results, so that a main-chain
+/// user message is kept raw for a moment to read them (else it is decoded as it streams).
 struct LineSeed {
     subagent: bool,
+    results: bool,
 }
 
 impl<'de> DeserializeSeed<'de> for LineSeed {
@@ -202,7 +220,16 @@ impl<'de> Visitor<'de> for LineSeed {
                 }
                 Some("message") => {
                     let main_user = line.kind.is("user") && !self.subagent && !line.is_sidechain.0;
-                    line.message = if main_user {
+                    line.message = if main_user && self.results {
+                        // Kept raw for a moment: a tool result's status is read from it
+                        // (found by a byte scan).
+                        let raw = map.next_value::<&'de serde_json::value::RawValue>()?;
+                        line.tool_exits = exit_statuses(raw);
+                        Message::Decoded(
+                            Text::from_json_stripping(raw.get())
+                                .map_err(serde::de::Error::custom)?,
+                        )
+                    } else if main_user {
                         Message::Decoded(map.next_value_seed(Stripping)?)
                     } else {
                         map.next_value::<Option<&'de serde_json::value::RawValue>>()?
@@ -222,9 +249,15 @@ impl<'de> Visitor<'de> for LineSeed {
 }
 
 impl<'a> Line<'a> {
-    fn parse(bytes: &'a [u8], subagent: bool) -> Result<Line<'a>, serde_json::Error> {
+    /// Parses a line; `results`: keep a main-chain user message raw for its tool results
+    /// (see [`LineSeed`]).
+    fn parse(
+        bytes: &'a [u8],
+        subagent: bool,
+        results: bool,
+    ) -> Result<Line<'a>, serde_json::Error> {
         let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-        let line = LineSeed { subagent }.deserialize(&mut deserializer)?;
+        let line = LineSeed { subagent, results }.deserialize(&mut deserializer)?;
         deserializer.end()?;
         Ok(line)
     }
@@ -593,6 +626,10 @@ enum Record {
         todos: Option<Vec<Todo>>,
         /// Whether the record is Claude Code's `[Request interrupted by user…]` marker.
         interrupt: bool,
+        /// The `Bash` calls of a main-chain assistant record: tool-use id and command.
+        shell_calls: Vec<(String, String)>,
+        /// The tool results of a main-chain user record: tool-use id and exit status.
+        tool_results: Vec<(String, i64)>,
     },
 }
 
@@ -629,8 +666,10 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
     let mut records = Vec::new();
     let mut versions: Vec<String> = Vec::new();
     let mut unknown: Vec<String> = Vec::new();
+    // The main chain's `Bash` calls whose results have not come yet.
+    let mut bash_pending: HashSet<String> = HashSet::new();
     jsonl::read_lines(&mut ctx, &mut stats, &job.path, |bytes| {
-        let mut line = Line::parse(bytes, job.subagent)?;
+        let mut line = Line::parse(bytes, job.subagent, !bash_pending.is_empty())?;
         if let Some(version) = line.version.get() {
             if !versions.iter().any(|known| known == version) {
                 versions.push(version.to_owned());
@@ -677,7 +716,11 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
         let mut prompt = None;
         let mut interrupt = false;
         let mut substantive = side_chain || line.kind.is("assistant");
+        let mut tool_results = std::mem::take(&mut line.tool_exits);
         if line.kind.is("user") && !side_chain {
+            if let Message::Raw(raw) = &line.message {
+                tool_results = exit_statuses(raw);
+            }
             let message: Text = match std::mem::take(&mut line.message) {
                 Message::Decoded(text) => text,
                 Message::Raw(raw) => Text::from_json_stripping(raw.get())?,
@@ -690,14 +733,16 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
                 prompt = Some(message.value);
             }
         }
-        let (model, todos) = if line.kind.is("assistant") && !side_chain {
-            match line.message {
-                Message::Raw(raw) => (quick_model(raw.get().as_bytes()), todo_write(raw)),
-                Message::Decoded(_) | Message::Absent => (None, None),
+        let (model, todos, shell_calls) = match line.message {
+            Message::Raw(raw) if line.kind.is("assistant") && !side_chain => {
+                (quick_model(raw.get().as_bytes()), todo_write(raw), bash_calls(raw))
             }
-        } else {
-            (None, None)
+            _ => (None, None, Vec::new()),
         };
+        bash_pending.extend(shell_calls.iter().map(|(id, _)| id.clone()));
+        for (id, _) in &tool_results {
+            bash_pending.remove(id);
+        }
         records.push(Record::Event {
             session,
             time,
@@ -710,6 +755,8 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
             substantive,
             todos,
             interrupt,
+            shell_calls,
+            tool_results,
         });
         Ok(())
     });
@@ -732,6 +779,8 @@ fn apply_transcript(
     state.versions.extend(file.versions);
     state.unknown.extend(file.unknown);
     let State { drafts, extras, transcripts, substantive: solid, .. } = state;
+    // The file's `Bash` calls by tool-use id (a result follows its call in the same file).
+    let mut shell_calls: HashMap<String, String> = HashMap::new();
     for record in file.records {
         match record {
             Record::CustomTitle { session, title } => {
@@ -753,6 +802,8 @@ fn apply_transcript(
                 substantive,
                 todos,
                 interrupt,
+                shell_calls: calls,
+                tool_results,
             } => {
                 let session_id = file.sessions[session].as_str();
                 if substantive && !solid.contains(session_id) {
@@ -792,6 +843,12 @@ fn apply_transcript(
                 }
                 if interrupt {
                     session.note_interrupt(time);
+                }
+                shell_calls.extend(calls);
+                for (id, exit) in tool_results {
+                    if let Some(command) = shell_calls.remove(&id) {
+                        session.note_command(time, &command, exit);
+                    }
                 }
                 if let Some(text) = prompt {
                     if time >= since {
@@ -1038,6 +1095,8 @@ struct ToolBlock<'a> {
     #[serde(rename = "type", borrow)]
     kind: LStr<'a>,
     #[serde(borrow)]
+    id: LStr<'a>,
+    #[serde(borrow)]
     name: LStr<'a>,
     #[serde(borrow)]
     input: Option<&'a serde_json::value::RawValue>,
@@ -1068,6 +1127,102 @@ fn todo_write(message: &serde_json::value::RawValue) -> Option<Vec<Todo>> {
             let input: TodoInput = serde_json::from_str(block.input?.get()).ok()?;
             super::todo_list(input.todos?)
         })
+}
+
+/// The input of a `Bash` call: `{"command", "description"?, "timeout"?}`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct BashInput<'a> {
+    #[serde(borrow)]
+    command: LStr<'a>,
+}
+
+/// The `Bash` calls of an assistant message (tool-use id, command), found by a byte scan
+/// first so that other messages are never decoded.
+fn bash_calls(message: &serde_json::value::RawValue) -> Vec<(String, String)> {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"Bash\""));
+    if FINDER.find(message.get().as_bytes()).is_none() {
+        return Vec::new();
+    }
+    let Ok(message) = serde_json::from_str::<ToolMessage>(message.get()) else {
+        return Vec::new();
+    };
+    let Some(Ok(blocks)) = message.content.map(|c| serde_json::from_str::<Vec<ToolBlock>>(c.get()))
+    else {
+        return Vec::new();
+    };
+    blocks
+        .iter()
+        .filter(|block| block.kind.is("tool_use") && block.name.is("Bash"))
+        .filter_map(|block| {
+            let input: BashInput = serde_json::from_str(block.input?.get()).ok()?;
+            Some((block.id.get()?.to_owned(), input.command.get()?.to_owned()))
+        })
+        .collect()
+}
+
+/// One `tool_result` block of a user message.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ResultBlock<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    tool_use_id: LStr<'a>,
+    is_error: LBool,
+    #[serde(borrow)]
+    content: Option<&'a serde_json::value::RawValue>,
+}
+
+/// A text part of a `tool_result`'s content when it is a list.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct TextPart<'a> {
+    #[serde(borrow)]
+    text: LStr<'a>,
+}
+
+/// The exit statuses the tool results of a user message tell (tool-use id, status): 0 for
+/// a result that is not an error, N for an error whose text starts with `Exit code N`
+/// (Claude Code's wording for a `Bash` command that exited with N). Other errors (a
+/// denied permission, an interruption, a timeout) tell none.
+fn exit_statuses(message: &serde_json::value::RawValue) -> Vec<(String, i64)> {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"tool_result\""));
+    if FINDER.find(message.get().as_bytes()).is_none() {
+        return Vec::new();
+    }
+    let Ok(message) = serde_json::from_str::<ToolMessage>(message.get()) else {
+        return Vec::new();
+    };
+    let Some(Ok(blocks)) =
+        message.content.map(|c| serde_json::from_str::<Vec<ResultBlock>>(c.get()))
+    else {
+        return Vec::new();
+    };
+    blocks
+        .iter()
+        .filter(|block| block.kind.is("tool_result"))
+        .filter_map(|block| {
+            let id = block.tool_use_id.get()?.to_owned();
+            if !block.is_error.0 {
+                return Some((id, 0));
+            }
+            let content = block.content?;
+            let text = serde_json::from_str::<LStr>(content.get())
+                .ok()
+                .and_then(|text| text.get().map(str::to_owned))
+                .or_else(|| {
+                    let parts: Vec<TextPart> = serde_json::from_str(content.get()).ok()?;
+                    parts.iter().find_map(|part| part.text.get().map(str::to_owned))
+                })?;
+            let digits = text.strip_prefix("Exit code ")?;
+            let end =
+                digits.find(|c: char| !c.is_ascii_digit() && c != '-').unwrap_or(digits.len());
+            Some((id, digits[..end].parse().ok()?))
+        })
+        .collect()
 }
 
 /// `cleanupPeriodDays` from a `settings.json`, when it is set.
@@ -1182,7 +1337,7 @@ mod tests {
 
     /// The message's text and kind as the reader ends up with them.
     fn message_of(json: &str, subagent: bool) -> (&'static str, Option<Text>) {
-        let line = Line::parse(json.as_bytes(), subagent).expect("the line parses");
+        let line = Line::parse(json.as_bytes(), subagent, false).expect("the line parses");
         match line.message {
             Message::Absent => ("absent", None),
             Message::Raw(raw) => {
@@ -1216,13 +1371,16 @@ mod tests {
         assert_eq!(message_of(r#"{"type":"user","message":null}"#, false).0, "decoded");
         assert_eq!(message_of(r#"{"type":"assistant","message":null}"#, false).0, "absent");
         // Fields keep their lenient reading, and a line that is not an object is an error.
-        let odd =
-            Line::parse(br#"{"type":7,"isMeta":"yes","cwd":"/w","extra":[1,{"a":2}]}"#, false)
-                .expect("odd values are skipped, not errors");
+        let odd = Line::parse(
+            br#"{"type":7,"isMeta":"yes","cwd":"/w","extra":[1,{"a":2}]}"#,
+            false,
+            false,
+        )
+        .expect("odd values are skipped, not errors");
         assert_eq!((odd.kind.get(), odd.is_meta.0, odd.cwd.get()), (None, false, Some("/w")));
-        assert!(Line::parse(b"[1, 2]", false).is_err());
-        assert!(Line::parse(br#"{"type":"user","message":{"content":"x"}"#, false).is_err());
-        assert!(Line::parse(br#"{"type":"user"} trailing"#, false).is_err());
+        assert!(Line::parse(b"[1, 2]", false, false).is_err());
+        assert!(Line::parse(br#"{"type":"user","message":{"content":"x"}"#, false, false).is_err());
+        assert!(Line::parse(br#"{"type":"user"} trailing"#, false, false).is_err());
     }
 
     #[test]

@@ -54,6 +54,14 @@
 //! - Plans: the newest `response_item` `function_call` named `update_plan` of the
 //!   session's own records (its `arguments`, a JSON text, hold `plan[]` with `step` and
 //!   `status`: `pending`, `in_progress`, `completed`) is the session's to-do list.
+//! - Failed commands: the session's own `event_msg` `item_completed` whose item is a
+//!   `CommandExecution` (0.171.0: `command` `["/bin/bash", "-lc", "<line>"]`, `status`
+//!   `failed`, `exit_code` 3; verified in `fixtures/agents/codex/0.171.0/`, the third
+//!   session's `exec_command` of `sh check.sh`), and the `exec_command_end` event of
+//!   older releases (`call_id`, `command` as a list, `exit_code`; codex's
+//!   `ExecCommandEndEvent`), once per call id; the script of a shell's `-c`/`-lc` is the
+//!   command line. The `function_call_output` of the same call says `Process exited with
+//!   code 3` in prose and is not read. A sub-agent's commands are not its parent's.
 //! - Format drift: `cli_version` goes to the status's versions; record types and
 //!   `response_item`/`event_msg` payload types not listed here go to its unknowns.
 
@@ -309,6 +317,12 @@ struct Payload<'a> {
     /// A `function_call`'s tool name.
     #[serde(borrow)]
     name: LStr<'a>,
+    /// An `exec_command_end` event's call id, command (a list of words) and exit status.
+    #[serde(borrow)]
+    call_id: LStr<'a>,
+    #[serde(borrow)]
+    command: Option<&'a RawValue>,
+    exit_code: LNum,
     /// A `function_call`'s arguments (a JSON text in a string), decoded only for
     /// `update_plan`.
     #[serde(borrow)]
@@ -567,6 +581,8 @@ struct Reading {
     pending: Option<Pending>,
     thread_name: Option<String>,
     prompts: Vec<(Timestamp, String)>,
+    /// The call ids of the commands noted so far.
+    command_ids: HashSet<String>,
 }
 
 impl Reading {
@@ -662,7 +678,20 @@ impl Reading {
     fn event(&mut self, event: &str, payload: &Payload<'_>, time: Timestamp) {
         let text = match event {
             "user_message" => user_message_text(payload),
-            "item_completed" => user_item_text(payload.item),
+            "item_completed" => {
+                if let Some((id, command, exit)) = command_item(payload.item) {
+                    self.note_command(id, time, &command, exit);
+                }
+                user_item_text(payload.item)
+            }
+            "exec_command_end" => {
+                let command = payload.command.and_then(command_line);
+                if let (Some(command), Some(exit)) = (command, payload.exit_code.as_i64()) {
+                    let id = payload.call_id.get().unwrap_or_default().to_owned();
+                    self.note_command(id, time, &command, exit);
+                }
+                None
+            }
             "thread_name_updated" => {
                 if let Some(name) = payload.thread_name.get() {
                     self.thread_name = Some(name.trim().to_owned());
@@ -683,6 +712,15 @@ impl Reading {
             }
             None => self.prompts.push((time, text)),
         }
+    }
+
+    /// Notes a command the agent ran, once per call id (an `item_completed` and an
+    /// `exec_command_end` of the same call are one run); a sub-agent's are not noted.
+    fn note_command(&mut self, id: String, time: Timestamp, command: &str, exit: i64) {
+        if self.fork.subagent || (!id.is_empty() && !self.command_ids.insert(id)) {
+            return;
+        }
+        self.session.note_command(time, command, exit);
     }
 
     /// The session, once every line is read.
@@ -722,6 +760,7 @@ fn read_rollout(
         pending: None,
         thread_name: None,
         prompts: Vec::new(),
+        command_ids: HashSet::new(),
     };
     let parse_line = |bytes: &[u8]| reading.line(bytes, status);
     if is_compressed(path) {
@@ -811,6 +850,45 @@ fn user_message_text(payload: &Payload<'_>) -> Option<String> {
 
 /// The text of an `item_completed` event's `UserMessage` item (its text inputs joined,
 /// as codex's `UserMessageItem::message` does); `None` for any other item.
+/// An `item_completed` event's `CommandExecution` item (0.171.0): `{"type":
+/// "CommandExecution", "id", "command": ["/bin/bash", "-lc", "<line>"], "status",
+/// "exit_code"}`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct CommandItem<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    id: LStr<'a>,
+    #[serde(borrow)]
+    command: Option<&'a RawValue>,
+    exit_code: LNum,
+}
+
+/// The call id, command line and exit status of a finished `CommandExecution` item.
+fn command_item(item: Option<&RawValue>) -> Option<(String, String, i64)> {
+    let item: CommandItem = serde_json::from_str(item?.get()).ok()?;
+    if !item.kind.is("CommandExecution") {
+        return None;
+    }
+    let command = command_line(item.command?)?;
+    Some((item.id.get().unwrap_or_default().to_owned(), command, item.exit_code.as_i64()?))
+}
+
+/// The command line of a command: a string as it is; a list of words as the script of
+/// a shell's `-c`/`-lc` when it is one (`["/bin/bash", "-lc", "cargo test"]`), else
+/// joined by spaces.
+fn command_line(command: &RawValue) -> Option<String> {
+    if let Ok(line) = serde_json::from_str::<String>(command.get()) {
+        return Some(line);
+    }
+    let words: Vec<String> = serde_json::from_str(command.get()).ok()?;
+    match words.as_slice() {
+        [_, flag, script] if flag == "-c" || flag == "-lc" => Some(script.clone()),
+        words => Some(words.join(" ")),
+    }
+}
+
 fn user_item_text(item: Option<&RawValue>) -> Option<String> {
     let item: TurnItem = serde_json::from_str(item?.get()).ok()?;
     if !item.kind.is("UserMessage") {

@@ -50,6 +50,13 @@
 //!   hashed, as this reader does not see them: the working directories other agents'
 //!   sessions name, the repositories under the configured roots, the current directory.
 //! - Title: the last `summary` (of the chat written last), else the first typed prompt.
+//! - Failed commands: the `run_shell_command` calls of a main chat's `gemini` messages
+//!   that ran (`toolCalls[]` with `status` `success`, `args.command`, `result[0]
+//!   .functionResponse.response.output`): the output's `Exit Code: N` line (written only
+//!   when N is not 0, `tools/shell.ts`) gives the status; no such line, no `Signal:` and
+//!   no `Error:` line is a pass. Verified in `fixtures/agents/gemini/0.61.0/` (the third
+//!   session's `sh check.sh`: `Output: check: 1 test failed\nExit Code: 3`, run with
+//!   `--approval-mode yolo`). A sub-agent chat's commands are not counted.
 //! - To-do list: the newest successful `write_todos` call (`write_todos_list` from
 //!   September to October 2025) among the `toolCalls[]` of the `gemini` messages kept
 //!   (`tools/write-todos.ts`, `ToolCallRecord` in `chatRecordingTypes.ts`: `name`,
@@ -387,7 +394,8 @@ struct Record<'a> {
     /// The model of a `gemini` message.
     #[serde(borrow)]
     model: LStr<'a>,
-    /// The tool calls of a `gemini` message, decoded only when one is `write_todos`.
+    /// The tool calls of a `gemini` message, decoded only when one is `write_todos` or
+    /// `run_shell_command`.
     #[serde(borrow)]
     tool_calls: Option<&'a RawValue>,
     /// A whole legacy chat written on one line.
@@ -479,6 +487,8 @@ struct Kept {
     model: Option<String>,
     /// The to-do list its `write_todos` call wrote, with the call's time.
     todos: Option<(Timestamp, Vec<Todo>)>,
+    /// Its `run_shell_command` calls: time, command, exit status.
+    commands: Vec<super::ShellRun>,
 }
 
 /// A message as read, whichever record held it.
@@ -536,6 +546,7 @@ impl Chat {
         };
         let model = model.get().map(str::to_owned);
         let todos = if kind.is("gemini") { write_todos(tool_calls, time) } else { None };
+        let commands = if kind.is("gemini") { shell_runs(tool_calls, time) } else { Vec::new() };
         if let Some(&position) = self.index.get(id) {
             let kept = &mut self.messages[position];
             kept.time = time.or(kept.time);
@@ -548,9 +559,12 @@ impl Chat {
             if todos.is_some() {
                 kept.todos = todos;
             }
+            if !commands.is_empty() {
+                kept.commands = commands;
+            }
         } else {
             self.index.insert(id.to_owned(), self.messages.len());
-            self.messages.push(Kept { id: id.to_owned(), time, prompt, model, todos });
+            self.messages.push(Kept { id: id.to_owned(), time, prompt, model, todos, commands });
         }
     }
 
@@ -622,8 +636,15 @@ impl Chat {
         let mut session =
             Draft::new(Agent::Gemini, self.session_id.as_deref().unwrap_or(default_id));
         session.cwd = cwd.cloned();
+        let subagent = self.says_subagent();
         session.title = self.summary;
         for kept in &mut self.messages {
+            // A sub-agent's commands are not the main chain's.
+            if !subagent {
+                for (time, command, exit) in kept.commands.drain(..) {
+                    session.note_command(time, &command, exit);
+                }
+            }
             // The newest list wins, whenever it was written: it is what was left.
             if let Some((written, todos)) = kept.todos.take() {
                 session.note_todos(written, todos);
@@ -658,6 +679,9 @@ struct ToolCall<'a> {
     timestamp: LStr<'a>,
     #[serde(borrow)]
     args: Option<&'a RawValue>,
+    /// What the tool sent back (`functionResponse` parts).
+    #[serde(borrow)]
+    result: Option<&'a RawValue>,
 }
 
 /// The arguments of a `write_todos` call: `{"todos": [{"description", "status"}]}`.
@@ -696,6 +720,71 @@ fn write_todos(
         }
     }
     newest
+}
+
+/// The arguments of a `run_shell_command` call: `{"command", "description"?, "dir_path"?}`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ShellArgs<'a> {
+    #[serde(borrow)]
+    command: LStr<'a>,
+}
+
+/// The `run_shell_command` calls of a message's `toolCalls` that ran (`status`
+/// `success`), with their exit status: the `Exit Code: N` line of the output the tool
+/// sent back (`result[].functionResponse.response.output`), written only when N is not
+/// 0; a call whose output has no such line, no `Signal:` line and no `Error:` line
+/// passed. Decoded only when the text names the tool.
+fn shell_runs(
+    tool_calls: Option<&RawValue>,
+    message_time: Option<Timestamp>,
+) -> Vec<super::ShellRun> {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"run_shell_command\""));
+    let Some(tool_calls) = tool_calls else { return Vec::new() };
+    if FINDER.find(tool_calls.get().as_bytes()).is_none() {
+        return Vec::new();
+    }
+    let Ok(calls) = serde_json::from_str::<Vec<&RawValue>>(tool_calls.get()) else {
+        return Vec::new();
+    };
+    let mut runs = Vec::new();
+    for raw in calls {
+        let Ok(call) = serde_json::from_str::<ToolCall>(raw.get()) else { continue };
+        if !call.name.is("run_shell_command") || !call.status.is("success") {
+            continue;
+        }
+        let Some(time) = call.timestamp.timestamp().or(message_time) else { continue };
+        let Some(Ok(args)) = call.args.map(|args| serde_json::from_str::<ShellArgs>(args.get()))
+        else {
+            continue;
+        };
+        let Some(command) = args.command.get() else { continue };
+        let Some(output) = call.result.and_then(shell_output) else { continue };
+        let mut exit = Some(0);
+        for line in output.lines() {
+            if let Some(code) = line.trim().strip_prefix("Exit Code: ") {
+                exit = code.trim().parse().ok();
+            } else if line.starts_with("Signal: ") || line.starts_with("Error: ") {
+                exit = exit.filter(|code| *code != 0);
+            }
+        }
+        if let Some(exit) = exit {
+            runs.push((time, command.to_owned(), exit));
+        }
+    }
+    runs
+}
+
+/// The `output` of a tool call's first `functionResponse` (`result: [{"functionResponse":
+/// {"response": {"output": "…"}}}]`).
+fn shell_output(result: &RawValue) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(result.get()).ok()?;
+    value
+        .as_array()?
+        .iter()
+        .find_map(|part| part.pointer("/functionResponse/response/output")?.as_str())
+        .map(str::to_owned)
 }
 
 /// What the person typed, when a message recorded on its own line is a prompt.

@@ -47,7 +47,10 @@ use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
-use report_model::{Agent, SessionEvent, TODOS_MAX, Todo, TodoStatus, Warning, plural};
+use report_model::{
+    Agent, FAILED_COMMANDS_MAX, FAILED_RUNS_MAX, FailedCommand, FailedRun, SessionEvent, TODOS_MAX,
+    Todo, TodoStatus, Warning, plural,
+};
 
 use rustix::fs::FileType;
 
@@ -393,6 +396,9 @@ pub(crate) struct Draft {
     interrupted: Option<Timestamp>,
     /// The latest prompt, whenever it was (a prompt after an interruption resumes).
     last_prompt: Option<Timestamp>,
+    /// The main chain's shell-tool runs: time, command line (blanks collapsed, bounded),
+    /// exit status.
+    commands: Vec<ShellRun>,
 }
 
 impl Draft {
@@ -410,7 +416,23 @@ impl Draft {
             todos: None,
             interrupted: None,
             last_prompt: None,
+            commands: Vec::new(),
         }
+    }
+
+    /// Notes a run of a shell command through the agent's shell tool (main chain only)
+    /// and its exit status.
+    pub(crate) fn note_command(&mut self, time: Timestamp, command: &str, exit: i64) {
+        let command = command.split_whitespace().collect::<Vec<_>>().join(" ");
+        if command.is_empty() {
+            return;
+        }
+        let command = if command.chars().count() > RAW_COMMAND_MAX_CHARS {
+            command.chars().take(RAW_COMMAND_MAX_CHARS).collect()
+        } else {
+            command
+        };
+        self.commands.push((time, command, exit));
     }
 
     /// Notes that the person interrupted the agent at `time`.
@@ -470,6 +492,7 @@ impl Draft {
         }
         self.interrupted = self.interrupted.max(other.interrupted);
         self.last_prompt = self.last_prompt.max(other.last_prompt);
+        self.commands.extend(other.commands);
     }
 
     /// The event, or `None` when the session has no record in the window.
@@ -492,6 +515,7 @@ impl Draft {
         } else {
             collapsed
         };
+        let failed_commands = failed_commands(std::mem::take(&mut self.commands));
         let (todos_time, todos) = match self.todos {
             Some((time, todos)) => (Some(time), todos),
             None => (None, Vec::new()),
@@ -513,8 +537,54 @@ impl Draft {
             interrupted: self
                 .interrupted
                 .filter(|interrupted| self.last_prompt.is_none_or(|prompt| prompt < *interrupted)),
+            failed_commands,
         })
     }
+}
+
+/// One run of a shell command through an agent's shell tool: when, the command line, its
+/// exit status.
+pub(crate) type ShellRun = (Timestamp, String, i64);
+
+/// The longest command line a reader keeps before redaction (a bound on memory; the
+/// command is shortened after redaction).
+pub const RAW_COMMAND_MAX_CHARS: usize = 4_096;
+
+/// The commands whose last runs failed with no passing run after, from a session's runs:
+/// per command line, the failed runs since its last passing run (status 0), the latest
+/// [`FAILED_RUNS_MAX`], in order of their last failure, the latest
+/// [`FAILED_COMMANDS_MAX`] commands; `last` marks the one whose failure was the session's
+/// last run.
+fn failed_commands(mut runs: Vec<ShellRun>) -> Vec<FailedCommand> {
+    // In time order; at the same instant the log's order (the sort is stable).
+    runs.sort_by_key(|run| run.0);
+    let last_run = runs.last().map(|(time, command, _)| (*time, command.clone()));
+    let mut open: Vec<FailedCommand> = Vec::new();
+    for (time, command, exit) in runs {
+        let at = open.iter().position(|failed| failed.command == command);
+        if exit == 0 {
+            if let Some(at) = at {
+                open.remove(at);
+            }
+            continue;
+        }
+        let mut failed = match at {
+            Some(at) => open.remove(at),
+            None => FailedCommand { command, runs: Vec::new(), last: false },
+        };
+        if failed.runs.len() >= FAILED_RUNS_MAX {
+            failed.runs.remove(0);
+        }
+        failed.runs.push(FailedRun { time, exit });
+        open.push(failed);
+    }
+    if let (Some((time, command)), Some(newest)) = (last_run, open.last_mut()) {
+        newest.last =
+            newest.command == command && newest.runs.last().is_some_and(|run| run.time == time);
+    }
+    let excess = open.len().saturating_sub(FAILED_COMMANDS_MAX);
+    open.drain(..excess);
+    open
 }
 
 /// Sessions of one agent, by id.

@@ -43,6 +43,11 @@
 //!   from none: the calls are read instead. A sub-agent may not call `todowrite` unless
 //!   its own permissions allow it; such a list is the sub-agent's plan and is not read.
 //!   The older `storage/` layout's lists (`storage/todo/<sessionID>.json`) are not read.
+//! - Failed commands: the completed `bash` calls of a root session's own messages (a
+//!   `ToolPart` with `tool: "bash"`, `state.status: "completed"`,
+//!   `state.input.command`, `state.metadata.exit`; 3 for the recorded `sh check.sh` in
+//!   `fixtures/agents/opencode/1.18.33/`, run with `--dangerously-skip-permissions`).
+//!   The storage layout's are not read.
 //! - The event-sourced `session_message` table (a projection used by newer code paths) is
 //!   not read; when it holds rows of the window while `message` holds none, it is named as
 //!   unknown for `doctor`. So are message roles and part types of user messages the
@@ -188,6 +193,8 @@ struct Found {
     messages: Vec<Msg>,
     /// The newest to-do list each session (of the messages found) wrote, with its time.
     todos: HashMap<String, (Timestamp, Vec<Todo>)>,
+    /// The `bash` runs each session (of the messages found) made: time, command, exit.
+    commands: HashMap<String, Vec<super::ShellRun>>,
 }
 
 pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
@@ -228,6 +235,9 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
                     if newer {
                         found.todos.insert(id, (time, todos));
                     }
+                }
+                for (id, runs) in read.found.commands {
+                    found.commands.entry(id).or_default().extend(runs);
                 }
             }
         }
@@ -388,6 +398,7 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
     pending.sort_unstable();
     pending.dedup();
     read.found.todos = todo_writes(conn, &pending)?;
+    read.found.commands = shell_runs(conn, &pending)?;
     let mut session =
         conn.prepare("SELECT directory, title, parent_id, version FROM session WHERE id = ?1")?;
     let mut steps = 0;
@@ -449,6 +460,39 @@ fn todo_writes(
             let newer = found.get(id).is_none_or(|(known, _)| time >= *known);
             if newer {
                 found.insert(id.clone(), (time, todos));
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// The completed `bash` calls of these sessions, any time (a later pass clears an
+/// earlier failure): time (`state.time.end`, else `start`), `state.input.command`,
+/// `state.metadata.exit`.
+fn shell_runs(
+    conn: &Connection,
+    sessions: &[String],
+) -> Result<HashMap<String, Vec<super::ShellRun>>, Failure> {
+    let mut found: HashMap<String, Vec<super::ShellRun>> = HashMap::new();
+    let mut runs = conn.prepare(
+        "SELECT substr(json_extract(data, '$.state.input.command'), 1, 4096), \
+         json_extract(data, '$.state.metadata.exit'), \
+         json_extract(data, '$.state.time.end'), json_extract(data, '$.state.time.start') \
+         FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?1) \
+         AND instr(data, '\"bash\"') > 0 AND json_valid(data) \
+         AND json_extract(data, '$.type') = 'tool' AND json_extract(data, '$.tool') = 'bash' \
+         AND json_extract(data, '$.state.status') = 'completed' ORDER BY id",
+    )?;
+    for id in sessions {
+        let mut rows = runs.query([id])?;
+        while let Some(row) = rows.next()? {
+            let command: Option<String> = row.get(0).ok().flatten();
+            let exit: Option<i64> = row.get(1).ok().flatten();
+            let end: Option<i64> = row.get(2).ok().flatten();
+            let start: Option<i64> = row.get(3).ok().flatten();
+            if let (Some(command), Some(exit), Some(time)) = (command, exit, from_ms(end.or(start)))
+            {
+                found.entry(id.clone()).or_default().push((time, command, exit));
             }
         }
     }
@@ -635,7 +679,7 @@ fn read_json<T: for<'de> Deserialize<'de>>(
 /// Turns the sessions and messages found into drafts: a sub-agent's messages go to its
 /// root session as activity.
 fn assemble(found: Found, since: Timestamp, status: &mut SourceStatus, drafts: &mut Drafts) {
-    let Found { infos, messages, todos } = found;
+    let Found { infos, messages, todos, commands } = found;
     for info in infos.values() {
         if let Some(version) = &info.version {
             status.note_version(version);
@@ -688,6 +732,16 @@ fn assemble(found: Found, since: Timestamp, status: &mut SourceStatus, drafts: &
         if root_of(&id) == id {
             if let Some(draft) = drafts.get_mut(&id) {
                 draft.note_todos(time, list);
+            }
+        }
+    }
+    for (id, runs) in commands {
+        // A sub-agent's commands are its own, not the main chain's.
+        if root_of(&id) == id {
+            if let Some(draft) = drafts.get_mut(&id) {
+                for (time, command, exit) in runs {
+                    draft.note_command(time, &command, exit);
+                }
             }
         }
     }

@@ -26,6 +26,13 @@
 //! - Models: the assistant messages' `model` and `model_change` `modelId`, in the window.
 //! - Title: the latest `session_info` `name` (an empty one clears it, as `/name` does),
 //!   else the first prompt.
+//! - Failed commands: an assistant message's `toolCall` block named `bash` (`id`,
+//!   `arguments.command`) and the `toolResult` message with that `toolCallId`
+//!   (`toolName: "bash"`): not `isError`, the command passed; `isError` with a text
+//!   ending `Command exited with code N`, it exited with N (verified in
+//!   `fixtures/agents/pi/0.73.1/`, the third session's `sh check.sh`, and in the bundle's
+//!   `bash` tool); another error tells no status. The person's own `!` runs
+//!   (`bashExecution`) are not the agent's and are not read.
 //! - Not read: a `sessionDir` set in pi's `settings.json` (or `--session-dir`), which
 //!   moves sessions elsewhere.
 
@@ -35,9 +42,10 @@ use report_model::Agent;
 use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LStr, Text};
+use super::lenient::{LBool, LStr, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
 use crate::{Env, SourceStatus};
+use serde_json::value::RawValue;
 
 /// One line of a session file: the header or an entry.
 #[derive(Deserialize, Default)]
@@ -62,13 +70,83 @@ struct Line<'a> {
 
 /// The fields of a `message` entry's message that the reader uses.
 #[derive(Deserialize, Default)]
-#[serde(default)]
+#[serde(default, rename_all = "camelCase")]
 struct Message<'a> {
     #[serde(borrow)]
     role: LStr<'a>,
     #[serde(borrow)]
     model: LStr<'a>,
-    content: Text,
+    /// A string or a list of blocks: decoded as text for a prompt or a tool result, as
+    /// blocks for an assistant's `bash` calls.
+    #[serde(borrow)]
+    content: Option<&'a RawValue>,
+    /// A `toolResult`'s call id, tool and whether it is an error.
+    #[serde(borrow)]
+    tool_call_id: LStr<'a>,
+    #[serde(borrow)]
+    tool_name: LStr<'a>,
+    is_error: LBool,
+}
+
+impl Message<'_> {
+    /// The content as text (blank when absent or unreadable).
+    fn text(&self) -> Text {
+        self.content.and_then(|raw| serde_json::from_str(raw.get()).ok()).unwrap_or_default()
+    }
+}
+
+/// A block of an assistant message: a `toolCall` names its tool and carries its
+/// arguments.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Block<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    id: LStr<'a>,
+    #[serde(borrow)]
+    name: LStr<'a>,
+    #[serde(borrow)]
+    arguments: Option<&'a RawValue>,
+}
+
+/// The arguments of a `bash` call: `{"command", "timeout"?}`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct BashArgs<'a> {
+    #[serde(borrow)]
+    command: LStr<'a>,
+}
+
+/// The `bash` calls of an assistant message's blocks (call id, command), found by a
+/// byte scan first.
+fn bash_calls(content: Option<&RawValue>) -> Vec<(String, String)> {
+    let Some(content) = content.filter(|raw| raw.get().contains("\"bash\"")) else {
+        return Vec::new();
+    };
+    let Ok(blocks) = serde_json::from_str::<Vec<Block>>(content.get()) else {
+        return Vec::new();
+    };
+    blocks
+        .iter()
+        .filter(|block| block.kind.is("toolCall") && block.name.is("bash"))
+        .filter_map(|block| {
+            let args: BashArgs = serde_json::from_str(block.arguments?.get()).ok()?;
+            Some((block.id.get()?.to_owned(), args.command.get()?.to_owned()))
+        })
+        .collect()
+}
+
+/// The exit status a `bash` tool result tells: 0 when it is no error; N when its text
+/// ends with `Command exited with code N` (pi's `bash` tool throws that on a non-zero
+/// exit); none for another error (a cancel, a timeout).
+fn bash_exit(message: &Message) -> Option<i64> {
+    if !message.is_error.0 {
+        return Some(0);
+    }
+    let text = message.text().value;
+    let (_, code) = text.rsplit_once("Command exited with code ")?;
+    code.trim().parse().ok()
 }
 
 /// The entry types of 0.73.1.
@@ -157,6 +235,8 @@ fn read_session(
     let default_id = stem.rsplit_once('_').map_or(stem, |(_, id)| id);
     let mut session = Draft::new(Agent::Pi, default_id);
     let mut header_seen = false;
+    // The `bash` calls not yet answered, by call id.
+    let mut calls: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     jsonl::read_lines(ctx, counts, path, |bytes| {
         let line: Line = serde_json::from_slice(bytes)?;
         let time = line.timestamp.timestamp();
@@ -188,12 +268,21 @@ fn read_session(
                             if in_window {
                                 session.prompts.push(time);
                             }
-                            session.note_prompt_text(time, &message.content.value);
+                            session.note_prompt_text(time, &message.text().value);
                         }
                     }
                     "assistant" => {
                         if let (true, Some(model)) = (in_window, message.model.get()) {
                             session.note_model(model);
+                        }
+                        calls.extend(bash_calls(message.content));
+                    }
+                    "toolResult" if message.tool_name.is("bash") => {
+                        let command = message.tool_call_id.get().and_then(|id| calls.remove(id));
+                        if let (Some(time), Some(command), Some(exit)) =
+                            (time, command, bash_exit(&message))
+                        {
+                            session.note_command(time, &command, exit);
                         }
                     }
                     role if !role.is_empty() && !KNOWN_ROLES.contains(&role) => {

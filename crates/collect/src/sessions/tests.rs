@@ -1,4 +1,9 @@
-use super::shorten_title;
+use super::{failed_commands, shorten_title};
+use report_model::{FAILED_COMMANDS_MAX, FAILED_RUNS_MAX, FailedCommand, FailedRun};
+
+fn at(second: i64) -> jiff::Timestamp {
+    jiff::Timestamp::from_second(1_800_000_000 + second).expect("in range")
+}
 
 #[test]
 fn short_titles_only_lose_extra_whitespace() {
@@ -73,4 +78,47 @@ fn a_rollout_name_is_told_from_its_bytes_as_a_path_would_tell_it() {
         assert_eq!(super::codex::is_rollout_name(name), by_path, "{}", path.display());
     }
     assert!(super::codex::is_rollout_name(b"rollout-1.jsonl"));
+}
+
+#[test]
+fn a_passing_run_clears_the_failures_of_the_same_command_line() {
+    let runs = vec![
+        (at(3), "cargo test".to_owned(), 0),
+        (at(1), "cargo test".to_owned(), 101),
+        (at(2), "cargo test".to_owned(), 101),
+        (at(4), "sh check.sh".to_owned(), 3),
+        (at(5), "sh check.sh".to_owned(), 2),
+        (at(6), "ls".to_owned(), 0),
+    ];
+    assert_eq!(
+        failed_commands(runs),
+        [FailedCommand {
+            command: "sh check.sh".to_owned(),
+            runs: vec![FailedRun { time: at(4), exit: 3 }, FailedRun { time: at(5), exit: 2 }],
+            last: false,
+        }]
+    );
+    // A failure after the pass starts a new streak.
+    let again = vec![
+        (at(1), "make".to_owned(), 2),
+        (at(2), "make".to_owned(), 0),
+        (at(3), "make".to_owned(), 2),
+    ];
+    let failed = failed_commands(again);
+    assert_eq!(failed[0].runs, [FailedRun { time: at(3), exit: 2 }]);
+    // The session's last run.
+    assert!(failed[0].last);
+}
+
+#[test]
+fn failed_commands_keep_the_latest_few() {
+    let runs: Vec<_> = (0..15).map(|n| (at(n), format!("false {n}"), 1)).collect();
+    let failed = failed_commands(runs);
+    assert_eq!(failed.len(), FAILED_COMMANDS_MAX);
+    assert_eq!(failed[0].command, "false 5");
+    assert_eq!(failed[FAILED_COMMANDS_MAX - 1].command, "false 14");
+    let many: Vec<_> = (0..30).map(|n| (at(n), "make".to_owned(), 2)).collect();
+    let failed = failed_commands(many);
+    assert_eq!(failed[0].runs.len(), FAILED_RUNS_MAX);
+    assert_eq!(failed[0].runs[0].time, at(10));
 }

@@ -8,7 +8,9 @@ use std::path::Path;
 
 use report_model::Agent;
 
-use crate::support::{Home, session, status, times, ts};
+use crate::support::{
+    Home, recorded_failure, recorded_todos, scripted, session, status, times, ts,
+};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const FOLDER: &str = ".claude/projects/C--Users-dev-app";
@@ -206,6 +208,23 @@ fn versions_and_unknown_record_types_are_noted() {
 #[test]
 fn recorded_sessions_read_as_expected() {
     check_recorded(Agent::ClaudeCode, "claude");
+}
+
+/// The third recorded session of 2.1.197 (run with `CLAUDE_CODE_ENABLE_TASKS=0`, so
+/// that `TodoWrite` is offered) wrote the stand-in's to-do list and ran `sh check.sh`
+/// through `Bash`, which exited with 3 (`tool_result` with `is_error` and `Exit code
+/// 3`); 2.1.332 offers `TodoWrite` only through its tool search, so its third session
+/// ran the command alone.
+#[test]
+fn the_recorded_list_and_failed_command_are_read() {
+    for (version, todos) in [("2.1.197", recorded_todos()), ("2.1.332", Vec::new())] {
+        let home = Home::new();
+        let since = ts("2026-01-01T00:00:00Z");
+        home.copy_fixture(&format!("agents/claude/{version}/home"), "", since);
+        let output = home.read(Agent::ClaudeCode, since);
+        assert_eq!(output.events.len(), 3, "{version}");
+        assert_eq!(scripted(&output), vec![(todos, recorded_failure())], "{version}");
+    }
 }
 
 /// Reads each recorded home of `fixtures/agents/<folder>/<version>/` and compares each

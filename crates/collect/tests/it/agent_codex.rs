@@ -9,7 +9,10 @@ use std::path::Path;
 use report_model::{Agent, WarningCode};
 use serde_json::{Value, json};
 
-use crate::support::{Home, en, fixtures, session, set_mtime, status, times, ts};
+use crate::support::{
+    Home, en, fixtures, recorded_failure, recorded_todos, scripted, session, set_mtime, status,
+    times, ts,
+};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const DAY: &str = ".codex/sessions/2026/03/02";
@@ -900,13 +903,15 @@ fn the_newest_update_plan_is_the_sessions_list() {
 }
 
 #[test]
-fn recorded_rollouts_hold_no_plan() {
-    // Recorded with prompts that asked for no plan: only the system prompt names
-    // `update_plan`, and that is no list.
+fn the_recorded_plan_and_failed_command_are_read() {
+    // Recorded (0.171.0, `[tools.update_plan] enabled = true`): the stand-in called
+    // `update_plan` with one step done and two pending, then `exec_command` on `sh
+    // check.sh`, which exited with 3 (`item_completed` `CommandExecution`). The first two
+    // sessions hold neither.
     let home = Home::new();
     let since = ts("2026-01-01T00:00:00Z");
     home.copy_fixture("agents/codex/0.171.0/home", "", since);
     let output = home.read(Agent::Codex, since);
-    assert!(!output.events.is_empty());
-    assert!(output.events.iter().all(|event| event.todos.is_empty() && event.todos_time.is_none()));
+    assert_eq!(output.events.len(), 3);
+    assert_eq!(scripted(&output), vec![(recorded_todos(), recorded_failure())]);
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use report_model::Agent;
 
-use crate::support::{Home, en, session, set_mtime, status, times, ts};
+use crate::support::{Home, en, recorded_failure, scripted, session, set_mtime, status, times, ts};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const ID: &str = "5e551011-0000-4000-8000-000000000001";
@@ -574,4 +574,18 @@ fn recorded_chats_hold_no_list() {
     let output = home.read(Agent::Gemini, since);
     assert!(!output.events.is_empty());
     assert!(output.events.iter().all(|event| event.todos.is_empty() && event.todos_time.is_none()));
+}
+
+/// The third recorded session (0.61.0, `--approval-mode yolo`) ran `sh check.sh` through
+/// `run_shell_command`, which exited with 3 (`Exit Code: 3` in the tool's output). No
+/// to-do list: Gemini CLI offers `write_todos` only to Gemini 2 models, and the
+/// stand-in's model is not one.
+#[test]
+fn the_recorded_failed_command_is_read() {
+    let home = Home::new();
+    let since = ts("2026-01-01T00:00:00Z");
+    home.copy_fixture("agents/gemini/0.61.0/home", "", since);
+    let output = home.read(Agent::Gemini, since);
+    assert_eq!(output.events.len(), 3);
+    assert_eq!(scripted(&output), vec![(Vec::new(), recorded_failure())]);
 }

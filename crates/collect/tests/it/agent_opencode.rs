@@ -11,7 +11,9 @@ use report_model::Agent;
 use rusqlite::{Connection, params};
 use serde_json::json;
 
-use crate::support::{Home, en, session, set_mtime, status, times, ts};
+use crate::support::{
+    Home, en, recorded_failure, recorded_todos, scripted, session, set_mtime, status, times, ts,
+};
 
 /// The tables opencode 1.18.33 creates (its consolidated migration), the ones read here.
 const SCHEMA: &str = "
@@ -680,12 +682,14 @@ fn a_list_from_before_the_window_stands_and_an_emptied_one_is_empty() {
 }
 
 #[test]
-fn the_recorded_database_holds_no_list() {
-    // Recorded with prompts that asked for no plan: no `todowrite` part, no list.
+fn the_recorded_list_and_failed_command_are_read() {
+    // Recorded (1.18.33, `run --dangerously-skip-permissions`): the stand-in called
+    // `todowrite` with one item done and two pending, then `bash` on `sh check.sh`, which
+    // exited with 3 (`state.metadata.exit`). The first two sessions hold neither.
     let home = Home::new();
     let since = ts("2026-01-01T00:00:00Z");
     home.copy_fixture("agents/opencode/1.18.33/home", "", since);
     let output = home.read(Agent::Opencode, since);
-    assert!(!output.events.is_empty());
-    assert!(output.events.iter().all(|event| event.todos.is_empty() && event.todos_time.is_none()));
+    assert_eq!(output.events.len(), 3);
+    assert_eq!(scripted(&output), vec![(recorded_todos(), recorded_failure())]);
 }

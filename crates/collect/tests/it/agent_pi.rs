@@ -121,3 +121,18 @@ fn pi_unreadable_file_is_a_warning_and_missing_is_silent() {
     assert_eq!(output.warnings.len(), 1, "{:?}", output.warnings);
     assert_eq!(output.warnings[0].code(), WarningCode::SourceUnreadable);
 }
+
+/// The third recorded session (0.73.1) ran `sh check.sh` through `bash`, which exited
+/// with 3 (`isError`, `Command exited with code 3`). pi has no to-do tool.
+#[test]
+fn the_recorded_failed_command_is_read() {
+    let home = Home::new();
+    let since = ts("2026-01-01T00:00:00Z");
+    home.copy_fixture("agents/pi/0.73.1/home", "", since);
+    let output = home.read(Agent::Pi, since);
+    assert_eq!(output.events.len(), 3);
+    assert_eq!(
+        crate::support::scripted(&output),
+        vec![(Vec::new(), crate::support::recorded_failure())]
+    );
+}

@@ -2,9 +2,11 @@
 //!
 //! `cargo xtask record-agents` ran each npm agent offline against a stand-in model
 //! server and saved the files it wrote under `home/` (paths relative to HOME), with an
-//! `expected.json`: per session its id, typed prompts, title, cwd and model. Every
-//! recording is read here with its agent's reader; all mismatches of all agents are
-//! collected and reported by one assertion, so one run shows what is left to do.
+//! `expected.json`: per session its id, typed prompts, title, cwd and model, and (in
+//! recordings since round 9) the to-do list and the failed shell command the stand-in
+//! made the agent write and run. Every recording is read here with its agent's reader;
+//! all mismatches of all agents are collected and reported by one assertion, so one run
+//! shows what is left to do.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -135,10 +137,58 @@ fn mismatches(recording: &Recording) -> Vec<String> {
                 event.models
             ));
         }
+        found.extend(scripted_mismatches(&label, id, session, event));
         let (first, last) = (event.activity.first(), event.activity.last());
         if first.is_none_or(|first| *first < since) || last.is_none_or(|last| *last > until) {
             found.push(format!(
                 "{label}: session {id}: activity {first:?}..{last:?} outside {since}..{until}"
+            ));
+        }
+    }
+    found
+}
+
+/// What differs between the to-do list and failed commands the stand-in scripted in a
+/// session (`todos`, `failed_commands` of `expected.json`) and what was read.
+fn scripted_mismatches(
+    label: &str,
+    id: &str,
+    session: &Value,
+    event: &report_model::SessionEvent,
+) -> Vec<String> {
+    let mut found = Vec::new();
+    // The to-do list the stand-in made the agent write, and the command it made the
+    // agent run that failed (absent from recordings made before they were scripted).
+    if let Some(todos) = session.get("todos").and_then(Value::as_array) {
+        let expected: Vec<(&str, &str)> =
+            todos.iter().map(|todo| (text(todo, "text"), text(todo, "status"))).collect();
+        let read: Vec<(&str, String)> = event
+            .todos
+            .iter()
+            .map(|todo| {
+                let status = serde_json::to_value(todo.status).expect("a status serializes");
+                (todo.text.as_str(), status.as_str().unwrap_or_default().to_owned())
+            })
+            .collect();
+        let read: Vec<(&str, &str)> =
+            read.iter().map(|(text, status)| (*text, status.as_str())).collect();
+        if read != expected {
+            found.push(format!("{label}: session {id}: todos {read:?}, expected {expected:?}"));
+        }
+    }
+    if let Some(failed) = session.get("failed_commands").and_then(Value::as_array) {
+        let expected: Vec<(&str, Option<i64>)> = failed
+            .iter()
+            .map(|command| (text(command, "command"), command["exit_code"].as_i64()))
+            .collect();
+        let read: Vec<(&str, Option<i64>)> = event
+            .failed_commands
+            .iter()
+            .map(|command| (command.command.as_str(), command.runs.last().map(|run| run.exit)))
+            .collect();
+        if read != expected {
+            found.push(format!(
+                "{label}: session {id}: failed commands {read:?}, expected {expected:?}"
             ));
         }
     }

@@ -130,3 +130,52 @@ pub(crate) fn status(output: &SourceOutput<SessionEvent>, agent: Agent) -> &Sour
     let source = report_model::Source::from(agent);
     output.statuses.iter().find(|status| status.source == source).expect("the agent's status")
 }
+
+/// What one recorded session says about the stand-in's scripted tool calls: its to-do
+/// list (text, status) and its failed commands (command, last exit status, failures,
+/// whether it was the session's last run).
+pub(crate) type Scripted =
+    (Vec<(String, report_model::TodoStatus)>, Vec<(String, Option<i64>, usize, bool)>);
+
+/// The sessions of a recording that wrote a to-do list or have a failed command, with
+/// those: the third session of each recording, where the stand-in called the agent's
+/// to-do tool and made it run `sh check.sh` (exit status 3).
+pub(crate) fn scripted(output: &SourceOutput<SessionEvent>) -> Vec<Scripted> {
+    output
+        .events
+        .iter()
+        .filter(|event| !event.todos.is_empty() || !event.failed_commands.is_empty())
+        .map(|event| {
+            (
+                event.todos.iter().map(|todo| (todo.text.clone(), todo.status)).collect(),
+                event
+                    .failed_commands
+                    .iter()
+                    .map(|failed| {
+                        let exit = failed.runs.last().map(|run| run.exit);
+                        (failed.command.clone(), exit, failed.runs.len(), failed.last)
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// The to-do list the stand-in writes in every recording: one item done, two pending.
+pub(crate) fn recorded_todos() -> Vec<(String, report_model::TodoStatus)> {
+    use report_model::TodoStatus::{Completed, Pending};
+    [
+        ("Read the README", Completed),
+        ("Add a test for hello.sh", Pending),
+        ("Wire check.sh into CI", Pending),
+    ]
+    .into_iter()
+    .map(|(text, status)| (text.to_owned(), status))
+    .collect()
+}
+
+/// The failed command of every recording: `sh check.sh`, exit status 3, once, the
+/// session's last run.
+pub(crate) fn recorded_failure() -> Vec<(String, Option<i64>, usize, bool)> {
+    vec![("sh check.sh".to_owned(), Some(3), 1, true)]
+}

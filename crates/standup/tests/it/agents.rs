@@ -8,8 +8,9 @@ use serde_json::Value;
 
 use crate::support::Home;
 
-/// After every recording (made on 2026-12-01 UTC), in the same day in Tokyo.
-const NOW: &str = "2026-12-02T12:00:00+09:00";
+/// After every recording (made from 2026-12-01 22:00 to 2026-12-02 05:00 UTC), in the
+/// same day in Tokyo.
+const NOW: &str = "2026-12-02T18:00:00+09:00";
 const TOKYO: &str = "Asia/Tokyo";
 
 fn recordings() -> Vec<PathBuf> {
@@ -102,6 +103,28 @@ fn every_recorded_agent_is_in_every_report() {
         }
         assert!(!run.stdout.contains("session_context"), "{}", run.stdout);
     }
+
+    // The last recorded session (pi's third) ended on the `sh check.sh` the stand-in made
+    // it run, which exited with 3: a blocker citing that session.
+    let run = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
+    let line =
+        run.stdout.lines().find(|line| line.starts_with("- Blocked?: `sh check.sh` failed at "));
+    assert!(
+        line.is_some_and(|line| line.ends_with(" (pi session), and the session ended there")),
+        "{}",
+        run.stdout
+    );
+    let blockers: Vec<&Value> = report["buckets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|bucket| bucket["projects"].as_array().unwrap())
+        .flat_map(|project| project["blockers"].as_array().into_iter().flatten())
+        .collect();
+    assert_eq!(blockers.len(), 1, "{blockers:#?}");
+    assert_eq!(blockers[0]["kind"], "agent_failing_command");
+    assert_eq!(blockers[0]["evidence"][0]["agent"], "pi");
+    assert_eq!(blockers[0]["evidence"][1]["exit"], 3);
 }
 
 #[test]
@@ -110,11 +133,13 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
     let run = home.run(NOW, TOKYO, &["doctor"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
     for line in [
-        "claude: found · 4 transcripts · 4 sessions today",
-        "codex: found · 2 transcripts · 2 sessions today",
+        // Three sessions of each version (the third writes a to-do list and runs a
+        // failing command), two of the agents not recorded again since.
+        "claude: found · 6 transcripts · 6 sessions today",
+        "codex: found · 3 transcripts · 3 sessions today",
         "gemini: found",
         "copilot: found",
-        "opencode: found · 1 database · 2 sessions today",
+        "opencode: found · 1 database · 3 sessions today",
         "copilot: found · 2 files · 2 sessions today",
         "pi: found",
         "qwen: found",
@@ -130,7 +155,7 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
     assert!(!run.stdout.contains("does not know"), "{}", run.stdout);
 
     // A release newer than any recording, with a record type no reader knows.
-    let rollouts = home.path().join(".codex/sessions/2026/12/01");
+    let rollouts = home.path().join(".codex/sessions/2026/12/02");
     let rollout = fs_err::read_dir(&rollouts).unwrap().next().unwrap().unwrap().path();
     let text = fs_err::read_to_string(&rollout).unwrap().replace("\"0.171.0\"", "\"9.1.0\"");
     let extra =

@@ -1,6 +1,7 @@
 //! Integration tests: the real `standup` binary on real git repositories built with the
 //! git CLI in temporary homes, with the clock, time zone and home pinned.
 
+mod agent_failures;
 mod agents;
 mod atomic;
 mod bench_home;

@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-use crate::next_steps::{project, section, standup};
+use crate::next_steps::{project, standup};
 use crate::support::{Home, ME, report_json};
 use crate::support::{at, jsonl};
 
@@ -104,8 +104,15 @@ fn home_with_repos() -> Home {
     home
 }
 
+/// The list under the heading `heading`: its lines up to the first blank line after them.
+fn blockers<'a>(markdown: &'a str, heading: &str) -> Vec<&'a str> {
+    let mut lines = markdown.lines().skip_while(|line| *line != heading);
+    lines.next();
+    lines.skip_while(|line| line.is_empty()).take_while(|line| !line.is_empty()).collect()
+}
+
 #[test]
-fn a_monday_standup_shows_an_agents_failing_commands_under_their_projects() {
+fn a_monday_standup_lists_an_agents_failing_commands_with_their_projects() {
     let home = home_with_repos();
     // An earlier session of `api` whose failure does not count: it is not the last one.
     write_claude(
@@ -129,32 +136,25 @@ fn a_monday_standup_shows_an_agents_failing_commands_under_their_projects() {
     );
     write_codex(&home);
 
+    // The standup's one list of blockers, each led by its project.
     let en = standup(&home, "en");
-    assert!(
-        section(&en, "api").contains(
-            &"- Blocked?: `cargo test -p api` failed 2 times since 16:10 (Claude Code session), no passing run after"
-        ),
-        "{en}"
-    );
-    assert!(
-        section(&en, "app").contains(
-            &"- Blocked?: `sh check.sh` failed at 12:02 (Codex session), and the session ended there"
-        ),
+    assert_eq!(
+        blockers(&en, "## Blockers"),
+        [
+            "- api — Blocked?: `cargo test -p api` failed 2 times since 2026-11-27 16:10 (Claude Code session), no passing run after",
+            "- app — Blocked?: `sh check.sh` failed at 2026-11-27 12:02 (Codex session), and the session ended there",
+        ],
         "{en}"
     );
     assert!(!en.contains("cargo build`") && !en.contains("`grep"), "{en}");
 
     let ja = standup(&home, "ja");
-    assert!(
-        section(&ja, "api").contains(
-            &"- 要確認: Claude Code のセッションで `cargo test -p api` が16:10以降2回失敗し、その後成功していません"
-        ),
-        "{ja}"
-    );
-    assert!(
-        section(&ja, "app").contains(
-            &"- 要確認: Codex のセッションで `sh check.sh` が12:02に失敗し、そのままセッションが終わっています"
-        ),
+    assert_eq!(
+        blockers(&ja, "## 課題・懸念"),
+        [
+            "- api — 要確認: Claude Code のセッションで `cargo test -p api` が2026-11-27 16:10以降2回失敗し、その後成功していません",
+            "- app — 要確認: Codex のセッションで `sh check.sh` が2026-11-27 12:02に失敗し、そのままセッションが終わっています",
+        ],
         "{ja}"
     );
 

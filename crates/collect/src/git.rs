@@ -584,14 +584,14 @@ pub fn normalize_remote(url: &str) -> Option<String> {
     Some(format!("{}/{}", host.to_ascii_lowercase(), path.trim_start_matches('/')))
 }
 
-/// What the skip check told of a repository, by `stat` alone ([`skip::check`]).
+/// What the skip check told of a repository, by `stat` alone (`skip::check`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Moved {
     /// A ref, `packed-refs` or the HEAD reflog changed since the window began: it can
     /// hold a commit of the window, so it is read.
     pub refs: bool,
     /// It was worked on since then: its index, its stash, or a linked worktree's index or
-    /// HEAD changed ([`wip::worked_on`]).
+    /// HEAD changed (`wip::worked_on`).
     pub work: bool,
 }
 
@@ -609,7 +609,7 @@ pub enum Outcome {
 /// Where a repository's work in progress stands after the git stage.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WipState {
-    /// Not asked (yet): [`wip::ask_after_join`] decides.
+    /// Not asked (yet): `wip::ask_after_join` decides.
     NotAsked,
     /// Read, with the commits: what it found (`None`: nothing).
     Read(Option<report_model::WipEvent>),
@@ -663,7 +663,7 @@ pub fn read_commits(
 
 /// [`read_commits`], with what the git stage learned of each repository: the skip
 /// check, its identities and the commits left out as other people's, and (where
-/// [`wip::ask_with_listing`] says so) its work in progress.
+/// `wip::ask_with_listing` says so) its work in progress.
 pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadOutput {
     // The skip check only stats, but on a cold cache each stat waits for the disk: the
     // checks run on the pool so several wait at once.
@@ -1172,7 +1172,7 @@ fn parse_log(
 }
 
 /// The work in progress of the repositories the git stage did not ask yet and
-/// [`wip::ask_after_join`] now asks (`worked_in`: the git dirs a session or command of the
+/// `wip::ask_after_join` now asks (`worked_in`: the git dirs a session or command of the
 /// window ran in), read on the pool; each found is also kept in its scan. Each git
 /// process is killed after `timeout`.
 pub fn read_work_in_progress(

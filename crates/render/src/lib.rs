@@ -79,7 +79,7 @@ pub fn order_warnings(warnings: &mut [report_model::Warning]) {
 }
 
 /// The report with each warning's `message` (its English text) written, as its JSON
-/// form carries it: for serializing a report other than through [`json`] (a template's
+/// form carries it: for serializing a report other than through [`json()`] (a template's
 /// context).
 pub fn with_messages(report: &Report) -> Report {
     warnings::with_messages(report)

@@ -422,19 +422,23 @@ fn ignore_cases() -> Vec<(&'static str, Change, Timestamp, bool)> {
     ]
 }
 
+/// The repository each work-tree case starts from: two commits in `src/deep/a.txt` and
+/// `b.txt`, and a committed `.gitignore` that ignores `target/`.
+fn case_repo(dir: &Path, name: &str) -> PathBuf {
+    let path = init(&dir.join(name));
+    fs_err::create_dir_all(path.join("src/deep")).unwrap();
+    commit(&path, "2026-11-27T09:00:00+09:00", "src/deep/a.txt", "first");
+    commit(&path, "2026-11-27T10:00:00+09:00", "b.txt", "second");
+    fs_err::write(path.join(".gitignore"), "target/\n").unwrap();
+    git(&path, "2026-11-27T10:00:00+09:00", &["add", ".gitignore"], &[]);
+    git(&path, "2026-11-27T10:00:00+09:00", &["commit", "-q", "-m", "ignore"], &[]);
+    path
+}
+
 #[test]
 fn a_work_tree_is_unchanged_only_when_git_status_names_nothing_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let make = |name: &str| {
-        let path = init(&dir.path().join(name));
-        fs_err::create_dir_all(path.join("src/deep")).unwrap();
-        commit(&path, "2026-11-27T09:00:00+09:00", "src/deep/a.txt", "first");
-        commit(&path, "2026-11-27T10:00:00+09:00", "b.txt", "second");
-        fs_err::write(path.join(".gitignore"), "target/\n").unwrap();
-        git(&path, "2026-11-27T10:00:00+09:00", &["add", ".gitignore"], &[]);
-        git(&path, "2026-11-27T10:00:00+09:00", &["commit", "-q", "-m", "ignore"], &[]);
-        path
-    };
+    let make = |name: &str| case_repo(dir.path(), name);
     let cases = work_tree_cases().into_iter().chain(ignore_cases());
     for (name, change, since, unchanged) in cases {
         let path = make(name);
@@ -687,16 +691,7 @@ fn asks_git_cases() -> Vec<(&'static str, Change)> {
 #[test]
 fn the_paths_of_status_in_process_are_the_paths_git_names() {
     let dir = tempfile::tempdir().unwrap();
-    let make = |name: &str| {
-        let path = init(&dir.path().join(name));
-        fs_err::create_dir_all(path.join("src/deep")).unwrap();
-        commit(&path, "2026-11-27T09:00:00+09:00", "src/deep/a.txt", "first");
-        commit(&path, "2026-11-27T10:00:00+09:00", "b.txt", "second");
-        fs_err::write(path.join(".gitignore"), "target/\n").unwrap();
-        git(&path, "2026-11-27T10:00:00+09:00", &["add", ".gitignore"], &[]);
-        git(&path, "2026-11-27T10:00:00+09:00", &["commit", "-q", "-m", "ignore"], &[]);
-        path
-    };
+    let make = |name: &str| case_repo(dir.path(), name);
     let cases = work_tree_cases().into_iter().chain(ignore_cases()).chain(status_cases());
     for (name, change, since, unchanged) in cases {
         let path = make(name);

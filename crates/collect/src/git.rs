@@ -866,7 +866,13 @@ fn read_repo(
     // Asked now, on this worker, rather than after the join, where the listing already
     // tells that it will be.
     let wip = wip::ask_with_listing(!commits.is_empty(), moved).then(|| {
-        wip::read_wip(env, repo, (options.since, options.timeout), reader.as_ref(), how.status)
+        wip::read_wip(
+            env,
+            repo,
+            (options.since, options.timeout),
+            reader.as_ref(),
+            (how.status, !commits.is_empty()),
+        )
     });
     Ok((commits, read, wip))
 }
@@ -1183,15 +1189,15 @@ pub fn read_work_in_progress(
     (workers, timeout): (usize, Duration),
 ) -> SourceOutput<report_model::WipEvent> {
     let status = wip::status_mode(env, outside);
-    let chosen: Vec<&mut RepoScan> = scans
-        .iter_mut()
-        .filter(|scan| wip::ask_after_join(scan, worked_in.contains(&scan.repo.git_dir)))
-        .collect();
+    let worked = |scan: &RepoScan| worked_in.contains(&scan.repo.git_dir);
+    let chosen: Vec<&mut RepoScan> =
+        scans.iter_mut().filter(|scan| wip::ask_after_join(scan, worked(scan))).collect();
     let results = crate::pool::map_ordered(&chosen, workers, |scan| {
-        wip::read_wip(env, &scan.repo, (since, timeout), None, status)
+        let engaged = worked(scan) || scan.read().is_some_and(|read| read.commits > 0);
+        wip::read_wip(env, &scan.repo, (since, timeout), None, (status, engaged))
     });
     let mut output = SourceOutput::default();
-    for (scan, result) in chosen.into_iter().zip(results) {
+    let mut record = |scan: &mut RepoScan, result: Result<Option<report_model::WipEvent>, _>| {
         scan.wip = match result {
             Ok(found) => {
                 output.events.extend(found.clone());
@@ -1204,6 +1210,26 @@ pub fn read_work_in_progress(
                 WipState::Failed
             }
         };
+    };
+    for (scan, result) in chosen.into_iter().zip(results) {
+        record(scan, result);
+    }
+    // Read with the listing, with nothing open and no commit of the person's there, so
+    // its branches ahead were not looked for (`wip::read_wip`'s `engaged`); a session or
+    // command of theirs ran there, so now they are.
+    let late: Vec<&mut RepoScan> = scans
+        .iter_mut()
+        .filter(|scan| {
+            worked(scan)
+                && scan.wip == WipState::Read(None)
+                && scan.read().is_some_and(|read| read.commits == 0)
+        })
+        .collect();
+    let results = crate::pool::map_ordered(&late, workers, |scan| {
+        wip::read_ahead_only(env, &scan.repo, timeout)
+    });
+    for (scan, result) in late.into_iter().zip(results) {
+        record(scan, result);
     }
     output
 }

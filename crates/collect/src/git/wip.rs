@@ -131,13 +131,15 @@ pub(crate) fn status_mode(env: &Env, outside: super::OutsideConfig) -> Status {
 /// The main work tree's `git status` is answered in process where that is git's answer
 /// (`status`: how far, [`status_mode`]), by `reader` when the caller has the repository
 /// open already, else by one opened here when the environment allows; otherwise, and
-/// for linked worktrees, git is asked.
+/// for linked worktrees, git is asked. `engaged`: the person's commits, sessions or
+/// commands are in it, so its branches ahead of their upstream are looked for even when
+/// nothing else is open.
 pub(crate) fn read_wip(
     env: &Env,
     repo: &Repo,
     (since, timeout): (Timestamp, Duration),
     reader: Option<&super::inproc::Reader<'_>>,
-    status: Status,
+    (status, engaged): (Status, bool),
 ) -> Result<Option<WipEvent>, GitFailure> {
     let mut files = Vec::new();
     let in_process = || match reader {
@@ -161,11 +163,34 @@ pub(crate) fn read_wip(
     files.sort_by(|a, b| a.path.cmp(&b.path));
     let stashes: Vec<WipStash> =
         read_stashes(env, repo, timeout)?.into_iter().filter(|stash| stash.time >= since).collect();
-    let ahead = super::ahead::read_ahead(env, repo, timeout, reader)?;
+    // Branches ahead are looked for in a repository the person worked in (`engaged`: their
+    // commits, a session or a command there) or that holds work of theirs left open; not
+    // in one only a pull or a checkout moved, where an old branch is not today's news.
+    let ahead = if engaged || !files.is_empty() || !stashes.is_empty() {
+        super::ahead::read_ahead(env, repo, timeout, reader)?
+    } else {
+        Vec::new()
+    };
     if files.is_empty() && stashes.is_empty() && ahead.is_empty() {
         return Ok(None);
     }
     Ok(Some(WipEvent { project: repo.project.clone(), files, stashes, ahead }))
+}
+
+/// The work in progress of a repository whose files and stashes were read already (and
+/// found nothing): only its branches ahead of their upstream.
+pub(crate) fn read_ahead_only(
+    env: &Env,
+    repo: &Repo,
+    timeout: Duration,
+) -> Result<Option<WipEvent>, GitFailure> {
+    let ahead = super::ahead::read_ahead(env, repo, timeout, None)?;
+    Ok((!ahead.is_empty()).then(|| WipEvent {
+        project: repo.project.clone(),
+        files: Vec::new(),
+        stashes: Vec::new(),
+        ahead,
+    }))
 }
 
 /// Adds the files of one work tree's `git status` modified at or after `since`.

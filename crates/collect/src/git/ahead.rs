@@ -51,11 +51,15 @@ pub(crate) fn read_ahead(
 /// The in-process answer, or `None` when anything fails (git is then asked).
 fn in_process(repository: &gix::Repository) -> Option<Vec<AheadBranch>> {
     let references = repository.references().ok()?;
+    // `packed-refs` read once for all the refs (`peel_to_id` would look at it again for
+    // each, a `stat` and an `open` per ref).
+    let packed = repository.refs.cached_packed_buffer().ok()?;
+    let packed = packed.as_ref().map(|buffer| &***buffer);
     let mut remotes = Vec::new();
     for reference in references.remote_branches().ok()? {
         let mut reference = reference.ok()?;
         // `origin/HEAD` points at another remote-tracking branch: the same commit.
-        let Ok(id) = reference.peel_to_id() else { continue };
+        let Ok(id) = reference.peel_to_id_packed(packed) else { continue };
         remotes.push(id.detach());
     }
     if remotes.is_empty() {
@@ -67,14 +71,14 @@ fn in_process(repository: &gix::Repository) -> Option<Vec<AheadBranch>> {
     for reference in references.local_branches().ok()? {
         let mut reference = reference.ok()?;
         let name = reference.name().shorten().to_string();
-        let tip = reference.peel_to_id().ok()?.detach();
+        let tip = reference.peel_to_id_packed(packed).ok()?.detach();
         let upstream = match repository
             .branch_remote_tracking_ref_name(reference.name(), gix::remote::Direction::Fetch)
         {
             Some(Ok(upstream)) => repository
                 .try_find_reference(upstream.as_ref())
                 .ok()?
-                .map(|mut upstream| upstream.peel_to_id().map(gix::Id::detach))
+                .map(|mut upstream| upstream.peel_to_id_packed(packed).map(gix::Id::detach))
                 .transpose()
                 .ok()?,
             // No upstream configured (or one that names no fetched branch).

@@ -142,13 +142,17 @@ pub(crate) fn read_wip(
     (status, engaged): (Status, bool),
 ) -> Result<Option<WipEvent>, GitFailure> {
     let mut files = Vec::new();
-    let in_process = || match reader {
-        Some(reader) => reader.status(since, status),
-        None if super::inproc::environment_allows(env) => {
-            super::inproc::Reader::open(repo)?.status(since, status)
-        }
-        None => None,
+    // Opened here once, when the caller has none, for the status and the branches ahead.
+    let opened;
+    let reader = if let Some(reader) = reader {
+        Some(reader)
+    } else {
+        opened = super::inproc::environment_allows(env)
+            .then(|| super::inproc::Reader::open(repo))
+            .flatten();
+        opened.as_ref()
     };
+    let in_process = || reader?.status(since, status);
     if repo.project.path.join(".git").exists() {
         match in_process() {
             Some(named) => keep((&repo.project.path, ""), named, since, &mut files),

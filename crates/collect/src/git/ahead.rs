@@ -11,7 +11,7 @@
 //! those branches `--not --remotes`, where a commit two such branches share is counted
 //! for the first that reaches it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
 
 use jiff::Timestamp;
@@ -67,7 +67,9 @@ fn in_process(repository: &gix::Repository) -> Option<Vec<AheadBranch>> {
     }
     remotes.sort();
     remotes.dedup();
-    let mut found = Vec::new();
+    // Each branch by what hides its commits (its upstream, or every remote-tracking
+    // branch): the branches hidden by the same tips are walked together.
+    let mut groups: BTreeMap<Vec<gix::ObjectId>, Vec<(String, gix::ObjectId)>> = BTreeMap::new();
     for reference in references.local_branches().ok()? {
         let mut reference = reference.ok()?;
         let name = reference.name().shorten().to_string();
@@ -91,33 +93,112 @@ fn in_process(repository: &gix::Repository) -> Option<Vec<AheadBranch>> {
         if hidden.contains(&tip) {
             continue;
         }
-        let walk = repository
-            .rev_walk([tip])
-            .sorting(gix::revision::walk::Sorting::ByCommitTime(
-                gix::traverse::commit::simple::CommitTimeOrder::default(),
-            ))
-            .with_hidden(hidden)
-            .all()
-            .ok()?;
-        let (mut commits, mut newest) = (0_u64, None::<i64>);
-        for info in walk {
-            let info = info.ok()?;
-            commits += 1;
-            let time = match info.commit_time {
-                Some(time) => time,
-                None => info.object().ok()?.time().ok()?.seconds,
-            };
-            newest = Some(newest.map_or(time, |newest| newest.max(time)));
-            if commits >= MAX_AHEAD {
-                break;
+        groups.entry(hidden).or_default().push((name, tip));
+    }
+    let mut found = Vec::new();
+    for (hidden, branches) in groups {
+        let together =
+            if branches.len() > 1 { walk_together(repository, &hidden, &branches) } else { None };
+        match together {
+            Some(ahead) => found.extend(ahead),
+            None => {
+                for (name, tip) in branches {
+                    if let Some((commits, newest)) = walk_one(repository, tip, &hidden)? {
+                        found.push(AheadBranch { name, commits, newest });
+                    }
+                }
             }
-        }
-        if let Some(newest) = newest {
-            let newest = Timestamp::from_second(newest).ok()?;
-            found.push(AheadBranch { name, commits, newest });
         }
     }
     found.sort();
+    Some(found)
+}
+
+/// The commits of `tip` that `hidden` does not reach, counted up to [`MAX_AHEAD`], and
+/// the newest one's committer date; `Ok(None)` when there is none, `None` on an error.
+#[expect(clippy::option_option, reason = "an error (ask git) is not an empty answer")]
+fn walk_one(
+    repository: &gix::Repository,
+    tip: gix::ObjectId,
+    hidden: &[gix::ObjectId],
+) -> Option<Option<(u64, Timestamp)>> {
+    let walk = repository
+        .rev_walk([tip])
+        .sorting(gix::revision::walk::Sorting::ByCommitTime(
+            gix::traverse::commit::simple::CommitTimeOrder::default(),
+        ))
+        .with_hidden(hidden.iter().copied())
+        .all()
+        .ok()?;
+    let (mut commits, mut newest) = (0_u64, None::<i64>);
+    for info in walk {
+        let info = info.ok()?;
+        commits += 1;
+        let time = match info.commit_time {
+            Some(time) => time,
+            None => info.object().ok()?.time().ok()?.seconds,
+        };
+        newest = Some(newest.map_or(time, |newest| newest.max(time)));
+        if commits >= MAX_AHEAD {
+            break;
+        }
+    }
+    match newest {
+        Some(newest) => Some(Some((commits, Timestamp::from_second(newest).ok()?))),
+        None => Some(None),
+    }
+}
+
+/// The branches hidden by the same tips, walked once: the commits of any of them that
+/// `hidden` does not reach are read (each decoded once, where one walk per branch paints
+/// the hidden side's history again for each), then each branch counts those its tip
+/// reaches, as [`walk_one`] would. `None` when the walk fails or reads more than
+/// [`MAX_AHEAD`] commits (one walk per branch then caps each count as before).
+fn walk_together(
+    repository: &gix::Repository,
+    hidden: &[gix::ObjectId],
+    branches: &[(String, gix::ObjectId)],
+) -> Option<Vec<AheadBranch>> {
+    let walk = repository
+        .rev_walk(branches.iter().map(|(_, tip)| *tip))
+        .sorting(gix::revision::walk::Sorting::ByCommitTime(
+            gix::traverse::commit::simple::CommitTimeOrder::default(),
+        ))
+        .with_hidden(hidden.iter().copied())
+        .all()
+        .ok()?;
+    // Every commit read: its committer date and parents.
+    let mut read: HashMap<gix::ObjectId, (i64, gix::traverse::commit::ParentIds)> = HashMap::new();
+    for info in walk {
+        let info = info.ok()?;
+        let time = match info.commit_time {
+            Some(time) => time,
+            None => info.object().ok()?.time().ok()?.seconds,
+        };
+        read.insert(info.id, (time, info.parent_ids));
+        if read.len() as u64 > MAX_AHEAD {
+            return None;
+        }
+    }
+    let mut found = Vec::new();
+    for (name, tip) in branches {
+        let (mut commits, mut newest) = (0_u64, None::<i64>);
+        let mut seen: HashSet<gix::ObjectId> = HashSet::new();
+        let mut pending = vec![*tip];
+        while let Some(id) = pending.pop() {
+            let Some((time, parents)) = read.get(&id) else { continue };
+            if !seen.insert(id) {
+                continue;
+            }
+            commits += 1;
+            newest = Some(newest.map_or(*time, |newest| newest.max(*time)));
+            pending.extend(parents.iter().copied());
+        }
+        if let Some(newest) = newest {
+            let newest = Timestamp::from_second(newest).ok()?;
+            found.push(AheadBranch { name: name.clone(), commits, newest });
+        }
+    }
     Some(found)
 }
 
@@ -291,6 +372,38 @@ mod tests {
         let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
         assert_eq!(in_process(reader.repository()), Some(expected()));
         assert_eq!(with_git(&env, &repo, Duration::from_secs(30)).unwrap(), expected());
+    }
+
+    /// Branches hidden by the same tips are walked together: two branches without an
+    /// upstream, one built on the other, each count the commits its own tip reaches (the
+    /// shared ones for both), as one walk per branch counts them.
+    #[test]
+    fn branches_walked_together_count_as_one_walk_each() {
+        let (_dir, repo) = home();
+        let work = &repo.project.path;
+        git(work, &["checkout", "-q", "-b", "stacked", "local"]);
+        git(work, &["commit", "-q", "--allow-empty", "-m", "s1"]);
+        git(work, &["checkout", "-q", "main"]);
+        let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
+        let repository = reader.repository();
+        let found = in_process(repository).unwrap();
+        let counts: Vec<(&str, u64)> =
+            found.iter().map(|branch| (branch.name.as_str(), branch.commits)).collect();
+        assert_eq!(counts, [("feature/x", 2), ("gone", 1), ("local", 3), ("stacked", 4)]);
+        let remotes: Vec<gix::ObjectId> = ["origin/main", "origin/feature/x"]
+            .iter()
+            .map(|name| repository.rev_parse_single(*name).unwrap().detach())
+            .collect();
+        let tip = |name: &str| repository.rev_parse_single(name).unwrap().detach();
+        let branches: Vec<(String, gix::ObjectId)> = ["gone", "local", "stacked"]
+            .iter()
+            .map(|name| ((*name).to_owned(), tip(name)))
+            .collect();
+        let together = walk_together(repository, &remotes, &branches).unwrap();
+        for (branch, (name, tip)) in together.iter().zip(&branches) {
+            let (commits, newest) = walk_one(repository, *tip, &remotes).unwrap().unwrap();
+            assert_eq!((&branch.name, branch.commits, branch.newest), (name, commits, newest));
+        }
     }
 
     #[test]

@@ -153,6 +153,7 @@ impl Compare<'_> {
             (self.work_tree, self.index_time, self.bound, self.mode);
         let lossy = |path: &[u8]| String::from_utf8_lossy(path).into_owned();
         let mut tracked: HashSet<&[u8]> = HashSet::new();
+        let mut folders = Folders::open(work_tree).ok()?;
         for entry in index.entries() {
             let unusual = gix::index::entry::Flags::EXTENDED
                 | gix::index::entry::Flags::SKIP_WORKTREE
@@ -172,15 +173,12 @@ impl Compare<'_> {
                 }
                 end = slash;
             }
-            let file = work_tree.join(std::ffi::OsStr::from_bytes(path));
-            let meta = match fs_err::symlink_metadata(&file) {
+            let meta = match folders.stat(path) {
                 Ok(meta) => meta,
-                Err(error)
-                    if matches!(
-                        error.kind(),
-                        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                    ) =>
-                {
+                // A folder on the way is a file or a link now: git names it untracked
+                // too; ask it.
+                Err(error) if error.kind() == std::io::ErrorKind::NotADirectory => return None,
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
                     if mode == Status::CleanOnly {
                         return None;
                     }
@@ -189,17 +187,15 @@ impl Compare<'_> {
                 }
                 Err(_) => return None,
             };
+            let file_type = rustix::fs::FileType::from_raw_mode(meta.st_mode);
+            let executable = meta.st_mode & 0o100 != 0;
             let kind_matches = match entry.mode {
-                gix::index::entry::Mode::FILE => {
-                    meta.file_type().is_file() && meta.mode() & 0o100 == 0
-                }
-                gix::index::entry::Mode::FILE_EXECUTABLE => {
-                    meta.file_type().is_file() && meta.mode() & 0o100 != 0
-                }
-                gix::index::entry::Mode::SYMLINK => meta.file_type().is_symlink(),
+                gix::index::entry::Mode::FILE => file_type.is_file() && !executable,
+                gix::index::entry::Mode::FILE_EXECUTABLE => file_type.is_file() && executable,
+                gix::index::entry::Mode::SYMLINK => file_type.is_symlink(),
                 _ => return None,
             };
-            if meta.file_type().is_dir() {
+            if file_type.is_dir() {
                 // A file become a folder: git names both; ask it.
                 return None;
             }
@@ -211,14 +207,14 @@ impl Compare<'_> {
                 reason = "as git stores them"
             )]
             let matches = kind_matches
-                && stat.mtime.secs == meta.mtime() as u32
-                && stat.mtime.nsecs == meta.mtime_nsec() as u32
-                && stat.ctime.secs == meta.ctime() as u32
-                && stat.ctime.nsecs == meta.ctime_nsec() as u32
-                && stat.ino == meta.ino() as u32
-                && stat.uid == meta.uid()
-                && stat.gid == meta.gid()
-                && stat.size == meta.size() as u32;
+                && stat.mtime.secs == meta.st_mtime as u32
+                && stat.mtime.nsecs == meta.st_mtime_nsec as u32
+                && stat.ctime.secs == meta.st_ctime as u32
+                && stat.ctime.nsecs == meta.st_ctime_nsec as u32
+                && stat.ino == meta.st_ino as u32
+                && stat.uid == meta.st_uid
+                && stat.gid == meta.st_gid
+                && stat.size == meta.st_size as u32;
             let racy = (i64::from(stat.mtime.secs), i64::from(stat.mtime.nsecs)) >= index_time;
             let is_staged = staged.contains(path);
             if matches && !racy {
@@ -229,18 +225,107 @@ impl Compare<'_> {
             }
             // Dated by its own time: one modified before the window is dropped whatever
             // git says of it.
-            if meta.modified().is_ok_and(|modified| modified < bound) {
+            if crate::fsread::stat_modified(&meta) < bound {
                 continue;
             }
             if mode == Status::CleanOnly {
                 return None;
             }
-            let changed = !kind_matches || content_changed(&file, &meta, entry)?;
+            let file = work_tree.join(std::ffi::OsStr::from_bytes(path));
+            let size = u64::try_from(meta.st_size).unwrap_or(u64::MAX);
+            let changed =
+                !kind_matches || content_changed(&file, (size, file_type.is_symlink()), entry)?;
             if changed || is_staged {
                 named.push((lossy(path), false));
             }
         }
         Some(tracked)
+    }
+}
+
+/// The folders of the work tree the index entries are in, opened one component at a
+/// time and kept open while the entries (sorted by path) stay in them: each entry is
+/// `lstat`ed by its name in its open folder, not by a path the kernel walks from the
+/// root again. A folder on the way that is a link is not followed (`ENOTDIR`, as for a
+/// file there): git names the entries below it deleted and the link untracked.
+struct Folders {
+    /// The open folders: the work tree's, then one per component of `path`.
+    fds: Vec<rustix::fd::OwnedFd>,
+    /// The relative path of the last open folder (`b""` for the work tree).
+    path: Vec<u8>,
+}
+
+impl Folders {
+    fn open(work_tree: &Path) -> std::io::Result<Folders> {
+        let fd = rustix::fs::open(work_tree, Self::flags(), rustix::fs::Mode::empty())?;
+        Ok(Folders { fds: vec![fd], path: Vec::new() })
+    }
+
+    fn flags() -> rustix::fs::OFlags {
+        use rustix::fs::OFlags;
+        OFlags::PATH | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC
+    }
+
+    /// `lstat` of the entry `path` (relative to the work tree).
+    fn stat(&mut self, path: &[u8]) -> std::io::Result<rustix::fs::Stat> {
+        let (dir, name) = match path.iter().rposition(|&byte| byte == b'/') {
+            Some(slash) => (&path[..slash], &path[slash + 1..]),
+            None => (&path[..0], path),
+        };
+        self.enter(dir)?;
+        let fd = self.fds.last().expect("the work tree stays open");
+        let name = std::ffi::OsStr::from_bytes(name);
+        Ok(rustix::fs::statat(fd, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)?)
+    }
+
+    /// Makes `dir` the last open folder: closes the components not shared with the
+    /// current one, opens the rest.
+    fn enter(&mut self, dir: &[u8]) -> std::io::Result<()> {
+        if dir == self.path.as_slice() {
+            return Ok(());
+        }
+        let components = |path: &[u8]| -> Vec<usize> {
+            // The end of each component.
+            let mut ends: Vec<usize> = path
+                .iter()
+                .enumerate()
+                .filter(|&(_, &byte)| byte == b'/')
+                .map(|(at, _)| at)
+                .collect();
+            if !path.is_empty() {
+                ends.push(path.len());
+            }
+            ends
+        };
+        let old = components(&self.path);
+        let new = components(dir);
+        let shared = old
+            .iter()
+            .zip(&new)
+            .take_while(|&(&a, &b)| a == b && self.path[..a] == dir[..b])
+            .count();
+        self.fds.truncate(shared + 1);
+        self.path.clear();
+        for (index, &end) in new.iter().enumerate().skip(shared) {
+            let start = if index == 0 { 0 } else { new[index - 1] + 1 };
+            let name = std::ffi::OsStr::from_bytes(&dir[start..end]);
+            let parent = self.fds.last().expect("the work tree stays open");
+            match rustix::fs::openat(parent, name, Self::flags(), rustix::fs::Mode::empty()) {
+                Ok(fd) => self.fds.push(fd),
+                Err(error) => {
+                    // Left pointing at the folders still open.
+                    let open = self.fds.len() - 1;
+                    self.path.extend_from_slice(if open == 0 {
+                        &[]
+                    } else {
+                        &dir[..new[open - 1]]
+                    });
+                    return Err(error.into());
+                }
+            }
+        }
+        self.path.extend_from_slice(dir);
+        Ok(())
     }
 }
 
@@ -318,17 +403,17 @@ fn status_config(repository: &gix::Repository) -> bool {
 /// (or is too large to hash), so git is asked.
 fn content_changed(
     file: &Path,
-    meta: &std::fs::Metadata,
+    (size, is_symlink): (u64, bool),
     entry: &gix::index::Entry,
 ) -> Option<bool> {
     #[expect(clippy::cast_possible_truncation, reason = "git compares the low 32 bits")]
-    if entry.stat.size != meta.size() as u32 {
+    if entry.stat.size != size as u32 {
         return Some(true);
     }
-    let bytes = if meta.file_type().is_symlink() {
+    let bytes = if is_symlink {
         fs_err::read_link(file).ok()?.as_os_str().as_bytes().to_vec()
     } else {
-        if meta.size() > HASH_MAX {
+        if size > HASH_MAX {
             return None;
         }
         crate::fsread::read_small(file, HASH_MAX).ok()?

@@ -685,6 +685,16 @@ fn asks_git_cases() -> Vec<(&'static str, Change)> {
             fs_err::create_dir(path.join("b.txt")).unwrap();
             fs_err::write(path.join("b.txt/inner"), "x").unwrap();
         }),
+        // A folder become a file, or a link to the folder moved elsewhere: git names its
+        // files deleted and the file or link untracked.
+        ("folder-became-file", |path| {
+            fs_err::remove_dir_all(path.join("src/deep")).unwrap();
+            fs_err::write(path.join("src/deep"), "x").unwrap();
+        }),
+        ("folder-became-link", |path| {
+            fs_err::rename(path.join("src/deep"), path.join("moved")).unwrap();
+            std::os::unix::fs::symlink("../moved", path.join("src/deep")).unwrap();
+        }),
     ]
 }
 

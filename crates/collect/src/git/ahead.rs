@@ -5,8 +5,10 @@
 //! has nothing to push to and shows nothing.
 //!
 //! Read in process with gitoxide when the repository opens for the in-process reader
-//! ([`super::inproc::Reader`]): one walk per branch whose tip its comparison does not
-//! already hold. Otherwise git is asked: one `git for-each-ref` (the upstream's
+//! ([`super::inproc::Reader`]): the branches whose tips their comparison does not already
+//! hold, grouped by what hides their commits (their upstream, or every remote-tracking
+//! branch), one walk per group (each branch then counts the commits its own tip reaches
+//! among those the walk read). Otherwise git is asked: one `git for-each-ref` (the upstream's
 //! `ahead N`), and, only when some branch has no upstream, one `git log --source` over
 //! those branches `--not --remotes`, where a commit two such branches share is counted
 //! for the first that reaches it.

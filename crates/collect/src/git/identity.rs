@@ -131,9 +131,11 @@ pub fn outside_config(env: &Env, timeout: Duration) -> OutsideConfig {
 }
 
 /// The repository's configuration read from its own `.git/config`, when that is enough:
-/// no `[user]`, `[author]`, `[include…]` section and no `config.worktree`, so its
-/// identities are the global ones (which the caller has) and only whether it names a
-/// remote is left to tell. `None` means git must be asked ([`repo_config`]).
+/// no `[include…]` section and no `config.worktree`, so its identities are the global
+/// ones (which the caller has) and those of its own `[user]` and `[author]` sections (a
+/// work e-mail set for one repository), read in file order with git's own value syntax
+/// (quotes, escapes, comments) by gitoxide's configuration parser, and whether it names
+/// a remote. `None` means git must be asked ([`repo_config`]).
 pub(crate) fn local_config(repo: &Repo) -> Option<RepoConfig> {
     if repo.git_dir.join("config.worktree").exists() {
         return None;
@@ -141,6 +143,7 @@ pub(crate) fn local_config(repo: &Repo) -> Option<RepoConfig> {
     let text = crate::fsread::read_small_text(&repo.git_dir.join("config"), 1 << 20).ok()?;
     let mut config = RepoConfig::default();
     let mut in_remote: Option<String> = None;
+    let mut identity_sections = false;
     for line in text.lines() {
         let line = line.trim_start();
         if let Some(section) = line.strip_prefix('[') {
@@ -150,7 +153,11 @@ pub(crate) fn local_config(repo: &Repo) -> Option<RepoConfig> {
                 .collect::<String>()
                 .to_ascii_lowercase();
             match name.split('.').next().unwrap_or_default() {
-                "user" | "author" | "include" | "includeif" => return None,
+                "include" | "includeif" => return None,
+                "user" | "author" => {
+                    identity_sections = true;
+                    in_remote = None;
+                }
                 "remote" => {
                     // `[remote "origin"]`: the quoted subsection names the remote.
                     let quoted = section.split('"').nth(1).unwrap_or_default();
@@ -179,7 +186,44 @@ pub(crate) fn local_config(repo: &Repo) -> Option<RepoConfig> {
             }
         }
     }
+    if identity_sections {
+        config.identity = local_identity(text.as_bytes())?;
+    }
     Some(config)
+}
+
+/// The `user.email`/`author.email` and `user.name`/`author.name` values of a
+/// configuration file, in file order, as `git config --get-regexp` gives them (sections
+/// with a subsection, such as `[user "x"]`, are other keys); `None` when the file does
+/// not parse.
+fn local_identity(text: &[u8]) -> Option<Identity> {
+    let file = gix::config::File::from_bytes_no_includes(
+        text,
+        gix::config::file::Metadata::from(gix::config::Source::Local),
+        gix::config::file::init::Options::default(),
+    )
+    .ok()?;
+    let mut identity = Identity::default();
+    for section in file.sections() {
+        let header = section.header();
+        let name = String::from_utf8_lossy(header.name()).to_ascii_lowercase();
+        if !matches!(name.as_str(), "user" | "author") || header.subsection_name().is_some() {
+            continue;
+        }
+        for value in section.values("email") {
+            let value = String::from_utf8_lossy(&value);
+            if !value.trim().is_empty() {
+                push_new(&mut identity.emails, value.trim(), true);
+            }
+        }
+        for value in section.values("name") {
+            let value = String::from_utf8_lossy(&value);
+            if !value.trim().is_empty() {
+                push_new(&mut identity.names, value.trim(), false);
+            }
+        }
+    }
+    Some(identity)
 }
 
 /// Parses `git config --null --get-regexp`: `key\nvalue\0` per entry.
@@ -320,9 +364,6 @@ mod tests {
             repo_with_config("[core]\n\tbare = false\n[branch \"main\"]\n\tremote = origin\n");
         assert_eq!(local_config(&repo), Some(RepoConfig::default()));
         for asks in [
-            "[user]\n\temail = me@work.example\n",
-            "[User]\nname = Me\n",
-            "[author]\n\temail = me@work.example\n",
             "[include]\n\tpath = ~/work.gitconfig\n",
             "[includeIf \"gitdir:~/work/\"]\n\tpath = ~/work.gitconfig\n",
             "  [user] email = me@work.example\n",
@@ -333,6 +374,47 @@ mod tests {
         let (_dir, repo) = repo_with_config("[core]\n");
         fs_err::write(repo.git_dir.join("config.worktree"), "[user]\nemail = x@y\n").unwrap();
         assert_eq!(local_config(&repo), None);
+    }
+
+    /// A repository's own `[user]` and `[author]` sections are read without git, as git
+    /// reads them: values quoted or not, escapes, comments, `[User]` in any case, several
+    /// sections in file order, a subsection (`[user "x"]`) and an empty value left out.
+    #[test]
+    fn a_local_identity_is_read_as_git_reads_it() {
+        let configs = [
+            "[user]\n\temail = me@work.example\n",
+            "[User]\nname = Me\n",
+            "[author]\n\temail = me@work.example\n",
+            "[user]\n\tname = \"Jane \\\"JD\\\" Doe\" ; a comment\n\temail = jane@work.example # another\n",
+            "[core]\n\tbare = false\n[user]\n\temail = a@x\n[author]\n\temail = b@x\n\tname = B\n[user]\n\temail = A@X\n\temail = c@x\n\tname =\n[user \"x\"]\n\temail = sub@x\n[remote \"origin\"]\n\turl = git@host:a/b.git\n",
+        ];
+        for text in configs {
+            let dir = tempfile::tempdir().unwrap();
+            #[expect(clippy::disallowed_methods, reason = "the test makes a repository with git")]
+            let status = std::process::Command::new("git")
+                .args(["init", "-q"])
+                .current_dir(dir.path())
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("HOME", dir.path())
+                .status()
+                .unwrap();
+            assert!(status.success());
+            let git_dir = dir.path().join(".git");
+            let mut config = fs_err::read_to_string(git_dir.join("config")).unwrap();
+            config.push_str(text);
+            fs_err::write(git_dir.join("config"), config).unwrap();
+            let repo = Repo {
+                project: report_model::ProjectRef {
+                    name: "r".to_owned(),
+                    path: dir.path().to_owned(),
+                },
+                git_dir,
+            };
+            let env = Env::new(dir.path()).with_var("GIT_CONFIG_NOSYSTEM", "1");
+            let by_git = repo_config(&env, &repo, std::time::Duration::from_secs(30));
+            assert!(!by_git.identity.emails.is_empty() || !by_git.identity.names.is_empty());
+            assert_eq!(local_config(&repo), Some(by_git), "{text}");
+        }
     }
 
     #[test]

@@ -7,15 +7,17 @@
 //! Read in process with gitoxide when the repository opens for the in-process reader
 //! ([`super::inproc::Reader`]): the branches whose tips their comparison does not already
 //! hold, grouped by what hides their commits (their upstream, or every remote-tracking
-//! branch), one walk per group (each branch then counts the commits its own tip reaches
-//! among those the walk read). Otherwise git is asked: one `git for-each-ref` (the upstream's
+//! branch), one painting per group ([`paint`], as git's `limit_list`: the hidden side's
+//! history painted once, each commit decoded once and checked against loose-object
+//! FIFOs). Otherwise git is asked: one `git for-each-ref` (the upstream's
 //! `ahead N`), and, only when some branch has no upstream, one `git log --source` over
 //! those branches `--not --remotes`, where a commit two such branches share is counted
 //! for the first that reaches it.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::time::Duration;
 
+use gix::prelude::FindExt as _;
 use jiff::Timestamp;
 use report_model::AheadBranch;
 
@@ -23,8 +25,9 @@ use super::{Repo, command, output, work_dir};
 use crate::Env;
 use crate::error::GitFailure;
 
-/// The most commits counted per branch: a branch never pushed in a repository with a
-/// long history stops here rather than walking all of it.
+/// The most commits counted per branch (a branch never pushed in a repository with a long
+/// history shows this many); the in-process painting reads at most `MAX_READ` commits
+/// per repository, and git is asked beyond.
 pub(crate) const MAX_AHEAD: u64 = 10_000;
 
 /// The repository's local branches ahead of their upstream (or of every remote-tracking
@@ -44,14 +47,17 @@ pub(crate) fn read_ahead(
             .flatten();
         opened.as_ref()
     };
-    if let Some(found) = reader.and_then(|reader| in_process(reader.repository())) {
+    if let Some(found) = reader.and_then(|reader| in_process(reader.repository(), reader.loose())) {
         return Ok(found);
     }
     with_git(env, repo, timeout)
 }
 
 /// The in-process answer, or `None` when anything fails (git is then asked).
-fn in_process(repository: &gix::Repository) -> Option<Vec<AheadBranch>> {
+fn in_process(
+    repository: &gix::Repository,
+    loose: &super::inproc::Loose,
+) -> Option<Vec<AheadBranch>> {
     let references = repository.references().ok()?;
     // `packed-refs` read once for all the refs (`peel_to_id` would look at it again for
     // each, a `stat` and an `open` per ref).
@@ -61,8 +67,10 @@ fn in_process(repository: &gix::Repository) -> Option<Vec<AheadBranch>> {
     for reference in references.remote_branches().ok()? {
         let mut reference = reference.ok()?;
         // `origin/HEAD` points at another remote-tracking branch: the same commit.
-        let Ok(id) = reference.peel_to_id_packed(packed) else { continue };
-        remotes.push(id.detach());
+        let Some(id) = super::inproc::peeled(repository, loose, &mut reference, packed) else {
+            continue;
+        };
+        remotes.push(id);
     }
     if remotes.is_empty() {
         return Some(Vec::new());
@@ -75,14 +83,16 @@ fn in_process(repository: &gix::Repository) -> Option<Vec<AheadBranch>> {
     for reference in references.local_branches().ok()? {
         let mut reference = reference.ok()?;
         let name = reference.name().shorten().to_string();
-        let tip = reference.peel_to_id_packed(packed).ok()?.detach();
+        let tip = super::inproc::peeled(repository, loose, &mut reference, packed)?;
         let upstream = match repository
             .branch_remote_tracking_ref_name(reference.name(), gix::remote::Direction::Fetch)
         {
             Some(Ok(upstream)) => repository
                 .try_find_reference(upstream.as_ref())
                 .ok()?
-                .map(|mut upstream| upstream.peel_to_id_packed(packed).map(gix::Id::detach))
+                .map(|mut upstream| {
+                    super::inproc::peeled(repository, loose, &mut upstream, packed).ok_or(())
+                })
                 .transpose()
                 .ok()?,
             // No upstream configured (or one that names no fetched branch).
@@ -98,107 +108,119 @@ fn in_process(repository: &gix::Repository) -> Option<Vec<AheadBranch>> {
         groups.entry(hidden).or_default().push((name, tip));
     }
     let mut found = Vec::new();
+    let mut read: Commits = HashMap::new();
+    let mut buffer = Vec::new();
     for (hidden, branches) in groups {
-        let together =
-            if branches.len() > 1 { walk_together(repository, &hidden, &branches) } else { None };
-        match together {
-            Some(ahead) => found.extend(ahead),
-            None => {
-                for (name, tip) in branches {
-                    if let Some((commits, newest)) = walk_one(repository, tip, &hidden)? {
-                        found.push(AheadBranch { name, commits, newest });
-                    }
-                }
-            }
+        for some in branches.chunks(VISIBLE_BITS) {
+            found.extend(paint((repository, loose), (&mut read, &mut buffer), &hidden, some)?);
         }
     }
     found.sort();
     Some(found)
 }
 
-/// The commits of `tip` that `hidden` does not reach, counted up to [`MAX_AHEAD`], and
-/// the newest one's committer date; `Ok(None)` when there is none, `None` on an error.
-#[expect(clippy::option_option, reason = "an error (ask git) is not an empty answer")]
-fn walk_one(
-    repository: &gix::Repository,
-    tip: gix::ObjectId,
-    hidden: &[gix::ObjectId],
-) -> Option<Option<(u64, Timestamp)>> {
-    let walk = repository
-        .rev_walk([tip])
-        .sorting(gix::revision::walk::Sorting::ByCommitTime(
-            gix::traverse::commit::simple::CommitTimeOrder::default(),
-        ))
-        .with_hidden(hidden.iter().copied())
-        .all()
-        .ok()?;
-    let (mut commits, mut newest) = (0_u64, None::<i64>);
-    for info in walk {
-        let info = info.ok()?;
-        commits += 1;
-        let time = match info.commit_time {
-            Some(time) => time,
-            None => info.object().ok()?.time().ok()?.seconds,
-        };
-        newest = Some(newest.map_or(time, |newest| newest.max(time)));
-        if commits >= MAX_AHEAD {
-            break;
-        }
+/// The commits the painting decoded: each one's committer date and parents, read once
+/// per repository.
+type Commits = HashMap<gix::ObjectId, (i64, Vec<gix::ObjectId>)>;
+
+/// The flag of the commits the hidden tips reach; the bits below it are the branches'.
+const HIDDEN: u64 = 1 << 63;
+
+/// How many branches one painting tells apart (one bit each below [`HIDDEN`]).
+const VISIBLE_BITS: usize = 63;
+
+/// The most commits decoded per repository before git is asked instead.
+const MAX_READ: usize = 100_000;
+
+/// How many commits the painting goes on taking once only the hidden side is queued, for
+/// commits dated out of order (git's `limit_list` allows five).
+const SLOP: u32 = 5;
+
+/// The commit `id`'s committer date, its header decoded on first use (parents kept),
+/// each object checked by `loose` first. `None` when it cannot be read or is not a
+/// commit.
+fn commit_time(
+    (repository, loose): (&gix::Repository, &super::inproc::Loose),
+    (read, buffer): (&mut Commits, &mut Vec<u8>),
+    id: gix::ObjectId,
+) -> Option<i64> {
+    if let Some((time, _)) = read.get(&id) {
+        return Some(*time);
     }
-    match newest {
-        Some(newest) => Some(Some((commits, Timestamp::from_second(newest).ok()?))),
-        None => Some(None),
+    if read.len() >= MAX_READ || !loose.allows(&id) {
+        return None;
     }
+    let commit = repository.objects.find_commit_iter(&id, buffer).ok()?;
+    let parents: Vec<gix::ObjectId> = commit.parent_ids().collect();
+    let time = commit.committer().ok()?.time().ok()?.seconds;
+    read.insert(id, (time, parents));
+    Some(time)
 }
 
-/// The branches hidden by the same tips, walked once: the commits of any of them that
-/// `hidden` does not reach are read (each decoded once, where one walk per branch paints
-/// the hidden side's history again for each), then each branch counts those its tip
-/// reaches, as [`walk_one`] would. `None` when the walk fails or reads more than
-/// [`MAX_AHEAD`] commits (one walk per branch then caps each count as before).
-fn walk_together(
-    repository: &gix::Repository,
+/// The branches `branches` (at most [`VISIBLE_BITS`]) whose commits `hidden` does not
+/// all reach, each with how many of its commits it does not reach (up to [`MAX_AHEAD`])
+/// and the newest one's date. As git's `limit_list`: the commits are painted newest
+/// first, each branch's bit and the hidden side's flag carried down to the parents,
+/// until only commits the hidden side reaches are queued (and a few more, for dates out
+/// of order); a branch is ahead by the commits that carry its bit and not the hidden
+/// flag. The hidden side's history is painted once for all the branches, every commit is
+/// decoded once (its header only), and each read goes through the loose-object check,
+/// which gix's own walk would bypass. `None` when a commit cannot be read (git is asked).
+fn paint(
+    objects: (&gix::Repository, &super::inproc::Loose),
+    (read, buffer): (&mut Commits, &mut Vec<u8>),
     hidden: &[gix::ObjectId],
     branches: &[(String, gix::ObjectId)],
 ) -> Option<Vec<AheadBranch>> {
-    let walk = repository
-        .rev_walk(branches.iter().map(|(_, tip)| *tip))
-        .sorting(gix::revision::walk::Sorting::ByCommitTime(
-            gix::traverse::commit::simple::CommitTimeOrder::default(),
-        ))
-        .with_hidden(hidden.iter().copied())
-        .all()
-        .ok()?;
-    // Every commit read: its committer date and parents.
-    let mut read: HashMap<gix::ObjectId, (i64, gix::traverse::commit::ParentIds)> = HashMap::new();
-    for info in walk {
-        let info = info.ok()?;
-        let time = match info.commit_time {
-            Some(time) => time,
-            None => info.object().ok()?.time().ok()?.seconds,
-        };
-        read.insert(info.id, (time, info.parent_ids));
-        if read.len() as u64 > MAX_AHEAD {
-            return None;
+    let mut flags: HashMap<gix::ObjectId, u64> = HashMap::new();
+    let mut queue: BinaryHeap<(i64, gix::ObjectId)> = BinaryHeap::new();
+    let starts = hidden
+        .iter()
+        .map(|id| (*id, HIDDEN))
+        .chain(branches.iter().enumerate().map(|(bit, (_, tip))| (*tip, 1_u64 << bit)));
+    for (id, flag) in starts {
+        let time = commit_time(objects, (read, buffer), id)?;
+        let old = flags.entry(id).or_insert(0);
+        if *old | flag != *old {
+            *old |= flag;
+            queue.push((time, id));
+        }
+    }
+    let mut slop = SLOP;
+    while let Some((_, id)) = queue.pop() {
+        let flag = flags[&id];
+        let parents = read.get(&id)?.1.clone();
+        for parent in parents {
+            let time = commit_time(objects, (read, buffer), parent)?;
+            let old = flags.entry(parent).or_insert(0);
+            if *old | flag != *old {
+                *old |= flag;
+                queue.push((time, parent));
+            }
+        }
+        if queue.iter().all(|(_, queued)| flags[queued] & HIDDEN != 0) {
+            if slop == 0 {
+                break;
+            }
+            slop -= 1;
+        } else {
+            slop = SLOP;
         }
     }
     let mut found = Vec::new();
-    for (name, tip) in branches {
+    for (bit, (name, _)) in branches.iter().enumerate() {
+        let mine = 1_u64 << bit;
         let (mut commits, mut newest) = (0_u64, None::<i64>);
-        let mut seen: HashSet<gix::ObjectId> = HashSet::new();
-        let mut pending = vec![*tip];
-        while let Some(id) = pending.pop() {
-            let Some((time, parents)) = read.get(&id) else { continue };
-            if !seen.insert(id) {
-                continue;
+        for (id, flag) in &flags {
+            if flag & mine != 0 && flag & HIDDEN == 0 {
+                commits += 1;
+                let time = read.get(id)?.0;
+                newest = Some(newest.map_or(time, |newest| newest.max(time)));
             }
-            commits += 1;
-            newest = Some(newest.map_or(*time, |newest| newest.max(*time)));
-            pending.extend(parents.iter().copied());
         }
         if let Some(newest) = newest {
             let newest = Timestamp::from_second(newest).ok()?;
-            found.push(AheadBranch { name: name.clone(), commits, newest });
+            found.push(AheadBranch { name: name.clone(), commits: commits.min(MAX_AHEAD), newest });
         }
     }
     Some(found)
@@ -372,23 +394,58 @@ mod tests {
         let (dir, repo) = home();
         let env = Env::new(dir.path());
         let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
-        assert_eq!(in_process(reader.repository()), Some(expected()));
+        assert_eq!(in_process(reader.repository(), reader.loose()), Some(expected()));
         assert_eq!(with_git(&env, &repo, Duration::from_secs(30)).unwrap(), expected());
     }
 
-    /// Branches hidden by the same tips are walked together: two branches without an
-    /// upstream, one built on the other, each count the commits its own tip reaches (the
-    /// shared ones for both), as one walk per branch counts them.
+    /// gix's own walk of the commits of `tip` that `hidden` does not reach: the oracle
+    /// the painting is compared with.
+    fn gix_walk(
+        repository: &gix::Repository,
+        tip: gix::ObjectId,
+        hidden: &[gix::ObjectId],
+    ) -> Option<(u64, Timestamp)> {
+        let walk = repository
+            .rev_walk([tip])
+            .sorting(gix::revision::walk::Sorting::ByCommitTime(
+                gix::traverse::commit::simple::CommitTimeOrder::default(),
+            ))
+            .with_hidden(hidden.iter().copied())
+            .all()
+            .unwrap();
+        let times: Vec<i64> = walk.map(|info| info.unwrap().commit_time.unwrap()).collect();
+        let newest = times.iter().max()?;
+        Some((times.len() as u64, Timestamp::from_second(*newest).unwrap()))
+    }
+
+    /// The branches hidden by the same tips are painted together: two branches without an
+    /// upstream, one built on the other, each count the commits their own tip reaches (the
+    /// shared ones for both), as gix's walk of each branch alone counts them; a commit of
+    /// another day gives its branch its own newest date.
     #[test]
-    fn branches_walked_together_count_as_one_walk_each() {
+    fn branches_painted_together_count_as_one_walk_each() {
         let (_dir, repo) = home();
         let work = &repo.project.path;
         git(work, &["checkout", "-q", "-b", "stacked", "local"]);
-        git(work, &["commit", "-q", "--allow-empty", "-m", "s1"]);
+        #[expect(clippy::disallowed_methods, reason = "the test commits with a later date")]
+        let status = Command::new("git")
+            .current_dir(work)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", work)
+            .env("GIT_AUTHOR_NAME", "A")
+            .env("GIT_AUTHOR_EMAIL", "a@example.com")
+            .env("GIT_COMMITTER_NAME", "A")
+            .env("GIT_COMMITTER_EMAIL", "a@example.com")
+            .env("GIT_AUTHOR_DATE", "2026-11-23T10:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-11-23T10:00:00Z")
+            .args(["commit", "-q", "--allow-empty", "-m", "s1"])
+            .status()
+            .unwrap();
+        assert!(status.success());
         git(work, &["checkout", "-q", "main"]);
         let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
         let repository = reader.repository();
-        let found = in_process(repository).unwrap();
+        let found = in_process(repository, reader.loose()).unwrap();
         let counts: Vec<(&str, u64)> =
             found.iter().map(|branch| (branch.name.as_str(), branch.commits)).collect();
         assert_eq!(counts, [("feature/x", 2), ("gone", 1), ("local", 3), ("stacked", 4)]);
@@ -396,16 +453,15 @@ mod tests {
             .iter()
             .map(|name| repository.rev_parse_single(*name).unwrap().detach())
             .collect();
-        let tip = |name: &str| repository.rev_parse_single(name).unwrap().detach();
-        let branches: Vec<(String, gix::ObjectId)> = ["gone", "local", "stacked"]
-            .iter()
-            .map(|name| ((*name).to_owned(), tip(name)))
-            .collect();
-        let together = walk_together(repository, &remotes, &branches).unwrap();
-        for (branch, (name, tip)) in together.iter().zip(&branches) {
-            let (commits, newest) = walk_one(repository, *tip, &remotes).unwrap().unwrap();
-            assert_eq!((&branch.name, branch.commits, branch.newest), (name, commits, newest));
+        let upstream = repository.rev_parse_single("origin/feature/x").unwrap().detach();
+        for branch in &found {
+            let tip = repository.rev_parse_single(branch.name.as_str()).unwrap().detach();
+            let hidden = if branch.name == "feature/x" { vec![upstream] } else { remotes.clone() };
+            let oracle = gix_walk(repository, tip, &hidden).unwrap();
+            assert_eq!((branch.commits, branch.newest), oracle, "{}", branch.name);
         }
+        let stacked = found.iter().find(|branch| branch.name == "stacked").unwrap();
+        assert_eq!(stacked.newest, "2026-11-23T10:00:00Z".parse::<Timestamp>().unwrap());
     }
 
     #[test]
@@ -420,7 +476,7 @@ mod tests {
         };
         let env = Env::new(dir.path());
         let reader = super::super::inproc::Reader::open(&repo).expect("opens");
-        assert_eq!(in_process(reader.repository()), Some(Vec::new()));
+        assert_eq!(in_process(reader.repository(), reader.loose()), Some(Vec::new()));
         assert_eq!(with_git(&env, &repo, Duration::from_secs(30)).unwrap(), Vec::new());
     }
 }

@@ -41,7 +41,7 @@ type Walked = (Vec<ObjectId>, HashMap<ObjectId, Node>, u64);
 
 fn walk(
     repository: &gix::Repository,
-    mailmap: &gix::mailmap::Snapshot,
+    (mailmap, loose): (&gix::mailmap::Snapshot, &super::Loose),
     tips: Vec<ObjectId>,
     bound: i64,
 ) -> Option<Walked> {
@@ -55,12 +55,15 @@ fn walk(
         if nodes.contains_key(&tip) {
             continue;
         }
+        if !loose.allows(&tip) {
+            return None;
+        }
         let object = repository.objects.try_find(&tip, &mut buffer).ok()??;
         if object.kind != gix::object::Kind::Commit {
             // git lists commits only; a ref to a tree or a blob is passed over.
             continue;
         }
-        let node = decode(repository, mailmap, tip, &mut buffer)?;
+        let node = decode(repository, (mailmap, loose), tip, &mut buffer)?;
         queue.push((node.committer_time, std::cmp::Reverse(queued), tip));
         queued += 1;
         nodes.insert(tip, node);
@@ -93,7 +96,7 @@ fn walk(
                 None if old && looks >= SKEW_LOOKS => continue,
                 None => {
                     looks += usize::from(old);
-                    decode(repository, mailmap, parent, &mut buffer)?
+                    decode(repository, (mailmap, loose), parent, &mut buffer)?
                 }
             };
             // Below an old commit only a parent dated later than it is followed.
@@ -111,7 +114,11 @@ fn walk(
     Some((listed, nodes, below_skew))
 }
 
-pub(super) fn list(repository: &gix::Repository, bound: i64) -> Option<(Vec<Listed>, u64)> {
+pub(super) fn list(
+    repository: &gix::Repository,
+    loose: &super::Loose,
+    bound: i64,
+) -> Option<(Vec<Listed>, u64)> {
     let mailmap = repository.open_mailmap();
     // Tips: every ref but the stash, peeled, and HEAD (unborn: none).
     let mut tips: Vec<ObjectId> = Vec::new();
@@ -125,8 +132,12 @@ pub(super) fn list(repository: &gix::Repository, bound: i64) -> Option<(Vec<List
         if name == "refs/stash" {
             continue;
         }
-        let id =
-            reference.peel_to_id_packed(packed.as_ref().map(|buffer| &***buffer)).ok()?.detach();
+        let id = super::peeled(
+            repository,
+            loose,
+            &mut reference,
+            packed.as_ref().map(|buffer| &***buffer),
+        )?;
         if name.starts_with("refs/heads/") || name.starts_with("refs/remotes/") {
             decorations.entry(id).or_default().push(name);
         }
@@ -137,7 +148,7 @@ pub(super) fn list(repository: &gix::Repository, bound: i64) -> Option<(Vec<List
         tips.push(head.id()?.detach());
     }
 
-    let (listed, nodes, below_skew) = walk(repository, &mailmap, tips, bound)?;
+    let (listed, nodes, below_skew) = walk(repository, (&mailmap, loose), tips, bound)?;
 
     let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
     let mut out = Vec::with_capacity(listed.len());
@@ -165,10 +176,13 @@ pub(super) fn list(repository: &gix::Repository, bound: i64) -> Option<(Vec<List
 /// another encoding, a field holding a NUL or a newline) or cannot be read.
 fn decode(
     repository: &gix::Repository,
-    mailmap: &gix::mailmap::Snapshot,
+    (mailmap, loose): (&gix::mailmap::Snapshot, &super::Loose),
     id: ObjectId,
     buffer: &mut Vec<u8>,
 ) -> Option<Node> {
+    if !loose.allows(&id) {
+        return None;
+    }
     let commit = repository.objects.find_commit(&id, buffer).ok()?;
     if commit.encoding.is_some_and(|encoding| {
         !(encoding.eq_ignore_ascii_case(b"utf-8") || encoding.eq_ignore_ascii_case(b"utf8"))

@@ -19,8 +19,9 @@
 //! clone, alternates, linked worktrees, a reftable, a bare repository), a commit in
 //! another encoding, a repository not owned by the user (git's `safe.directory` rule), a
 //! file that is not a regular file where one is read (a FIFO there would block this
-//! process, where a git process is killed at its deadline), and any error at all, whose
-//! message git then gives.
+//! process, where a git process is killed at its deadline: refs and packs are listed
+//! when the repository is opened, a loose object is `lstat`ed before it is read,
+//! [`Loose`]), and any error at all, whose message git then gives.
 
 use std::path::Path;
 
@@ -53,15 +54,74 @@ const LISTING_SECTIONS: [&str; 5] = ["mailmap", "i18n", "include", "includeif", 
 pub(crate) struct Reader<'a> {
     repo: &'a Repo,
     repository: gix::Repository,
+    loose: Loose,
+}
+
+/// The loose objects' folder, when the repository has loose objects (`objects/XX/`
+/// folders; `git fetch` leaves small fetches loose): every object is then checked before
+/// it is read, so that a FIFO where gix would open a loose object is refused (git is
+/// asked) instead of blocking the process. Checking each object read costs one `lstat`
+/// where listing every `objects/XX` folder up front cost a listing each (up to 256 per
+/// repository).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Loose(Option<std::path::PathBuf>);
+
+impl Loose {
+    /// Whether the object `id` may be read: not loose, or loose as a regular file.
+    pub(crate) fn allows(&self, id: &gix::oid) -> bool {
+        let Some(objects) = &self.0 else { return true };
+        let hex = id.to_hex().to_string();
+        let path = objects.join(&hex[..2]).join(&hex[2..]);
+        match std::fs::symlink_metadata(path) {
+            Ok(meta) => meta.file_type().is_file(),
+            Err(error) => error.kind() == std::io::ErrorKind::NotFound,
+        }
+    }
+
+    /// Whether the repository has loose objects.
+    pub(crate) fn any(&self) -> bool {
+        self.0.is_some()
+    }
+}
+
+/// The object a ref names, peeled through annotated tags as `peel_to_id` does, with each
+/// object checked by `loose` before it is read. `None` on any error (git is then asked).
+pub(crate) fn peeled(
+    repository: &gix::Repository,
+    loose: &Loose,
+    reference: &mut gix::Reference<'_>,
+    packed: Option<&gix::refs::packed::Buffer>,
+) -> Option<gix::ObjectId> {
+    if !loose.any() {
+        return Some(reference.peel_to_id_packed(packed).ok()?.detach());
+    }
+    // Symbolic refs followed to the ref they name (a few levels at most).
+    let mut target = reference.clone();
+    for _ in 0..5 {
+        if target.target().try_id().is_some() {
+            break;
+        }
+        target = target.follow()?.ok()?;
+    }
+    let mut id = target.target().try_id()?.to_owned();
+    for _ in 0..8 {
+        if !loose.allows(&id) {
+            return None;
+        }
+        let header = repository.try_find_header(id).ok()??;
+        if header.kind() != gix::object::Kind::Tag {
+            return Some(id);
+        }
+        id = repository.find_object(id).ok()?.try_into_tag().ok()?.target_id().ok()?.detach();
+    }
+    None
 }
 
 impl<'a> Reader<'a> {
     /// Opens the repository, or `None` when git must be asked.
     pub(crate) fn open(repo: &'a Repo) -> Option<Reader<'a>> {
         let work_tree = repo.project.path.as_path();
-        if !plain_layout(work_tree, &repo.git_dir) {
-            return None;
-        }
+        let loose = plain_layout(work_tree, &repo.git_dir)?;
         let mut repository = gix::open_opts(work_tree, gix::open::Options::isolated()).ok()?;
         // The repository discovery found, and no other (a `.git` file leading elsewhere).
         // (`repo.git_dir` is canonical, and so is the work tree gix was given: a `.git`
@@ -72,7 +132,7 @@ impl<'a> Reader<'a> {
             return None;
         }
         repository.object_cache_size_if_unset(4 << 20);
-        Some(Reader { repo, repository })
+        Some(Reader { repo, repository, loose })
     }
 
     /// The repository as gitoxide opened it, for the other in-process reads
@@ -81,16 +141,22 @@ impl<'a> Reader<'a> {
         &self.repository
     }
 
+    /// The check each object read goes through ([`Loose`]).
+    pub(crate) fn loose(&self) -> &Loose {
+        &self.loose
+    }
+
     /// Lists the commits with committer dates at or after `bound`, as [`super::log`]
     /// does, with how many of them were found only below a commit dated before the
     /// bound; or `None` when git must be asked.
     pub(crate) fn log(&self, bound: Timestamp) -> Option<(Vec<super::Listed>, u64)> {
-        log::list(&self.repository, bound.as_second())
+        log::list(&self.repository, &self.loose, bound.as_second())
     }
 }
 
-/// The checks that need no more than `stat`, a folder listing and one small read.
-fn plain_layout(work_tree: &Path, git_dir: &Path) -> bool {
+/// The checks that need no more than `stat`, a folder listing and one small read; with
+/// the loose objects' folder when there are loose objects. `None`: ask git.
+fn plain_layout(work_tree: &Path, git_dir: &Path) -> Option<Loose> {
     let kind = |path: &Path| fs_err::symlink_metadata(path).map(|meta| meta.file_type());
     let regular = |path: &Path| kind(path).is_ok_and(|kind| kind.is_file());
     let absent =
@@ -99,7 +165,7 @@ fn plain_layout(work_tree: &Path, git_dir: &Path) -> bool {
     let owned = |path: &Path| {
         gix::sec::Trust::from_path_ownership(path).is_ok_and(|trust| trust == gix::sec::Trust::Full)
     };
-    work_tree.is_dir()
+    (work_tree.is_dir()
         && work_tree.join(".git").exists()
         && owned(work_tree)
         && owned(git_dir)
@@ -119,8 +185,41 @@ fn plain_layout(work_tree: &Path, git_dir: &Path) -> bool {
         .all(|name| absent(&git_dir.join(name)))
         && no_linked_worktrees(git_dir)
         && valid_head(git_dir)
-        && only_regular_files(&git_dir.join("refs"), 8)
-        && only_regular_files(&git_dir.join("objects"), 2)
+        && only_regular_files(&git_dir.join("refs"), 8))
+    .then(|| objects_layout(&git_dir.join("objects")))
+    .flatten()
+}
+
+/// Whether the object folder holds only what the reader opens safely: `pack/`, `info/`
+/// and any other folder of regular files, and loose-object folders (`XX/`, two hex
+/// digits), which are not listed (see [`Loose`]). Gives the loose objects' folder when
+/// there is one such folder.
+fn objects_layout(objects: &Path) -> Option<Loose> {
+    let listing = match crate::listing::list(objects) {
+        Ok(listing) => listing,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Some(Loose::default());
+        }
+        Err(_) => return None,
+    };
+    if listing.stopped.is_some() {
+        return None;
+    }
+    let mut loose = false;
+    for entry in &listing.entries {
+        let kind = entry.kind;
+        let name = std::os::unix::ffi::OsStrExt::as_bytes(entry.name.as_os_str());
+        if kind.is_dir() {
+            if name.len() == 2 && name.iter().all(u8::is_ascii_hexdigit) {
+                loose = true;
+            } else if !only_regular_files(&entry.path_in(objects), 1) {
+                return None;
+            }
+        } else if !kind.is_file() {
+            return None;
+        }
+    }
+    Some(Loose(loose.then(|| objects.to_path_buf())))
 }
 
 fn no_linked_worktrees(git_dir: &Path) -> bool {

@@ -42,18 +42,24 @@ impl Reader<'_> {
         let mut plain_dirs = HashSet::new();
         for hash in hashes {
             let id = ObjectId::from_hex(hash.as_bytes()).ok()?;
+            if !self.loose.allows(&id) {
+                return None;
+            }
             let (tree, parents) = {
                 let commit = repository.objects.find_commit(&id, &mut buffer).ok()?;
                 (commit.tree(), commit.parents().collect::<Vec<_>>())
             };
             let parent_tree = match parents.as_slice() {
                 [] => None,
-                [parent] => Some(repository.objects.find_commit(parent, &mut buffer).ok()?.tree()),
+                [parent] if self.loose.allows(parent) => {
+                    Some(repository.objects.find_commit(parent, &mut buffer).ok()?.tree())
+                }
                 _ => return None,
             };
             let mut counts = Counts::default();
             let mut walk = TreeWalk {
                 repository,
+                loose: &self.loose,
                 work_tree,
                 dir: PathBuf::new(),
                 counts: &mut counts,
@@ -98,6 +104,8 @@ const TREE_DEPTH_MAX: usize = 256;
 /// A diff of two trees of one commit.
 struct TreeWalk<'a> {
     repository: &'a gix::Repository,
+    /// The check each object read goes through.
+    loose: &'a super::Loose,
     work_tree: &'a Path,
     /// The folder of the trees being compared, relative to the top.
     dir: PathBuf,
@@ -169,7 +177,7 @@ impl TreeWalk<'_> {
 
     /// A file modified, added or deleted; a type change or a submodule is left to git.
     fn diff_file(&mut self, before: Option<&TreeEntry>, after: Option<&TreeEntry>) -> Option<()> {
-        let repository = self.repository;
+        let repository = (self.repository, self.loose);
         match (before, after) {
             (Some((before_mode, before)), Some((after_mode, after))) => {
                 let same_kind = before_mode.is_link() == after_mode.is_link()
@@ -205,6 +213,9 @@ impl TreeWalk<'_> {
     fn read(&self, id: Option<ObjectId>) -> Option<std::collections::BTreeMap<Vec<u8>, TreeEntry>> {
         let Some(id) = id else { return Some(std::collections::BTreeMap::new()) };
         let mut buffer = Vec::new();
+        if !self.loose.allows(&id) {
+            return None;
+        }
         let tree = self.repository.objects.find_tree(&id, &mut buffer).ok()?;
         Some(
             tree.entries
@@ -216,8 +227,8 @@ impl TreeWalk<'_> {
 }
 
 /// A blob's bytes, when it is no larger than [`BLOB_MAX`].
-fn blob(repository: &gix::Repository, id: ObjectId) -> Option<Vec<u8>> {
-    if repository.find_header(id).ok()?.size() > BLOB_MAX {
+fn blob((repository, loose): (&gix::Repository, &super::Loose), id: ObjectId) -> Option<Vec<u8>> {
+    if !loose.allows(&id) || repository.find_header(id).ok()?.size() > BLOB_MAX {
         return None;
     }
     let mut buffer = Vec::new();

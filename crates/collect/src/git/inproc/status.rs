@@ -93,6 +93,10 @@ impl Reader<'_> {
         if index.link().is_some() || index.is_sparse() {
             return None;
         }
+        // `HEAD`'s commit is read for its tree: checked first where objects are loose.
+        if !self.loose.allows(&repository.head_id().ok()?) {
+            return None;
+        }
         let head_tree = repository.head_tree_id().ok()?.detach();
         let cache_tree_is_head = index.tree().is_some_and(|tree| {
             tree.num_entries.is_some_and(|count| count as usize == index.entries().len())
@@ -104,7 +108,7 @@ impl Reader<'_> {
         } else if mode == Status::CleanOnly {
             return None;
         } else {
-            staged_changes(repository, &index, head_tree)?
+            staged_changes((repository, &self.loose), &index, head_tree)?
         };
         let index_time = (index_meta.mtime(), index_meta.mtime_nsec());
         let compare = Compare { work_tree, index_time, bound, mode };
@@ -334,21 +338,15 @@ impl Folders {
 /// (a submodule in the tree, or deletions and additions that git's rename detection
 /// may pair, naming only the new path).
 fn staged_changes<'index>(
-    repository: &gix::Repository,
+    (repository, loose): (&gix::Repository, &super::Loose),
     index: &'index gix::index::File,
     head_tree: gix::ObjectId,
 ) -> Option<(HashSet<&'index [u8]>, Named)> {
-    let tree = repository.find_tree(head_tree).ok()?;
-    let files = tree.traverse().breadthfirst.files().ok()?;
+    let mut files: Vec<(Vec<u8>, (u16, gix::ObjectId))> = Vec::new();
+    tree_files((repository, loose), head_tree, &mut Vec::new(), &mut files)?;
     let mut in_head: HashMap<&[u8], (u16, gix::ObjectId)> = HashMap::new();
-    for file in &files {
-        if file.mode.is_tree() {
-            continue;
-        }
-        if !file.mode.is_blob_or_symlink() {
-            return None;
-        }
-        in_head.insert(file.filepath.as_slice(), (file.mode.value(), file.oid));
+    for (path, entry) in &files {
+        in_head.insert(path.as_slice(), *entry);
     }
     let mut staged = HashSet::new();
     let mut added = false;
@@ -378,6 +376,43 @@ fn staged_changes<'index>(
         .map(|path| (String::from_utf8_lossy(path).into_owned(), false))
         .collect();
     Some((staged, named))
+}
+
+/// The files of the tree `id` and of the trees below it, by path from the top, each with
+/// its mode and blob; every tree read goes through the loose-object check. `None` for a
+/// submodule (git is asked) or a tree that cannot be read.
+fn tree_files(
+    (repository, loose): (&gix::Repository, &super::Loose),
+    id: gix::ObjectId,
+    prefix: &mut Vec<u8>,
+    files: &mut Vec<(Vec<u8>, (u16, gix::ObjectId))>,
+) -> Option<()> {
+    if !loose.allows(&id) || prefix.len() > 4096 {
+        return None;
+    }
+    let mut buffer = Vec::new();
+    let tree = gix::prelude::FindExt::find_tree(&repository.objects, &id, &mut buffer).ok()?;
+    let entries: Vec<(Vec<u8>, gix::objs::tree::EntryMode, gix::ObjectId)> = tree
+        .entries
+        .iter()
+        .map(|entry| (entry.filename.to_vec(), entry.mode, entry.oid.to_owned()))
+        .collect();
+    for (name, mode, oid) in entries {
+        let length = prefix.len();
+        if !prefix.is_empty() {
+            prefix.push(b'/');
+        }
+        prefix.extend_from_slice(&name);
+        if mode.is_tree() {
+            tree_files((repository, loose), oid, prefix, files)?;
+        } else if mode.is_blob_or_symlink() {
+            files.push((prefix.clone(), (mode.value(), oid)));
+        } else {
+            return None;
+        }
+        prefix.truncate(length);
+    }
+    Some(())
 }
 
 /// Whether the repository's own configuration leaves `status` comparing bytes as they

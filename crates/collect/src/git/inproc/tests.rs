@@ -255,6 +255,30 @@ fn what_the_reader_does_not_copy_is_left_to_git() {
     }
 }
 
+/// A FIFO where a loose object the reader needs should be (a tip commit, or `HEAD`'s
+/// for the work tree's status) makes it ask git rather than block; a repository with
+/// loose objects is otherwise read in process, each object checked as it is read.
+#[test]
+fn a_fifo_in_place_of_a_loose_object_asks_git_and_never_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = case_repo(dir.path(), "loose");
+    let repo = repo_at(&path);
+    let reader = Reader::open(&repo).expect("a repository with loose objects opens");
+    assert!(reader.loose().any());
+    assert!(reader.log(since()).is_some());
+    assert!(reader.status(since(), Status::Paths).is_some());
+    let head = git(&path, "2026-11-27T11:00:00+09:00", &["rev-parse", "HEAD"], &[]);
+    let head = head.trim();
+    let object = path.join(".git/objects").join(&head[..2]).join(&head[2..]);
+    fs_err::remove_file(&object).unwrap();
+    #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO")]
+    let status = std::process::Command::new("mkfifo").arg(&object).status().unwrap();
+    assert!(status.success());
+    let reader = Reader::open(&repo).expect("the layout is still plain");
+    assert!(reader.log(since()).is_none(), "the tip's FIFO was opened");
+    assert!(reader.status(since(), Status::Paths).is_none(), "HEAD's FIFO was opened");
+}
+
 #[test]
 fn subjects_follow_git_format_subject() {
     let cases: [(&str, &str); 6] = [

@@ -451,8 +451,8 @@ fn cold_pairs(
 
 /// The presets `cargo xtask bench` runs when none is named: every shape made for
 /// benchmarking (`small` is the smoke test's home, too small to time).
-const BENCH_PRESETS: [Preset; 4] =
-    [Preset::Large, Preset::LargeDoubleHistory, Preset::Busy, Preset::Pulled];
+const BENCH_PRESETS: [Preset; 5] =
+    [Preset::Large, Preset::LargeDoubleHistory, Preset::Busy, Preset::Pulled, Preset::Fetched];
 
 /// One preset's figures, for the closing table.
 struct Summary {

@@ -62,6 +62,7 @@ pub(crate) enum Role {
 }
 
 /// A repository to generate.
+#[expect(clippy::struct_excessive_bools, reason = "independent facts of one repository's plan")]
 pub(crate) struct Plan {
     pub(crate) path: PathBuf,
     pub(crate) kind: RepoKind,
@@ -73,6 +74,10 @@ pub(crate) struct Plan {
     busy: Busy,
     /// Whether the repository is checked out ([`check_out`]).
     checkout: bool,
+    /// Whether its objects are left loose ([`unpack`]).
+    loose: bool,
+    /// Whether its own `.git/config` names the user's work e-mail.
+    own_identity: bool,
     /// The relative path, which also seeds the repository's own stream.
     label: String,
 }
@@ -181,6 +186,10 @@ pub(crate) fn plan(params: &Params, seed: u64, home: &Path) -> Vec<Plan> {
                 packed_refs: rng.percent(40),
                 busy,
                 checkout: params.checkouts && kind == RepoKind::Normal,
+                loose: params.loose_objects && busy != Busy::No,
+                own_identity: params.own_identity
+                    && kind == RepoKind::Normal
+                    && matches!(role, Role::Today | Role::Yesterday),
                 label,
             }
         })
@@ -284,6 +293,12 @@ fn build(home: &Path, plan: &Plan, clock: &Clock, seed: u64) -> Result<Built, Er
     if plan.packed_refs {
         run(git(home), &["pack-refs", "--all"], &plan.path, None)?;
     }
+    if plan.loose {
+        unpack(home, &plan.path)?;
+    }
+    if plan.own_identity {
+        run(git(home), &["config", "user.email", crate::EMAILS[1]], &plan.path, None)?;
+    }
     match plan.kind {
         RepoKind::DetachedHead => {
             // Two commits behind main's tip (or the oldest one, on a short history).
@@ -313,6 +328,24 @@ fn build(home: &Path, plan: &Plan, clock: &Clock, seed: u64) -> Result<Built, Er
         last_commit: Some(last),
         user_commits: history.user_commits,
     })
+}
+
+/// Leaves every object of the repository loose, as fetches smaller than
+/// `fetch.unpackLimit` do until `git gc --auto` packs them: its packs are fed to
+/// `git unpack-objects` and removed.
+fn unpack(home: &Path, work_tree: &Path) -> Result<(), Error> {
+    let packs = work_tree.join(".git/objects/pack");
+    let mut names: Vec<PathBuf> = fs_err::read_dir(&packs)?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<Result<_, _>>()?;
+    names.sort();
+    for pack in names.iter().filter(|path| path.extension().is_some_and(|ext| ext == "pack")) {
+        let bytes = fs_err::read(pack)?;
+        fs_err::remove_file(pack)?;
+        fs_err::remove_file(pack.with_extension("idx"))?;
+        run(git(home), &["unpack-objects", "-q"], work_tree, Some(&bytes))?;
+    }
+    Ok(())
 }
 
 /// Build output files written in a work tree that has any.

@@ -80,6 +80,11 @@ pub enum Preset {
     /// commits in about 20 of them. Most repositories' refs and index moved, but only
     /// the user's few have work in progress.
     Pulled,
+    /// `Busy`, fetched the way `git fetch` leaves small fetches: the colleagues'
+    /// repositories' objects loose (`objects/XX/` folders, as before `git gc --auto`
+    /// packs them), and the user's repositories each holding a work e-mail in their own
+    /// `.git/config`.
+    Fetched,
 }
 
 impl Preset {
@@ -91,6 +96,7 @@ impl Preset {
             Preset::LargeDoubleHistory => "large-2x",
             Preset::Busy => "busy",
             Preset::Pulled => "pulled",
+            Preset::Fetched => "fetched",
         }
     }
 }
@@ -105,8 +111,9 @@ impl std::str::FromStr for Preset {
             "large-2x" => Ok(Preset::LargeDoubleHistory),
             "busy" => Ok(Preset::Busy),
             "pulled" => Ok(Preset::Pulled),
+            "fetched" => Ok(Preset::Fetched),
             other => Err(format!(
-                "`{other}` is not a preset (expected `small`, `large`, `large-2x`, `busy` or `pulled`)"
+                "`{other}` is not a preset (expected `small`, `large`, `large-2x`, `busy`, `pulled` or `fetched`)"
             )),
         }
     }
@@ -340,6 +347,11 @@ pub(crate) struct Params {
     /// Whether the normal repositories are checked out: a work tree, an index, ignored
     /// build output and old untracked files; the busy ones pulled on the reference day.
     pub(crate) checkouts: bool,
+    /// Whether the busy repositories' objects are loose, as small fetches leave them.
+    pub(crate) loose_objects: bool,
+    /// Whether the user's repositories (commits on the reference day or the one before)
+    /// hold the work e-mail in their own `.git/config`.
+    pub(crate) own_identity: bool,
 }
 
 impl Params {
@@ -367,6 +379,8 @@ impl Params {
                 busy_percent: 0,
                 busy_big_commits: 0,
                 checkouts: false,
+                loose_objects: false,
+                own_identity: false,
             },
             Preset::LargeDoubleHistory => Params {
                 repos: 300,
@@ -389,6 +403,9 @@ impl Params {
                 checkouts: true,
                 ..Params::of(Preset::Large)
             },
+            Preset::Fetched => {
+                Params { loose_objects: true, own_identity: true, ..Params::of(Preset::Busy) }
+            }
             Preset::Small => Params {
                 repos: 7,
                 empty_repos: 1,
@@ -411,6 +428,8 @@ impl Params {
                 busy_percent: 0,
                 busy_big_commits: 0,
                 checkouts: false,
+                loose_objects: false,
+                own_identity: false,
             },
         }
     }

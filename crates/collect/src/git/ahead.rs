@@ -17,7 +17,6 @@
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::time::Duration;
 
-use gix::prelude::FindExt as _;
 use jiff::Timestamp;
 use report_model::AheadBranch;
 
@@ -147,10 +146,14 @@ fn commit_time(
     if let Some((time, _)) = read.get(&id) {
         return Some(*time);
     }
-    if read.len() >= MAX_READ || !loose.allows(&id) {
+    if read.len() >= MAX_READ {
         return None;
     }
-    let commit = repository.objects.find_commit_iter(&id, buffer).ok()?;
+    let (kind, data) = super::inproc::find(repository, loose, &id, buffer)?;
+    if kind != gix::object::Kind::Commit {
+        return None;
+    }
+    let commit = gix::objs::CommitRefIter::from_bytes(data, gix::hash::Kind::Sha1);
     let parents: Vec<gix::ObjectId> = commit.parent_ids().collect();
     let time = commit.committer().ok()?.time().ok()?.seconds;
     read.insert(id, (time, parents));

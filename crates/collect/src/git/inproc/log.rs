@@ -4,7 +4,6 @@ use std::collections::{BinaryHeap, HashMap};
 
 use gix::ObjectId;
 use gix::bstr::{BStr, ByteSlice as _};
-use gix::prelude::{Find as _, FindExt as _};
 use jiff::Timestamp;
 
 use crate::git::listed::Listed;
@@ -55,11 +54,8 @@ fn walk(
         if nodes.contains_key(&tip) {
             continue;
         }
-        if !loose.allows(&tip) {
-            return None;
-        }
-        let object = repository.objects.try_find(&tip, &mut buffer).ok()??;
-        if object.kind != gix::object::Kind::Commit {
+        let (kind, _) = super::find(repository, loose, &tip, &mut buffer)?;
+        if kind != gix::object::Kind::Commit {
             // git lists commits only; a ref to a tree or a blob is passed over.
             continue;
         }
@@ -180,10 +176,11 @@ fn decode(
     id: ObjectId,
     buffer: &mut Vec<u8>,
 ) -> Option<Node> {
-    if !loose.allows(&id) {
+    let (kind, data) = super::find(repository, loose, &id, buffer)?;
+    if kind != gix::object::Kind::Commit {
         return None;
     }
-    let commit = repository.objects.find_commit(&id, buffer).ok()?;
+    let commit = gix::objs::CommitRef::from_bytes(data, gix::hash::Kind::Sha1).ok()?;
     if commit.encoding.is_some_and(|encoding| {
         !(encoding.eq_ignore_ascii_case(b"utf-8") || encoding.eq_ignore_ascii_case(b"utf8"))
     }) {

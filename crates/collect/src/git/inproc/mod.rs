@@ -82,6 +82,74 @@ impl Loose {
     pub(crate) fn any(&self) -> bool {
         self.0.is_some()
     }
+
+    /// Reads the object `id` into `out` when it is loose, as gix would but without
+    /// mapping the file into memory (unmapping thousands of small maps costs a TLB
+    /// shootdown each on every core): the file is read through [`crate::fsread`] (a
+    /// FIFO or anything but a regular file is refused), inflated and its header checked.
+    /// `Ok(Some(kind))`: read, `out` holds the object's data; `Ok(None)`: not loose (gix
+    /// reads it from the packs); `Err(())`: it cannot be read here, git is asked.
+    pub(crate) fn read(
+        &self,
+        id: &gix::oid,
+        out: &mut Vec<u8>,
+    ) -> Result<Option<gix::object::Kind>, ()> {
+        let Some(objects) = &self.0 else { return Ok(None) };
+        let hex = id.to_hex().to_string();
+        let path = objects.join(&hex[..2]).join(&hex[2..]);
+        let compressed = match crate::fsread::read_small(&path, LOOSE_MAX) {
+            Ok(bytes) => bytes,
+            Err(error) if error.is_not_found() => return Ok(None),
+            Err(_) => return Err(()),
+        };
+        let mut header = [0_u8; 64];
+        let mut inflate = gix_zlib::Inflate::default();
+        let (status, consumed_in, consumed_out) =
+            inflate.prefix(&compressed, &mut header).map_err(|_| ())?;
+        let (kind, size, header_size) =
+            gix::objs::decode::loose_header(&header[..consumed_out]).map_err(|_| ())?;
+        let size = usize::try_from(size).map_err(|_| ())?;
+        if u64::try_from(size).map_err(|_| ())? > LOOSE_MAX * 64 {
+            return Err(());
+        }
+        out.clear();
+        if status == gix_zlib::Status::StreamEnd {
+            let body = header.get(header_size..consumed_out).ok_or(())?;
+            if body.len() != size {
+                return Err(());
+            }
+            out.extend_from_slice(body);
+        } else {
+            let read = inflate
+                .rest(&compressed[consumed_in..], &header[..consumed_out], header_size, out, size)
+                .map_err(|_| ())?;
+            if read != size {
+                return Err(());
+            }
+        }
+        Ok(Some(kind))
+    }
+}
+
+/// The largest loose object file read in process (compressed); a larger one asks git.
+const LOOSE_MAX: u64 = 64 << 20;
+
+/// The object `id`, loose (read by [`Loose::read`]) or packed (read by gix): its kind
+/// and data in `out`. `None`: git is asked.
+pub(crate) fn find<'b>(
+    repository: &gix::Repository,
+    loose: &Loose,
+    id: &gix::oid,
+    out: &'b mut Vec<u8>,
+) -> Option<(gix::object::Kind, &'b [u8])> {
+    match loose.read(id, out) {
+        Err(()) => None,
+        Ok(Some(kind)) => Some((kind, out.as_slice())),
+        Ok(None) => {
+            let data = gix::prelude::Find::try_find(&repository.objects, id, out).ok()??;
+            Some((data.kind, data.data))
+        }
+    }
 }
 
 /// The object a ref names, peeled through annotated tags as `peel_to_id` does, with each

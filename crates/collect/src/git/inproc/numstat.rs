@@ -42,18 +42,13 @@ impl Reader<'_> {
         let mut plain_dirs = HashSet::new();
         for hash in hashes {
             let id = ObjectId::from_hex(hash.as_bytes()).ok()?;
-            if !self.loose.allows(&id) {
-                return None;
-            }
             let (tree, parents) = {
-                let commit = repository.objects.find_commit(&id, &mut buffer).ok()?;
+                let commit = commit(repository, &self.loose, &id, &mut buffer)?;
                 (commit.tree(), commit.parents().collect::<Vec<_>>())
             };
             let parent_tree = match parents.as_slice() {
                 [] => None,
-                [parent] if self.loose.allows(parent) => {
-                    Some(repository.objects.find_commit(parent, &mut buffer).ok()?.tree())
-                }
+                [parent] => Some(commit(repository, &self.loose, parent, &mut buffer)?.tree()),
                 _ => return None,
             };
             let mut counts = Counts::default();
@@ -213,10 +208,11 @@ impl TreeWalk<'_> {
     fn read(&self, id: Option<ObjectId>) -> Option<std::collections::BTreeMap<Vec<u8>, TreeEntry>> {
         let Some(id) = id else { return Some(std::collections::BTreeMap::new()) };
         let mut buffer = Vec::new();
-        if !self.loose.allows(&id) {
+        let (kind, data) = super::find(self.repository, self.loose, &id, &mut buffer)?;
+        if kind != gix::object::Kind::Tree {
             return None;
         }
-        let tree = self.repository.objects.find_tree(&id, &mut buffer).ok()?;
+        let tree = gix::objs::TreeRef::from_bytes(data, gix::hash::Kind::Sha1).ok()?;
         Some(
             tree.entries
                 .iter()
@@ -228,12 +224,36 @@ impl TreeWalk<'_> {
 
 /// A blob's bytes, when it is no larger than [`BLOB_MAX`].
 fn blob((repository, loose): (&gix::Repository, &super::Loose), id: ObjectId) -> Option<Vec<u8>> {
-    if !loose.allows(&id) || repository.find_header(id).ok()?.size() > BLOB_MAX {
+    let mut buffer = Vec::new();
+    if loose.any() {
+        // Read whole (a loose blob's header is inside its compressed stream).
+        let (kind, data) = super::find(repository, loose, &id, &mut buffer)?;
+        if kind != gix::object::Kind::Blob || data.len() as u64 > BLOB_MAX {
+            return None;
+        }
+        let length = data.len();
+        buffer.truncate(length);
+        return Some(buffer);
+    }
+    if repository.find_header(id).ok()?.size() > BLOB_MAX {
         return None;
     }
-    let mut buffer = Vec::new();
     repository.objects.find_blob(&id, &mut buffer).ok()?;
     Some(buffer)
+}
+
+/// The commit `id`, loose or packed ([`super::find`]).
+fn commit<'b>(
+    repository: &gix::Repository,
+    loose: &super::Loose,
+    id: &gix::oid,
+    buffer: &'b mut Vec<u8>,
+) -> Option<gix::objs::CommitRef<'b>> {
+    let (kind, data) = super::find(repository, loose, id, buffer)?;
+    if kind != gix::object::Kind::Commit {
+        return None;
+    }
+    gix::objs::CommitRef::from_bytes(data, gix::hash::Kind::Sha1).ok()
 }
 
 /// Whether git diffs `data` as binary: a NUL in its first 8,000 bytes.

@@ -87,6 +87,13 @@ impl Reader<'_> {
         if repo.git_dir.join("info/attributes").exists() {
             return None;
         }
+        // The ignore rules gix reads: `info/exclude` only as a regular file (a FIFO there
+        // would block this process; git is killed at its deadline).
+        match fs_err::symlink_metadata(repo.git_dir.join("info/exclude")) {
+            Ok(meta) if !meta.file_type().is_file() => return None,
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => return None,
+            _ => {}
+        }
         let options = gix::index::decode::Options { thread_limit: Some(1), ..Default::default() };
         let index =
             gix::index::File::at(&index_path, gix::hash::Kind::Sha1, false, options).ok()?;
@@ -426,9 +433,17 @@ fn status_config(repository: &gix::Repository) -> bool {
         .any(|section| section.header().name().to_str_lossy().eq_ignore_ascii_case("filter"));
     let core = |key: &str| file.string_by("core", None, key).is_some();
     !filters
-        && ["autocrlf", "eol", "safecrlf", "attributesFile", "checkRoundtripEncoding", "ignoreCase"]
-            .iter()
-            .all(|key| !core(key))
+        && [
+            "autocrlf",
+            "eol",
+            "safecrlf",
+            "attributesFile",
+            "checkRoundtripEncoding",
+            "ignoreCase",
+            "excludesFile",
+        ]
+        .iter()
+        .all(|key| !core(key))
         && config.boolean("core.fileMode").unwrap_or(true)
         && config.boolean("core.symlinks").unwrap_or(true)
 }
@@ -481,7 +496,7 @@ impl Untracked<'_> {
     ) -> Option<()> {
         let folder = self.folder(dir);
         let listing = crate::listing::list(&folder).ok()?;
-        if listing.stopped.is_some() {
+        if listing.stopped.is_some() || !plain_ignore_file(&listing) {
             return None;
         }
         for entry in &listing.entries {
@@ -524,7 +539,7 @@ impl Untracked<'_> {
     /// repository), or a file or link that no ignore rule excludes, at any depth.
     fn shown(&mut self, dir: &[u8], excludes: &mut gix::AttributeStack<'_>) -> Option<bool> {
         let listing = crate::listing::list(&self.folder(dir)).ok()?;
-        if listing.stopped.is_some() {
+        if listing.stopped.is_some() || !plain_ignore_file(&listing) {
             return None;
         }
         self.looks += listing.entries.len();
@@ -554,6 +569,14 @@ impl Untracked<'_> {
             self.work_tree.join(std::ffi::OsStr::from_bytes(dir))
         }
     }
+}
+
+/// Whether a folder's `.gitignore`, which gix reads when it asks the ignore rules about
+/// the folder's entries, is a regular file or absent: a FIFO (or a link, which git does
+/// not follow either) asks git, which is killed at its deadline where this process would
+/// block.
+fn plain_ignore_file(listing: &crate::listing::Listing) -> bool {
+    listing.entries.iter().all(|entry| entry.name != ".gitignore" || entry.kind.is_file())
 }
 
 fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {

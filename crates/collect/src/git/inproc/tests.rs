@@ -715,6 +715,23 @@ fn asks_git_cases() -> Vec<(&'static str, Change)> {
             fs_err::remove_dir_all(path.join("src/deep")).unwrap();
             fs_err::write(path.join("src/deep"), "x").unwrap();
         }),
+        // A FIFO where gix would read ignore rules: git is asked (and killed at its
+        // deadline) rather than this process blocking.
+        ("gitignore-fifo", |path| {
+            fs_err::write(path.join("new.txt"), "x").unwrap();
+            #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO")]
+            let made =
+                std::process::Command::new("mkfifo").arg(path.join("src/.gitignore")).status();
+            assert!(made.unwrap().success());
+        }),
+        ("exclude-fifo", |path| {
+            fs_err::remove_file(path.join(".git/info/exclude")).ok();
+            fs_err::create_dir_all(path.join(".git/info")).unwrap();
+            #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO")]
+            let made =
+                std::process::Command::new("mkfifo").arg(path.join(".git/info/exclude")).status();
+            assert!(made.unwrap().success());
+        }),
         ("folder-became-link", |path| {
             fs_err::rename(path.join("src/deep"), path.join("moved")).unwrap();
             std::os::unix::fs::symlink("../moved", path.join("src/deep")).unwrap();

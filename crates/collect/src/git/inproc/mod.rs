@@ -20,8 +20,8 @@
 //! another encoding, a repository not owned by the user (git's `safe.directory` rule), a
 //! file that is not a regular file where one is read (a FIFO there would block this
 //! process, where a git process is killed at its deadline: refs and packs are listed
-//! when the repository is opened, a loose object is `lstat`ed before it is read,
-//! [`Loose`]), and any error at all, whose message git then gives.
+//! when the repository is opened, loose objects are read through `fsread`, [`Loose`]),
+//! and any error at all, whose message git then gives.
 
 use std::path::Path;
 
@@ -58,11 +58,11 @@ pub(crate) struct Reader<'a> {
 }
 
 /// The loose objects' folder, when the repository has loose objects (`objects/XX/`
-/// folders; `git fetch` leaves small fetches loose): every object is then checked before
-/// it is read, so that a FIFO where gix would open a loose object is refused (git is
-/// asked) instead of blocking the process. Checking each object read costs one `lstat`
-/// where listing every `objects/XX` folder up front cost a listing each (up to 256 per
-/// repository).
+/// folders; `git fetch` leaves small fetches loose): every object is then read at its
+/// loose path first ([`Loose::read`], or checked with [`Loose::allows`] where gix reads
+/// it), so that a FIFO where a loose object should be is refused (git is asked) instead
+/// of blocking the process. That costs one `stat` per object read, where listing every
+/// `objects/XX` folder up front cost a listing each (up to 256 per repository).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Loose(Option<std::path::PathBuf>);
 
@@ -109,7 +109,7 @@ impl Loose {
         let (kind, size, header_size) =
             gix::objs::decode::loose_header(&header[..consumed_out]).map_err(|_| ())?;
         let size = usize::try_from(size).map_err(|_| ())?;
-        if u64::try_from(size).map_err(|_| ())? > LOOSE_MAX * 64 {
+        if u64::try_from(size).map_err(|_| ())? > INFLATED_MAX {
             return Err(());
         }
         out.clear();
@@ -133,6 +133,10 @@ impl Loose {
 
 /// The largest loose object file read in process (compressed); a larger one asks git.
 const LOOSE_MAX: u64 = 64 << 20;
+
+/// The largest object a loose file may inflate to before git is asked instead (its
+/// header says the size, which is allocated).
+const INFLATED_MAX: u64 = 256 << 20;
 
 /// The object `id`, loose (read by [`Loose::read`]) or packed (read by gix): its kind
 /// and data in `out`. `None`: git is asked.

@@ -159,13 +159,16 @@ pub(crate) fn for_each_entry(
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_listing_longer_than_its_buffer_gives_every_entry_once_with_its_type() {
-        // 600 names of 200 bytes fill the 8 KB buffer many times over.
+    /// A folder of `count` entries named by `name`, every third a folder and the others
+    /// files, and a dangling link `link`; with the entries it holds.
+    fn folder_of(
+        count: usize,
+        name: impl Fn(usize) -> String,
+    ) -> (tempfile::TempDir, Vec<(String, FileType)>) {
         let temp = tempfile::tempdir().unwrap();
         let mut expected = Vec::new();
-        for index in 0..600 {
-            let name = format!("{index:04}-{}", "x".repeat(195));
+        for index in 0..count {
+            let name = name(index);
             if index % 3 == 0 {
                 fs_err::create_dir(temp.path().join(&name)).unwrap();
                 expected.push((name, FileType::Directory));
@@ -176,6 +179,14 @@ mod tests {
         }
         std::os::unix::fs::symlink("nowhere", temp.path().join("link")).unwrap();
         expected.push(("link".to_owned(), FileType::Symlink));
+        (temp, expected)
+    }
+
+    #[test]
+    fn a_listing_longer_than_its_buffer_gives_every_entry_once_with_its_type() {
+        // 600 names of 200 bytes fill the 8 KB buffer many times over.
+        let (temp, mut expected) =
+            folder_of(600, |index| format!("{index:04}-{}", "x".repeat(195)));
         let folder = rustix::fs::open(
             temp.path(),
             rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY,
@@ -194,21 +205,9 @@ mod tests {
 
     #[test]
     fn a_listing_gives_names_and_types_without_following_links() {
-        let temp = tempfile::tempdir().unwrap();
-        let mut expected = Vec::new();
         // Enough entries for several `getdents64` calls.
-        for index in 0..300 {
-            let name = format!("entry-{index:03}-{}", "x".repeat(index % 40));
-            if index % 3 == 0 {
-                fs_err::create_dir(temp.path().join(&name)).unwrap();
-                expected.push((name, FileType::Directory));
-            } else {
-                fs_err::write(temp.path().join(&name), "").unwrap();
-                expected.push((name, FileType::RegularFile));
-            }
-        }
-        std::os::unix::fs::symlink("nowhere", temp.path().join("link")).unwrap();
-        expected.push(("link".to_owned(), FileType::Symlink));
+        let (temp, mut expected) =
+            folder_of(300, |index| format!("entry-{index:03}-{}", "x".repeat(index % 40)));
         let listing = list(temp.path()).unwrap();
         assert!(listing.stopped.is_none());
         let mut listed: Vec<(String, FileType)> = listing

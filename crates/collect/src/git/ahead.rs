@@ -37,15 +37,8 @@ pub(crate) fn read_ahead(
     timeout: Duration,
     reader: Option<&super::inproc::Reader<'_>>,
 ) -> Result<Vec<AheadBranch>, GitFailure> {
-    let opened;
-    let reader = if let Some(reader) = reader {
-        Some(reader)
-    } else {
-        opened = super::inproc::environment_allows(env)
-            .then(|| super::inproc::Reader::open(repo))
-            .flatten();
-        opened.as_ref()
-    };
+    let opened = reader.is_none().then(|| super::inproc::Reader::open_in(env, repo)).flatten();
+    let reader = reader.or(opened.as_ref());
     if let Some(found) = reader.and_then(|reader| in_process(reader.repository(), reader.loose())) {
         return Ok(found);
     }

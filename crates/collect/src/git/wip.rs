@@ -143,15 +143,8 @@ pub(crate) fn read_wip(
 ) -> Result<Option<WipEvent>, GitFailure> {
     let mut files = Vec::new();
     // Opened here once, when the caller has none, for the status and the branches ahead.
-    let opened;
-    let reader = if let Some(reader) = reader {
-        Some(reader)
-    } else {
-        opened = super::inproc::environment_allows(env)
-            .then(|| super::inproc::Reader::open(repo))
-            .flatten();
-        opened.as_ref()
-    };
+    let opened = reader.is_none().then(|| super::inproc::Reader::open_in(env, repo)).flatten();
+    let reader = reader.or(opened.as_ref());
     let in_process = || reader?.status(since, status);
     if repo.project.path.join(".git").exists() {
         match in_process() {

@@ -207,6 +207,12 @@ impl<'a> Reader<'a> {
         Some(Reader { repo, repository, loose })
     }
 
+    /// [`Reader::open`] where the environment lets the reader stand in for git at all
+    /// ([`environment_allows`]).
+    pub(crate) fn open_in(env: &Env, repo: &'a Repo) -> Option<Reader<'a>> {
+        environment_allows(env).then(|| Reader::open(repo)).flatten()
+    }
+
     /// The repository as gitoxide opened it, for the other in-process reads
     /// (`super::ahead`).
     pub(crate) fn repository(&self) -> &gix::Repository {

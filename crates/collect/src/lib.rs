@@ -17,6 +17,10 @@ pub mod sessions;
 pub mod shell;
 mod sqlite;
 mod status;
+/// The FIFO guard the unit and integration tests share (see the file).
+#[cfg(test)]
+#[path = "../tests/it/fifo.rs"]
+mod test_fifo;
 
 pub use env::Env;
 pub use error::{Error, GitFailure};

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use report_model::{Agent, WarningCode};
 
+use crate::fifo::Fifo;
 use crate::support::{Home, en, session, set_mtime, status, times, ts};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
@@ -256,9 +257,7 @@ fn amp_malformed_and_unreadable_threads_are_warned_and_the_rest_read() {
     let broken = write_thread(&home, "T-5f6c1a2e-0000-4000-8000-000000000006", "{\"id\": ");
     let fifo =
         home.path().join(".local/share/amp/threads/T-5f6c1a2e-0000-4000-8000-000000000007.json");
-    #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO with coreutils")]
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
-    assert!(made.success());
+    let _fifo = Fifo::make(&fifo);
     write_thread(&home, THREAD, &thread(THREAD, None));
     let output = home.read(Agent::Amp, ts(SINCE));
     assert_eq!(output.events.len(), 1);

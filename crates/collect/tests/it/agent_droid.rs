@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use report_model::{Agent, WarningCode};
 
+use crate::fifo::Fifo;
 use crate::support::{Home, en, session, set_mtime, status, times, ts};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
@@ -217,9 +218,7 @@ fn droid_unreadable_file_is_warned_and_missing_folder_silent() {
     let home = Home::new();
     write(&home, &format!("{PROJECT}/{ID}.jsonl"), &transcript(ID, "t"));
     let fifo = home.path().join(PROJECT).join("fifo.jsonl");
-    #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO with coreutils")]
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
-    assert!(made.success());
+    let _fifo = Fifo::make(&fifo);
     let output = home.read(Agent::Droid, ts(SINCE));
     session(&output, Agent::Droid, ID);
     assert!(

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use report_model::Agent;
 
+use crate::fifo::Fifo;
 use crate::support::{Home, en, recorded_failure, scripted, session, set_mtime, status, times, ts};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
@@ -341,14 +342,7 @@ fn old_files_are_not_opened_and_bad_ones_are_warned() {
         ]),
     );
     let fifo = home.path().join(CHATS).join("session-2026-03-02T12-00-f1f0f1f0.jsonl");
-    rustix::fs::mknodat(
-        rustix::fs::CWD,
-        &fifo,
-        rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::from_raw_mode(0o600),
-        0,
-    )
-    .expect("mkfifo");
+    let _fifo = Fifo::make(&fifo);
     let output = home.read(Agent::Gemini, ts(SINCE));
     assert_eq!(
         session(&output, Agent::Gemini, "b0b0b0b0-0000-4000-8000-000000000001").prompts,

@@ -13,6 +13,7 @@ mod agent_pi;
 mod agent_qwen;
 mod discover;
 mod env_vars;
+mod fifo;
 mod git_limits;
 mod recorded;
 mod sessions;

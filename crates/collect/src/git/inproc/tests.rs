@@ -8,6 +8,7 @@ use super::log::subject;
 use super::status::Status;
 use super::*;
 use crate::git::{Identity, ReadOptions};
+use crate::test_fifo::Fifo;
 
 fn log(repo: &Repo, bound: Timestamp) -> Option<Vec<crate::git::Listed>> {
     Reader::open(repo)?.log(bound).map(|(listed, _)| listed)
@@ -244,10 +245,7 @@ fn what_the_reader_does_not_copy_is_left_to_git() {
     );
     let shallow = dir.path().join("shallow");
     let fifo = make("fifo");
-    let packed = fifo.join(".git/packed-refs");
-    #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO")]
-    let status = std::process::Command::new("mkfifo").arg(&packed).status().unwrap();
-    assert!(status.success());
+    let _packed = Fifo::make(&fifo.join(".git/packed-refs"));
     let broken = make("broken-head");
     fs_err::write(broken.join(".git/HEAD"), "garbage\n").unwrap();
     for path in [&configured, &grafted, &encoded, &worktrees, &shallow, &fifo, &broken] {
@@ -271,9 +269,7 @@ fn a_fifo_in_place_of_a_loose_object_asks_git_and_never_blocks() {
     let head = head.trim();
     let object = path.join(".git/objects").join(&head[..2]).join(&head[2..]);
     fs_err::remove_file(&object).unwrap();
-    #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO")]
-    let status = std::process::Command::new("mkfifo").arg(&object).status().unwrap();
-    assert!(status.success());
+    let _object = Fifo::make(&object);
     let reader = Reader::open(&repo).expect("the layout is still plain");
     assert!(reader.log(since()).is_none(), "the tip's FIFO was opened");
     assert!(reader.status(since(), Status::Paths).is_none(), "HEAD's FIFO was opened");
@@ -691,50 +687,53 @@ fn status_cases() -> Vec<(&'static str, Change, Timestamp, bool)> {
     ]
 }
 
+/// A change that may leave a FIFO in the repository, watched while the case runs.
+type FifoChange = fn(&Path) -> Option<Fifo>;
+
 /// The cases where the in-process answer must ask git instead.
-fn asks_git_cases() -> Vec<(&'static str, Change)> {
+fn asks_git_cases() -> Vec<(&'static str, FifoChange)> {
     vec![
         ("attributes", |path| {
             fs_err::write(path.join(".gitattributes"), "* text eol=crlf\n").unwrap();
+            None
         }),
         ("autocrlf", |path| {
             git(path, "2026-11-27T11:00:00+09:00", &["config", "core.autocrlf", "true"], &[]);
             fs_err::write(path.join("b.txt"), "other\n").unwrap();
+            None
         }),
         ("renamed", |path| {
             git(path, "2026-11-27T11:00:00+09:00", &["mv", "b.txt", "c.txt"], &[]);
+            None
         }),
         ("file-became-folder", |path| {
             fs_err::remove_file(path.join("b.txt")).unwrap();
             fs_err::create_dir(path.join("b.txt")).unwrap();
             fs_err::write(path.join("b.txt/inner"), "x").unwrap();
+            None
         }),
         // A folder become a file, or a link to the folder moved elsewhere: git names its
         // files deleted and the file or link untracked.
         ("folder-became-file", |path| {
             fs_err::remove_dir_all(path.join("src/deep")).unwrap();
             fs_err::write(path.join("src/deep"), "x").unwrap();
+            None
         }),
         // A FIFO where gix would read ignore rules: git is asked (and killed at its
         // deadline) rather than this process blocking.
         ("gitignore-fifo", |path| {
             fs_err::write(path.join("new.txt"), "x").unwrap();
-            #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO")]
-            let made =
-                std::process::Command::new("mkfifo").arg(path.join("src/.gitignore")).status();
-            assert!(made.unwrap().success());
+            Some(Fifo::make(&path.join("src/.gitignore")))
         }),
         ("exclude-fifo", |path| {
             fs_err::remove_file(path.join(".git/info/exclude")).ok();
             fs_err::create_dir_all(path.join(".git/info")).unwrap();
-            #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO")]
-            let made =
-                std::process::Command::new("mkfifo").arg(path.join(".git/info/exclude")).status();
-            assert!(made.unwrap().success());
+            Some(Fifo::make(&path.join(".git/info/exclude")))
         }),
         ("folder-became-link", |path| {
             fs_err::rename(path.join("src/deep"), path.join("moved")).unwrap();
             std::os::unix::fs::symlink("../moved", path.join("src/deep")).unwrap();
+            None
         }),
     ]
 }
@@ -766,7 +765,7 @@ fn the_paths_of_status_in_process_are_the_paths_git_names() {
     }
     for (name, change) in asks_git_cases() {
         let path = make(name);
-        change(&path);
+        let _fifo = change(&path);
         let repo = repo_at(&path);
         let answer = Reader::open(&repo).and_then(|reader| reader.status(since(), Status::Paths));
         assert_eq!(answer, None, "{name}: answered in process");

@@ -80,6 +80,15 @@ pub enum Error {
         /// What went wrong.
         what: GitFailure,
     },
+    /// git failed while telling a repository's work in progress (its commits were read,
+    /// or had nothing to read).
+    #[error("git: cannot check `{}` for work in progress: {what}", .repo.display())]
+    GitWip {
+        /// The repository's work tree.
+        repo: PathBuf,
+        /// What went wrong.
+        what: GitFailure,
+    },
 }
 
 /// How a git process failed.
@@ -125,7 +134,7 @@ impl Error {
             | Error::Database { .. }
             | Error::NotGitFile { .. } => WarningCode::SourceUnreadable,
             Error::LinesTooLong { .. } => WarningCode::MalformedLines,
-            Error::Git { .. } => WarningCode::GitFailed,
+            Error::Git { .. } | Error::GitWip { .. } => WarningCode::GitFailed,
         }
     }
 
@@ -165,6 +174,9 @@ impl Error {
             Error::NotGitFile { path } => WarningDetail::NotGitFile { shell, path: shown(path) },
             Error::Git { repo, what } => {
                 WarningDetail::Git { path: shown(repo), error: what.to_string() }
+            }
+            Error::GitWip { repo, what } => {
+                WarningDetail::GitWip { path: shown(repo), error: what.to_string() }
             }
         }
     }

@@ -720,7 +720,8 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
                     None => WipState::NotAsked,
                     Some(Ok(found)) => WipState::Read(found),
                     Some(Err(what)) => {
-                        read.output.warnings.push(warn(what));
+                        let repo = scan.repo.project.path.clone();
+                        read.output.warnings.push(Error::GitWip { repo, what }.warning());
                         WipState::Failed
                     }
                 };
@@ -1206,7 +1207,7 @@ pub fn read_work_in_progress(
             Err(what) => {
                 output
                     .warnings
-                    .push(Error::Git { repo: scan.repo.project.path.clone(), what }.warning());
+                    .push(Error::GitWip { repo: scan.repo.project.path.clone(), what }.warning());
                 WipState::Failed
             }
         };

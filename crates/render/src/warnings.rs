@@ -82,6 +82,11 @@ pub(crate) fn wording(detail: &WarningDetail, lang: Lang) -> String {
         } else {
             format!("git: cannot read `{path}`: {error}")
         },
+        D::GitWip { path, error } => if ja {
+            format!("git: `{path}` の作業中の変更を確認できません: {error}")
+        } else {
+            format!("git: cannot check `{path}` for work in progress: {error}")
+        },
         D::Unreadable { shell, path, error } => if ja {
             format!("{}`{path}` を読めません: {error}", prefix(*shell))
         } else {
@@ -509,6 +514,10 @@ mod tests {
             text(&fifo, Lang::Ja),
             "zsh: `/h/.zsh_history` は通常のファイルではないため読みません（a FIFO (named pipe)）"
         );
+        let wip =
+            warning(WarningDetail::GitWip { path: "/r".to_owned(), error: "late".to_owned() });
+        assert_eq!(text(&wip, Lang::En), "git: cannot check `/r` for work in progress: late");
+        assert_eq!(text(&wip, Lang::Ja), "git: `/r` の作業中の変更を確認できません: late");
         let long = warning(WarningDetail::LinesTooLong {
             shell: None,
             path: "/l".to_owned(),

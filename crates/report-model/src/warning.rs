@@ -300,6 +300,14 @@ pub enum WarningDetail {
         /// What git (or running it) said.
         error: String,
     },
+    /// git could not tell a repository's work in progress (`git status`); its commits
+    /// were read, or had nothing to read.
+    GitWip {
+        /// The repository's work tree.
+        path: String,
+        /// What git (or running it) said.
+        error: String,
+    },
     /// A file or folder could not be read.
     Unreadable {
         /// The shell history it is, if one.
@@ -580,7 +588,7 @@ impl WarningDetail {
         use WarningDetail as D;
         match self {
             D::IdentityUnknown => WarningCode::IdentityUnknown,
-            D::Git { .. } => WarningCode::GitFailed,
+            D::Git { .. } | D::GitWip { .. } => WarningCode::GitFailed,
             D::Unreadable { .. }
             | D::NotRegular { .. }
             | D::TooLarge { .. }
@@ -622,6 +630,7 @@ impl WarningDetail {
         use WarningDetail as D;
         match self {
             D::Git { path, .. }
+            | D::GitWip { path, .. }
             | D::Unreadable { path, .. }
             | D::NotRegular { path, .. }
             | D::TooLarge { path, .. }
@@ -683,6 +692,7 @@ impl WarningDetail {
             | D::AtuinRows { path, .. }
             | D::HomeUnset { path } => clean(path, true),
             D::Git { path, error }
+            | D::GitWip { path, error }
             | D::Unreadable { path, error, .. }
             | D::StoppedEarly { path, error, .. }
             | D::NotesUnreadable { path, error }

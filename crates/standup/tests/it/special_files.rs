@@ -271,15 +271,26 @@ fn git_blocked_on_a_fifo_is_stopped_at_its_deadline() {
     let alternates = home.repo("alternates");
     alternates.commit("a.txt", "alternates: never shown", "2026-11-27T12:00:00+09:00");
     mkfifo(&alternates.path.join(".git/objects/info/alternates"));
+    // Its commits are read; `git status` blocks on the `.gitignore` FIFO.
+    let ignored = home.repo("ignored");
+    ignored.commit("src/a.txt", "ignored: commits still shown", "2026-11-27T13:00:00+09:00");
+    mkfifo(&ignored.path.join("src/.gitignore"));
 
     let started = Instant::now();
     let report = daily(&home);
     assert!(started.elapsed() < Duration::from_secs(20), "took {:?}", started.elapsed());
-    assert_eq!(subjects(&report), ["good: still reported"]);
+    let mut shown = subjects(&report);
+    shown.sort();
+    assert_eq!(shown, ["good: still reported", "ignored: commits still shown"]);
     for name in ["packed", "alternates"] {
         let message = warning_naming(&report, "git_failed", &format!("[HOME]/src/{name}`"));
+        assert!(message.starts_with("git: cannot read `"), "{message}");
         assert!(message.contains("did not finish within 1 s"), "{message}");
     }
+    // Only the work in progress is missing, and the warning says so.
+    let message = warning_naming(&report, "git_failed", "[HOME]/src/ignored`");
+    assert!(message.starts_with("git: cannot check `"), "{message}");
+    assert!(message.contains("for work in progress: git did not finish within 1 s"), "{message}");
 }
 
 #[test]

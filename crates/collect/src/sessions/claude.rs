@@ -67,7 +67,7 @@ use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, LStr, Stripping, Text};
+use super::lenient::{LBool, LNum, LStr, ResultBlock, Results, StrippingWithResults, Text};
 use super::{Ctx, Drafts, SessionsConfig, config_path, dedup_paths, draft, has_extension};
 use crate::{Env, SourceStatus, fsread};
 use report_model::plural;
@@ -169,8 +169,11 @@ enum Message<'a> {
 
 /// Parses a transcript line into a [`Line`]; `subagent` says whether every record of
 /// the file is a side chain (a sub-agent log), whose messages are never decoded;
-/// `results` whether `Bash` calls of the file await their results, so that a main-chain
-/// user message is kept raw for a moment to read them (else it is decoded as it streams).
+/// `results` whether `Bash` calls of the file await their results, so that the exit
+/// statuses a main-chain user message's tool results tell are kept. The message is
+/// decoded as it streams either way, its text and its tool results in the same pass
+/// ([`StrippingWithResults`]; a property test compares it with the two passes over the
+/// message kept raw, [`exit_statuses`] and [`Text::from_json_stripping`]).
 struct LineSeed {
     subagent: bool,
     results: bool,
@@ -220,17 +223,14 @@ impl<'de> Visitor<'de> for LineSeed {
                 }
                 Some("message") => {
                     let main_user = line.kind.is("user") && !self.subagent && !line.is_sidechain.0;
-                    line.message = if main_user && self.results {
-                        // Kept raw for a moment: a tool result's status is read from it
-                        // (found by a byte scan).
-                        let raw = map.next_value::<&'de serde_json::value::RawValue>()?;
-                        line.tool_exits = exit_statuses(raw);
-                        Message::Decoded(
-                            Text::from_json_stripping(raw.get())
-                                .map_err(serde::de::Error::custom)?,
-                        )
-                    } else if main_user {
-                        Message::Decoded(map.next_value_seed(Stripping)?)
+                    line.message = if main_user {
+                        // Its text and its tool results' statuses, in one pass.
+                        let mut results = Results::default();
+                        let text = map.next_value_seed(StrippingWithResults(&mut results))?;
+                        if self.results {
+                            line.tool_exits = results.blocks().iter().filter_map(exit).collect();
+                        }
+                        Message::Decoded(text)
                     } else {
                         map.next_value::<Option<&'de serde_json::value::RawValue>>()?
                             .map_or(Message::Absent, Message::Raw)
@@ -1162,19 +1162,6 @@ fn bash_calls(message: &serde_json::value::RawValue) -> Vec<(String, String)> {
         .collect()
 }
 
-/// One `tool_result` block of a user message.
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct ResultBlock<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: LStr<'a>,
-    #[serde(borrow)]
-    tool_use_id: LStr<'a>,
-    is_error: LBool,
-    #[serde(borrow)]
-    content: Option<&'a serde_json::value::RawValue>,
-}
-
 /// A text part of a `tool_result`'s content when it is a list.
 #[derive(Deserialize, Default)]
 #[serde(default)]
@@ -1183,7 +1170,8 @@ struct TextPart<'a> {
     text: LStr<'a>,
 }
 
-/// The exit statuses the tool results of a user message tell (tool-use id, status): 0 for
+/// The exit statuses the tool results of a user message tell (tool-use id, status), read
+/// from the message kept raw (a record whose `type` came after its `message`): 0 for
 /// a result that is not an error, N for an error whose text starts with `Exit code N`
 /// (Claude Code's wording for a `Bash` command that exited with N). Other errors (a
 /// denied permission, an interruption, a timeout) tell none.
@@ -1201,28 +1189,30 @@ fn exit_statuses(message: &serde_json::value::RawValue) -> Vec<(String, i64)> {
     else {
         return Vec::new();
     };
-    blocks
-        .iter()
-        .filter(|block| block.kind.is("tool_result"))
-        .filter_map(|block| {
-            let id = block.tool_use_id.get()?.to_owned();
-            if !block.is_error.0 {
-                return Some((id, 0));
-            }
-            let content = block.content?;
-            let text = serde_json::from_str::<LStr>(content.get())
-                .ok()
-                .and_then(|text| text.get().map(str::to_owned))
-                .or_else(|| {
-                    let parts: Vec<TextPart> = serde_json::from_str(content.get()).ok()?;
-                    parts.iter().find_map(|part| part.text.get().map(str::to_owned))
-                })?;
-            let digits = text.strip_prefix("Exit code ")?;
-            let end =
-                digits.find(|c: char| !c.is_ascii_digit() && c != '-').unwrap_or(digits.len());
-            Some((id, digits[..end].parse().ok()?))
-        })
-        .collect()
+    blocks.iter().filter_map(exit).collect()
+}
+
+/// The exit status one content block tells (see [`exit_statuses`]): none unless it is a
+/// `tool_result` with a tool-use id.
+fn exit(block: &ResultBlock<'_>) -> Option<(String, i64)> {
+    if !block.kind.is("tool_result") {
+        return None;
+    }
+    let id = block.tool_use_id.get()?.to_owned();
+    if !block.is_error.0 {
+        return Some((id, 0));
+    }
+    let content = block.content?;
+    let text = serde_json::from_str::<LStr>(content.get())
+        .ok()
+        .and_then(|text| text.get().map(str::to_owned))
+        .or_else(|| {
+            let parts: Vec<TextPart> = serde_json::from_str(content.get()).ok()?;
+            parts.iter().find_map(|part| part.text.get().map(str::to_owned))
+        })?;
+    let digits = text.strip_prefix("Exit code ")?;
+    let end = digits.find(|c: char| !c.is_ascii_digit() && c != '-').unwrap_or(digits.len());
+    Some((id, digits[..end].parse().ok()?))
 }
 
 /// `cleanupPeriodDays` from a `settings.json`, when it is set.
@@ -1333,6 +1323,122 @@ mod tests {
             br#"{"content":[{"type":"tool_use","input":{"model":"haiku"}}],"model":"opus"}"#;
         assert_eq!(model(nested).as_deref(), Some("opus"));
         assert_eq!(model(br#"{"model": "claude-\u00e9"}"#).as_deref(), Some("claude-é"));
+    }
+
+    /// A user message's text and tool results read in one pass, against the two passes
+    /// over the message kept raw (`exit_statuses`, then `Text::from_json_stripping`).
+    mod one_pass {
+        use proptest::prelude::*;
+
+        use super::super::{Line, Message, exit_statuses};
+        use crate::sessions::lenient::Text;
+        use crate::sessions::scan::arbitrary::{self, Json};
+
+        /// A value as JSON text.
+        fn json(value: &Json) -> String {
+            let mut out = String::new();
+            arbitrary::write(&mut out, value, "");
+            out
+        }
+
+        /// A `tool_result`'s output: plain, an exit code, a list of parts, or anything.
+        fn output() -> impl Strategy<Value = String> {
+            prop_oneof![
+                "[a-z \n\\\"]{0,12}".prop_map(|text| serde_json::to_string(&text).unwrap()),
+                (-3_i64..300, "[a-z ]{0,6}").prop_map(|(code, rest)| serde_json::to_string(
+                    &format!("Exit code {code}{rest}")
+                )
+                .unwrap()),
+                (-3_i64..300).prop_map(|code| format!(
+                    r#"[{{"type":"image"}},{{"type":"text","text":"Exit code {code}\nfailed"}}]"#
+                )),
+                arbitrary::value().prop_map(|value| json(&value)),
+            ]
+        }
+
+        /// One content block's fields (a field may come twice), or an element that is
+        /// not an object.
+        fn block() -> impl Strategy<Value = String> {
+            let field = prop_oneof![
+                3 => prop_oneof![
+                    Just(r#""tool_result""#.to_owned()),
+                    Just(r#""text""#.to_owned()),
+                    Just(r#""image""#.to_owned()),
+                    Just("7".to_owned()),
+                ].prop_map(|kind| format!(r#""type":{kind}"#)),
+                3 => prop_oneof![
+                    "[a-z0-9_]{1,8}".prop_map(|id| format!(r#""{id}""#)),
+                    Just("12".to_owned()),
+                ].prop_map(|id| format!(r#""tool_use_id":{id}"#)),
+                2 => prop_oneof![
+                    Just("true"), Just("false"), Just(r#""yes""#), Just("null")
+                ].prop_map(|flag| format!(r#""is_error":{flag}"#)),
+                3 => output().prop_map(|output| format!(r#""content":{output}"#)),
+                1 => "[a-z <>/\\n]{0,250}"
+                    .prop_map(|text| format!(r#""text":{}"#, serde_json::to_string(&text).unwrap())),
+                1 => arbitrary::value().prop_map(|value| format!(r#""other":{}"#, json(&value))),
+            ];
+            prop_oneof![
+                8 => proptest::collection::vec(field, 0..6)
+                    .prop_map(|fields| format!("{{{}}}", fields.join(","))),
+                1 => arbitrary::value().prop_map(|value| json(&value)),
+            ]
+        }
+
+        /// A user message: `{role, content}` with a list of blocks mostly, else another
+        /// shape (a string, `null`, an object, a `content` twice, no object at all).
+        fn message() -> impl Strategy<Value = String> {
+            let blocks = || {
+                proptest::collection::vec(block(), 0..4)
+                    .prop_map(|blocks| format!("[{}]", blocks.join(",")))
+            };
+            let content = prop_oneof![
+                8 => blocks(),
+                1 => arbitrary::value().prop_map(|value| json(&value)),
+            ];
+            prop_oneof![
+                8 => (content, proptest::option::of("[a-z ]{0,250}")).prop_map(
+                    |(content, text)| match text {
+                        Some(text) => format!(
+                            r#"{{"text":{},"role":"user","content":{content}}}"#,
+                            serde_json::to_string(&text).unwrap()
+                        ),
+                        None => format!(r#"{{"role":"user","content":{content}}}"#),
+                    }
+                ),
+                1 => (blocks(), blocks())
+                    .prop_map(|(one, two)| format!(r#"{{"content":{one},"content":{two}}}"#)),
+                1 => arbitrary::value().prop_map(|value| json(&value)),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(3_000))]
+
+            #[test]
+            fn text_and_exit_statuses_match_the_two_passes(message in message()) {
+                let raw: &serde_json::value::RawValue =
+                    serde_json::from_str(&message).expect("generated JSON");
+                let two_passes = (
+                    Text::from_json_stripping(raw.get()).ok(),
+                    exit_statuses(raw),
+                );
+                let line = format!(r#"{{"type":"user","message":{message}}}"#);
+                let one_pass = match Line::parse(line.as_bytes(), false, true) {
+                    Ok(Line { message: Message::Decoded(text), tool_exits, .. }) => {
+                        (Some(text), tool_exits)
+                    }
+                    Ok(_) => panic!("not decoded: {line}"),
+                    Err(_) => (None, Vec::new()),
+                };
+                // A message that does not parse as text fails its line either way.
+                if two_passes.0.is_some() {
+                    prop_assert_eq!(one_pass, two_passes, "{}", message);
+                } else {
+                    prop_assert!(one_pass.0.is_none(), "{}", message);
+                }
+            }
+        }
     }
 
     /// The message's text and kind as the reader ends up with them.

@@ -352,7 +352,7 @@ impl<'de> DeserializeSeed<'de> for Stripping {
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Text, D::Error> {
         let mut text = Text { strip: true, ..Text::default() };
-        TextSeed(&mut text).deserialize(deserializer)?;
+        TextSeed::plain(&mut text).deserialize(deserializer)?;
         Ok(text)
     }
 }
@@ -384,9 +384,191 @@ fn next_injected(text: &str) -> Option<(usize, &'static str)> {
     None
 }
 
-struct TextSeed<'t>(&'t mut Text);
+/// Where a value sits in a user message, for [`Results`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// The message itself.
+    Message,
+    /// The message's `content`.
+    Content,
+    /// An element of the message's `content` list: a content block.
+    Block,
+    /// Anywhere else.
+    Other,
+}
 
-impl<'de> DeserializeSeed<'de> for TextSeed<'_> {
+/// The content blocks of a user message, met while its text is read
+/// ([`StrippingWithResults`]): what a strict parse of the message as
+/// `{"content": [{"type", "tool_use_id", "is_error", "content"}, …]}` gives, without a
+/// second pass over the tools' output.
+#[derive(Debug, Default)]
+pub(crate) struct Results<'de> {
+    /// The blocks of the `content` list, in order.
+    pub(crate) blocks: Vec<ResultBlock<'de>>,
+    /// The message has a shape the strict parse fails on (not an object, `content` twice
+    /// or not a list, an element that is not an object, a block field twice): no block
+    /// counts.
+    pub(crate) other_shape: bool,
+}
+
+/// One block of a user message's `content` list (also parsed on its own, strictly, where
+/// a message is read in two passes).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub(crate) struct ResultBlock<'a> {
+    /// `type`.
+    #[serde(rename = "type", borrow)]
+    pub(crate) kind: LStr<'a>,
+    /// `tool_use_id`.
+    #[serde(borrow)]
+    pub(crate) tool_use_id: LStr<'a>,
+    /// `is_error`.
+    pub(crate) is_error: LBool,
+    /// `content`, as written.
+    #[serde(borrow)]
+    pub(crate) content: Option<&'a serde_json::value::RawValue>,
+}
+
+impl Results<'_> {
+    /// The blocks, unless the message's shape makes the strict parse fail.
+    pub(crate) fn blocks(&self) -> &[ResultBlock<'_>] {
+        if self.other_shape { &[] } else { &self.blocks }
+    }
+}
+
+/// [`Stripping`], also noting the message's content blocks in a [`Results`] as it goes:
+/// a `tool_result`'s output is then taken as a raw slice where it would have been
+/// skipped, so the line is read once.
+pub(crate) struct StrippingWithResults<'r, 'de>(pub(crate) &'r mut Results<'de>);
+
+impl<'de> DeserializeSeed<'de> for StrippingWithResults<'_, 'de> {
+    type Value = Text;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Text, D::Error> {
+        let mut text = Text { strip: true, ..Text::default() };
+        TextSeed { text: &mut text, results: Some(self.0), level: Level::Message }
+            .deserialize(deserializer)?;
+        Ok(text)
+    }
+}
+
+/// Reads any value into a [`Text`]; with `results`, also notes the content blocks of the
+/// message it reads (see [`Results`]), `level` saying where the value sits.
+struct TextSeed<'t, 'de> {
+    text: &'t mut Text,
+    results: Option<&'t mut Results<'de>>,
+    level: Level,
+}
+
+impl<'t, 'de> TextSeed<'t, 'de> {
+    /// A seed for plain text, no blocks noted.
+    fn plain(text: &'t mut Text) -> TextSeed<'t, 'de> {
+        TextSeed { text, results: None, level: Level::Other }
+    }
+
+    /// A seed for a value inside this one, at `level` (blocks are noted only along
+    /// message → content → block).
+    fn child(&mut self, level: Level) -> TextSeed<'_, 'de> {
+        TextSeed { text: &mut *self.text, results: self.results.as_deref_mut(), level }
+    }
+
+    /// Notes that the value has a shape the strict parse fails on, where it matters.
+    fn other_shape(&mut self) {
+        if self.level != Level::Other {
+            if let Some(results) = self.results.as_deref_mut() {
+                results.other_shape = true;
+            }
+        }
+    }
+
+    /// A content block, its fields noted in `results` as the text is read.
+    fn block<A: MapAccess<'de>>(
+        &mut self,
+        mut map: A,
+        results: &mut Results<'de>,
+    ) -> Result<(), A::Error> {
+        let mut block = ResultBlock::default();
+        // Once a `type` said so, as in `visit_map`.
+        let mut tool_result = false;
+        let mut seen = [false; 4];
+        let mut once = |field: usize, results: &mut Results<'de>| {
+            results.other_shape |= std::mem::replace(&mut seen[field], true);
+        };
+        while let Some(key) = map.next_key::<LStr<'de>>()? {
+            match key.0.as_deref() {
+                Some("type") => {
+                    once(0, results);
+                    block.kind = map.next_value()?;
+                    if block.kind.is("tool_result") {
+                        tool_result = true;
+                        self.text.tool_result = true;
+                    }
+                }
+                Some("tool_use_id") => {
+                    once(1, results);
+                    block.tool_use_id = map.next_value()?;
+                }
+                Some("is_error") => {
+                    once(2, results);
+                    block.is_error = map.next_value()?;
+                }
+                Some("content") => {
+                    once(3, results);
+                    block.content = map.next_value()?;
+                    // Text unless the block said it was a tool's output, as below.
+                    let text = !tool_result && self.text.chars < TEXT_CAP_CHARS;
+                    if let Some(raw) = block.content.filter(|_| text) {
+                        let mut deserializer = serde_json::Deserializer::from_str(raw.get());
+                        TextSeed::plain(&mut *self.text)
+                            .deserialize(&mut deserializer)
+                            .map_err(serde::de::Error::custom)?;
+                    }
+                }
+                Some("text") if !tool_result && self.text.chars < TEXT_CAP_CHARS => {
+                    map.next_value_seed(TextSeed::plain(&mut *self.text))?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        results.blocks.push(block);
+        Ok(())
+    }
+}
+
+impl<'de> TextSeed<'_, 'de> {
+    /// A content block written as a list (a strict parse takes its fields in order:
+    /// `type`, `tool_use_id`, `is_error`, `content`); its elements read as text as any
+    /// list's are.
+    fn block_list<A: SeqAccess<'de>>(
+        &mut self,
+        mut seq: A,
+        results: &mut Results<'de>,
+    ) -> Result<(), A::Error> {
+        let mut block = ResultBlock::default();
+        let mut count = 0;
+        while let Some(raw) = seq.next_element::<&'de serde_json::value::RawValue>()? {
+            let field = |raw: &'de serde_json::value::RawValue| {
+                serde_json::Deserializer::from_str(raw.get())
+            };
+            let failed = serde::de::Error::custom;
+            match count {
+                0 => block.kind = LStr::deserialize(&mut field(raw)).map_err(failed)?,
+                1 => block.tool_use_id = LStr::deserialize(&mut field(raw)).map_err(failed)?,
+                2 => block.is_error = LBool::deserialize(&mut field(raw)).map_err(failed)?,
+                3 => block.content = (raw.get() != "null").then_some(raw),
+                _ => results.other_shape = true,
+            }
+            count += 1;
+            TextSeed::plain(&mut *self.text).deserialize(&mut field(raw)).map_err(failed)?;
+        }
+        results.blocks.push(block);
+        Ok(())
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for TextSeed<'_, 'de> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
@@ -394,68 +576,130 @@ impl<'de> DeserializeSeed<'de> for TextSeed<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for TextSeed<'_> {
+impl<'de> Visitor<'de> for TextSeed<'_, 'de> {
     type Value = ();
 
     fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
         formatter.write_str("any JSON value")
     }
 
-    fn visit_str<E>(self, value: &str) -> Result<(), E> {
-        self.0.present = true;
-        self.0.separate();
-        self.0.push_value(value);
+    fn visit_str<E>(mut self, value: &str) -> Result<(), E> {
+        self.other_shape();
+        self.text.present = true;
+        self.text.separate();
+        self.text.push_value(value);
         Ok(())
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+    fn visit_bool<E>(mut self, _: bool) -> Result<(), E> {
+        self.other_shape();
         Ok(())
     }
 
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+    fn visit_i64<E>(mut self, _: i64) -> Result<(), E> {
+        self.other_shape();
         Ok(())
     }
 
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+    fn visit_u64<E>(mut self, _: u64) -> Result<(), E> {
+        self.other_shape();
         Ok(())
     }
 
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+    fn visit_f64<E>(mut self, _: f64) -> Result<(), E> {
+        self.other_shape();
         Ok(())
     }
 
-    fn visit_unit<E>(self) -> Result<(), E> {
+    fn visit_unit<E>(mut self) -> Result<(), E> {
+        // A `content` of `null` is no list, and no block: nothing to undo.
+        if self.level != Level::Content {
+            self.other_shape();
+        }
         Ok(())
     }
 
-    fn visit_none<E>(self) -> Result<(), E> {
-        Ok(())
+    fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
+        self.visit_unit()
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_any(self)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        self.0.present = true;
-        while seq.next_element_seed(TextSeed(&mut *self.0))?.is_some() {}
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
+        self.text.present = true;
+        match self.level {
+            Level::Content => while seq.next_element_seed(self.child(Level::Block))?.is_some() {},
+            // A strict parse takes a list for a struct's fields in order: a message's
+            // one field (`content`), a block's four.
+            Level::Message => {
+                let mut count = 0;
+                while seq
+                    .next_element_seed(self.child(match count {
+                        0 => Level::Content,
+                        _ => Level::Other,
+                    }))?
+                    .is_some()
+                {
+                    count += 1;
+                }
+                if count > 1 {
+                    self.other_shape();
+                }
+            }
+            Level::Block => {
+                if let Some(results) = self.results.take() {
+                    return self.block_list(seq, results);
+                }
+                while seq.next_element_seed(self.child(Level::Other))?.is_some() {}
+            }
+            Level::Other => while seq.next_element_seed(self.child(Level::Other))?.is_some() {},
+        }
         Ok(())
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        self.0.present = true;
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
+        self.text.present = true;
+        if self.level == Level::Block {
+            if let Some(results) = self.results.take() {
+                return self.block(map, results);
+            }
+        }
+        if self.level == Level::Content {
+            self.other_shape();
+        }
+        let message = self.level == Level::Message && self.results.is_some();
+        let mut content_seen = false;
         // A tool's output, or text past the cap, is skipped rather than parsed: the
         // parser then only looks for the closing quote.
         let mut tool_result = false;
         while let Some(key) = map.next_key::<LStr<'de>>()? {
             match key.0.as_deref() {
-                Some("text" | "content") if !tool_result && self.0.chars < TEXT_CAP_CHARS => {
-                    map.next_value_seed(TextSeed(&mut *self.0))?;
+                // The message's content is read whatever the cap, for its blocks; past
+                // the cap (or after a `tool_result` type) into a text thrown away, so
+                // that the text is what skipping it gives.
+                Some("content") if message => {
+                    if std::mem::replace(&mut content_seen, true) {
+                        self.other_shape();
+                    }
+                    if !tool_result && self.text.chars < TEXT_CAP_CHARS {
+                        map.next_value_seed(self.child(Level::Content))?;
+                    } else {
+                        let mut thrown_away = Text::default();
+                        let results = self.results.as_deref_mut();
+                        let seed =
+                            TextSeed { text: &mut thrown_away, results, level: Level::Content };
+                        map.next_value_seed(seed)?;
+                    }
+                }
+                Some("text" | "content") if !tool_result && self.text.chars < TEXT_CAP_CHARS => {
+                    map.next_value_seed(self.child(Level::Other))?;
                 }
                 Some("type") => {
                     if map.next_value::<LStr<'de>>()?.is("tool_result") {
                         tool_result = true;
-                        self.0.tool_result = true;
+                        self.text.tool_result = true;
                     }
                 }
                 _ => {
@@ -470,7 +714,7 @@ impl<'de> Visitor<'de> for TextSeed<'_> {
 impl<'de> Deserialize<'de> for Text {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let mut text = Text::default();
-        TextSeed(&mut text).deserialize(deserializer)?;
+        TextSeed::plain(&mut text).deserialize(deserializer)?;
         Ok(text)
     }
 }

@@ -153,6 +153,8 @@ struct Line<'a> {
     git_branch: LStr<'a>,
     /// The Claude Code version that wrote the record.
     version: LStr<'a>,
+    /// The message's tool results need the strict read (see [`LineSeed`]).
+    two_passes: bool,
 }
 
 /// A record's `message`. Only a main-chain `user` record's message is decoded (assistant
@@ -177,6 +179,9 @@ enum Message<'a> {
 struct LineSeed {
     subagent: bool,
     results: bool,
+    /// Read the message raw, then its tool results and its text from it (the one pass
+    /// said it could not tell: see `Results::two_passes`).
+    two_passes: bool,
 }
 
 impl<'de> DeserializeSeed<'de> for LineSeed {
@@ -223,11 +228,21 @@ impl<'de> Visitor<'de> for LineSeed {
                 }
                 Some("message") => {
                     let main_user = line.kind.is("user") && !self.subagent && !line.is_sidechain.0;
-                    line.message = if main_user {
+                    line.message = if main_user && self.results && self.two_passes {
+                        // Kept raw: the statuses of its tool results are read from it, then
+                        // its text.
+                        let raw = map.next_value::<&'de serde_json::value::RawValue>()?;
+                        line.tool_exits = exit_statuses(raw);
+                        Message::Decoded(
+                            Text::from_json_stripping(raw.get())
+                                .map_err(serde::de::Error::custom)?,
+                        )
+                    } else if main_user {
                         // Its text and its tool results' statuses, in one pass.
                         let mut results = Results::default();
                         let text = map.next_value_seed(StrippingWithResults(&mut results))?;
                         if self.results {
+                            line.two_passes = results.two_passes;
                             line.tool_exits = results.blocks().iter().filter_map(exit).collect();
                         }
                         Message::Decoded(text)
@@ -256,10 +271,14 @@ impl<'a> Line<'a> {
         subagent: bool,
         results: bool,
     ) -> Result<Line<'a>, serde_json::Error> {
-        let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-        let line = LineSeed { subagent, results }.deserialize(&mut deserializer)?;
-        deserializer.end()?;
-        Ok(line)
+        let parse = |two_passes| {
+            let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+            let line = LineSeed { subagent, results, two_passes }.deserialize(&mut deserializer)?;
+            deserializer.end()?;
+            Ok(line)
+        };
+        let line = parse(false)?;
+        if line.two_passes { parse(true) } else { Ok(line) }
     }
 }
 
@@ -1359,28 +1378,45 @@ mod tests {
         /// One content block's fields (a field may come twice), or an element that is
         /// not an object.
         fn block() -> impl Strategy<Value = String> {
-            let field = prop_oneof![
-                3 => prop_oneof![
-                    Just(r#""tool_result""#.to_owned()),
-                    Just(r#""text""#.to_owned()),
-                    Just(r#""image""#.to_owned()),
-                    Just("7".to_owned()),
-                ].prop_map(|kind| format!(r#""type":{kind}"#)),
-                3 => prop_oneof![
-                    "[a-z0-9_]{1,8}".prop_map(|id| format!(r#""{id}""#)),
-                    Just("12".to_owned()),
-                ].prop_map(|id| format!(r#""tool_use_id":{id}"#)),
-                2 => prop_oneof![
-                    Just("true"), Just("false"), Just(r#""yes""#), Just("null")
-                ].prop_map(|flag| format!(r#""is_error":{flag}"#)),
-                3 => output().prop_map(|output| format!(r#""content":{output}"#)),
-                1 => "[a-z <>/\\n]{0,250}"
-                    .prop_map(|text| format!(r#""text":{}"#, serde_json::to_string(&text).unwrap())),
-                1 => arbitrary::value().prop_map(|value| format!(r#""other":{}"#, json(&value))),
-            ];
+            let kind = prop_oneof![
+                4 => Just(r#""tool_result""#.to_owned()),
+                1 => Just(r#""text""#.to_owned()),
+                1 => Just(r#""image""#.to_owned()),
+                1 => Just("7".to_owned()),
+            ]
+            .prop_map(|kind| format!(r#""type":{kind}"#));
+            let id = prop_oneof![
+                4 => "[a-z0-9_]{1,8}".prop_map(|id| format!(r#""{id}""#)),
+                1 => Just("12".to_owned()),
+            ]
+            .prop_map(|id| format!(r#""tool_use_id":{id}"#));
+            let error = prop_oneof![Just("true"), Just("false"), Just(r#""yes""#), Just("null")]
+                .prop_map(|flag| format!(r#""is_error":{flag}"#));
+            let content = output().prop_map(|output| format!(r#""content":{output}"#));
+            let text = "[a-z <>/\\n]{0,250}"
+                .prop_map(|text| format!(r#""text":{}"#, serde_json::to_string(&text).unwrap()));
+            let other = arbitrary::value().prop_map(|value| format!(r#""other":{}"#, json(&value)));
+            // Each field at most once, in any order; now and then one of them twice.
+            let fields = (
+                proptest::option::weighted(0.9, kind),
+                proptest::option::weighted(0.9, id),
+                proptest::option::weighted(0.8, error),
+                proptest::option::weighted(0.9, content),
+                proptest::option::weighted(0.2, text),
+                proptest::option::weighted(0.2, other),
+                proptest::option::weighted(0.05, any::<proptest::sample::Index>()),
+            )
+                .prop_map(|(kind, id, error, content, text, other, twice)| {
+                    let mut fields: Vec<String> =
+                        [kind, id, error, content, text, other].into_iter().flatten().collect();
+                    if let Some(twice) = twice.filter(|_| !fields.is_empty()) {
+                        fields.push(twice.get(&fields).clone());
+                    }
+                    fields
+                })
+                .prop_shuffle();
             prop_oneof![
-                8 => proptest::collection::vec(field, 0..6)
-                    .prop_map(|fields| format!("{{{}}}", fields.join(","))),
+                8 => fields.prop_map(|fields| format!("{{{}}}", fields.join(","))),
                 1 => arbitrary::value().prop_map(|value| json(&value)),
             ]
         }
@@ -1410,6 +1446,32 @@ mod tests {
                     .prop_map(|(one, two)| format!(r#"{{"content":{one},"content":{two}}}"#)),
                 1 => arbitrary::value().prop_map(|value| json(&value)),
             ]
+        }
+
+        /// The tool results' statuses and the text of a user message, as `Line::parse`
+        /// reads them while `Bash` calls await their results.
+        fn read(message: &str) -> (Vec<(String, i64)>, String) {
+            let line = format!(r#"{{"type":"user","message":{message}}}"#);
+            match Line::parse(line.as_bytes(), false, true).expect("the line parses") {
+                Line { message: Message::Decoded(text), tool_exits, .. } => {
+                    (tool_exits, text.value)
+                }
+                _ => panic!("not decoded: {line}"),
+            }
+        }
+
+        #[test]
+        fn an_error_result_s_exit_code_is_read_from_its_output() {
+            let failed = r#"{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"Exit code 2\nnope","is_error":true},{"type":"tool_result","tool_use_id":"t2","content":[{"type":"text","text":"ok"}],"is_error":false},{"type":"text","text":"and then"}]}"#;
+            assert_eq!(
+                read(failed),
+                (vec![("t1".to_owned(), 2), ("t2".to_owned(), 0)], "and then".to_owned())
+            );
+            let listed = r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"t3","is_error":true,"content":[{"type":"text","text":"Exit code 127"}]}]}"#;
+            assert_eq!(read(listed).0, [("t3".to_owned(), 127)]);
+            // A block written as a list: left to the strict parse, which takes it in order.
+            let list = r#"{"content":[["tool_result","t4",false]]}"#;
+            assert_eq!(read(list), (vec![("t4".to_owned(), 0)], "tool_result t4".to_owned()));
         }
 
         proptest! {

@@ -400,15 +400,20 @@ enum Level {
 /// The content blocks of a user message, met while its text is read
 /// ([`StrippingWithResults`]): what a strict parse of the message as
 /// `{"content": [{"type", "tool_use_id", "is_error", "content"}, …]}` gives, without a
-/// second pass over the tools' output.
+/// second pass over the tools' output. A block's `content` is skipped, not kept: where
+/// it is needed (a `tool_result` that is an error, whose text says the exit code) or the
+/// shape is one the strict parse reads oddly (a list where a struct was expected),
+/// `two_passes` says that the message must be read the strict way instead.
 #[derive(Debug, Default)]
 pub(crate) struct Results<'de> {
-    /// The blocks of the `content` list, in order.
+    /// The blocks of the `content` list, in order (their `content` left out).
     pub(crate) blocks: Vec<ResultBlock<'de>>,
     /// The message has a shape the strict parse fails on (not an object, `content` twice
     /// or not a list, an element that is not an object, a block field twice): no block
     /// counts.
     pub(crate) other_shape: bool,
+    /// The blocks alone do not tell the answer: parse the message the strict way.
+    pub(crate) two_passes: bool,
 }
 
 /// One block of a user message's `content` list (also parsed on its own, strictly, where
@@ -436,9 +441,8 @@ impl Results<'_> {
     }
 }
 
-/// [`Stripping`], also noting the message's content blocks in a [`Results`] as it goes:
-/// a `tool_result`'s output is then taken as a raw slice where it would have been
-/// skipped, so the line is read once.
+/// [`Stripping`], also noting the message's content blocks in a [`Results`] as it goes,
+/// so that the line is read once.
 pub(crate) struct StrippingWithResults<'r, 'de>(pub(crate) &'r mut Results<'de>);
 
 impl<'de> DeserializeSeed<'de> for StrippingWithResults<'_, 'de> {
@@ -491,6 +495,7 @@ impl<'t, 'de> TextSeed<'t, 'de> {
         // Once a `type` said so, as in `visit_map`.
         let mut tool_result = false;
         let mut seen = [false; 4];
+        let mut content = false;
         let mut once = |field: usize, results: &mut Results<'de>| {
             results.other_shape |= std::mem::replace(&mut seen[field], true);
         };
@@ -514,14 +519,12 @@ impl<'t, 'de> TextSeed<'t, 'de> {
                 }
                 Some("content") => {
                     once(3, results);
-                    block.content = map.next_value()?;
-                    // Text unless the block said it was a tool's output, as below.
-                    let text = !tool_result && self.text.chars < TEXT_CAP_CHARS;
-                    if let Some(raw) = block.content.filter(|_| text) {
-                        let mut deserializer = serde_json::Deserializer::from_str(raw.get());
-                        TextSeed::plain(&mut *self.text)
-                            .deserialize(&mut deserializer)
-                            .map_err(serde::de::Error::custom)?;
+                    content = true;
+                    // Text unless the block said it was a tool's output, as in `visit_map`.
+                    if !tool_result && self.text.chars < TEXT_CAP_CHARS {
+                        map.next_value_seed(TextSeed::plain(&mut *self.text))?;
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
                     }
                 }
                 Some("text") if !tool_result && self.text.chars < TEXT_CAP_CHARS => {
@@ -532,37 +535,8 @@ impl<'t, 'de> TextSeed<'t, 'de> {
                 }
             }
         }
-        results.blocks.push(block);
-        Ok(())
-    }
-}
-
-impl<'de> TextSeed<'_, 'de> {
-    /// A content block written as a list (a strict parse takes its fields in order:
-    /// `type`, `tool_use_id`, `is_error`, `content`); its elements read as text as any
-    /// list's are.
-    fn block_list<A: SeqAccess<'de>>(
-        &mut self,
-        mut seq: A,
-        results: &mut Results<'de>,
-    ) -> Result<(), A::Error> {
-        let mut block = ResultBlock::default();
-        let mut count = 0;
-        while let Some(raw) = seq.next_element::<&'de serde_json::value::RawValue>()? {
-            let field = |raw: &'de serde_json::value::RawValue| {
-                serde_json::Deserializer::from_str(raw.get())
-            };
-            let failed = serde::de::Error::custom;
-            match count {
-                0 => block.kind = LStr::deserialize(&mut field(raw)).map_err(failed)?,
-                1 => block.tool_use_id = LStr::deserialize(&mut field(raw)).map_err(failed)?,
-                2 => block.is_error = LBool::deserialize(&mut field(raw)).map_err(failed)?,
-                3 => block.content = (raw.get() != "null").then_some(raw),
-                _ => results.other_shape = true,
-            }
-            count += 1;
-            TextSeed::plain(&mut *self.text).deserialize(&mut field(raw)).map_err(failed)?;
-        }
+        // An error's exit code is in its output, which was skipped.
+        results.two_passes |= content && block.kind.is("tool_result") && block.is_error.0;
         results.blocks.push(block);
         Ok(())
     }
@@ -631,26 +605,11 @@ impl<'de> Visitor<'de> for TextSeed<'_, 'de> {
         self.text.present = true;
         match self.level {
             Level::Content => while seq.next_element_seed(self.child(Level::Block))?.is_some() {},
-            // A strict parse takes a list for a struct's fields in order: a message's
-            // one field (`content`), a block's four.
-            Level::Message => {
-                let mut count = 0;
-                while seq
-                    .next_element_seed(self.child(match count {
-                        0 => Level::Content,
-                        _ => Level::Other,
-                    }))?
-                    .is_some()
-                {
-                    count += 1;
-                }
-                if count > 1 {
-                    self.other_shape();
-                }
-            }
-            Level::Block => {
-                if let Some(results) = self.results.take() {
-                    return self.block_list(seq, results);
+            // A strict parse takes a list for a struct's fields in order (a message's one
+            // field, `content`; a block's four): left to it.
+            Level::Message | Level::Block => {
+                if let Some(results) = self.results.as_deref_mut() {
+                    results.two_passes = true;
                 }
                 while seq.next_element_seed(self.child(Level::Other))?.is_some() {}
             }

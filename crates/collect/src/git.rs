@@ -665,38 +665,38 @@ pub fn read_commits(
 /// check, its identities and the commits left out as other people's, and (where
 /// `wip::ask_with_listing` says so) its work in progress.
 pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadOutput {
-    // The skip check only stats, but on a cold cache each stat waits for the disk: the
-    // checks run on the pool so several wait at once.
-    // Whether a working tree was worked on is told by `stat` too, so it is asked here,
-    // on the pool, rather than one repository after another once the logs are joined.
-    let checks =
-        crate::pool::map_ordered(repos, options.workers, |repo| skip::check(repo, options.since));
-    let active: Vec<(&Repo, Moved)> = repos
-        .iter()
-        .zip(&checks)
-        .filter(|(_, moved)| moved.refs)
-        .map(|(repo, moved)| (repo, *moved))
-        .collect();
-    // With no include outside the repositories, most of them need no `git config`; with
-    // nothing there (or in the environment) that changes a listing, it is read in process.
-    let outside = match options.outside {
-        Some(outside) => outside,
-        None if active.is_empty() => OutsideConfig::default(),
-        None => outside_config(env, options.timeout),
+    // How the moved repositories are read, told once the first of them needs it: with no
+    // include outside the repositories, most of them need no `git config`; with nothing
+    // there (or in the environment) that changes a listing, they are read in process.
+    let how = std::sync::OnceLock::new();
+    let how = || {
+        *how.get_or_init(|| {
+            let outside = options.outside.unwrap_or_else(|| outside_config(env, options.timeout));
+            let in_process = !outside.changes_listing && inproc::environment_allows(env);
+            // git's attributes file outside the repositories (its default place) can mark
+            // files binary or give them a diff driver.
+            let global_attributes = env.config_home().join("git/attributes").exists();
+            How {
+                includes: outside.includes,
+                in_process,
+                numstat_in_process: in_process && !outside.changes_numstat && !global_attributes,
+                status: wip::status_mode(env, outside),
+            }
+        })
     };
-    let in_process = !outside.changes_listing && inproc::environment_allows(env);
-    // git's attributes file outside the repositories (its default place) can mark files
-    // binary or give them a diff driver.
-    let global_attributes = env.config_home().join("git/attributes").exists();
-    let how = How {
-        includes: outside.includes,
-        in_process,
-        numstat_in_process: in_process && !outside.changes_numstat && !global_attributes,
-        status: wip::status_mode(env, outside),
-    };
-    let results = crate::pool::map_ordered(&active, options.workers, |(repo, moved)| {
-        read_repo(env, repo, options, how, *moved)
+    // Each repository's skip check, then its read when its refs moved, in one pass on the
+    // pool: the check only stats, but on a cold cache each stat waits for the disk, and a
+    // read need not wait for the last repository's check. Whether a working tree was
+    // worked on is told by `stat` too, so it is asked here rather than one repository
+    // after another once the logs are joined.
+    let scanned = crate::pool::map_ordered(repos, options.workers, |repo| {
+        let moved = skip::check(repo, options.since);
+        let result = moved.refs.then(|| read_repo(env, repo, options, how(), moved));
+        (moved, result)
     });
+    let (checks, results): (Vec<Moved>, Vec<_>) = scanned.into_iter().unzip();
+    let results: Vec<_> = results.into_iter().flatten().collect();
+    let skipped = repos.len() - results.len();
 
     let scans = repos
         .iter()
@@ -742,7 +742,6 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
         limits: Vec::new(),
         ..SourceStatus::new(report_model::Source::Git)
     };
-    let skipped = repos.len() - active.len();
     if skipped > 0 {
         status
             .limits

@@ -694,45 +694,39 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
         let result = moved.refs.then(|| read_repo(env, repo, options, how(), moved));
         (moved, result)
     });
-    let (checks, results): (Vec<Moved>, Vec<_>) = scanned.into_iter().unzip();
-    let results: Vec<_> = results.into_iter().flatten().collect();
-    let skipped = repos.len() - results.len();
-
+    let mut output = SourceOutput::default();
+    let mut skipped = 0;
     let scans = repos
         .iter()
-        .zip(&checks)
-        .map(|(repo, &moved)| RepoScan {
-            repo: repo.clone(),
-            moved,
-            outcome: Outcome::Unchanged,
-            wip: WipState::NotAsked,
+        .zip(scanned)
+        .map(|(repo, (moved, result))| {
+            let path = || repo.project.path.clone();
+            let (outcome, wip) = match result {
+                None => {
+                    skipped += 1;
+                    (Outcome::Unchanged, WipState::NotAsked)
+                }
+                Some(Ok((commits, repo_read, wip))) => {
+                    output.events.extend(commits);
+                    let wip = match wip {
+                        None => WipState::NotAsked,
+                        Some(Ok(found)) => WipState::Read(found),
+                        Some(Err(what)) => {
+                            output.warnings.push(Error::GitWip { repo: path(), what }.warning());
+                            WipState::Failed
+                        }
+                    };
+                    (Outcome::Read(repo_read), wip)
+                }
+                Some(Err(what)) => {
+                    output.warnings.push(Error::Git { repo: path(), what }.warning());
+                    (Outcome::Failed, WipState::NotAsked)
+                }
+            };
+            RepoScan { repo: repo.clone(), moved, outcome, wip }
         })
         .collect();
-    let mut read = ReadOutput { output: SourceOutput::default(), scans };
-    // The repositories read are the scans whose refs moved, in the same order.
-    let read_scans = read.scans.iter_mut().filter(|scan| scan.moved.refs);
-    for (scan, result) in read_scans.zip(results) {
-        let warn = |what| Error::Git { repo: scan.repo.project.path.clone(), what }.warning();
-        match result {
-            Ok((commits, repo_read, wip)) => {
-                read.output.events.extend(commits);
-                scan.wip = match wip {
-                    None => WipState::NotAsked,
-                    Some(Ok(found)) => WipState::Read(found),
-                    Some(Err(what)) => {
-                        let repo = scan.repo.project.path.clone();
-                        read.output.warnings.push(Error::GitWip { repo, what }.warning());
-                        WipState::Failed
-                    }
-                };
-                scan.outcome = Outcome::Read(repo_read);
-            }
-            Err(what) => {
-                read.output.warnings.push(warn(what));
-                scan.outcome = Outcome::Failed;
-            }
-        }
-    }
+    let mut read = ReadOutput { output, scans };
     let mut status = SourceStatus {
         source: report_model::Source::Git,
         found: !repos.is_empty(),

@@ -90,14 +90,20 @@ pub(crate) fn list(path: &Path) -> Result<Listing, io::Error> {
 /// [`list`] of the folder at `relative` below the open folder `base`.
 pub(crate) fn list_at(base: BorrowedFd<'_>, relative: &Path) -> Result<Listing, io::Error> {
     let folder = open_at(base, relative)?;
+    Ok(list_open(folder.as_fd()))
+}
+
+/// [`list`] of the folder `folder`, already open (for a caller that keeps it open to
+/// reach what is below it by name).
+pub(crate) fn list_open(folder: BorrowedFd<'_>) -> Listing {
     let mut listing = Listing::default();
-    let read = for_each_entry(folder.as_fd(), |_, name, kind| {
+    let read = for_each_entry(folder, |_, name, kind| {
         listing
             .entries
             .push(Entry { name: OsStr::from_bytes(name.to_bytes()).to_owned(), kind: Kind(kind) });
     });
     listing.stopped = read.err().map(io::Error::from);
-    Ok(listing)
+    listing
 }
 
 /// The folder at `relative` below `base`, open for listing.

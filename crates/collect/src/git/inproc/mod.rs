@@ -61,20 +61,33 @@ pub(crate) struct Reader<'a> {
 /// folders; `git fetch` leaves small fetches loose): every object is then read at its
 /// loose path first ([`Loose::read`], or checked with [`Loose::allows`] where gix reads
 /// it), so that a FIFO where a loose object should be is refused (git is asked) instead
-/// of blocking the process. That costs one `stat` per object read, where listing every
-/// `objects/XX` folder up front cost a listing each (up to 256 per repository).
+/// of blocking the process. Listing every `objects/XX` folder up front cost a listing
+/// each (up to 256 per repository); instead the `objects` folder is kept open, and each
+/// object is opened by its two-part name below it: one short path walk, not one through
+/// the whole path to the repository.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Loose(Option<std::path::PathBuf>);
+pub(crate) struct Loose(Option<std::sync::Arc<std::os::fd::OwnedFd>>);
 
 impl Loose {
+    /// `XX/YYYY…`, the object's path below `objects`.
+    fn relative(id: &gix::oid) -> String {
+        let mut hex = id.to_hex().to_string();
+        hex.insert(2, '/');
+        hex
+    }
+
     /// Whether the object `id` may be read: not loose, or loose as a regular file.
     pub(crate) fn allows(&self, id: &gix::oid) -> bool {
+        use std::os::fd::AsFd as _;
         let Some(objects) = &self.0 else { return true };
-        let hex = id.to_hex().to_string();
-        let path = objects.join(&hex[..2]).join(&hex[2..]);
-        match std::fs::symlink_metadata(path) {
-            Ok(meta) => meta.file_type().is_file(),
-            Err(error) => error.kind() == std::io::ErrorKind::NotFound,
+        let relative = Loose::relative(id);
+        match rustix::fs::statat(
+            objects.as_fd(),
+            relative.as_str(),
+            rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
+        ) {
+            Ok(stat) => rustix::fs::FileType::from_raw_mode(stat.st_mode).is_file(),
+            Err(error) => error == rustix::io::Errno::NOENT,
         }
     }
 
@@ -85,8 +98,12 @@ impl Loose {
 
     /// Reads the object `id` into `out` when it is loose, as gix would but without
     /// mapping the file into memory (unmapping thousands of small maps costs a TLB
-    /// shootdown each on every core): the file is read through [`crate::fsread`] (a
-    /// FIFO or anything but a regular file is refused), inflated and its header checked.
+    /// shootdown each on every core), inflated and its header checked. The file is
+    /// opened below the open `objects` folder without blocking (`O_NONBLOCK`, so a FIFO
+    /// opens at once), and anything its `fstat` does not call a regular file is refused
+    /// before a byte is read: the rule of [`crate::fsread`], in one path walk of two
+    /// names and four system calls (open, `fstat`, one read of the size `fstat` gave,
+    /// close) where `fsread::read_small` makes seven.
     /// `Ok(Some(kind))`: read, `out` holds the object's data; `Ok(None)`: not loose (gix
     /// reads it from the packs); `Err(())`: it cannot be read here, git is asked.
     pub(crate) fn read(
@@ -95,12 +112,8 @@ impl Loose {
         out: &mut Vec<u8>,
     ) -> Result<Option<gix::object::Kind>, ()> {
         let Some(objects) = &self.0 else { return Ok(None) };
-        let hex = id.to_hex().to_string();
-        let path = objects.join(&hex[..2]).join(&hex[2..]);
-        let compressed = match crate::fsread::read_small(&path, LOOSE_MAX) {
-            Ok(bytes) => bytes,
-            Err(error) if error.is_not_found() => return Ok(None),
-            Err(_) => return Err(()),
+        let Some(compressed) = read_loose(objects, &Loose::relative(id))? else {
+            return Ok(None);
         };
         let mut header = [0_u8; 64];
         let mut inflate = gix_zlib::Inflate::default();
@@ -129,6 +142,41 @@ impl Loose {
         }
         Ok(Some(kind))
     }
+}
+
+/// The bytes of the loose object file `relative` below the open folder `objects`:
+/// `Ok(None)` when there is none, `Err(())` when it is not a regular file, is larger than
+/// [`LOOSE_MAX`] or cannot be read. The size is `fstat`'s: a file that grows while it is
+/// read is read as it was, as git's own map of the file would be.
+fn read_loose(objects: &std::os::fd::OwnedFd, relative: &str) -> Result<Option<Vec<u8>>, ()> {
+    use rustix::fs::{Mode, OFlags};
+    use std::os::fd::AsFd as _;
+    let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+    let file = match rustix::fs::openat(objects.as_fd(), relative, flags, Mode::empty()) {
+        Ok(file) => file,
+        Err(rustix::io::Errno::NOENT) => return Ok(None),
+        Err(_) => return Err(()),
+    };
+    let stat = rustix::fs::fstat(&file).map_err(|_| ())?;
+    if !rustix::fs::FileType::from_raw_mode(stat.st_mode).is_file() {
+        return Err(());
+    }
+    let size = u64::try_from(stat.st_size).map_err(|_| ())?;
+    if size > LOOSE_MAX {
+        return Err(());
+    }
+    let mut bytes = vec![0_u8; usize::try_from(size).map_err(|_| ())?];
+    let mut filled = 0;
+    while filled < bytes.len() {
+        match rustix::io::read(&file, &mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(read) => filled += read,
+            Err(rustix::io::Errno::INTR) => {}
+            Err(_) => return Err(()),
+        }
+    }
+    bytes.truncate(filled);
+    Ok(Some(bytes))
 }
 
 /// The largest loose object file read in process (compressed); a larger one asks git.
@@ -273,13 +321,14 @@ fn plain_layout(work_tree: &Path, git_dir: &Path) -> Option<Loose> {
 /// digits), which are not listed (see [`Loose`]). Gives the loose objects' folder when
 /// there is one such folder.
 fn objects_layout(objects: &Path) -> Option<Loose> {
-    let listing = match crate::listing::list(objects) {
-        Ok(listing) => listing,
+    let folder = match crate::listing::open_at(rustix::fs::CWD, objects) {
+        Ok(folder) => folder,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             return Some(Loose::default());
         }
         Err(_) => return None,
     };
+    let listing = crate::listing::list_open(std::os::fd::AsFd::as_fd(&folder));
     if listing.stopped.is_some() {
         return None;
     }
@@ -297,7 +346,7 @@ fn objects_layout(objects: &Path) -> Option<Loose> {
             return None;
         }
     }
-    Some(Loose(loose.then(|| objects.to_path_buf())))
+    Some(Loose(loose.then(|| std::sync::Arc::new(folder))))
 }
 
 fn no_linked_worktrees(git_dir: &Path) -> bool {

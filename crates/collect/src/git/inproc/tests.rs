@@ -275,6 +275,57 @@ fn a_fifo_in_place_of_a_loose_object_asks_git_and_never_blocks() {
     assert!(reader.status(since(), Status::Paths).is_none(), "HEAD's FIFO was opened");
 }
 
+/// Every loose object of a repository reads as `git cat-file` gives it, through the
+/// open `objects` folder; a missing one is left to the packs, and a folder where one
+/// should be asks git.
+#[test]
+fn loose_objects_read_as_git_gives_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = case_repo(dir.path(), "loose");
+    let repo = repo_at(&path);
+    let reader = Reader::open(&repo).expect("a repository with loose objects opens");
+    let loose = reader.loose().clone();
+    let mut ids = Vec::new();
+    for folder in fs_err::read_dir(path.join(".git/objects")).unwrap() {
+        let folder = folder.unwrap();
+        let name = folder.file_name().to_string_lossy().into_owned();
+        if name.len() != 2 {
+            continue;
+        }
+        for file in fs_err::read_dir(folder.path()).unwrap() {
+            ids.push(format!("{name}{}", file.unwrap().file_name().to_string_lossy()));
+        }
+    }
+    assert!(ids.len() >= 3, "the case has loose commits, trees and blobs: {ids:?}");
+    let mut out = Vec::new();
+    for id in &ids {
+        let oid = gix::ObjectId::from_hex(id.as_bytes()).unwrap();
+        let kind = loose.read(&oid, &mut out).expect("readable").expect("loose");
+        let date = "2026-11-27T11:00:00+09:00";
+        let by_git = git(&path, date, &["cat-file", "-t", id], &[]);
+        assert_eq!(kind.to_string(), by_git.trim(), "{id}");
+        #[expect(clippy::disallowed_methods, reason = "the test compares with git's bytes")]
+        let bytes = std::process::Command::new("git")
+            .current_dir(&path)
+            .args(["cat-file", kind.to_string().as_str(), id])
+            .output()
+            .unwrap()
+            .stdout;
+        assert_eq!(out, bytes, "{id}");
+        assert!(loose.allows(&oid), "{id}");
+    }
+    let absent = gix::ObjectId::from_hex(b"00000000000000000000000000000000000000ff").unwrap();
+    assert_eq!(loose.read(&absent, &mut out), Ok(None));
+    assert!(loose.allows(&absent));
+    // A folder where the first object should be.
+    let first = gix::ObjectId::from_hex(ids[0].as_bytes()).unwrap();
+    let file = path.join(".git/objects").join(&ids[0][..2]).join(&ids[0][2..]);
+    fs_err::remove_file(&file).unwrap();
+    fs_err::create_dir(&file).unwrap();
+    assert_eq!(loose.read(&first, &mut out), Err(()));
+    assert!(!loose.allows(&first));
+}
+
 #[test]
 fn subjects_follow_git_format_subject() {
     let cases: [(&str, &str); 6] = [

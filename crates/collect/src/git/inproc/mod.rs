@@ -65,8 +65,22 @@ pub(crate) struct Reader<'a> {
 /// each (up to 256 per repository); instead the `objects` folder is kept open, and each
 /// object is opened by its two-part name below it: one short path walk, not one through
 /// the whole path to the repository.
+///
+/// The commits read loose are kept for the reader's life: the listing walk, the
+/// branches-ahead painting and the line counts of one repository read many of the same
+/// commits, each a file to open and inflate again otherwise.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Loose(Option<std::sync::Arc<std::os::fd::OwnedFd>>);
+pub(crate) struct Loose(Option<std::sync::Arc<LooseFolder>>);
+
+/// The open `objects` folder of a repository with loose objects, and the commits read
+/// from it.
+#[derive(Debug)]
+pub(crate) struct LooseFolder {
+    objects: std::os::fd::OwnedFd,
+    commits: std::sync::Mutex<
+        std::collections::HashMap<gix::ObjectId, Box<[u8]>, foldhash::fast::FixedState>,
+    >,
+}
 
 impl Loose {
     /// `XX/YYYY…`, the object's path below `objects`.
@@ -79,10 +93,10 @@ impl Loose {
     /// Whether the object `id` may be read: not loose, or loose as a regular file.
     pub(crate) fn allows(&self, id: &gix::oid) -> bool {
         use std::os::fd::AsFd as _;
-        let Some(objects) = &self.0 else { return true };
+        let Some(folder) = &self.0 else { return true };
         let relative = Loose::relative(id);
         match rustix::fs::statat(
-            objects.as_fd(),
+            folder.objects.as_fd(),
             relative.as_str(),
             rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
         ) {
@@ -111,8 +125,14 @@ impl Loose {
         id: &gix::oid,
         out: &mut Vec<u8>,
     ) -> Result<Option<gix::object::Kind>, ()> {
-        let Some(objects) = &self.0 else { return Ok(None) };
-        let Some(compressed) = read_loose(objects, &Loose::relative(id))? else {
+        let Some(folder) = &self.0 else { return Ok(None) };
+        let commits = || folder.commits.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(commit) = commits().get(id) {
+            out.clear();
+            out.extend_from_slice(commit);
+            return Ok(Some(gix::object::Kind::Commit));
+        }
+        let Some(compressed) = read_loose(&folder.objects, &Loose::relative(id))? else {
             return Ok(None);
         };
         let mut header = [0_u8; 64];
@@ -139,6 +159,9 @@ impl Loose {
             if read != size {
                 return Err(());
             }
+        }
+        if kind == gix::object::Kind::Commit {
+            commits().insert(id.to_owned(), out.as_slice().into());
         }
         Ok(Some(kind))
     }
@@ -346,7 +369,9 @@ fn objects_layout(objects: &Path) -> Option<Loose> {
             return None;
         }
     }
-    Some(Loose(loose.then(|| std::sync::Arc::new(folder))))
+    Some(Loose(loose.then(|| {
+        std::sync::Arc::new(LooseFolder { objects: folder, commits: std::sync::Mutex::default() })
+    })))
 }
 
 fn no_linked_worktrees(git_dir: &Path) -> bool {

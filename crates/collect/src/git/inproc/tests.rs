@@ -313,13 +313,37 @@ fn loose_objects_read_as_git_gives_them() {
             .stdout;
         assert_eq!(out, bytes, "{id}");
         assert!(loose.allows(&oid), "{id}");
+        // Again: a commit from what the reader kept, the rest from the file.
+        assert_eq!(loose.read(&oid, &mut out), Ok(Some(kind)), "{id}");
+        assert_eq!(out, bytes, "{id}");
+    }
+    // A commit read once is kept for the reader's life (its file is not opened again);
+    // another object is read from its file each time.
+    let commit = git(&path, "2026-11-27T11:00:00+09:00", &["rev-parse", "HEAD"], &[]);
+    let commit = commit.trim();
+    let tree = git(&path, "2026-11-27T11:00:00+09:00", &["rev-parse", "HEAD^{tree}"], &[]);
+    let tree = tree.trim();
+    for (id, kept) in [(commit, true), (tree, false)] {
+        let oid = gix::ObjectId::from_hex(id.as_bytes()).unwrap();
+        fs_err::remove_file(path.join(".git/objects").join(&id[..2]).join(&id[2..])).unwrap();
+        let read = loose.read(&oid, &mut out);
+        assert_eq!(read.is_ok_and(|kind| kind.is_some()), kept, "{id}: {read:?}");
     }
     let absent = gix::ObjectId::from_hex(b"00000000000000000000000000000000000000ff").unwrap();
     assert_eq!(loose.read(&absent, &mut out), Ok(None));
     assert!(loose.allows(&absent));
-    // A folder where the first object should be.
-    let first = gix::ObjectId::from_hex(ids[0].as_bytes()).unwrap();
-    let file = path.join(".git/objects").join(&ids[0][..2]).join(&ids[0][2..]);
+    // A folder where an object not read yet should be (a reader that had read it would
+    // hand out what it kept, for a commit).
+    let reader = Reader::open(&repo).expect("the layout is still plain");
+    let loose = reader.loose().clone();
+    let blob = ids
+        .iter()
+        .find(|id| {
+            git(&path, "2026-11-27T11:00:00+09:00", &["cat-file", "-t", id], &[]).trim() == "blob"
+        })
+        .expect("a loose blob");
+    let first = gix::ObjectId::from_hex(blob.as_bytes()).unwrap();
+    let file = path.join(".git/objects").join(&blob[..2]).join(&blob[2..]);
     fs_err::remove_file(&file).unwrap();
     fs_err::create_dir(&file).unwrap();
     assert_eq!(loose.read(&first, &mut out), Err(()));

@@ -3,6 +3,7 @@
 //! provably git's answer; anything else asks git.
 
 use std::collections::{HashMap, HashSet};
+use std::os::fd::{AsFd as _, BorrowedFd};
 use std::os::unix::ffi::OsStrExt as _;
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
@@ -126,8 +127,9 @@ impl Reader<'_> {
         let mut excludes = repository
             .excludes(&index, None, gix::worktree::stack::state::ignore::Source::default())
             .ok()?;
-        let mut walk = Untracked { work_tree, tracked: &tracked, bound, mode, looks: 0 };
-        walk.tracked_folder(b"", &mut excludes, &mut named)?;
+        let mut walk = Untracked { tracked: &tracked, bound, mode, looks: 0 };
+        let top = crate::listing::open_at(rustix::fs::CWD, work_tree).ok()?;
+        walk.tracked_folder(top.as_fd(), b"", &mut excludes, &mut named)?;
         Some(named)
     }
 
@@ -473,9 +475,10 @@ fn content_changed(
     Some(id != entry.id)
 }
 
-/// The walk of the work tree's untracked entries.
+/// The walk of the work tree's untracked entries. Each folder is listed open, and what
+/// is below it is reached by name from there (`openat`, `lstat` at the folder), not by
+/// a path the kernel walks from the root again.
 struct Untracked<'a> {
-    work_tree: &'a Path,
     /// The index's paths and the folders holding them.
     tracked: &'a HashSet<&'a [u8]>,
     bound: SystemTime,
@@ -486,16 +489,16 @@ struct Untracked<'a> {
 
 impl Untracked<'_> {
     /// Names the untracked entries of the tracked folder `dir` (relative, `b""` for the
-    /// top) that are not ignored and were modified at or after the bound; tracked
-    /// folders are entered. `None`: ask git.
+    /// top; open as `folder`) that are not ignored and were modified at or after the
+    /// bound; tracked folders are entered. `None`: ask git.
     fn tracked_folder(
         &mut self,
+        folder: BorrowedFd<'_>,
         dir: &[u8],
         excludes: &mut gix::AttributeStack<'_>,
         named: &mut Vec<(String, bool)>,
     ) -> Option<()> {
-        let folder = self.folder(dir);
-        let listing = crate::listing::list(&folder).ok()?;
+        let listing = crate::listing::list_open(folder);
         if listing.stopped.is_some() || !plain_ignore_file(&listing) {
             return None;
         }
@@ -508,16 +511,17 @@ impl Untracked<'_> {
             let kind = entry.kind;
             if self.tracked.contains(relative.as_slice()) {
                 if kind.is_dir() {
-                    self.tracked_folder(&relative, excludes, named)?;
+                    let child = crate::listing::open_at(folder, Path::new(&entry.name)).ok()?;
+                    self.tracked_folder(child.as_fd(), &relative, excludes, named)?;
                 }
                 continue;
             }
             if name == b".gitattributes" {
                 return None;
             }
-            let old = fs_err::symlink_metadata(entry.path_in(&folder))
-                .and_then(|meta| meta.modified())
-                .is_ok_and(|modified| modified < self.bound);
+            let old =
+                rustix::fs::statat(folder, &entry.name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+                    .is_ok_and(|stat| crate::fsread::stat_modified(&stat) < self.bound);
             if old || ignored(excludes, &relative, kind.is_dir())? {
                 continue;
             }
@@ -526,7 +530,7 @@ impl Untracked<'_> {
             }
             if !kind.is_dir() {
                 named.push((String::from_utf8_lossy(&relative).into_owned(), false));
-            } else if self.shown(&relative, excludes)? {
+            } else if self.shown(folder, &entry.name, &relative, excludes)? {
                 let mut path = String::from_utf8_lossy(&relative).into_owned();
                 path.push('/');
                 named.push((path, false));
@@ -535,10 +539,18 @@ impl Untracked<'_> {
         Some(())
     }
 
-    /// Whether `status` names the untracked folder `dir`: it holds a `.git` (another
-    /// repository), or a file or link that no ignore rule excludes, at any depth.
-    fn shown(&mut self, dir: &[u8], excludes: &mut gix::AttributeStack<'_>) -> Option<bool> {
-        let listing = crate::listing::list(&self.folder(dir)).ok()?;
+    /// Whether `status` names the untracked folder `dir` (the entry `name` of the open
+    /// folder `parent`): it holds a `.git` (another repository), or a file or link that
+    /// no ignore rule excludes, at any depth.
+    fn shown(
+        &mut self,
+        parent: BorrowedFd<'_>,
+        name: &std::ffi::OsStr,
+        dir: &[u8],
+        excludes: &mut gix::AttributeStack<'_>,
+    ) -> Option<bool> {
+        let folder = crate::listing::open_at(parent, Path::new(name)).ok()?;
+        let listing = crate::listing::list_open(folder.as_fd());
         if listing.stopped.is_some() || !plain_ignore_file(&listing) {
             return None;
         }
@@ -555,19 +567,11 @@ impl Untracked<'_> {
             if ignored(excludes, &relative, is_dir)? {
                 continue;
             }
-            if !is_dir || self.shown(&relative, excludes)? {
+            if !is_dir || self.shown(folder.as_fd(), &entry.name, &relative, excludes)? {
                 return Some(true);
             }
         }
         Some(false)
-    }
-
-    fn folder(&self, dir: &[u8]) -> std::path::PathBuf {
-        if dir.is_empty() {
-            self.work_tree.to_path_buf()
-        } else {
-            self.work_tree.join(std::ffi::OsStr::from_bytes(dir))
-        }
     }
 }
 

@@ -247,15 +247,24 @@ pub(crate) fn peeled(
         target = target.follow()?.ok()?;
     }
     let mut id = target.target().try_id()?.to_owned();
+    // A loose object is read whole by `Loose::read` (which refuses a FIFO and keeps a
+    // commit for the walk that follows) rather than its header by gix, which maps each
+    // loose file into memory to read it: an `mmap` and a `munmap` per ref tip.
+    let mut buffer = Vec::new();
     for _ in 0..8 {
-        if !loose.allows(&id) {
-            return None;
-        }
-        let header = repository.try_find_header(id).ok()??;
-        if header.kind() != gix::object::Kind::Tag {
+        let (kind, read) = match loose.read(&id, &mut buffer) {
+            Err(()) => return None,
+            Ok(Some(kind)) => (kind, true),
+            Ok(None) => (repository.try_find_header(id).ok()??.kind(), false),
+        };
+        if kind != gix::object::Kind::Tag {
             return Some(id);
         }
-        id = repository.find_object(id).ok()?.try_into_tag().ok()?.target_id().ok()?.detach();
+        id = if read {
+            gix::objs::TagRefIter::from_bytes(&buffer, gix::hash::Kind::Sha1).target_id().ok()?
+        } else {
+            repository.find_object(id).ok()?.try_into_tag().ok()?.target_id().ok()?.detach()
+        };
     }
     None
 }

@@ -350,6 +350,32 @@ fn loose_objects_read_as_git_gives_them() {
     assert!(!loose.allows(&first));
 }
 
+/// A ref's tip where objects are loose is peeled through loose annotated tags (a tag of
+/// a tag too) to the commit git names, each object read by `Loose::read`.
+#[test]
+fn loose_annotated_tags_peel_to_the_commit_git_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = case_repo(dir.path(), "loose");
+    let date = "2026-11-27T11:00:00+09:00";
+    git(&path, date, &["tag", "-a", "v1", "-m", "one"], &[]);
+    git(&path, date, &["tag", "-a", "v1-again", "-m", "the tag tagged", "v1"], &[]);
+    git(&path, date, &["tag", "light"], &[]);
+    let repo = repo_at(&path);
+    let reader = Reader::open(&repo).expect("a repository with loose objects opens");
+    assert!(reader.loose().any());
+    let repository = reader.repository();
+    for name in ["v1", "v1-again", "light"] {
+        let tag = git(&path, date, &["rev-parse", &format!("refs/tags/{name}")], &[]);
+        let tag = tag.trim();
+        let loose = path.join(".git/objects").join(&tag[..2]).join(&tag[2..]);
+        assert!(loose.is_file(), "{name}'s object is loose");
+        let mut reference = repository.find_reference(&format!("refs/tags/{name}")).unwrap();
+        let peeled = peeled(repository, reader.loose(), &mut reference, None).expect("peeled");
+        let commit = git(&path, date, &["rev-parse", &format!("{name}^{{commit}}")], &[]);
+        assert_eq!(peeled.to_string(), commit.trim(), "{name}");
+    }
+}
+
 #[test]
 fn subjects_follow_git_format_subject() {
     let cases: [(&str, &str); 6] = [

@@ -96,8 +96,7 @@ impl Reader<'_> {
             _ => {}
         }
         let options = gix::index::decode::Options { thread_limit: Some(1), ..Default::default() };
-        let index =
-            gix::index::File::at(&index_path, gix::hash::Kind::Sha1, false, options).ok()?;
+        let index = read_index(&index_path, &index_meta, options)?;
         if index.link().is_some() || index.is_sparse() {
             return None;
         }
@@ -255,6 +254,36 @@ impl Compare<'_> {
         Some(tracked)
     }
 }
+
+/// The index at `path` (whose `lstat` gave `meta`), read whole through
+/// [`crate::fsread`] and decoded, its checksum checked first as git and gix check it
+/// (`None`: ask git). `gix::index::File::at` maps the file into memory and then reads it
+/// again to hash it; unmapping costs a TLB shootdown on every core.
+fn read_index(
+    path: &Path,
+    meta: &std::fs::Metadata,
+    options: gix::index::decode::Options,
+) -> Option<gix::index::File> {
+    let bytes = crate::fsread::read_small(path, INDEX_MAX).ok()?;
+    let kind = gix::hash::Kind::Sha1;
+    let body = bytes.len().checked_sub(kind.len_in_bytes())?;
+    let expected = &bytes[body..];
+    // A null checksum: written with `index.skipHash`.
+    if expected.iter().any(|&byte| byte != 0) {
+        let mut hasher = gix::hash::hasher(kind);
+        hasher.update(&bytes[..body]);
+        if hasher.try_finalize().ok()?.as_bytes() != expected {
+            return None;
+        }
+    }
+    let mtime = filetime::FileTime::from_last_modification_time(meta);
+    let (state, _) = gix::index::State::from_bytes(&bytes, mtime, kind, options).ok()?;
+    Some(gix::index::File::from_state(state, path))
+}
+
+/// The largest index read in process; git is asked beyond (an index of a million
+/// files is about 100 MB).
+const INDEX_MAX: u64 = 512 << 20;
 
 /// The folders of the work tree the index entries are in, opened one component at a
 /// time and kept open while the entries (sorted by path) stay in them: each entry is

@@ -376,6 +376,32 @@ fn loose_annotated_tags_peel_to_the_commit_git_names() {
     }
 }
 
+/// The index is read whole and its checksum checked before it is decoded: an index
+/// whose bytes do not match its checksum asks git (which refuses it too), and one
+/// written with `index.skipHash` (a null checksum) is read.
+#[test]
+fn an_index_whose_checksum_does_not_match_asks_git() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = case_repo(dir.path(), "index-checksum");
+    let repo = repo_at(&path);
+    let reader = Reader::open(&repo).expect("a plain repository opens");
+    assert_eq!(reader.status(since(), Status::Paths), Some(Vec::new()), "a clean work tree");
+    let index_path = path.join(".git/index");
+    let index = fs_err::read(&index_path).unwrap();
+    let body = index.len() - 20;
+    // The same entries with a null checksum, as `index.skipHash` writes them.
+    let mut skipped = index.clone();
+    skipped[body..].fill(0);
+    fs_err::write(&index_path, &skipped).unwrap();
+    assert_eq!(reader.status(since(), Status::Paths), Some(Vec::new()), "skipHash");
+    // One byte of an entry's path changed: the checksum no longer matches.
+    let mut corrupt = index;
+    let at = corrupt.windows(5).position(|window| window == b"a.txt").expect("an entry a.txt");
+    corrupt[at] = b'c';
+    fs_err::write(&index_path, &corrupt).unwrap();
+    assert_eq!(reader.status(since(), Status::Paths), None, "a corrupt index asks git");
+}
+
 #[test]
 fn subjects_follow_git_format_subject() {
     let cases: [(&str, &str); 6] = [

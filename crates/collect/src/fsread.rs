@@ -10,6 +10,10 @@
 //!   opened handle with `fstat`, so the check cannot race with a rename. `O_NONBLOCK` is
 //!   left set: it has no effect on reads of a regular file.
 //! - [`read_small`] reads a small metadata file whole, up to a size cap.
+//! - [`read_small_at`] reads a small file below an open folder, for the many small
+//!   files of one folder (loose objects): it opens the file without blocking
+//!   (`O_NONBLOCK`, so a FIFO opens at once) and refuses anything its `fstat` does not
+//!   call a regular file before reading a byte, in four system calls.
 //! - [`Lines`] streams a file line by line with a cap on the length of a line: a longer
 //!   line is skipped (without being held in memory) and counted, and [`Lines::too_long`]
 //!   gives the error that names the file.
@@ -92,6 +96,44 @@ pub(crate) fn read_small(path: &Path, limit: u64) -> Result<Vec<u8>, Error> {
         return Err(Error::TooLarge { path: path.to_path_buf(), limit });
     }
     Ok(bytes)
+}
+
+/// The file `relative` below the open folder `folder`, whole, when it is a regular file
+/// of at most `limit` bytes (see the module doc); `Ok(None)` when there is none. The
+/// size is `fstat`'s: a file that grows while it is read is read as it was, as a map of
+/// it would be. Errors carry no path (the caller names the file, or asks git instead).
+pub(crate) fn read_small_at(
+    folder: std::os::fd::BorrowedFd<'_>,
+    relative: &str,
+    limit: u64,
+) -> io::Result<Option<Vec<u8>>> {
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+    let file = match rustix::fs::openat(folder, relative, flags, Mode::empty()) {
+        Ok(file) => file,
+        Err(rustix::io::Errno::NOENT) => return Ok(None),
+        Err(error) => return Err(error.into()),
+    };
+    let stat = rustix::fs::fstat(&file)?;
+    if !rustix::fs::FileType::from_raw_mode(stat.st_mode).is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    let size = u64::try_from(stat.st_size).map_err(io::Error::other)?;
+    if size > limit {
+        return Err(io::Error::other("larger than the limit"));
+    }
+    let mut bytes = vec![0_u8; usize::try_from(size).map_err(io::Error::other)?];
+    let mut filled = 0;
+    while filled < bytes.len() {
+        match rustix::io::read(&file, &mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(read) => filled += read,
+            Err(rustix::io::Errno::INTR) => {}
+            Err(error) => return Err(error.into()),
+        }
+    }
+    bytes.truncate(filled);
+    Ok(Some(bytes))
 }
 
 /// [`read_small`] as text, invalid UTF-8 replaced.

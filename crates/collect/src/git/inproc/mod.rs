@@ -115,9 +115,8 @@ impl Loose {
     /// shootdown each on every core), inflated and its header checked. The file is
     /// opened below the open `objects` folder without blocking (`O_NONBLOCK`, so a FIFO
     /// opens at once), and anything its `fstat` does not call a regular file is refused
-    /// before a byte is read: the rule of [`crate::fsread`], in one path walk of two
-    /// names and four system calls (open, `fstat`, one read of the size `fstat` gave,
-    /// close) where `fsread::read_small` makes seven.
+    /// before a byte is read ([`crate::fsread::read_small_at`]: one path walk of two
+    /// names and four system calls where `fsread::read_small` makes seven).
     /// `Ok(Some(kind))`: read, `out` holds the object's data; `Ok(None)`: not loose (gix
     /// reads it from the packs); `Err(())`: it cannot be read here, git is asked.
     pub(crate) fn read(
@@ -125,6 +124,7 @@ impl Loose {
         id: &gix::oid,
         out: &mut Vec<u8>,
     ) -> Result<Option<gix::object::Kind>, ()> {
+        use std::os::fd::AsFd as _;
         let Some(folder) = &self.0 else { return Ok(None) };
         let commits = || folder.commits.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(commit) = commits().get(id) {
@@ -132,7 +132,11 @@ impl Loose {
             out.extend_from_slice(commit);
             return Ok(Some(gix::object::Kind::Commit));
         }
-        let Some(compressed) = read_loose(&folder.objects, &Loose::relative(id))? else {
+        let relative = Loose::relative(id);
+        let Some(compressed) =
+            crate::fsread::read_small_at(folder.objects.as_fd(), &relative, LOOSE_MAX)
+                .map_err(|_| ())?
+        else {
             return Ok(None);
         };
         let mut header = [0_u8; 64];
@@ -165,41 +169,6 @@ impl Loose {
         }
         Ok(Some(kind))
     }
-}
-
-/// The bytes of the loose object file `relative` below the open folder `objects`:
-/// `Ok(None)` when there is none, `Err(())` when it is not a regular file, is larger than
-/// [`LOOSE_MAX`] or cannot be read. The size is `fstat`'s: a file that grows while it is
-/// read is read as it was, as git's own map of the file would be.
-fn read_loose(objects: &std::os::fd::OwnedFd, relative: &str) -> Result<Option<Vec<u8>>, ()> {
-    use rustix::fs::{Mode, OFlags};
-    use std::os::fd::AsFd as _;
-    let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
-    let file = match rustix::fs::openat(objects.as_fd(), relative, flags, Mode::empty()) {
-        Ok(file) => file,
-        Err(rustix::io::Errno::NOENT) => return Ok(None),
-        Err(_) => return Err(()),
-    };
-    let stat = rustix::fs::fstat(&file).map_err(|_| ())?;
-    if !rustix::fs::FileType::from_raw_mode(stat.st_mode).is_file() {
-        return Err(());
-    }
-    let size = u64::try_from(stat.st_size).map_err(|_| ())?;
-    if size > LOOSE_MAX {
-        return Err(());
-    }
-    let mut bytes = vec![0_u8; usize::try_from(size).map_err(|_| ())?];
-    let mut filled = 0;
-    while filled < bytes.len() {
-        match rustix::io::read(&file, &mut bytes[filled..]) {
-            Ok(0) => break,
-            Ok(read) => filled += read,
-            Err(rustix::io::Errno::INTR) => {}
-            Err(_) => return Err(()),
-        }
-    }
-    bytes.truncate(filled);
-    Ok(Some(bytes))
 }
 
 /// The largest loose object file read in process (compressed); a larger one asks git.

@@ -9,7 +9,7 @@
 //! hold, grouped by what hides their commits (their upstream, or every remote-tracking
 //! branch), one painting per group ([`paint`], as git's `limit_list`: the hidden side's
 //! history painted once, each commit decoded once and checked against loose-object
-//! FIFOs). Otherwise git is asked: one `git for-each-ref` (the upstream's
+//! FIFOs, or read from the commit-graph where the repository has one). Otherwise git is asked: one `git for-each-ref` (the upstream's
 //! `ahead N`), and, only when some branch has no upstream, one `git log --source` over
 //! those branches `--not --remotes`, where a commit two such branches share is counted
 //! for the first that reaches it.
@@ -50,6 +50,15 @@ fn in_process(
     repository: &gix::Repository,
     loose: &super::inproc::Loose,
 ) -> Option<Vec<AheadBranch>> {
+    in_process_counted(repository, loose).map(|(found, _)| found)
+}
+
+/// [`in_process`], with how many commits were decoded from their objects (the others
+/// came from the commit-graph).
+fn in_process_counted(
+    repository: &gix::Repository,
+    loose: &super::inproc::Loose,
+) -> Option<(Vec<AheadBranch>, usize)> {
     let references = repository.references().ok()?;
     // `packed-refs` read once for all the refs (`peel_to_id` would look at it again for
     // each, a `stat` and an `open` per ref).
@@ -65,7 +74,7 @@ fn in_process(
         remotes.push(id);
     }
     if remotes.is_empty() {
-        return Some(Vec::new());
+        return Some((Vec::new(), 0));
     }
     remotes.sort();
     remotes.dedup();
@@ -100,20 +109,36 @@ fn in_process(
         groups.entry(hidden).or_default().push((name, tip));
     }
     let mut found = Vec::new();
-    let mut read: Commits = HashMap::new();
+    let mut read = Commits::default();
     let mut buffer = Vec::new();
+    // Opened only when there is something to paint.
+    let graph = if groups.is_empty() { None } else { super::inproc::commit_graph(repository) };
+    let objects = Objects { repository, loose, graph: graph.as_ref() };
     for (hidden, branches) in groups {
         for some in branches.chunks(VISIBLE_BITS) {
-            found.extend(paint((repository, loose), (&mut read, &mut buffer), &hidden, some)?);
+            found.extend(paint(&objects, (&mut read, &mut buffer), &hidden, some)?);
         }
     }
     found.sort();
-    Some(found)
+    Some((found, read.decoded))
 }
 
-/// The commits the painting decoded: each one's committer date and parents, read once
-/// per repository.
-type Commits = HashMap<gix::ObjectId, (i64, Vec<gix::ObjectId>)>;
+/// Where the painting reads commits: the commit-graph first, when the repository has one
+/// (a commit's date and parents without inflating it: the graph is git's own index of
+/// them), else the objects, each checked by `loose` first.
+struct Objects<'r> {
+    repository: &'r gix::Repository,
+    loose: &'r super::inproc::Loose,
+    graph: Option<&'r gix::commitgraph::Graph>,
+}
+
+/// The commits the painting read: each one's committer date and parents, read once per
+/// repository, and how many of them were decoded from their objects.
+#[derive(Default)]
+struct Commits {
+    known: HashMap<gix::ObjectId, (i64, Vec<gix::ObjectId>)>,
+    decoded: usize,
+}
 
 /// The flag of the commits the hidden tips reach; the bits below it are the branches'.
 const HIDDEN: u64 = 1 << 63;
@@ -128,29 +153,69 @@ const MAX_READ: usize = 100_000;
 /// commits dated out of order (git's `limit_list` allows five).
 const SLOP: u32 = 5;
 
-/// The commit `id`'s committer date, its header decoded on first use (parents kept),
-/// each object checked by `loose` first. `None` when it cannot be read or is not a
-/// commit.
+/// The commit `id`'s committer date, from the commit-graph or its header decoded on
+/// first use (parents kept), each object checked by `loose` first. `None` when it cannot
+/// be read or is not a commit.
 fn commit_time(
-    (repository, loose): (&gix::Repository, &super::inproc::Loose),
+    objects: &Objects<'_>,
     (read, buffer): (&mut Commits, &mut Vec<u8>),
     id: gix::ObjectId,
 ) -> Option<i64> {
-    if let Some((time, _)) = read.get(&id) {
+    if let Some((time, _)) = read.known.get(&id) {
         return Some(*time);
     }
-    if read.len() >= MAX_READ {
+    if read.known.len() >= MAX_READ {
         return None;
     }
-    let (kind, data) = super::inproc::find(repository, loose, &id, buffer)?;
+    if let Some((time, parents)) = objects.graph.and_then(|graph| from_graph(graph, &id)) {
+        read.known.insert(id, (time, parents));
+        return Some(time);
+    }
+    let (kind, data) = super::inproc::find(objects.repository, objects.loose, &id, buffer)?;
     if kind != gix::object::Kind::Commit {
         return None;
     }
     let commit = gix::objs::CommitRefIter::from_bytes(data, gix::hash::Kind::Sha1);
     let parents: Vec<gix::ObjectId> = commit.parent_ids().collect();
     let time = commit.committer().ok()?.time().ok()?.seconds;
-    read.insert(id, (time, parents));
+    read.known.insert(id, (time, parents));
+    read.decoded += 1;
     Some(time)
+}
+
+/// The committer date and parents the commit-graph holds for `id`; `None` when it does
+/// not hold the commit (one made since the graph was written), holds it with a date
+/// before 1970 (which its 34 bits cannot tell), or cannot be read (the object is then
+/// decoded).
+fn from_graph(
+    graph: &gix::commitgraph::Graph,
+    id: &gix::ObjectId,
+) -> Option<(i64, Vec<gix::ObjectId>)> {
+    let commit = graph.commit_by_id(id)?;
+    let time = i64::try_from(commit.committer_timestamp()).ok().filter(|time| *time > 0)?;
+    let parents = commit
+        .iter_parents()
+        .map(|parent| parent.ok().map(|position| graph.id_at(position).to_owned()))
+        .collect::<Option<Vec<_>>>()?;
+    Some((time, parents))
+}
+
+/// git's `still_interesting` (`revision.c`), after a commit the hidden side reaches was
+/// taken: the slop left. The walk goes on ([`SLOP`] again) while the newest commit queued
+/// is dated no earlier than the last one taken that the hidden side did not reach
+/// (`date`: commits of one second, as a rebase makes them, are all taken), and while a
+/// queued commit is not reached by the hidden side; then it takes [`SLOP`] more.
+fn still_interesting(
+    queue: &BinaryHeap<(i64, gix::ObjectId)>,
+    flags: &HashMap<gix::ObjectId, u64>,
+    date: i64,
+    slop: u32,
+) -> u32 {
+    let Some(&(newest, _)) = queue.peek() else { return 0 };
+    if date <= newest || queue.iter().any(|(_, queued)| flags[queued] & HIDDEN == 0) {
+        return SLOP;
+    }
+    slop.saturating_sub(1)
 }
 
 /// The branches `branches` (at most [`VISIBLE_BITS`]) whose commits `hidden` does not
@@ -163,7 +228,7 @@ fn commit_time(
 /// decoded once (its header only), and each read goes through the loose-object check,
 /// which gix's own walk would bypass. `None` when a commit cannot be read (git is asked).
 fn paint(
-    objects: (&gix::Repository, &super::inproc::Loose),
+    objects: &Objects<'_>,
     (read, buffer): (&mut Commits, &mut Vec<u8>),
     hidden: &[gix::ObjectId],
     branches: &[(String, gix::ObjectId)],
@@ -183,9 +248,11 @@ fn paint(
         }
     }
     let mut slop = SLOP;
-    while let Some((_, id)) = queue.pop() {
+    // The date of the last commit taken that the hidden side did not reach yet.
+    let mut date = i64::MAX;
+    while let Some((time, id)) = queue.pop() {
         let flag = flags[&id];
-        let parents = read.get(&id)?.1.clone();
+        let parents = read.known.get(&id)?.1.clone();
         for parent in parents {
             let time = commit_time(objects, (read, buffer), parent)?;
             let old = flags.entry(parent).or_insert(0);
@@ -194,13 +261,13 @@ fn paint(
                 queue.push((time, parent));
             }
         }
-        if queue.iter().all(|(_, queued)| flags[queued] & HIDDEN != 0) {
-            if slop == 0 {
-                break;
-            }
-            slop -= 1;
-        } else {
-            slop = SLOP;
+        if flag & HIDDEN == 0 {
+            date = time;
+            continue;
+        }
+        slop = still_interesting(&queue, &flags, date, slop);
+        if slop == 0 {
+            break;
         }
     }
     let mut found = Vec::new();
@@ -210,7 +277,7 @@ fn paint(
         for (id, flag) in &flags {
             if flag & mine != 0 && flag & HIDDEN == 0 {
                 commits += 1;
-                let time = read.get(id)?.0;
+                let time = read.known.get(id)?.0;
                 newest = Some(newest.map_or(time, |newest| newest.max(time)));
             }
         }
@@ -458,6 +525,51 @@ mod tests {
         }
         let stacked = found.iter().find(|branch| branch.name == "stacked").unwrap();
         assert_eq!(stacked.newest, "2026-11-23T10:00:00Z".parse::<Timestamp>().unwrap());
+    }
+
+    /// With a commit-graph, the painting reads the commits it holds from it and decodes
+    /// only those made since it was written, and the answer is git's: a branch merged
+    /// long ago (its tip 40 commits below `origin/main`, all painted to reach it) shows
+    /// nothing, and a branch with a commit made after the graph counts that commit too.
+    /// Every commit here is of one second, as a rebase makes them: `main`, 40 such commits
+    /// below `origin/main`, is not ahead (the walk goes on through commits of the date of
+    /// the last one the hidden side had not reached, as git's does).
+    #[test]
+    fn a_commit_graph_spares_decoding_what_it_holds() {
+        let (dir, repo) = home();
+        let work = &repo.project.path;
+        let origin = dir.path().join("origin");
+        git(work, &["branch", "merged", "main"]);
+        for n in 1..=40 {
+            git(&origin, &["commit", "-q", "--allow-empty", "-m", &format!("m{n}")]);
+        }
+        git(work, &["fetch", "-q"]);
+        let counted = |repo: &Repo| {
+            let reader = super::super::inproc::Reader::open(repo).expect("a plain clone opens");
+            in_process_counted(reader.repository(), reader.loose()).expect("read in process")
+        };
+        let (without_graph, decoded_without) = counted(&repo);
+        assert_eq!(without_graph, expected());
+        assert!(decoded_without > 40, "the painting walks origin/main: {decoded_without}");
+
+        git(work, &["commit-graph", "write", "--reachable"]);
+        assert!(work.join(".git/objects/info/commit-graph").is_file());
+        git(work, &["checkout", "-q", "local"]);
+        git(work, &["commit", "-q", "--allow-empty", "-m", "l4"]);
+        git(work, &["checkout", "-q", "main"]);
+        let (with_graph, decoded_with) = counted(&repo);
+        let env = Env::new(dir.path());
+        assert_eq!(with_graph, with_git(&env, &repo, Duration::from_secs(30)).unwrap());
+        let counts: Vec<(&str, u64)> =
+            with_graph.iter().map(|branch| (branch.name.as_str(), branch.commits)).collect();
+        assert_eq!(counts, [("feature/x", 2), ("gone", 1), ("local", 4)]);
+        assert_eq!(decoded_with, 1, "only the commit made after the graph is decoded");
+
+        // `core.commitGraph=false`: git does not read the graph, nor does the painting.
+        git(work, &["config", "core.commitGraph", "false"]);
+        let (unread, decoded_unread) = counted(&repo);
+        assert_eq!(unread, with_graph);
+        assert!(decoded_unread > 40, "{decoded_unread}");
     }
 
     #[test]

@@ -196,6 +196,18 @@ pub(crate) fn find<'b>(
     }
 }
 
+/// The repository's commit-graph (`objects/info/commit-graph`, or the chain of
+/// `objects/info/commit-graphs/`), where git would read one: `core.commitGraph` is not
+/// false in the repository's configuration, and no replace refs or shallow file (which
+/// the reader refuses anyway); `None` when there is none or it does not load, and the
+/// commits are decoded from their objects instead. Its files are regular files: the
+/// layout check allows nothing else below `objects/info` ([`objects_layout`]), so
+/// opening them cannot block. The graph is derived from the commits (each one's date and
+/// parents), so what is read from it is what decoding the commit gives.
+pub(crate) fn commit_graph(repository: &gix::Repository) -> Option<gix::commitgraph::Graph> {
+    repository.commit_graph_if_enabled().ok().flatten()
+}
+
 /// The object a ref names, peeled through annotated tags as `peel_to_id` does, with each
 /// object checked by `loose` before it is read. `None` on any error (git is then asked).
 pub(crate) fn peeled(

@@ -69,6 +69,10 @@ fn walk(
     let mut looks = 0usize;
     // Parents decoded below an old commit and not followed (a later path may want them).
     let mut seen_below: HashMap<ObjectId, Node> = HashMap::new();
+    // Parents below an old commit whose date the commit-graph told, not followed: only
+    // a parent dated later than its child is decoded. Opened at the first such look.
+    let mut dated_below: HashMap<ObjectId, i64> = HashMap::new();
+    let mut graph: Option<Option<gix::commitgraph::Graph>> = None;
     while let Some((time, _, id)) = queue.pop() {
         let old = time < bound;
         let (parents, skewed) = {
@@ -89,11 +93,27 @@ fn walk(
             }
             let mut node = match seen_below.remove(&parent) {
                 Some(node) => node,
-                None if old && looks >= SKEW_LOOKS => continue,
-                None => {
-                    looks += usize::from(old);
+                None if old && dated_below.get(&parent).is_some_and(|date| *date <= time) => {
+                    continue;
+                }
+                None if dated_below.remove(&parent).is_some() => {
                     decode(repository, (mailmap, loose), parent, &mut buffer)?
                 }
+                None if old && looks >= SKEW_LOOKS => continue,
+                None if old => {
+                    looks += 1;
+                    // The graph's date says whether the parent is followed: one dated no
+                    // later than its child is not, and need not be decoded.
+                    let graph = graph.get_or_insert_with(|| super::commit_graph(repository));
+                    match graph.as_ref().and_then(|graph| graph_date(graph, &parent)) {
+                        Some(date) if date <= time => {
+                            dated_below.insert(parent, date);
+                            continue;
+                        }
+                        _ => decode(repository, (mailmap, loose), parent, &mut buffer)?,
+                    }
+                }
+                None => decode(repository, (mailmap, loose), parent, &mut buffer)?,
             };
             // Below an old commit only a parent dated later than it is followed.
             if old && node.committer_time <= time {
@@ -108,6 +128,13 @@ fn walk(
     }
 
     Some((listed, nodes, below_skew))
+}
+
+/// The committer date the commit-graph holds for `id` (`None`: it does not hold it, or
+/// holds a date before 1970, which its 34 bits cannot tell).
+fn graph_date(graph: &gix::commitgraph::Graph, id: &ObjectId) -> Option<i64> {
+    let date = graph.commit_by_id(id)?.committer_timestamp();
+    i64::try_from(date).ok().filter(|date| *date > 0)
 }
 
 pub(super) fn list(

@@ -275,6 +275,36 @@ fn a_fifo_in_place_of_a_loose_object_asks_git_and_never_blocks() {
     assert!(reader.status(since(), Status::Paths).is_none(), "HEAD's FIFO was opened");
 }
 
+/// Below a tip older than the bound, the walk looks at each parent's date for clock
+/// skew; with a commit-graph the date is read from it, and a parent dated no later than
+/// its child is not read at all: a FIFO in place of its loose object is never opened and
+/// the listing is still git's. Without the graph the parent is read, the FIFO refused,
+/// and git asked.
+#[test]
+fn a_commit_graph_dates_the_parents_below_an_old_tip() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = init(&dir.path().join("graphed"));
+    commit(&path, "2026-11-20T09:00:00+09:00", "a.txt", "oldest");
+    let oldest = git(&path, "2026-11-20T09:00:00+09:00", &["rev-parse", "HEAD"], &[]);
+    commit(&path, "2026-11-24T09:00:00+09:00", "a.txt", "old");
+    git(&path, "2026-11-24T09:00:00+09:00", &["branch", "stale"], &[]);
+    commit(&path, "2026-11-27T10:00:00+09:00", "a.txt", "in the window");
+    let repo = repo_at(&path);
+    let expected = by_git(&repo, since());
+    let bound = super::super::listing_bound(since());
+    assert_eq!(records(log(&repo, bound).expect("read in process")), expected);
+
+    git(&path, "2026-11-27T11:00:00+09:00", &["commit-graph", "write", "--reachable"], &[]);
+    let object = repo.git_dir.join("objects").join(&oldest[..2]).join(&oldest[2..]);
+    fs_err::remove_file(&object).unwrap();
+    let _object = Fifo::make(&object);
+    let listed = log(&repo, bound).expect("the graph dates the parent: it is not read");
+    assert_eq!(records(listed), expected);
+
+    fs_err::remove_file(repo.git_dir.join("objects/info/commit-graph")).unwrap();
+    assert!(log(&repo, bound).is_none(), "without the graph the parent's FIFO was opened");
+}
+
 /// Every loose object of a repository reads as `git cat-file` gives it, through the
 /// open `objects` folder; a missing one is left to the packs, and a folder where one
 /// should be asks git.

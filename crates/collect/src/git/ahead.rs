@@ -9,10 +9,10 @@
 //! hold, grouped by what hides their commits (their upstream, or every remote-tracking
 //! branch), one painting per group ([`paint`], as git's `limit_list`: the hidden side's
 //! history painted once, each commit decoded once and checked against loose-object
-//! FIFOs, or read from the commit-graph where the repository has one). Otherwise git is asked: one `git for-each-ref` (the upstream's
-//! `ahead N`), and, only when some branch has no upstream, one `git log --source` over
-//! those branches `--not --remotes`, where a commit two such branches share is counted
-//! for the first that reaches it.
+//! FIFOs, or read from the commit-graph where the repository has one). Otherwise git is
+//! asked: one `git for-each-ref` (the upstream's `ahead N`), and, only when some branch
+//! has no upstream, one `git log --source` over those branches `--not --remotes`, where
+//! a commit two such branches share is counted for the first that reaches it.
 
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::time::Duration;
@@ -183,16 +183,14 @@ fn commit_time(
     Some(time)
 }
 
-/// The committer date and parents the commit-graph holds for `id`; `None` when it does
-/// not hold the commit (one made since the graph was written), holds it with a date
-/// before 1970 (which its 34 bits cannot tell), or cannot be read (the object is then
-/// decoded).
+/// The committer date and parents the commit-graph holds for `id` (see
+/// [`super::inproc::graph_commit`]); `None` also when its parents cannot be read (the
+/// object is then decoded).
 fn from_graph(
     graph: &gix::commitgraph::Graph,
     id: &gix::ObjectId,
 ) -> Option<(i64, Vec<gix::ObjectId>)> {
-    let commit = graph.commit_by_id(id)?;
-    let time = i64::try_from(commit.committer_timestamp()).ok().filter(|time| *time > 0)?;
+    let (time, commit) = super::inproc::graph_commit(graph, id)?;
     let parents = commit
         .iter_parents()
         .map(|parent| parent.ok().map(|position| graph.id_at(position).to_owned()))

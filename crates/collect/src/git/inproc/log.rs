@@ -105,8 +105,8 @@ fn walk(
                     // The graph's date says whether the parent is followed: one dated no
                     // later than its child is not, and need not be decoded.
                     let graph = graph.get_or_insert_with(|| super::commit_graph(repository));
-                    match graph.as_ref().and_then(|graph| graph_date(graph, &parent)) {
-                        Some(date) if date <= time => {
+                    match graph.as_ref().and_then(|graph| super::graph_commit(graph, &parent)) {
+                        Some((date, _)) if date <= time => {
                             dated_below.insert(parent, date);
                             continue;
                         }
@@ -128,13 +128,6 @@ fn walk(
     }
 
     Some((listed, nodes, below_skew))
-}
-
-/// The committer date the commit-graph holds for `id` (`None`: it does not hold it, or
-/// holds a date before 1970, which its 34 bits cannot tell).
-fn graph_date(graph: &gix::commitgraph::Graph, id: &ObjectId) -> Option<i64> {
-    let date = graph.commit_by_id(id)?.committer_timestamp();
-    i64::try_from(date).ok().filter(|date| *date > 0)
 }
 
 pub(super) fn list(

@@ -214,6 +214,19 @@ pub(crate) fn commit_graph(repository: &gix::Repository) -> Option<gix::commitgr
     repository.commit_graph_if_enabled().ok().flatten()
 }
 
+/// The committer date the commit-graph holds for `id`, with the commit's entry; `None`
+/// when it does not hold the commit (one made since the graph was written) or holds the
+/// date 0, which is what its 34 bits keep of a date before 1970 (the commit is then
+/// decoded).
+pub(crate) fn graph_commit<'g>(
+    graph: &'g gix::commitgraph::Graph,
+    id: &gix::oid,
+) -> Option<(i64, gix::commitgraph::file::Commit<'g>)> {
+    let commit = graph.commit_by_id(id)?;
+    let date = i64::try_from(commit.committer_timestamp()).ok().filter(|date| *date > 0)?;
+    Some((date, commit))
+}
+
 /// The object a ref names, peeled through annotated tags as `peel_to_id` does, with each
 /// object checked by `loose` before it is read. `None` on any error (git is then asked).
 pub(crate) fn peeled(

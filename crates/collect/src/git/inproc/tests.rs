@@ -253,6 +253,18 @@ fn what_the_reader_does_not_copy_is_left_to_git() {
     }
 }
 
+/// The loose file of the object `id` (hex) in `git_dir`.
+fn loose_path(git_dir: &Path, id: &str) -> PathBuf {
+    git_dir.join("objects").join(&id[..2]).join(&id[2..])
+}
+
+/// Replaces the loose object `id` (hex) of `git_dir` with a FIFO (removed on drop).
+fn fifo_in_place_of(git_dir: &Path, id: &str) -> Fifo {
+    let object = loose_path(git_dir, id);
+    fs_err::remove_file(&object).unwrap();
+    Fifo::make(&object)
+}
+
 /// A FIFO where a loose object the reader needs should be (a tip commit, or `HEAD`'s
 /// for the work tree's status) makes it ask git rather than block; a repository with
 /// loose objects is otherwise read in process, each object checked as it is read.
@@ -267,9 +279,7 @@ fn a_fifo_in_place_of_a_loose_object_asks_git_and_never_blocks() {
     assert!(reader.status(since(), Status::Paths).is_some());
     let head = git(&path, "2026-11-27T11:00:00+09:00", &["rev-parse", "HEAD"], &[]);
     let head = head.trim();
-    let object = path.join(".git/objects").join(&head[..2]).join(&head[2..]);
-    fs_err::remove_file(&object).unwrap();
-    let _object = Fifo::make(&object);
+    let _object = fifo_in_place_of(&repo.git_dir, head);
     let reader = Reader::open(&repo).expect("the layout is still plain");
     assert!(reader.log(since()).is_none(), "the tip's FIFO was opened");
     assert!(reader.status(since(), Status::Paths).is_none(), "HEAD's FIFO was opened");
@@ -295,9 +305,7 @@ fn a_commit_graph_dates_the_parents_below_an_old_tip() {
     assert_eq!(records(log(&repo, bound).expect("read in process")), expected);
 
     git(&path, "2026-11-27T11:00:00+09:00", &["commit-graph", "write", "--reachable"], &[]);
-    let object = repo.git_dir.join("objects").join(&oldest[..2]).join(&oldest[2..]);
-    fs_err::remove_file(&object).unwrap();
-    let _object = Fifo::make(&object);
+    let _object = fifo_in_place_of(&repo.git_dir, &oldest);
     let listed = log(&repo, bound).expect("the graph dates the parent: it is not read");
     assert_eq!(records(listed), expected);
 
@@ -355,7 +363,7 @@ fn loose_objects_read_as_git_gives_them() {
     let tree = tree.trim();
     for (id, kept) in [(commit, true), (tree, false)] {
         let oid = gix::ObjectId::from_hex(id.as_bytes()).unwrap();
-        fs_err::remove_file(path.join(".git/objects").join(&id[..2]).join(&id[2..])).unwrap();
+        fs_err::remove_file(loose_path(&repo.git_dir, id)).unwrap();
         let read = loose.read(&oid, &mut out);
         assert_eq!(read.is_ok_and(|kind| kind.is_some()), kept, "{id}: {read:?}");
     }
@@ -373,7 +381,7 @@ fn loose_objects_read_as_git_gives_them() {
         })
         .expect("a loose blob");
     let first = gix::ObjectId::from_hex(blob.as_bytes()).unwrap();
-    let file = path.join(".git/objects").join(&blob[..2]).join(&blob[2..]);
+    let file = loose_path(&repo.git_dir, blob);
     fs_err::remove_file(&file).unwrap();
     fs_err::create_dir(&file).unwrap();
     assert_eq!(loose.read(&first, &mut out), Err(()));
@@ -397,7 +405,7 @@ fn loose_annotated_tags_peel_to_the_commit_git_names() {
     for name in ["v1", "v1-again", "light"] {
         let tag = git(&path, date, &["rev-parse", &format!("refs/tags/{name}")], &[]);
         let tag = tag.trim();
-        let loose = path.join(".git/objects").join(&tag[..2]).join(&tag[2..]);
+        let loose = loose_path(&repo.git_dir, tag);
         assert!(loose.is_file(), "{name}'s object is loose");
         let mut reference = repository.find_reference(&format!("refs/tags/{name}")).unwrap();
         let peeled = peeled(repository, reader.loose(), &mut reference, None).expect("peeled");

@@ -1173,8 +1173,9 @@ fn parse_log(
 
 /// The work in progress of the repositories the git stage did not ask yet and
 /// `wip::ask_after_join` now asks (`worked_in`: the git dirs a session or command of the
-/// window ran in), read on the pool; each found is also kept in its scan. Each git
-/// process is killed after `timeout`.
+/// window ran in), and the branches ahead of those it asked with the listing where they
+/// were not looked for, all read on one pool; each found is also kept in its scan. Each
+/// git process is killed after `timeout`.
 pub fn read_work_in_progress(
     env: &Env,
     scans: &mut [RepoScan],
@@ -1182,16 +1183,38 @@ pub fn read_work_in_progress(
     (since, outside): (Timestamp, OutsideConfig),
     (workers, timeout): (usize, Duration),
 ) -> SourceOutput<report_model::WipEvent> {
+    /// What a repository is asked.
+    #[derive(Clone, Copy)]
+    enum Ask {
+        /// All of its work in progress.
+        All,
+        /// Its branches ahead alone (`wip::ask_ahead_after_join`).
+        AheadOnly,
+    }
     let status = wip::status_mode(env, outside);
     let worked = |scan: &RepoScan| worked_in.contains(&scan.repo.git_dir);
-    let chosen: Vec<&mut RepoScan> =
-        scans.iter_mut().filter(|scan| wip::ask_after_join(scan, worked(scan))).collect();
-    let results = crate::pool::map_ordered(&chosen, workers, |scan| {
-        let engaged = worked(scan) || scan.read().is_some_and(|read| read.commits > 0);
-        wip::read_wip(env, &scan.repo, (since, timeout), None, (status, engaged))
+    // Both chosen from the states the listing left, before any answer here changes them.
+    let all = scans.iter().enumerate().filter(|(_, scan)| wip::ask_after_join(scan, worked(scan)));
+    let ahead_only =
+        scans.iter().enumerate().filter(|(_, scan)| wip::ask_ahead_after_join(scan, worked(scan)));
+    let asked: Vec<(usize, Ask)> = all
+        .map(|(index, _)| (index, Ask::All))
+        .chain(ahead_only.map(|(index, _)| (index, Ask::AheadOnly)))
+        .collect();
+    let shared: &[RepoScan] = scans;
+    let results = crate::pool::map_ordered(&asked, workers, |&(index, ask)| {
+        let scan = &shared[index];
+        match ask {
+            Ask::All => {
+                let engaged = worked(scan) || scan.read().is_some_and(|read| read.commits > 0);
+                wip::read_wip(env, &scan.repo, (since, timeout), None, (status, engaged))
+            }
+            Ask::AheadOnly => wip::read_ahead_only(env, &scan.repo, timeout),
+        }
     });
     let mut output = SourceOutput::default();
-    let mut record = |scan: &mut RepoScan, result: Result<Option<report_model::WipEvent>, _>| {
+    for (&(index, _), result) in asked.iter().zip(results) {
+        let scan = &mut scans[index];
         scan.wip = match result {
             Ok(found) => {
                 output.events.extend(found.clone());
@@ -1204,26 +1227,6 @@ pub fn read_work_in_progress(
                 WipState::Failed
             }
         };
-    };
-    for (scan, result) in chosen.into_iter().zip(results) {
-        record(scan, result);
-    }
-    // Read with the listing, with nothing open and no commit of the person's there, so
-    // its branches ahead were not looked for (`wip::read_wip`'s `engaged`); a session or
-    // command of theirs ran there, so now they are.
-    let late: Vec<&mut RepoScan> = scans
-        .iter_mut()
-        .filter(|scan| {
-            worked(scan)
-                && scan.wip == WipState::Read(None)
-                && scan.read().is_some_and(|read| read.commits == 0)
-        })
-        .collect();
-    let results = crate::pool::map_ordered(&late, workers, |scan| {
-        wip::read_ahead_only(env, &scan.repo, timeout)
-    });
-    for (scan, result) in late.into_iter().zip(results) {
-        record(scan, result);
     }
     output
 }

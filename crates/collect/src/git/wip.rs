@@ -6,7 +6,8 @@
 //! - [`ask_with_listing`]: asked on the git worker, right after the commits are listed
 //!   (the user's commits there, or worked on), while the agents' logs are still read.
 //! - [`ask_after_join`]: asked once the sessions and commands are joined to their
-//!   repositories (one ran there).
+//!   repositories (one ran there); [`ask_ahead_after_join`]: asked then for the branches
+//!   ahead alone, where the listing's answer did not look for them.
 //! - [`read_wip`]: the answer. Files not committed come from
 //!   `git status --porcelain=v2 -z`, each dated by its own modification time, answered
 //!   in process ([`super::inproc::Reader::status`]) where that is provably git's
@@ -73,6 +74,17 @@ pub(crate) fn ask_after_join(scan: &RepoScan, worked_in: bool) -> bool {
         Outcome::Read(read) => worked_in || ask_with_listing(read.commits > 0, scan.moved),
         Outcome::Unchanged => worked_in || scan.moved.work,
     }
+}
+
+/// Whether a repository whose work in progress was read with the listing, with nothing
+/// open and no commit of the person's there (so its branches ahead were not looked for:
+/// [`read_wip`]'s `engaged`), is asked for its branches ahead once the logs are joined:
+/// a session or command of the window ran in it (`worked_in`). Decided on the states the
+/// listing left, so that a repository [`ask_after_join`] chooses is not asked twice.
+pub(crate) fn ask_ahead_after_join(scan: &RepoScan, worked_in: bool) -> bool {
+    worked_in
+        && scan.wip == WipState::Read(None)
+        && scan.read().is_some_and(|read| read.commits == 0)
 }
 
 /// The bound of the `stat`s: `since` less two seconds of slack for file systems with

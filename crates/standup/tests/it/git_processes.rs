@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::support::{Home, report_json};
+use crate::support::{COLLEAGUE, Home, ME, report_json};
 
 const TOKYO: &str = "Asia/Tokyo";
 const FRIDAY_EVENING: &str = "2026-11-27T18:00:00+09:00";
@@ -97,4 +97,89 @@ fn git_is_asked_only_where_the_in_process_reader_cannot_tell() {
     // the repository is left to git.
     assert!(!asked(&plain.path, "--numstat"), "plain counted by git:\n{calls}");
     assert!(asked(&mapped.path, "--numstat"), "mapped not counted by git:\n{calls}");
+}
+
+/// A repository whose refs a fetch moved in the window (a colleague's older commit, the
+/// index older), in which a Claude Code session ran: it is asked for its work in
+/// progress once the sessions are joined, its branches ahead among it, and not asked
+/// for its branches ahead a second time. Its configured mailmap leaves it to git, whose
+/// calls the logging `git` counts.
+#[test]
+fn a_repository_asked_after_the_join_is_asked_for_its_branches_ahead_once() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let remote = home.path().join("app.git");
+    let app = home.repo("app");
+    app.git(&["init", "-q", "--bare", remote.to_str().unwrap()]);
+    app.git(&["remote", "add", "origin", remote.to_str().unwrap()]);
+    app.git(&["config", "mailmap.file", "/nonexistent/mailmap"]);
+    app.commit("a.txt", "First cut", "2026-11-20T10:00:00+09:00");
+    app.git(&["push", "-q", "-u", "origin", "main"]);
+    // A colleague's commit of last week, pushed late: the fetch moves `origin/main` in
+    // the window and lists no commit.
+    let colleague = home.repo("colleague");
+    colleague.git(&["remote", "add", "origin", remote.to_str().unwrap()]);
+    colleague.git(&["fetch", "-q", "origin"]);
+    colleague.git(&["reset", "-q", "--hard", "origin/main"]);
+    colleague.commit_as(
+        COLLEAGUE,
+        "b.txt",
+        "theirs\n",
+        "Their change",
+        "2026-11-21T10:00:00+09:00",
+        "2026-11-21T10:00:00+09:00",
+    );
+    colleague.git(&["push", "-q", "origin", "HEAD:main"]);
+    fs_err::remove_dir_all(&colleague.path).unwrap();
+    app.git(&["fetch", "-q", "origin"]);
+    // Nothing staged or checked out in the window: the index is of last week.
+    let last_week: jiff::Timestamp = "2026-11-20T09:00:00Z".parse().unwrap();
+    fs_err::File::options()
+        .append(true)
+        .open(app.path.join(".git/index"))
+        .unwrap()
+        .set_modified(std::time::SystemTime::from(last_week))
+        .unwrap();
+    let record = serde_json::json!({
+        "type": "user", "uuid": "7d1e0a52-0000-4000-8000-0000000000a1",
+        "timestamp": "2026-11-27T01:30:00.000Z",
+        "sessionId": "5b7c1d2e-3f40-4a5b-8c6d-7e8f9a0b10a1",
+        "cwd": app.path,
+        "message": {"role": "user", "content": "Read the colleague's change"}
+    });
+    home.write(
+        ".claude/projects/-x-app/5b7c1d2e-3f40-4a5b-8c6d-7e8f9a0b10a1.jsonl",
+        &format!("{record}\n"),
+    );
+
+    let bin = home.path().join(".test-bin");
+    let log = home.path().join("git-calls.log");
+    logging_git(&bin, &log);
+    let path = std::env::join_paths(
+        std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let mut command = home.command(
+        home.path(),
+        FRIDAY_EVENING,
+        TOKYO,
+        &["standup", "--format", "json", "--no-llm"],
+    );
+    command.env("PATH", path);
+    let run = home.run_command(&mut command);
+    let report: serde_json::Value = serde_json::from_str(run.success()).unwrap();
+    assert_eq!(report, report_json(&home, FRIDAY_EVENING, TOKYO, &["standup"]));
+    assert_eq!(report["totals"]["commits"], 0, "{report:#}");
+    let calls = fs_err::read_to_string(&log).unwrap();
+    let for_each_ref = calls
+        .lines()
+        .filter(|line| {
+            line.split_once('\t').is_some_and(|(cwd, args)| {
+                Path::new(cwd) == app.path && args.contains("for-each-ref")
+            })
+        })
+        .count();
+    // Once, by the work-in-progress read after the join (the listing read it with no
+    // commit of the person's there, so it did not look for branches ahead).
+    assert_eq!(for_each_ref, 1, "{calls}");
 }

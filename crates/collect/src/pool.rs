@@ -23,6 +23,41 @@ where
     R: Send,
     F: Fn(&T) -> R + Sync,
 {
+    map_in(items, None, threads, f)
+}
+
+/// [`map_ordered`], the items handed out costliest first (by `cost`, an estimate such as
+/// a file's size; equal costs in item order), so that the last item taken is a cheap
+/// one and no thread is left alone with a large one at the end. The results are still
+/// in the order of `items`.
+pub fn map_ordered_by_cost<T, R, F>(
+    items: &[T],
+    threads: usize,
+    cost: impl Fn(&T) -> u64,
+    f: F,
+) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T) -> R + Sync,
+{
+    map_in(items, Some(&costliest_first(items, cost)), threads, f)
+}
+
+/// The indexes of `items`, costliest first; equal costs in item order.
+fn costliest_first<T>(items: &[T], cost: impl Fn(&T) -> u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&index| std::cmp::Reverse(cost(&items[index])));
+    order
+}
+
+/// The pool: the items handed out in `order` (indexes into `items`), else in item order.
+fn map_in<T, R, F>(items: &[T], order: Option<&[usize]>, threads: usize, f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T) -> R + Sync,
+{
     let threads = threads.clamp(1, items.len().max(1));
     if threads == 1 {
         return items.iter().map(f).collect();
@@ -34,8 +69,16 @@ where
                 scope.spawn(|| {
                     let mut done = Vec::new();
                     loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(index) else { break };
+                        let taken = next.fetch_add(1, Ordering::Relaxed);
+                        let index = match order {
+                            Some(order) => order.get(taken).copied(),
+                            None => Some(taken),
+                        };
+                        let Some((index, item)) =
+                            index.and_then(|index| Some((index, items.get(index)?)))
+                        else {
+                            break;
+                        };
                         done.push((index, f(item)));
                     }
                     done
@@ -56,7 +99,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::map_ordered;
+    use super::{map_ordered, map_ordered_by_cost};
 
     #[test]
     fn results_come_in_item_order() {
@@ -82,5 +125,24 @@ mod tests {
         let distinct: std::collections::BTreeSet<String> =
             threads.iter().map(|id| format!("{id:?}")).collect();
         assert!(distinct.len() > 1, "{distinct:?}");
+    }
+
+    #[test]
+    fn the_costliest_items_are_handed_out_first_and_results_stay_in_item_order() {
+        let items: Vec<u64> = vec![3, 9, 1, 9, 5];
+        assert_eq!(super::costliest_first(&items, |&item| item), vec![1, 3, 4, 0, 2]);
+        for threads in [1, 2, 3, 8] {
+            let results = map_ordered_by_cost(
+                &items,
+                threads,
+                |&item| item,
+                |&item| {
+                    // The costliest finish last: the order must still be the items'.
+                    std::thread::sleep(std::time::Duration::from_micros(item * 50));
+                    item * 10
+                },
+            );
+            assert_eq!(results, vec![30, 90, 10, 90, 50], "{threads} threads");
+        }
     }
 }

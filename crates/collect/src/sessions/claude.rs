@@ -322,6 +322,8 @@ struct Job {
     /// Whether this is a sub-agent log (every record counts as a side chain, and belongs
     /// to `default_session` whatever its `sessionId`).
     subagent: bool,
+    /// Its size when listed: the largest are parsed first.
+    size: u64,
 }
 
 /// Per-folder state for matching legacy `summary` records to their sessions.
@@ -546,7 +548,7 @@ fn list_folder(
     let listed =
         keep(super::list_fresh_at(base, relative, folder_path, since), &mut listing.errors);
     listing.stems.reserve(listed.len());
-    for (name, kind, fresh) in listed.iter() {
+    for (name, kind, fresh, size) in listed.sized() {
         let name = Path::new(name);
         // Anything that is not a folder is a transcript when its name says so: a FIFO or
         // a device there is refused when it is opened, with a warning naming it.
@@ -555,7 +557,12 @@ fn list_folder(
             listing.files += 1;
             if fresh {
                 let path = folder_path.join(name);
-                listing.jobs.push(Job { default_session: stem.clone(), path, subagent: false });
+                listing.jobs.push(Job {
+                    default_session: stem.clone(),
+                    path,
+                    subagent: false,
+                    size,
+                });
             }
             if !stem.starts_with("agent-") {
                 listing.stems.push(stem);
@@ -564,7 +571,7 @@ fn list_folder(
             let Some(parent) = super::file_name(name) else { continue };
             let path = folder_path.join(name).join("subagents");
             let subagents = keep(super::list_fresh(&path, since), &mut listing.errors);
-            for (sub, sub_kind, sub_fresh) in subagents.iter() {
+            for (sub, sub_kind, sub_fresh, size) in subagents.sized() {
                 let sub = Path::new(sub);
                 let sub_is_dir = super::is_folder(sub_kind, || path.join(sub));
                 if has_extension(sub, "jsonl") && !sub_is_dir {
@@ -574,6 +581,7 @@ fn list_folder(
                             path: path.join(sub),
                             default_session: parent.clone(),
                             subagent: true,
+                            size,
                         });
                     }
                 }
@@ -589,13 +597,19 @@ fn workers() -> usize {
 }
 
 /// Parses every fresh transcript, on as many threads as there are cores (parsing JSON
-/// is the whole cost of this reader), then applies them folder by folder in listing
+/// is the whole cost of this reader), the largest first so that no thread is left
+/// alone with a large one at the end, then applies them folder by folder in listing
 /// order, so the result does not depend on which thread finished first.
 fn read_folders(ctx: &mut Ctx, state: &mut State, folders: &[Vec<Job>]) {
     let fresh: Vec<&Job> = folders.iter().flatten().collect();
     let since = ctx.since;
-    let mut parsed =
-        crate::pool::map_ordered(&fresh, workers(), |job| parse_transcript(job, since)).into_iter();
+    let mut parsed = crate::pool::map_ordered_by_cost(
+        &fresh,
+        workers(),
+        |job| job.size,
+        |job| parse_transcript(job, since),
+    )
+    .into_iter();
     for jobs in folders {
         let mut folder = Folder::default();
         for job in jobs {

@@ -277,12 +277,12 @@ fn list_fresh_at(
         // A file whose time cannot be read is opened anyway; a link is followed.
         let flags =
             if kind == FileType::Symlink { AtFlags::empty() } else { AtFlags::SYMLINK_NOFOLLOW };
-        let modified = rustix::fs::statat(folder, name, flags)
-            .ok()
-            .map(|stat| crate::fsread::stat_modified(&stat));
+        let stat = rustix::fs::statat(folder, name, flags).ok();
+        let modified = stat.as_ref().map(crate::fsread::stat_modified);
+        let size = stat.map_or(0, |stat| u64::try_from(stat.st_size).unwrap_or(0));
         let from = listed.names.len();
         listed.names.extend_from_slice(name.to_bytes());
-        listed.entries.push((from, listed.names.len(), kind, fresh_time(modified, since)));
+        listed.entries.push((from, listed.names.len(), kind, fresh_time(modified, since), size));
     });
     // What was listed before a failure is kept; the failure is named.
     if let Err(error) = read {
@@ -306,8 +306,9 @@ fn is_folder(kind: FileType, path: impl FnOnce() -> PathBuf) -> bool {
 #[derive(Debug, Default)]
 struct Fresh {
     names: Vec<u8>,
-    /// Where each name is in `names`, its type, whether it is fresh.
-    entries: Vec<(usize, usize, FileType, bool)>,
+    /// Where each name is in `names`, its type, whether it is fresh, its size in bytes
+    /// (0 when its `stat` failed).
+    entries: Vec<(usize, usize, FileType, bool, u64)>,
     /// Why the listing stopped part way, if it did (the entries before are kept).
     broken: Option<Error>,
 }
@@ -320,8 +321,13 @@ impl Fresh {
 
     /// The entries in name order: name, type, whether fresh.
     fn iter(&self) -> impl Iterator<Item = (&std::ffi::OsStr, FileType, bool)> {
-        self.entries.iter().map(|&(start, end, kind, fresh)| {
-            (std::ffi::OsStr::from_bytes(&self.names[start..end]), kind, fresh)
+        self.sized().map(|(name, kind, fresh, _)| (name, kind, fresh))
+    }
+
+    /// The entries in name order: name, type, whether fresh, size in bytes.
+    fn sized(&self) -> impl Iterator<Item = (&std::ffi::OsStr, FileType, bool, u64)> {
+        self.entries.iter().map(|&(start, end, kind, fresh, size)| {
+            (std::ffi::OsStr::from_bytes(&self.names[start..end]), kind, fresh, size)
         })
     }
 }

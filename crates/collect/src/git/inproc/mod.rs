@@ -23,6 +23,7 @@
 //! when the repository is opened, loose objects are read through `fsread`, [`Loose`]),
 //! and any error at all, whose message git then gives.
 
+use std::os::fd::{AsFd as _, BorrowedFd};
 use std::path::Path;
 
 use gix::bstr::ByteSlice as _;
@@ -403,19 +404,28 @@ fn valid_head(git_dir: &Path) -> bool {
 
 /// Whether every entry below `dir` (folders `depth` levels down) is a folder or a
 /// regular file: the reader opens them without the non-blocking guard of
-/// [`crate::fsread`].
+/// [`crate::fsread`]. Each folder is opened by name below its parent, not by its whole
+/// path.
 fn only_regular_files(dir: &Path, depth: usize) -> bool {
-    let listing = match crate::listing::list(dir) {
-        Ok(listing) => listing,
+    only_regular_files_at(rustix::fs::CWD, dir, depth)
+}
+
+/// [`only_regular_files`] of the folder `relative` below the open folder `base`.
+fn only_regular_files_at(base: BorrowedFd<'_>, relative: &Path, depth: usize) -> bool {
+    let folder = match crate::listing::open_at(base, relative) {
+        Ok(folder) => folder,
         Err(error) => return error.kind() == std::io::ErrorKind::NotFound,
     };
+    let listing = crate::listing::list_open(folder.as_fd());
     if listing.stopped.is_some() {
         return false;
     }
     for entry in &listing.entries {
         let kind = entry.kind;
         if kind.is_dir() {
-            if depth == 0 || !only_regular_files(&entry.path_in(dir), depth - 1) {
+            if depth == 0
+                || !only_regular_files_at(folder.as_fd(), Path::new(&entry.name), depth - 1)
+            {
                 return false;
             }
         } else if !kind.is_file() {

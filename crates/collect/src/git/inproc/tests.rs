@@ -248,7 +248,29 @@ fn what_the_reader_does_not_copy_is_left_to_git() {
     let _packed = Fifo::make(&fifo.join(".git/packed-refs"));
     let broken = make("broken-head");
     fs_err::write(broken.join(".git/HEAD"), "garbage\n").unwrap();
-    for path in [&configured, &grafted, &encoded, &worktrees, &shallow, &fifo, &broken] {
+    // Two folders down in `refs`: a FIFO, and a link (which gix would follow).
+    let deep_fifo = make("deep-fifo");
+    fs_err::create_dir_all(deep_fifo.join(".git/refs/remotes/origin")).unwrap();
+    let _deep = Fifo::make(&deep_fifo.join(".git/refs/remotes/origin/main"));
+    let linked = make("linked-ref");
+    fs_err::create_dir_all(linked.join(".git/refs/remotes/origin")).unwrap();
+    std::os::unix::fs::symlink(
+        linked.join(".git/refs/heads/main"),
+        linked.join(".git/refs/remotes/origin/main"),
+    )
+    .unwrap();
+    // A regular ref file there is read in process.
+    let deep_file = make("deep-file");
+    fs_err::create_dir_all(deep_file.join(".git/refs/remotes/origin")).unwrap();
+    fs_err::copy(
+        deep_file.join(".git/refs/heads/main"),
+        deep_file.join(".git/refs/remotes/origin/main"),
+    )
+    .unwrap();
+    assert!(log(&repo_at(&deep_file), since()).is_some());
+    for path in
+        [&configured, &grafted, &encoded, &worktrees, &shallow, &fifo, &broken, &deep_fifo, &linked]
+    {
         assert!(log(&repo_at(path), since()).is_none(), "{} was read in process", path.display());
     }
 }

@@ -314,24 +314,37 @@ impl<'a> Reader<'a> {
 }
 
 /// The checks that need no more than `stat`, a folder listing and one small read; with
-/// the loose objects' folder when there are loose objects. `None`: ask git.
+/// the loose objects' folder when there are loose objects. `None`: ask git. What is in
+/// the git dir is looked at by name below it, open, not each by its whole path.
 fn plain_layout(work_tree: &Path, git_dir: &Path) -> Option<Loose> {
-    let kind = |path: &Path| fs_err::symlink_metadata(path).map(|meta| meta.file_type());
-    let regular = |path: &Path| kind(path).is_ok_and(|kind| kind.is_file());
-    let absent =
-        |path: &Path| kind(path).is_err_and(|error| error.kind() == std::io::ErrorKind::NotFound);
-    let regular_or_absent = |path: &Path| regular(path) || absent(path);
+    use rustix::fs::{AtFlags, FileType, statat};
     let owned = |path: &Path| {
         gix::sec::Trust::from_path_ownership(path).is_ok_and(|trust| trust == gix::sec::Trust::Full)
     };
-    (work_tree.is_dir()
+    if !(work_tree.is_dir()
         && work_tree.join(".git").exists()
         && owned(work_tree)
-        && owned(git_dir)
-        && regular(&git_dir.join("HEAD"))
-        && regular_or_absent(&git_dir.join("config"))
-        && regular_or_absent(&git_dir.join("packed-refs"))
-        && regular_or_absent(&work_tree.join(".mailmap"))
+        && owned(git_dir))
+    {
+        return None;
+    }
+    let git = crate::listing::open_at(rustix::fs::CWD, git_dir).ok()?;
+    let kind = |name: &str| {
+        statat(&git, name, AtFlags::SYMLINK_NOFOLLOW)
+            .map(|stat| FileType::from_raw_mode(stat.st_mode))
+    };
+    let regular = |name: &str| kind(name).is_ok_and(|kind| kind == FileType::RegularFile);
+    let absent = |name: &str| kind(name).is_err_and(|error| error == rustix::io::Errno::NOENT);
+    let regular_or_absent = |name: &str| regular(name) || absent(name);
+    let mailmap = fs_err::symlink_metadata(work_tree.join(".mailmap"));
+    let mailmap = mailmap.as_ref().map_or_else(
+        |error| error.kind() == std::io::ErrorKind::NotFound,
+        |meta| meta.file_type().is_file(),
+    );
+    (regular("HEAD")
+        && regular_or_absent("config")
+        && regular_or_absent("packed-refs")
+        && mailmap
         && [
             "shallow",
             "info/grafts",
@@ -341,27 +354,27 @@ fn plain_layout(work_tree: &Path, git_dir: &Path) -> Option<Loose> {
             "commondir",
         ]
         .iter()
-        .all(|name| absent(&git_dir.join(name)))
-        && no_linked_worktrees(git_dir)
+        .all(|name| absent(name))
+        && no_linked_worktrees(git.as_fd())
         && valid_head(git_dir)
-        && only_regular_files(&git_dir.join("refs"), 8))
-    .then(|| objects_layout(&git_dir.join("objects")))
+        && only_regular_files(git.as_fd(), Path::new("refs"), 8))
+    .then(|| objects_layout(git.as_fd()))
     .flatten()
 }
 
-/// Whether the object folder holds only what the reader opens safely: `pack/`, `info/`
-/// and any other folder of regular files, and loose-object folders (`XX/`, two hex
-/// digits), which are not listed (see [`Loose`]). Gives the loose objects' folder when
-/// there is one such folder.
-fn objects_layout(objects: &Path) -> Option<Loose> {
-    let folder = match crate::listing::open_at(rustix::fs::CWD, objects) {
+/// Whether the object folder (`objects` below the open git dir `git`) holds only what
+/// the reader opens safely: `pack/`, `info/` and any other folder of regular files, and
+/// loose-object folders (`XX/`, two hex digits), which are not listed (see [`Loose`]).
+/// Gives the loose objects' folder when there is one such folder.
+fn objects_layout(git: BorrowedFd<'_>) -> Option<Loose> {
+    let folder = match crate::listing::open_at(git, Path::new("objects")) {
         Ok(folder) => folder,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             return Some(Loose::default());
         }
         Err(_) => return None,
     };
-    let listing = crate::listing::list_open(std::os::fd::AsFd::as_fd(&folder));
+    let listing = crate::listing::list_open(folder.as_fd());
     if listing.stopped.is_some() {
         return None;
     }
@@ -372,7 +385,7 @@ fn objects_layout(objects: &Path) -> Option<Loose> {
         if kind.is_dir() {
             if name.len() == 2 && name.iter().all(u8::is_ascii_hexdigit) {
                 loose = true;
-            } else if !only_regular_files(&entry.path_in(objects), 1) {
+            } else if !only_regular_files(folder.as_fd(), Path::new(&entry.name), 1) {
                 return None;
             }
         } else if !kind.is_file() {
@@ -384,8 +397,9 @@ fn objects_layout(objects: &Path) -> Option<Loose> {
     })))
 }
 
-fn no_linked_worktrees(git_dir: &Path) -> bool {
-    match crate::listing::list(&git_dir.join("worktrees")) {
+/// Whether the open git dir `git` has no `worktrees/` entries.
+fn no_linked_worktrees(git: BorrowedFd<'_>) -> bool {
+    match crate::listing::list_at(git, Path::new("worktrees")) {
         Ok(listing) => listing.entries.is_empty() && listing.stopped.is_none(),
         Err(error) => error.kind() == std::io::ErrorKind::NotFound,
     }
@@ -402,16 +416,11 @@ fn valid_head(git_dir: &Path) -> bool {
         || (text.len() == 40 && text.bytes().all(|byte| byte.is_ascii_hexdigit()))
 }
 
-/// Whether every entry below `dir` (folders `depth` levels down) is a folder or a
-/// regular file: the reader opens them without the non-blocking guard of
-/// [`crate::fsread`]. Each folder is opened by name below its parent, not by its whole
-/// path.
-fn only_regular_files(dir: &Path, depth: usize) -> bool {
-    only_regular_files_at(rustix::fs::CWD, dir, depth)
-}
-
-/// [`only_regular_files`] of the folder `relative` below the open folder `base`.
-fn only_regular_files_at(base: BorrowedFd<'_>, relative: &Path, depth: usize) -> bool {
+/// Whether every entry below the folder `relative` below the open folder `base`
+/// (folders `depth` levels down) is a folder or a regular file: the reader opens them
+/// without the non-blocking guard of [`crate::fsread`]. Each folder is opened by name
+/// below its parent.
+fn only_regular_files(base: BorrowedFd<'_>, relative: &Path, depth: usize) -> bool {
     let folder = match crate::listing::open_at(base, relative) {
         Ok(folder) => folder,
         Err(error) => return error.kind() == std::io::ErrorKind::NotFound,
@@ -423,8 +432,7 @@ fn only_regular_files_at(base: BorrowedFd<'_>, relative: &Path, depth: usize) ->
     for entry in &listing.entries {
         let kind = entry.kind;
         if kind.is_dir() {
-            if depth == 0
-                || !only_regular_files_at(folder.as_fd(), Path::new(&entry.name), depth - 1)
+            if depth == 0 || !only_regular_files(folder.as_fd(), Path::new(&entry.name), depth - 1)
             {
                 return false;
             }

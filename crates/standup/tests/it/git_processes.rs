@@ -30,6 +30,35 @@ fn logging_git(bin: &Path, log: &Path) {
     crate::support::write_executable(&path, &script);
 }
 
+/// Runs `standup <report> --format json --no-llm` in `home` with the logging `git` first
+/// on `PATH`: the report, and the git calls it logged (`cwd\targs` lines).
+fn run_logged(home: &Home, report: &str) -> (serde_json::Value, String) {
+    let bin = home.path().join(".test-bin");
+    let log = home.path().join("git-calls.log");
+    logging_git(&bin, &log);
+    let path = std::env::join_paths(
+        std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let mut command =
+        home.command(home.path(), FRIDAY_EVENING, TOKYO, &[report, "--format", "json", "--no-llm"]);
+    command.env("PATH", path);
+    let run = home.run_command(&mut command);
+    let report = serde_json::from_str(run.success()).unwrap();
+    (report, fs_err::read_to_string(&log).unwrap())
+}
+
+/// How many of the logged `calls` ran in `repo` with `what` in their arguments.
+fn calls_in(calls: &str, repo: &Path, what: &str) -> usize {
+    calls
+        .lines()
+        .filter(|line| {
+            line.split_once('\t')
+                .is_some_and(|(cwd, args)| Path::new(cwd) == repo && args.contains(what))
+        })
+        .count()
+}
+
 #[test]
 fn git_is_asked_only_where_the_in_process_reader_cannot_tell() {
     let home = Home::new();
@@ -50,22 +79,7 @@ fn git_is_asked_only_where_the_in_process_reader_cannot_tell() {
         .set_modified(std::time::SystemTime::from(when))
         .unwrap();
 
-    let bin = home.path().join(".test-bin");
-    let log = home.path().join("git-calls.log");
-    logging_git(&bin, &log);
-    let path = std::env::join_paths(
-        std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
-    )
-    .unwrap();
-    let mut command = home.command(
-        home.path(),
-        FRIDAY_EVENING,
-        TOKYO,
-        &["daily", "--format", "json", "--no-llm"],
-    );
-    command.env("PATH", path);
-    let run = home.run_command(&mut command);
-    let report: serde_json::Value = serde_json::from_str(run.success()).unwrap();
+    let (report, calls) = run_logged(&home, "daily");
     // The report is complete whichever way each repository was read.
     assert_eq!(report, report_json(&home, FRIDAY_EVENING, TOKYO, &["daily"]));
     assert_eq!(report["totals"]["commits"], 3, "{report:#}");
@@ -79,13 +93,7 @@ fn git_is_asked_only_where_the_in_process_reader_cannot_tell() {
     assert_eq!(wip("dirty").unwrap()["files"], serde_json::json!(["a.txt"]), "{report:#}");
     assert_eq!(wip("plain"), Some(serde_json::Value::Null), "{report:#}");
 
-    let calls = fs_err::read_to_string(&log).unwrap();
-    let asked = |repo: &Path, what: &str| {
-        calls.lines().any(|line| {
-            line.split_once('\t')
-                .is_some_and(|(cwd, args)| Path::new(cwd) == repo && args.contains(what))
-        })
-    };
+    let asked = |repo: &Path, what: &str| calls_in(&calls, repo, what) > 0;
     assert!(!asked(&plain.path, " --all"), "plain listed by git:\n{calls}");
     assert!(asked(&mapped.path, " --all"), "mapped not listed by git:\n{calls}");
     assert!(!asked(&plain.path, "status"), "clean work tree asked of git:\n{calls}");
@@ -152,33 +160,10 @@ fn a_repository_asked_after_the_join_is_asked_for_its_branches_ahead_once() {
         &format!("{record}\n"),
     );
 
-    let bin = home.path().join(".test-bin");
-    let log = home.path().join("git-calls.log");
-    logging_git(&bin, &log);
-    let path = std::env::join_paths(
-        std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
-    )
-    .unwrap();
-    let mut command = home.command(
-        home.path(),
-        FRIDAY_EVENING,
-        TOKYO,
-        &["standup", "--format", "json", "--no-llm"],
-    );
-    command.env("PATH", path);
-    let run = home.run_command(&mut command);
-    let report: serde_json::Value = serde_json::from_str(run.success()).unwrap();
+    let (report, calls) = run_logged(&home, "standup");
     assert_eq!(report, report_json(&home, FRIDAY_EVENING, TOKYO, &["standup"]));
     assert_eq!(report["totals"]["commits"], 0, "{report:#}");
-    let calls = fs_err::read_to_string(&log).unwrap();
-    let for_each_ref = calls
-        .lines()
-        .filter(|line| {
-            line.split_once('\t').is_some_and(|(cwd, args)| {
-                Path::new(cwd) == app.path && args.contains("for-each-ref")
-            })
-        })
-        .count();
+    let for_each_ref = calls_in(&calls, &app.path, "for-each-ref");
     // Once, by the work-in-progress read after the join (the listing read it with no
     // commit of the person's there, so it did not look for branches ahead).
     assert_eq!(for_each_ref, 1, "{calls}");

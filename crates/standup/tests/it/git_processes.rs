@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::support::{COLLEAGUE, Home, ME, report_json};
+use crate::support::{COLLEAGUE, Home, ME, report_json, touch};
 
 const TOKYO: &str = "Asia/Tokyo";
 const FRIDAY_EVENING: &str = "2026-11-27T18:00:00+09:00";
@@ -71,13 +71,7 @@ fn git_is_asked_only_where_the_in_process_reader_cannot_tell() {
     let dirty = home.repo("dirty");
     dirty.commit("a.txt", "Commit, then more edits", "2026-11-27T12:00:00+09:00");
     fs_err::write(dirty.path.join("a.txt"), "edited after the commit\n").unwrap();
-    let when: jiff::Timestamp = "2026-11-27T08:00:00Z".parse().unwrap();
-    fs_err::File::options()
-        .append(true)
-        .open(dirty.path.join("a.txt"))
-        .unwrap()
-        .set_modified(std::time::SystemTime::from(when))
-        .unwrap();
+    touch(&dirty.path.join("a.txt"), "2026-11-27T08:00:00Z");
 
     let (report, calls) = run_logged(&home, "daily");
     // The report is complete whichever way each repository was read.
@@ -141,13 +135,7 @@ fn a_repository_asked_after_the_join_is_asked_for_its_branches_ahead_once() {
     fs_err::remove_dir_all(&colleague.path).unwrap();
     app.git(&["fetch", "-q", "origin"]);
     // Nothing staged or checked out in the window: the index is of last week.
-    let last_week: jiff::Timestamp = "2026-11-20T09:00:00Z".parse().unwrap();
-    fs_err::File::options()
-        .append(true)
-        .open(app.path.join(".git/index"))
-        .unwrap()
-        .set_modified(std::time::SystemTime::from(last_week))
-        .unwrap();
+    touch(&app.path.join(".git/index"), "2026-11-20T09:00:00Z");
     let record = serde_json::json!({
         "type": "user", "uuid": "7d1e0a52-0000-4000-8000-0000000000a1",
         "timestamp": "2026-11-27T01:30:00.000Z",

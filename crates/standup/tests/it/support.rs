@@ -319,3 +319,14 @@ pub(crate) fn write_executable(path: &Path, text: &str) {
     child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
     assert!(child.wait().unwrap().success(), "could not write {}", path.display());
 }
+
+/// Sets a file's modification time to `when` (RFC 3339).
+pub(crate) fn touch(path: &Path, when: &str) {
+    let time: jiff::Timestamp = when.parse().unwrap();
+    fs_err::File::options()
+        .append(true)
+        .open(path)
+        .unwrap()
+        .set_modified(std::time::SystemTime::from(time))
+        .unwrap();
+}

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::support::{Home, ME, Repo};
+use crate::support::{Home, ME, Repo, touch};
 
 const TOKYO: &str = "Asia/Tokyo";
 /// Friday 2026-11-27, 18:00 in Tokyo.
@@ -18,17 +18,6 @@ fn run_json(home: &Home, args: &[&str]) -> serde_json::Value {
 
 fn markdown(home: &Home, lang: &str) -> String {
     home.run(FRIDAY_EVENING, TOKYO, &["daily", "--no-llm", "--lang", lang]).success().to_owned()
-}
-
-/// Sets a file's modification time to `when` (RFC 3339).
-fn touch(path: &Path, when: &str) {
-    let time: jiff::Timestamp = when.parse().unwrap();
-    fs_err::File::options()
-        .append(true)
-        .open(path)
-        .unwrap()
-        .set_modified(std::time::SystemTime::from(time))
-        .unwrap();
 }
 
 fn write_at(repo: &Repo, file: &str, text: &str, when: &str) {

@@ -70,15 +70,9 @@ where
                     let mut done = Vec::new();
                     loop {
                         let taken = next.fetch_add(1, Ordering::Relaxed);
-                        let index = match order {
-                            Some(order) => order.get(taken).copied(),
-                            None => Some(taken),
-                        };
-                        let Some((index, item)) =
-                            index.and_then(|index| Some((index, items.get(index)?)))
-                        else {
-                            break;
-                        };
+                        let index = order.map_or(Some(taken), |order| order.get(taken).copied());
+                        let Some(index) = index else { break };
+                        let Some(item) = items.get(index) else { break };
                         done.push((index, f(item)));
                     }
                     done

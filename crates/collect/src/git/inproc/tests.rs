@@ -335,6 +335,41 @@ fn a_commit_graph_dates_the_parents_below_an_old_tip() {
     assert!(log(&repo, bound).is_none(), "without the graph the parent's FIFO was opened");
 }
 
+/// A loose object that cannot be read (its file inflates, but not to an object) leaves
+/// the thread's inflater mid-stream; the next object read on the thread is read whole
+/// all the same, as git gives it (the inflater is reset before each object).
+#[test]
+fn a_loose_object_read_after_one_that_failed_reads_whole() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let path = case_repo(dir.path(), "loose");
+    let repo = repo_at(&path);
+    let date = "2026-11-27T11:00:00+09:00";
+    let head = git(&path, date, &["rev-parse", "HEAD"], &[]);
+    let tree = git(&path, date, &["rev-parse", "HEAD^{tree}"], &[]);
+    let (head, tree) = (head.trim(), tree.trim());
+    assert!(loose_path(&repo.git_dir, head).is_file() && loose_path(&repo.git_dir, tree).is_file());
+    // A zlib stream longer than the 64 bytes the header is read from, whose header
+    // names no kind of object.
+    let mut bogus =
+        gix_zlib::stream::deflate::Write::new(Vec::new(), gix_zlib::Compression::DEFAULT);
+    bogus.write_all(format!("bogus 300\0{}", "x".repeat(300)).as_bytes()).unwrap();
+    bogus.flush().unwrap();
+    let object = loose_path(&repo.git_dir, tree);
+    fs_err::remove_file(&object).unwrap();
+    fs_err::write(&object, bogus.into_inner()).unwrap();
+    let reader = Reader::open(&repo).expect("a repository with loose objects opens");
+    let mut out = Vec::new();
+    let tree_id = gix::ObjectId::from_hex(tree.as_bytes()).unwrap();
+    assert_eq!(reader.loose().read(&tree_id, &mut out), Err(()), "the bogus object was read");
+    let head_id = gix::ObjectId::from_hex(head.as_bytes()).unwrap();
+    let kind = reader.loose().read(&head_id, &mut out).expect("readable").expect("loose");
+    assert_eq!(kind, gix::object::Kind::Commit);
+    let by_git = git(&path, date, &["cat-file", "commit", head], &[]);
+    // (`git` gives its output trimmed.)
+    assert_eq!(String::from_utf8(out).unwrap().trim_end(), by_git);
+}
+
 /// Every loose object of a repository reads as `git cat-file` gives it, through the
 /// open `objects` folder; a missing one is left to the packs, and a folder where one
 /// should be asks git.

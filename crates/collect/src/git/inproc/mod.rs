@@ -170,10 +170,10 @@ fn inflate_loose(
         inflate.prefix(compressed, &mut header).map_err(|_| ())?;
     let (kind, size, header_size) =
         gix::objs::decode::loose_header(&header[..consumed_out]).map_err(|_| ())?;
-    let size = usize::try_from(size).map_err(|_| ())?;
-    if u64::try_from(size).map_err(|_| ())? > INFLATED_MAX {
+    if size > INFLATED_MAX {
         return Err(());
     }
+    let size = usize::try_from(size).map_err(|_| ())?;
     out.clear();
     if status == gix_zlib::Status::StreamEnd {
         let body = header.get(header_size..consumed_out).ok_or(())?;

@@ -76,12 +76,6 @@ fn home(root: &Path, options: &Options) -> anyhow::Result<Manifest> {
     }
     .with_context(|| format!("generating the {} home in `{}`", options.preset, out.display()))?;
     eprintln!("xtask: home ready in {:.1} s", start.elapsed().as_secs_f64());
-    if let Some(enclosing) = &manifest.enclosing_repository {
-        eprintln!(
-            "xtask: note: the home is inside the git work tree `{}`; standup also reads that repository (pass --out outside any repository for clean numbers)",
-            enclosing.display()
-        );
-    }
     Ok(manifest)
 }
 
@@ -244,7 +238,8 @@ fn sample(mut command: Command) -> anyhow::Result<Sample> {
     Ok(Sample { wall, cpu, peak_rss })
 }
 
-/// `standup <args>` in the home, with the clock, time zone and environment pinned.
+/// `standup <args>` in the home, with the clock, time zone and environment pinned, and
+/// the output folder as git's ceiling ([`Manifest::ceiling`]).
 fn standup(binary: &Path, manifest: &Manifest, args: &[&str]) -> Command {
     let mut command = Command::new(binary);
     command
@@ -256,7 +251,8 @@ fn standup(binary: &Path, manifest: &Manifest, args: &[&str]) -> Command {
         .env("STANDUP_NOW", &manifest.now)
         .env("TZ", &manifest.time_zone)
         .env("LANG", "C")
-        .env("GIT_CONFIG_NOSYSTEM", "1");
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CEILING_DIRECTORIES", manifest.ceiling());
     command
 }
 

@@ -18,7 +18,6 @@ pub(crate) struct Expectation<'a> {
     pub(crate) repos: &'a [Built],
     pub(crate) sessions: Vec<&'a SessionFacts>,
     pub(crate) commands: &'a [(i64, bool)],
-    pub(crate) enclosing: Option<&'a Path>,
 }
 
 impl Expectation<'_> {
@@ -59,18 +58,16 @@ impl Expectation<'_> {
         (counts, projects)
     }
 
-    /// The project of a working directory: the nearest repository above it, else a git
-    /// work tree around the output folder, else the folder itself.
+    /// The project of a working directory: the nearest repository above it, else the
+    /// folder itself (`standup` runs with the output folder as its git ceiling, so a
+    /// work tree around it is never found).
     fn project_of(&self, cwd: &Path) -> PathBuf {
         for folder in cwd.ancestors() {
             if self.repos.iter().any(|repo| repo.path == folder) {
                 return folder.to_path_buf();
             }
         }
-        match self.enclosing {
-            Some(enclosing) if cwd.starts_with(enclosing) => enclosing.to_path_buf(),
-            _ => cwd.to_path_buf(),
-        }
+        cwd.to_path_buf()
     }
 }
 

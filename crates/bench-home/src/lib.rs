@@ -40,7 +40,7 @@ pub use clock::{DATE, NOW, PREVIOUS_WORKDAY, TIME_ZONE};
 pub use error::Error;
 
 /// Bumped whenever the generated files change, so an old home is not reused.
-pub const GENERATOR_VERSION: u32 = 1;
+pub const GENERATOR_VERSION: u32 = 2;
 
 /// The seed of every preset.
 pub const SEED: u64 = 0x5eed_2026_1127;
@@ -146,11 +146,6 @@ pub struct Manifest {
     pub home: PathBuf,
     /// The user's commit e-mails.
     pub emails: Vec<String>,
-    /// A git work tree that contains the output folder, if any. `standup` then resolves
-    /// the home itself and the working directories outside the generated repositories
-    /// to that repository; the expected counts allow for it (assuming it holds no commit
-    /// by the user in the windows), but the benchmark then also reads it.
-    pub enclosing_repository: Option<PathBuf>,
     /// Every generated repository, by path.
     pub repositories: Vec<Repository>,
     /// The totals the reports must show.
@@ -162,6 +157,14 @@ pub struct Manifest {
 }
 
 impl Manifest {
+    /// The folder `standup` must not look above for a repository: the output folder, the
+    /// home's parent. Give it as `GIT_CEILING_DIRECTORIES`, so that a home generated
+    /// inside a git work tree (the default, under `target/`) reads as a home outside any
+    /// repository: the enclosing checkout is then neither counted nor read.
+    pub fn ceiling(&self) -> &Path {
+        self.home.parent().unwrap_or(&self.home)
+    }
+
     /// The paths of every repository (the baseline runs `git log` in each).
     pub fn repository_paths(&self) -> Vec<PathBuf> {
         self.repositories.iter().map(|repository| repository.path.clone()).collect()
@@ -496,7 +499,6 @@ fn build(preset: Preset, out: &Path) -> Result<Manifest, Error> {
     fs_err::create_dir_all(&home)?;
     let params = Params::of(preset);
     let clock = clock::Clock::new()?;
-    let enclosing = out.ancestors().find(|dir| dir.join(".git").exists()).map(Path::to_path_buf);
 
     files::write_config(&home)?;
     let plans = git::plan(&params, SEED, &home);
@@ -518,7 +520,6 @@ fn build(preset: Preset, out: &Path) -> Result<Manifest, Error> {
         repos: &repos,
         sessions: claude.sessions.iter().chain(&codex.sessions).collect(),
         commands: &shell.commands,
-        enclosing: enclosing.as_deref(),
     }
     .compute();
     let expected_warnings = repos
@@ -552,7 +553,6 @@ fn build(preset: Preset, out: &Path) -> Result<Manifest, Error> {
         previous_workday: PREVIOUS_WORKDAY,
         home: home.clone(),
         emails: EMAILS.iter().map(|email| (*email).to_owned()).collect(),
-        enclosing_repository: enclosing,
         repositories: repos
             .iter()
             .map(|repo| Repository {

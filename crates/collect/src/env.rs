@@ -53,6 +53,8 @@ impl Env {
         "GIT_SHALLOW_FILE",
         "GIT_GRAFT_FILE",
         "GIT_INDEX_FILE",
+        // Where the search for a directory's repository stops going up, as in git.
+        "GIT_CEILING_DIRECTORIES",
     ];
 
     /// An environment with this home and no variables.

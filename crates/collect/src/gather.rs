@@ -106,7 +106,8 @@ pub fn gather(
     let mut resolved: BTreeMap<PathBuf, Option<ProjectRef>> = BTreeMap::new();
     // The repositories a session or command ran in: asked for work in progress.
     let mut worked_in: BTreeSet<PathBuf> = BTreeSet::new();
-    let mut unreadable = Unreadable::new(&gathered.warnings);
+    let ceilings = git::Ceilings::from_env(env);
+    let mut unreadable = Unreadable::new(&gathered.warnings, &ceilings);
     // A working directory's repository, or `None` outside any.
     let mut resolve_repo = |path: &Path| -> Option<ProjectRef> {
         if let Some(project) = resolved.get(path) {
@@ -128,7 +129,7 @@ pub fn gather(
     for session in &mut sessions.events {
         session.project = session.cwd.as_deref().map(|cwd| {
             resolve_repo(cwd).unwrap_or_else(|| {
-                let project = git::project_for(cwd);
+                let project = git::project_for(cwd, &ceilings);
                 if !folders.contains(&project) {
                     folders.push(project.clone());
                 }
@@ -275,22 +276,24 @@ fn read_options<'a>(
 }
 
 /// The `.git`s of working directories that cannot be read, each named once.
-struct Unreadable {
+struct Unreadable<'c> {
     seen: BTreeSet<Warning>,
     warnings: Vec<Warning>,
+    ceilings: &'c git::Ceilings,
 }
 
-impl Unreadable {
-    /// Knows the warnings already given (discovery names most such `.git`s).
-    fn new(given: &[Warning]) -> Unreadable {
+impl<'c> Unreadable<'c> {
+    /// Knows the warnings already given (discovery names most such `.git`s); searches
+    /// stop below the `ceilings`.
+    fn new(given: &[Warning], ceilings: &'c git::Ceilings) -> Unreadable<'c> {
         let seen = given.iter().cloned().collect();
-        Unreadable { seen, warnings: Vec::new() }
+        Unreadable { seen, warnings: Vec::new(), ceilings }
     }
 
     /// The repository containing `path`; a `.git` that cannot be read is a warning, and
     /// the folder is then a project of its own.
     fn find_repo(&mut self, path: &Path) -> Option<Repo> {
-        git::find_repo(path).unwrap_or_else(|error| {
+        git::find_repo(path, self.ceilings).unwrap_or_else(|error| {
             let warning = error.warning();
             if self.seen.insert(warning.clone()) {
                 self.warnings.push(warning);

@@ -175,17 +175,62 @@ pub fn global_identity(env: &Env, timeout: Duration) -> Identity {
     Identity { emails: email.into_iter().collect(), names: name.into_iter().collect() }
 }
 
+/// The folders a search for the repository of a directory does not go up into: git's
+/// `GIT_CEILING_DIRECTORIES` (absolute paths separated by `:`), read as git reads it, so
+/// that a directory belongs to the repository git would find for it. The folder a
+/// search starts from is always looked at: a ceiling equal to it does not count. An
+/// empty entry stops the entries after it from being resolved (git's way to spare the
+/// `realpath` of slow mounts); a relative entry is ignored, as git ignores it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Ceilings(Vec<PathBuf>);
+
+impl Ceilings {
+    /// The ceilings of `GIT_CEILING_DIRECTORIES`; none when it is unset.
+    pub fn from_env(env: &Env) -> Ceilings {
+        let Some(list) = env.var("GIT_CEILING_DIRECTORIES") else { return Ceilings::default() };
+        let mut resolve = true;
+        let mut dirs = Vec::new();
+        for entry in list.split(':') {
+            if entry.is_empty() {
+                resolve = false;
+                continue;
+            }
+            let path = Path::new(entry);
+            if path.is_absolute() {
+                dirs.push(if resolve { canonical(path) } else { path.to_path_buf() });
+            }
+        }
+        Ceilings(dirs)
+    }
+
+    /// The folders a search from `start` (canonical) looks at, nearest first: `start`
+    /// and its ancestors below the nearest ceiling above it.
+    fn search<'p>(&self, start: &'p Path) -> impl Iterator<Item = &'p Path> + use<'p> {
+        let floor = self
+            .0
+            .iter()
+            .filter(|ceiling| start != ceiling.as_path() && start.starts_with(ceiling))
+            .map(|ceiling| ceiling.components().count())
+            .max();
+        start
+            .ancestors()
+            .take_while(move |dir| floor.is_none_or(|depth| dir.components().count() > depth))
+    }
+}
+
 /// Finds the repository that contains `path` (worktrees folded), if any. A `.git` that
 /// cannot be read ends the search with `None`; [`find_repo`] says why.
-pub fn repo_containing(path: &Path) -> Option<Repo> {
-    find_repo(path).ok().flatten()
+pub fn repo_containing(path: &Path, ceilings: &Ceilings) -> Option<Repo> {
+    find_repo(path, ceilings).ok().flatten()
 }
 
 /// Finds the repository that contains `path` (worktrees folded): the nearest folder
-/// holding a `.git`. An error names a `.git` (or `commondir`) that is there but cannot
-/// be read: a FIFO, a device, an oversized or unreadable file.
-pub fn find_repo(path: &Path) -> Result<Option<Repo>, Error> {
-    for dir in canonical(path).ancestors() {
+/// holding a `.git`, below the nearest of the `ceilings` above `path`. An error names a
+/// `.git` (or `commondir`) that is there but cannot be read: a FIFO, a device, an
+/// oversized or unreadable file.
+pub fn find_repo(path: &Path, ceilings: &Ceilings) -> Result<Option<Repo>, Error> {
+    let start = canonical(path);
+    for dir in ceilings.search(&start) {
         if let Some(repo) = repo_at(dir)? {
             return Ok(Some(repo));
         }
@@ -194,8 +239,8 @@ pub fn find_repo(path: &Path) -> Result<Option<Repo>, Error> {
 }
 
 /// The project a working directory belongs to: its repository, or else the folder itself.
-pub fn project_for(path: &Path) -> ProjectRef {
-    repo_containing(path).map_or_else(|| project_ref(path), |repo| repo.project)
+pub fn project_for(path: &Path, ceilings: &Ceilings) -> ProjectRef {
+    repo_containing(path, ceilings).map_or_else(|| project_ref(path), |repo| repo.project)
 }
 
 fn project_ref(path: &Path) -> ProjectRef {
@@ -335,8 +380,9 @@ pub fn discover(env: &Env, config: &GitConfig, extra: &[PathBuf]) -> (Vec<Repo>,
             walk.errors.extend(sub.errors);
         }
     }
+    let ceilings = Ceilings::from_env(env);
     for path in extra {
-        match find_repo(path) {
+        match find_repo(path, &ceilings) {
             Ok(Some(repo)) => {
                 walk.found.entry(repo.git_dir.clone()).or_insert(repo);
             }

@@ -74,3 +74,81 @@ fn every_kind_of_dot_git_is_found_at_every_depth() {
         ])
     );
 }
+
+/// The work tree git itself finds for `dir` with `GIT_CEILING_DIRECTORIES` set to
+/// `ceilings`, or `None` when it finds none.
+fn git_toplevel(dir: &Path, home: &Path, ceilings: &str) -> Option<PathBuf> {
+    #[expect(clippy::disallowed_methods, reason = "the test asks the real git")]
+    let output = std::process::Command::new("git")
+        .args(["rev-parse", "--show-toplevel"])
+        .current_dir(dir)
+        .env("HOME", home)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CEILING_DIRECTORIES", ceilings)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .output()
+        .unwrap();
+    output.status.success().then(|| PathBuf::from(String::from_utf8(output.stdout).unwrap().trim()))
+}
+
+#[test]
+fn the_repository_of_a_folder_is_the_one_git_finds_under_its_ceilings() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    // A checkout holding a home (as a benchmark home under `target/`), whose `notes` is
+    // no repository and whose `src/app` is one.
+    let outer = root.join("checkout");
+    let home = outer.join("target/bench/home");
+    let notes = home.join("notes/2026");
+    let app = home.join("src/app");
+    let app_sub = app.join("sub");
+    for path in [&notes, &app_sub] {
+        fs_err::create_dir_all(path).unwrap();
+    }
+    git(&outer, &root, &["init", "-q", "-b", "main"]);
+    git(&app, &root, &["init", "-q", "-b", "main"]);
+    // A link to the home's parent, as a ceiling written through a symbolic link.
+    let link = root.join("bench-link");
+    std::os::unix::fs::symlink(outer.join("target/bench"), &link).unwrap();
+
+    let bench = outer.join("target/bench");
+    let cases: Vec<(&Path, String)> = vec![
+        (&notes, String::new()),
+        (&notes, bench.display().to_string()),
+        // A ceiling equal to the folder searched from does not count.
+        (&home, home.display().to_string()),
+        (&notes, home.display().to_string()),
+        // The nearest ceiling above wins, in any order.
+        (&notes, format!("{}:{}", outer.display(), bench.display())),
+        (&notes, format!("{}:{}", bench.display(), root.display())),
+        // Relative entries are ignored; a link is resolved unless an empty entry came first.
+        (&notes, "target/bench".to_owned()),
+        (&notes, link.display().to_string()),
+        (&notes, format!(":{}", link.display())),
+        // A repository below the ceiling is found as before.
+        (&app_sub, bench.display().to_string()),
+        (&app, app.display().to_string()),
+        // The root as ceiling: everything below it is still searched.
+        (&notes, "/".to_owned()),
+    ];
+    for (start, ceilings) in cases {
+        let env = collect::Env::new(&root).with_var("GIT_CEILING_DIRECTORIES", ceilings.as_str());
+        let ours = git::find_repo(start, &git::Ceilings::from_env(&env))
+            .unwrap()
+            .map(|repo| repo.project.path);
+        assert_eq!(
+            ours,
+            git_toplevel(start, &root, &ceilings),
+            "from {} with GIT_CEILING_DIRECTORIES={ceilings:?}",
+            start.display()
+        );
+    }
+    // The cases above are not all alike: the checkout is found without a ceiling and
+    // hidden by one.
+    let unset = git::Ceilings::default();
+    assert_eq!(git::find_repo(&notes, &unset).unwrap().map(|repo| repo.project.path), Some(outer));
+    let env =
+        collect::Env::new(&root).with_var("GIT_CEILING_DIRECTORIES", bench.display().to_string());
+    assert_eq!(git::find_repo(&notes, &git::Ceilings::from_env(&env)).unwrap(), None);
+}

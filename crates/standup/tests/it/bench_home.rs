@@ -18,6 +18,7 @@ fn report(manifest: &Manifest, report: &str) -> serde_json::Value {
         .env("TZ", &manifest.time_zone)
         .env("LANG", "C")
         .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CEILING_DIRECTORIES", manifest.ceiling())
         .stdin(Stdio::null())
         .output()
         .unwrap();

@@ -889,18 +889,22 @@ fn compile(
 
 /// Whether some match of `hir` can contain `[` or `]`.
 fn can_match_bracket(hir: &Hir) -> bool {
-    let is_bracket = |c: u32| c == u32::from(b'[') || c == u32::from(b']');
+    // Whether the range `start..=end` holds `[` or `]`: asked of its ends, not of each
+    // character (a class such as `[^\s]` spans more than a million).
+    let holds_bracket = |start: u32, end: u32| {
+        [b'[', b']'].iter().any(|&bracket| (start..=end).contains(&u32::from(bracket)))
+    };
     match hir.kind() {
         HirKind::Empty | HirKind::Look(_) => false,
-        HirKind::Literal(literal) => literal.0.iter().any(|&byte| is_bracket(u32::from(byte))),
+        HirKind::Literal(literal) => literal.0.iter().any(|&byte| matches!(byte, b'[' | b']')),
         HirKind::Class(Class::Unicode(class)) => class
             .ranges()
             .iter()
-            .any(|range| (u32::from(range.start())..=u32::from(range.end())).any(is_bracket)),
+            .any(|range| holds_bracket(u32::from(range.start()), u32::from(range.end()))),
         HirKind::Class(Class::Bytes(class)) => class
             .ranges()
             .iter()
-            .any(|range| (u32::from(range.start())..=u32::from(range.end())).any(is_bracket)),
+            .any(|range| holds_bracket(u32::from(range.start()), u32::from(range.end()))),
         HirKind::Repetition(repetition) => can_match_bracket(&repetition.sub),
         HirKind::Capture(capture) => can_match_bracket(&capture.sub),
         HirKind::Concat(hirs) | HirKind::Alternation(hirs) => hirs.iter().any(can_match_bracket),

@@ -114,6 +114,15 @@ fn bracket_analysis() {
     assert!(can(r"(?s:.)"));
     assert!(can(r"a\[b"));
     assert!(can(r"(?:x|\])"));
+    // A range holds a bracket at either end or inside (`[` is 0x5B, `]` 0x5D).
+    assert!(can(r"[\[-a]"));
+    assert!(can(r"[A-\[]"));
+    assert!(can(r"[Z-\\]"));
+    assert!(can(r"[\\-\^]"));
+    assert!(!can(r"[\\]"));
+    assert!(!can(r"[\^-z]"));
+    assert!(can(r"(?-u:[\x00-\x7f])"));
+    assert!(!can(r"(?-u:[\x5c\x5e-\x7f])"));
     let redactor = crate::Redactor::builtin();
     let brackets = |id: &str| {
         redactor

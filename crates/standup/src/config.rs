@@ -318,7 +318,10 @@ pub(crate) struct Config {
     pub(crate) sessions: collect::sessions::SessionsConfig,
     pub(crate) shell: collect::shell::ShellConfig,
     pub(crate) grouping: aggregate::ShellGrouping,
-    pub(crate) redactor: std::sync::Arc<redact::Redactor>,
+    /// `[redact]`'s redactor; unset for the built-in one, which [`Config::redactor`]
+    /// takes on first use (building it is a few milliseconds: see
+    /// [`Config::prepare_redactor`]).
+    redactor: std::sync::OnceLock<redact::Redactor>,
     pub(crate) llm: LlmConfig,
     pub(crate) render: RenderConfig,
     pub(crate) output: OutputConfig,
@@ -330,6 +333,23 @@ pub(crate) struct Config {
     pub(crate) member_name: Option<String>,
     /// `[[machines]]`, `[ledger]` and `[publish]`.
     pub(crate) beyond: crate::ledger::BeyondConfig,
+}
+
+impl Config {
+    /// The redactor: `[redact]`'s, or the built-in one.
+    pub(crate) fn redactor(&self) -> &redact::Redactor {
+        self.redactor.get_or_init(redact::Redactor::builtin)
+    }
+
+    /// Starts building the built-in redactor on a thread of its own when this
+    /// configuration uses it, so that the build (parsing the rules file and its keyword
+    /// automaton) runs while the sources are read rather than before them; the first
+    /// [`Config::redactor`] call waits for it.
+    pub(crate) fn prepare_redactor(&self) {
+        if self.redactor.get().is_none() {
+            std::thread::spawn(|| drop(redact::Redactor::builtin()));
+        }
+    }
 }
 
 impl Default for Config {
@@ -352,7 +372,7 @@ impl Default for Config {
             sessions: collect::sessions::SessionsConfig::default(),
             shell: collect::shell::ShellConfig::default(),
             grouping: aggregate::ShellGrouping::default(),
-            redactor: std::sync::Arc::new(redact::Redactor::builtin()),
+            redactor: std::sync::OnceLock::new(),
             llm: LlmConfig::default(),
             render: RenderConfig::default(),
             output: OutputConfig::default(),
@@ -904,7 +924,7 @@ fn parse_redact(
         builder = builder.allow(literal);
     }
     config.redactor =
-        std::sync::Arc::new(builder.build().map_err(|error| ConfigError::Syntax {
+        std::sync::OnceLock::from(builder.build().map_err(|error| ConfigError::Syntax {
             path: path.to_path_buf(),
             line: 1,
             message: format!("[redact]: {error}"),
@@ -1382,9 +1402,9 @@ mod tests {
     fn redact_rules_read_as_a_gitleaks_file_does() {
         let text = "[[redact.rules]]\nid = \"acme-key\"\nregex = 'key=(acme_[a-z0-9]{16})'\nsecretGroup = 1\nkeywords = [\"acme_\"]\ndescription = \"ACME\"\ntags = [\"key\"]\n[[redact.rules.allowlists]]\nstopwords = [\"example\"]\n";
         let config = parse(Path::new("c.toml"), text).unwrap();
-        let (out, masked) = config.redactor.redact("key=acme_q8w7e6r5t4y3u2i1");
+        let (out, masked) = config.redactor().redact("key=acme_q8w7e6r5t4y3u2i1");
         assert_eq!((out.as_ref(), masked), ("key=[REDACTED:acme-key]", 1));
-        let (out, _) = config.redactor.redact("key=acme_exampleq8w7e6r5");
+        let (out, _) = config.redactor().redact("key=acme_exampleq8w7e6r5");
         assert_eq!(out, "key=acme_exampleq8w7e6r5");
         assert!(
             error("[[redact.rules]]\nid = \"r\"\nregex = \"x\"\ncolour = 1\n")

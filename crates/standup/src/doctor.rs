@@ -95,7 +95,7 @@ pub(crate) fn doctor_report(env: &ProcessEnv, args: &DoctorArgs) -> Result<Docto
     gathered.warnings.extend(tz_warning);
     gathered.warnings.extend(env.home_warning().cloned());
     // Folder names, limits and warnings are untrusted text, as in a report.
-    clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
+    clean::clean_gathered(&mut gathered, config.redactor(), config.max_chars);
 
     let identity = &gathered.identity;
     let identity: Vec<String> = identity.emails.iter().chain(&identity.names).cloned().collect();

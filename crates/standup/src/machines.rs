@@ -54,7 +54,7 @@ const POLL: Duration = Duration::from_millis(20);
 /// Sets each project's normalized remote URL from what collect read of its repository
 /// (cleaned like every gathered string).
 pub(crate) fn set_remotes(report: &mut Report, reads: &[collect::git::RepoRead], config: &Config) {
-    let mut cleaner = clean::Cleaner::new(&config.redactor, config.max_chars);
+    let mut cleaner = clean::Cleaner::new(config.redactor(), config.max_chars);
     for project in report.buckets.iter_mut().flat_map(|bucket| &mut bucket.projects) {
         let remote = reads
             .iter()
@@ -132,7 +132,7 @@ pub(crate) fn merge_day(
             }
         }
     }
-    let mut cleaner = clean::Cleaner::new(&config.redactor, config.max_chars);
+    let mut cleaner = clean::Cleaner::new(config.redactor(), config.max_chars);
     for other in &mut others {
         crate::team::clean_report(&mut cleaner, &mut other.report, config.max_chars);
     }

@@ -423,6 +423,7 @@ pub(crate) fn render_report(
     // `--no-llm` neither reads nor validates `[llm]`.
     let llm = if args.no_llm { config::LlmSection::Skip } else { config::LlmSection::Read };
     let config = load_config(env, args.config.as_deref(), llm)?;
+    config.prepare_redactor();
     let now = env.now()?;
     let (zone_name, time_zone, tz_warning) = time_zone(&config, env);
     let calendar = calendar(&config, time_zone.clone());
@@ -445,7 +446,7 @@ pub(crate) fn render_report(
     gathered.warnings.extend(note_warnings);
 
     let start = Instant::now();
-    let secrets_masked = clean::clean_gathered(&mut gathered, &config.redactor, config.max_chars);
+    let secrets_masked = clean::clean_gathered(&mut gathered, config.redactor(), config.max_chars);
     timings.push(("sanitize + redact".to_owned(), start.elapsed()));
 
     let start = Instant::now();
@@ -625,7 +626,7 @@ fn show_prompt(
             format!("{note}\n")
         });
     }
-    let prompt = narrative::build_prompt_with(report, &config.redactor, limits, lang, settings)
+    let prompt = narrative::build_prompt_with(report, config.redactor(), limits, lang, settings)
         .context("building the narrative prompt")
         .map_err(Failure::Runtime)?;
     // The reply schema asked for, unless structured output is off (`[llm] structured`).
@@ -735,7 +736,7 @@ fn narrate(
                 let warnings = narrative::narrate_with(
                     backend.as_ref(),
                     report,
-                    &config.redactor,
+                    config.redactor(),
                     limits,
                     lang,
                     settings,
@@ -747,7 +748,7 @@ fn narrate(
         };
         // Their messages can quote what the server said: cleaned like every warning.
         let mut warnings = warnings;
-        clean::Cleaner::new(&config.redactor, config.max_chars).warnings(&mut warnings);
+        clean::Cleaner::new(config.redactor(), config.max_chars).warnings(&mut warnings);
         report.warnings.extend(warnings);
     }
     true

@@ -31,7 +31,7 @@ pub(crate) fn run(env: &ProcessEnv, args: &TeamArgs) -> Result<(), Failure> {
     // A member's file is untrusted text like any source: cleaned again here (sanitized,
     // redacted with this config's rules, capped), whatever their machine did.
     let mut members = members;
-    let mut cleaner = clean::Cleaner::new(&config.redactor, config.max_chars);
+    let mut cleaner = clean::Cleaner::new(config.redactor(), config.max_chars);
     for member in &mut members {
         member.report.warnings.clear();
         member.report.narrative = None;

@@ -248,6 +248,45 @@ impl<R: BufRead> Lines<R> {
         }
     }
 
+    /// Hands every remaining line to `each` with its number, as calling
+    /// [`Lines::next_line`] until the end would, but finding the line ends of a whole
+    /// buffer in one pass (`memchr_iter`) rather than one search per line: a shell
+    /// history is hundreds of thousands of short lines. A line that spans refills (or
+    /// ends the input without a `\n`) goes through [`Lines::next_line`].
+    pub(crate) fn for_each(&mut self, mut each: impl FnMut(u64, &[u8])) -> io::Result<()> {
+        loop {
+            self.reader.consume(std::mem::take(&mut self.lent));
+            let available = loop {
+                match self.reader.fill_buf() {
+                    Ok(available) => break available,
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                    Err(error) => return Err(error),
+                }
+            };
+            let mut start = 0;
+            for end in memchr::memchr_iter(b'\n', available) {
+                self.line_no += 1;
+                if end - start > self.limit {
+                    self.too_long += 1;
+                    if self.first_too_long == 0 {
+                        self.first_too_long = self.line_no;
+                    }
+                } else {
+                    each(self.line_no, &available[start..end]);
+                }
+                start = end + 1;
+            }
+            if start > 0 {
+                self.reader.consume(start);
+                continue;
+            }
+            match self.next_line()? {
+                Some(line) => each(line.number, line.bytes),
+                None => return Ok(()),
+            }
+        }
+    }
+
     /// How many lines were skipped for being too long, and the number of the first.
     pub(crate) fn skipped(&self) -> (u64, u64) {
         (self.too_long, self.first_too_long)
@@ -290,13 +329,38 @@ mod tests {
         (seen, lines.too_long, lines.first_too_long)
     }
 
+    /// What [`Lines::for_each`] hands out: the lines and numbers, and the lines skipped.
+    fn each_with(input: &[u8], limit: usize, capacity: usize) -> (Vec<(u64, String)>, u64, u64) {
+        let mut lines = Lines::new(io::BufReader::with_capacity(capacity, input), limit);
+        let mut seen = Vec::new();
+        lines
+            .for_each(|number, bytes| {
+                seen.push((number, String::from_utf8_lossy(bytes).into_owned()));
+            })
+            .unwrap();
+        (seen, lines.too_long, lines.first_too_long)
+    }
+
+    /// A read without whether each line ended in `\n` (which `for_each` does not tell).
+    fn without_ends(read: &Read) -> (Vec<(u64, String)>, u64, u64) {
+        let lines = read.0.iter().map(|(number, text, _)| (*number, text.clone())).collect();
+        (lines, read.1, read.2)
+    }
+
     /// The lines of `input`, the same whatever the reader's buffer: a tiny one (lines
     /// span several `fill_buf` calls and are copied) or a large one (lines are lent from
     /// it).
     fn lines(input: &[u8], limit: usize) -> Read {
         let read = lines_with(input, limit, 3);
-        for capacity in [1, 7, 64, 8192] {
-            assert_eq!(lines_with(input, limit, capacity), read, "capacity {capacity}");
+        for capacity in [1, 3, 7, 64, 8192] {
+            if capacity != 3 {
+                assert_eq!(lines_with(input, limit, capacity), read, "capacity {capacity}");
+            }
+            assert_eq!(
+                each_with(input, limit, capacity),
+                without_ends(&read),
+                "capacity {capacity}"
+            );
         }
         read
     }
@@ -332,6 +396,20 @@ mod tests {
         assert_eq!(too_long, 0);
         assert_eq!(lines(b"", 10).0, []);
         assert_eq!(lines(b"exactly6\n", 8).0, [(1, "exactly6".to_owned(), true)]);
+    }
+
+    proptest::proptest! {
+        /// `for_each` hands out what `next_line` does, line for line, whatever the
+        /// lines, the limit and the reader's buffer.
+        #[test]
+        fn for_each_reads_as_next_line_does(
+            input in proptest::collection::vec(proptest::sample::select(vec![b'a', b'b', b'\n']), 0..200),
+            limit in 0usize..12,
+            capacity in 1usize..40,
+        ) {
+            let read = lines_with(&input, limit, capacity);
+            proptest::prop_assert_eq!(each_with(&input, limit, capacity), without_ends(&read));
+        }
     }
 
     #[test]

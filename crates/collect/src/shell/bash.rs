@@ -38,18 +38,10 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
     let mut entry: Vec<u8> = Vec::new();
     let mut truncated = false;
     let mut open = Open::None;
-    loop {
-        let (line_no, line) = match lines.next_line() {
-            Ok(Some(next)) => next,
-            Ok(None) => break,
-            Err(error) => {
-                scan.error = Some(error);
-                break;
-            }
-        };
+    let read = lines.for_each(|line_no, line| {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if line.is_empty() {
-            continue;
+            return;
         }
         if line.len() > 1 && line[0] == b'#' && line[1].is_ascii_digit() {
             finish(&mut scan, &mut entry, &open, truncated);
@@ -59,7 +51,7 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
                 scan.malformed_at(line_no);
                 Open::Malformed
             };
-            continue;
+            return;
         }
         match &mut open {
             Open::None => {
@@ -86,6 +78,9 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
                 }
             }
         }
+    });
+    if let Err(error) = read {
+        scan.error = Some(error);
     }
     finish(&mut scan, &mut entry, &open, truncated);
     lines.finish(&mut scan);

@@ -42,22 +42,14 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
     // comes after it, so whether it is kept is known only at the end of the block.
     let mut command: Vec<u8> = Vec::new();
     let mut block: Option<Block> = None;
-    loop {
-        let (line_no, line) = match lines.next_line() {
-            Ok(Some(next)) => next,
-            Ok(None) => break,
-            Err(error) => {
-                scan.error = Some(error);
-                break;
-            }
-        };
+    let read = lines.for_each(|line_no, line| {
         if let Some(rest) = line.strip_prefix(b"- cmd:") {
             finish(&mut scan, &command, block.take(), since);
             command.clear();
             command.extend_from_slice(trim_start(rest));
             block = Some(Block { first_line: line_no, when: When::Missing });
         } else if line.first() == Some(&b' ') {
-            let Some(block) = block.as_mut() else { continue };
+            let Some(block) = block.as_mut() else { return };
             if let Some(value) = trim_start(line).strip_prefix(b"when:") {
                 block.when = match parse_epoch(trim(value)).map(Timestamp::from_second) {
                     Some(Ok(time)) => When::At(time),
@@ -74,6 +66,9 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
             finish(&mut scan, &command, block.take(), since);
             scan.malformed_at(line_no);
         }
+    });
+    if let Err(error) = read {
+        scan.error = Some(error);
     }
     finish(&mut scan, &command, block, since);
     lines.finish(&mut scan);

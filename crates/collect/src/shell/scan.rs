@@ -24,9 +24,10 @@ impl<R: BufRead> Lines<R> {
         Lines { inner: fsread::Lines::new(reader, limit) }
     }
 
-    /// The next line with its 1-based number, or `None` at the end of the file.
-    pub(super) fn next_line(&mut self) -> io::Result<Option<(u64, &[u8])>> {
-        Ok(self.inner.next_line()?.map(|line| (line.number, line.bytes)))
+    /// Hands every remaining line to `each` with its 1-based number
+    /// ([`fsread::Lines::for_each`]); an error ends the lines early.
+    pub(super) fn for_each(&mut self, each: impl FnMut(u64, &[u8])) -> io::Result<()> {
+        self.inner.for_each(each)
     }
 
     /// Notes in the scan how many lines were too long to read.
@@ -158,9 +159,8 @@ mod tests {
     #[test]
     fn lines_strip_only_the_newline_and_count() {
         let mut lines = Lines::new(&b"a\r\n\nlast"[..]);
-        assert_eq!(lines.next_line().unwrap(), Some((1, &b"a\r"[..])));
-        assert_eq!(lines.next_line().unwrap(), Some((2, &b""[..])));
-        assert_eq!(lines.next_line().unwrap(), Some((3, &b"last"[..])));
-        assert_eq!(lines.next_line().unwrap(), None);
+        let mut seen = Vec::new();
+        lines.for_each(|number, line| seen.push((number, line.to_vec()))).unwrap();
+        assert_eq!(seen, [(1, b"a\r".to_vec()), (2, Vec::new()), (3, b"last".to_vec())]);
     }
 }

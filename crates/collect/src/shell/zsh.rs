@@ -74,15 +74,7 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
     let mut truncated = false;
     let mut kept_line = false;
     let mut open: Option<Open> = None;
-    loop {
-        let (line_no, line) = match lines.next_line() {
-            Ok(Some(next)) => next,
-            Ok(None) => break,
-            Err(error) => {
-                scan.error = Some(error);
-                break;
-            }
-        };
+    let read = lines.for_each(|line_no, line| {
         let state = match open.take() {
             Some(state) => {
                 if let Open::Keep(_) = state {
@@ -90,7 +82,7 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
                 }
                 state
             }
-            None if line.is_empty() => continue,
+            None if line.is_empty() => return,
             None => match start(line) {
                 Start::Malformed => {
                     scan.malformed_at(line_no);
@@ -133,8 +125,12 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
         } else if let Open::Keep(time) = state {
             finish(&mut scan, &mut entry, time, truncated);
         }
+    });
+    if let Err(error) = read {
+        scan.error = Some(error);
     }
-    // A continuation at the end of the file ends the entry, as in zsh.
+    // A continuation at the end of the file (or where a read failed) ends the entry, as
+    // in zsh.
     if let Some(Open::Keep(time)) = open {
         finish(&mut scan, &mut entry, time, truncated);
     }

@@ -482,3 +482,29 @@ fn skewed_commits_are_found(home: &Home) {
         assert!(subjects.contains(&subject.to_owned()), "{subject}: {subjects:?}");
     }
 }
+
+/// A home inside a git work tree (as a benchmark home under `target/`): run from the
+/// home, the binary finds the enclosing repository as git would, unless
+/// `GIT_CEILING_DIRECTORIES` stops the search below it, as it stops git's.
+#[test]
+fn the_repository_around_the_home_is_read_unless_a_ceiling_hides_it() {
+    let home = Home::new();
+    let outer = home.repo_handle(home.path().parent().unwrap());
+    outer.git(&["init", "-q", "-b", "main"]);
+    outer.commit("notes.md", "Outer work", "2026-11-27T10:00:00+09:00");
+    let subjects_with = |ceiling: Option<&std::path::Path>| -> Vec<String> {
+        let args = ["daily", "--no-llm", "--format", "json"];
+        let mut command = home.command(home.path(), FRIDAY_EVENING, TOKYO, &args);
+        if let Some(ceiling) = ceiling {
+            command.env("GIT_CEILING_DIRECTORIES", ceiling);
+        }
+        let run = home.run_command(&mut command);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        subjects(&report).concat()
+    };
+    assert_eq!(subjects_with(None), ["Outer work"]);
+    assert!(subjects_with(Some(&outer.path)).is_empty());
+    // A ceiling at the home itself does not count for a search that starts there.
+    assert_eq!(subjects_with(Some(home.path())), ["Outer work"]);
+}

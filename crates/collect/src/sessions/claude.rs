@@ -68,6 +68,7 @@ use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use super::jsonl::{self, Stats};
 use super::lenient::{LBool, LNum, LStr, ResultBlock, Results, StrippingWithResults, Text};
+use super::skim;
 use super::{Ctx, Drafts, SessionsConfig, config_path, dedup_paths, draft, has_extension};
 use crate::{Env, SourceStatus, fsread};
 use report_model::plural;
@@ -132,7 +133,7 @@ const KNOWN_TYPES: &[&str] = &[
 ];
 
 /// The fields of a transcript line that the reader uses.
-#[derive(Default)]
+#[derive(Default, Debug)]
 struct Line<'a> {
     kind: LStr<'a>,
     uuid: LStr<'a>,
@@ -153,7 +154,8 @@ struct Line<'a> {
     git_branch: LStr<'a>,
     /// The Claude Code version that wrote the record.
     version: LStr<'a>,
-    /// The message's tool results need the strict read (see [`LineSeed`]).
+    /// The message's tool results need the strict read (see [`LineSeed`]); on the line
+    /// [`Line::parse`] returns, that it was read so (its message kept raw).
     two_passes: bool,
 }
 
@@ -161,7 +163,7 @@ struct Line<'a> {
 /// replies and tool output are most of a transcript's bytes and are only scanned past),
 /// and it is decoded where the parser meets it when the record's `type` came first, as
 /// Claude Code writes it: its bytes are then read once, not scanned and then decoded.
-#[derive(Default)]
+#[derive(Default, Debug)]
 enum Message<'a> {
     #[default]
     Absent,
@@ -278,7 +280,36 @@ impl<'a> Line<'a> {
             Ok(line)
         };
         let line = parse(false)?;
-        if line.two_passes { parse(true) } else { Ok(line) }
+        if line.two_passes {
+            // Said of the line returned too: its message was read raw.
+            let mut line = parse(true)?;
+            line.two_passes = true;
+            Ok(line)
+        } else {
+            Ok(line)
+        }
+    }
+}
+
+impl<'a> Line<'a> {
+    /// Parses `copy`, the line with its tools' output taken out (see [`skim`]), or the
+    /// line itself when there is no copy, or the copy does not parse (so that an error is
+    /// the line's own), or its message was kept raw and what was taken out is not UTF-8.
+    fn parse_copy(
+        bytes: &'a [u8],
+        copy: Option<&'a skim::Copy>,
+        subagent: bool,
+        results: bool,
+    ) -> Result<Line<'a>, serde_json::Error> {
+        let from_copy = copy.and_then(|copy| {
+            let line = Line::parse(copy.bytes(), subagent, results).ok()?;
+            let raw = line.two_passes || matches!(line.message, Message::Raw(_));
+            (!raw || copy.taken_out_is_utf8(bytes)).then_some(line)
+        });
+        match from_copy {
+            Some(line) => Ok(line),
+            None => Line::parse(bytes, subagent, results),
+        }
     }
 }
 
@@ -702,11 +733,11 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
     // The main chain's `Bash` calls whose results have not come yet.
     let mut bash_pending: HashSet<String> = HashSet::new();
     jsonl::read_lines(&mut ctx, &mut stats, &job.path, |bytes| {
-        let mut line = Line::parse(bytes, job.subagent, !bash_pending.is_empty())?;
-        if let Some(version) = line.version.get() {
-            if !versions.iter().any(|known| known == version) {
-                versions.push(version.to_owned());
-            }
+        let (copy, results) = (skim::without_tool_output(bytes), !bash_pending.is_empty());
+        let mut line = Line::parse_copy(bytes, copy.as_ref(), job.subagent, results)?;
+        let new_version = |version: &&str| !versions.iter().any(|known| known == version);
+        if let Some(version) = line.version.get().filter(new_version) {
+            versions.push(version.to_owned());
         }
         if let Some(kind) = line.kind.get().filter(|kind| !KNOWN_TYPES.contains(kind)) {
             let name = format!("type:{kind}");
@@ -1619,6 +1650,197 @@ mod tests {
                 if found.is_some() || plain_key {
                     prop_assert_eq!(found.as_deref(), expected.as_deref(), "{}", line);
                 }
+            }
+        }
+    }
+
+    mod the_copy_without_tool_output {
+        //! `skim::without_tool_output` against the line itself: whenever the copy parses,
+        //! the line parses to the same record, for every way the reader parses it.
+
+        use proptest::prelude::*;
+
+        use super::{Line, Message, Text, bash_calls, exit_statuses, quick_model, todo_write};
+        use crate::sessions::skim::{Copy, without_output_from, without_tool_output};
+
+        /// A parsed line as the reader uses it: a message kept raw by what is read from
+        /// it (its text, tool results, model, to-do list and `Bash` calls).
+        fn seen(mut line: Line) -> String {
+            let derived = match std::mem::take(&mut line.message) {
+                Message::Raw(raw) => format!(
+                    "{:?} {:?} {:?} {:?} {:?}",
+                    Text::from_json_stripping(raw.get()).ok(),
+                    exit_statuses(raw),
+                    quick_model(raw.get().as_bytes()),
+                    todo_write(raw),
+                    bash_calls(raw),
+                ),
+                other => format!("{other:?}"),
+            };
+            format!("{line:?} {derived}")
+        }
+
+        /// The line's parse as text, for each of the reader's four ways (sub-agent log or
+        /// not, results awaited or not); and how many of them the copy stood in for.
+        fn compare(line: &[u8]) -> Result<usize, String> {
+            compare_from(line, without_tool_output(line))
+        }
+
+        /// [`compare`] with the copy given, used as the reader uses it.
+        fn compare_from(line: &[u8], copy: Option<Copy>) -> Result<usize, String> {
+            let Some(copy) = copy else { return Ok(0) };
+            let mut used = 0;
+            for (subagent, results) in [(false, false), (false, true), (true, false), (true, true)]
+            {
+                let from_line = Line::parse(line, subagent, results);
+                let from_copy = Line::parse_copy(line, Some(&copy), subagent, results);
+                let (from_copy, from_line) = match (from_copy, from_line) {
+                    (Ok(from_copy), Ok(from_line)) => (from_copy, from_line),
+                    (Err(copy), Err(line)) if copy.to_string() == line.to_string() => continue,
+                    (from_copy, from_line) => {
+                        return Err(format!(
+                            "copy {:?}\nline {:?}",
+                            from_copy.err(),
+                            from_line.err()
+                        ));
+                    }
+                };
+                let (from_copy, from_line) = (seen(from_copy), seen(from_line));
+                if from_copy != from_line {
+                    return Err(format!("copy {from_copy}\nline {from_line}"));
+                }
+                used += 1;
+            }
+            Ok(used)
+        }
+
+        #[test]
+        fn on_the_recorded_transcripts() {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+            let mut files = vec![root];
+            let (mut lines, mut used) = (0, 0);
+            while let Some(path) = files.pop() {
+                if path.is_dir() {
+                    files.extend(
+                        fs_err::read_dir(&path).unwrap().map(|entry| entry.unwrap().path()),
+                    );
+                } else if path.extension().is_some_and(|extension| extension == "jsonl") {
+                    for line in fs_err::read(&path).unwrap().split(|byte| *byte == b'\n') {
+                        lines += 1;
+                        // Every output taken out, however short: the recordings' are.
+                        let copy = without_output_from(line, 1);
+                        used += compare_from(line, copy)
+                            .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+                    }
+                }
+            }
+            assert!(lines > 300, "{lines} lines");
+            // The recordings' tool results were taken out: the test is not empty.
+            assert!(used >= 8, "the copy stood in {used} times");
+        }
+
+        /// Tool output as tools write it: code with quotes, backslashes, escapes.
+        fn output() -> impl Strategy<Value = String> {
+            prop::collection::vec(
+                prop_oneof![
+                    Just("fn main() {\n    println!(\"hi\");\n}\n".to_owned()),
+                    Just("C:\\path\\to\\file.rs:12: error\r\n".to_owned()),
+                    Just("Exit code 2\nfailed".to_owned()),
+                    Just("é — \u{1F600}\t".to_owned()),
+                    "[a-z \\\\\"/]{0,40}",
+                ],
+                0..30,
+            )
+            .prop_map(|pieces| pieces.concat())
+        }
+
+        /// A content block's members in some order: the `type`, maybe an id, maybe
+        /// `is_error`, and the content (text, a list of parts, or a number).
+        fn block() -> impl Strategy<Value = String> {
+            let kind = prop_oneof![
+                4 => Just(r#""tool_result""#.to_owned()),
+                1 => Just(r#""text""#.to_owned()),
+                1 => Just(r#""tool\u005fresult""#.to_owned()),
+            ];
+            let error = prop_oneof![
+                Just(None),
+                Just(Some("false")),
+                Just(Some("true")),
+                Just(Some("\"true\"")),
+                Just(Some("0")),
+            ];
+            let content = prop_oneof![
+                4 => output().prop_map(|text| serde_json::to_string(&text).unwrap()),
+                1 => output().prop_map(|text| format!(r#"[{{"type":"text","text":{}}}]"#, serde_json::to_string(&text).unwrap())),
+                1 => Just("7".to_owned()),
+            ];
+            (
+                kind,
+                error,
+                content,
+                any::<bool>(),
+                Just(()).prop_perturb(|(), mut rng| rng.random::<u64>()),
+            )
+                .prop_map(|(kind, error, content, id, order)| {
+                    let mut members =
+                        vec![format!(r#""type":{kind}"#), format!(r#""content":{content}"#)];
+                    if id {
+                        members.push(r#""tool_use_id":"toolu_1""#.to_owned());
+                    }
+                    if let Some(error) = error {
+                        members.push(format!(r#""is_error":{error}"#));
+                    }
+                    let len = members.len();
+                    for index in 0..len {
+                        members.swap(index, usize::from(order.to_le_bytes()[index % 8]) % len);
+                    }
+                    format!("{{{}}}", members.join(","))
+                })
+        }
+
+        /// A transcript record: a user record (main chain or side chain) with content
+        /// blocks, its `type` before or after its `message`.
+        fn record() -> impl Strategy<Value = String> {
+            let again = prop_oneof![
+                Just(String::new()),
+                output().prop_map(|text| format!(
+                    r#","toolUseResult":{}"#,
+                    serde_json::to_string(&text).unwrap()
+                )),
+                output().prop_map(|text| format!(
+                    r#","toolUseResult":{{"stdout":{},"interrupted":false,"n":[1.5e3,null]}}"#,
+                    serde_json::to_string(&text).unwrap()
+                )),
+            ];
+            (prop::collection::vec(block(), 0..4), any::<bool>(), any::<bool>(), any::<bool>(), again)
+                .prop_map(|(blocks, type_first, side_chain, spaced, again)| {
+                    let message = format!(r#"{{"role":"user","content":[{}]}}"#, blocks.join(","));
+                    let head = format!(r#""isSidechain":{side_chain},"sessionId":"s1"{again}"#);
+                    let line = if type_first {
+                        format!(r#"{{{head},"type":"user","message":{message},"uuid":"00000000-0000-0000-0000-00000000000a","timestamp":"2026-11-27T01:00:00Z"}}"#)
+                    } else {
+                        format!(r#"{{{head},"message":{message},"type":"user","timestamp":"2026-11-27T01:00:00Z"}}"#)
+                    };
+                    if spaced { line.replace(r#"":"#, r#"" : "#).replace(",\"", " , \"") } else { line }
+                })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(1_500))]
+
+            #[test]
+            fn on_generated_records(line in record()) {
+                compare(line.as_bytes()).map_err(TestCaseError::fail)?;
+            }
+
+            /// With one byte changed anywhere, the copy never parses where the line does
+            /// not, nor to another record.
+            #[test]
+            fn on_damaged_records(line in record(), at in any::<prop::sample::Index>(), byte in prop_oneof![Just(b'"'), Just(b'\\'), Just(0x01_u8), Just(b'}'), Just(b'u'), Just(b' ')]) {
+                let mut bytes = line.into_bytes();
+                let index = at.index(bytes.len());
+                bytes[index] = byte;
+                compare(&bytes).map_err(TestCaseError::fail)?;
             }
         }
     }

@@ -39,6 +39,7 @@ mod opencode;
 mod pi;
 mod qwen;
 mod scan;
+mod skim;
 
 use std::collections::BTreeMap;
 use std::io;

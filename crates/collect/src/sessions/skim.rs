@@ -14,14 +14,16 @@
 //! Why the copy reads as the line does: a string is taken out only where the reader
 //! skips it whatever it holds (a main-chain user message's blocks, `Text`'s blocks and
 //! `exit_statuses` all pass over a `content` once the block's `type` said
-//! `tool_result`, unless `is_error` is `true`; the record's `toolUseResult`, where Claude
-//! Code writes the output again, is passed over whole); each one is checked by serde's own rules
-//! (no control character, valid escapes), and, where the message was kept raw (serde
-//! checks a `RawValue` as UTF-8 whole), as UTF-8 ([`Copy::taken_out_is_utf8`]), so the
-//! copy is valid exactly where the line is; and emptying a string changes no other token. The property tests below hold the
-//! parse of the copy to the parse of the line.
+//! `tool_result`, unless `is_error` is there and not `false`; the record's
+//! `toolUseResult`, where Claude Code writes the output again, is passed over whole);
+//! each one is checked by serde's own rules (no control character, valid escapes) and,
+//! where the copy's message was kept raw (serde checks a `RawValue` as UTF-8 whole), as
+//! UTF-8 ([`Copy::taken_out_is_utf8`]), so the copy is valid exactly where the line is;
+//! and emptying a string changes no other token. The property tests in `claude.rs`
+//! hold the parse of the copy to the parse of the line.
 
-/// The shortest output taken out: shorter ones cost the copy more than serde's skip.
+/// The shortest output taken out (chosen, not tuned: serde skips a short string
+/// cheaply, and each copy is one more pass over the line).
 const MIN_CUT: usize = 256;
 
 /// A line with the output of its tool results emptied.
@@ -184,18 +186,25 @@ fn walk_blocks(
 
 /// Walks one content block: its `content` string is noted when the block's `type` said
 /// `tool_result` before it, `is_error` is absent or `false`, none of the four fields the
-/// reader looks at comes twice, and it is `min` bytes or more.
+/// reader looks at comes twice, no key is written with escapes, and it is `min` bytes or
+/// more.
 fn walk_block(line: &[u8], at: usize, cuts: &mut Vec<(usize, usize)>, min: usize) -> Option<usize> {
     let mut seen = [0u8; 4];
     let mut tool_result = false;
     let mut error = false;
     let mut output = None;
+    let mut escaped_key = false;
     let end = walk_object(line, at, |line, key, at| {
         let field = match key {
             b"type" => 0,
             b"tool_use_id" => 1,
             b"is_error" => 2,
             b"content" => 3,
+            // A key written with escapes may be one of the four (`is_\u0065rror`).
+            _ if key.contains(&b'\\') => {
+                escaped_key = true;
+                return skip_value(line, at);
+            }
             _ => return skip_value(line, at),
         };
         seen[field] += 1;
@@ -209,7 +218,7 @@ fn walk_block(line: &[u8], at: usize, cuts: &mut Vec<(usize, usize)>, min: usize
         Some(end)
     })?;
     if let Some((start, stop)) = output {
-        if !error && seen.iter().all(|count| *count <= 1) && stop - start >= min {
+        if !error && !escaped_key && seen.iter().all(|count| *count <= 1) && stop - start >= min {
             cuts.push((start, stop));
         }
     }
@@ -590,6 +599,9 @@ mod tests {
                 r#"{"type":"user","toolUseResult":{"stdout":"","n":[1,{"k":""}],"stderr":""},"uuid":"u"}"#
             )
         );
+        // An `is_error` spelled with an escape is still `is_error` to serde.
+        let spelled = line.replace("\"is_error\":false", "\"is_\\u0065rror\":true");
+        assert_eq!(cut(&spelled), None);
         // An invalid escape in the output: the line is parsed as it is (and fails there).
         let invalid = line.replace("x\\\"y", "x\\qy");
         assert_eq!(cut(&invalid), None);

@@ -569,6 +569,9 @@ mod tests {
                 r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t","type":"tool_result","content":"","is_error":false}]},"uuid":"u"}"#
             )
         );
+        // Other keys in the block (plainly written) change nothing.
+        let extra = line.replace("\"is_error\":false", "\"cache_control\":{\"type\":\"x\"}");
+        assert!(cut(&extra).is_some_and(|copy| copy.contains(r#""content":"","cache_control""#)));
         // An error's output holds its exit code.
         assert_eq!(cut(&line.replace("\"is_error\":false", "\"is_error\":true")), None);
         // `type` after `content`: the content was read as text.
@@ -580,6 +583,11 @@ mod tests {
         assert_eq!(cut(&text), None);
         let short = r#"{"message":{"content":[{"type":"tool_result","content":"ok"}]}}"#;
         assert_eq!(cut(short), None);
+        // However far into the line the short one is.
+        let far = format!(
+            r#"{{"message":{{"content":[{{"type":"text","text":"{long}"}},{{"type":"tool_result","content":"ok"}}]}}}}"#
+        );
+        assert_eq!(cut(&far), None);
         // Two `content`s in a block, or two messages: left to serde.
         let twice = format!(
             r#"{{"message":{{"content":[{{"type":"tool_result","content":"{long}","content":"b"}}]}}}}"#

@@ -68,7 +68,7 @@ pub(super) fn top_level_string<'a>(object: &'a [u8], key: &[u8]) -> Option<RawSt
 }
 
 /// The index after JSON whitespace from `at`.
-fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+pub(super) fn skip_space(bytes: &[u8], mut at: usize) -> usize {
     while bytes.get(at).is_some_and(|byte| matches!(byte, b' ' | b'\t' | b'\n' | b'\r')) {
         at += 1;
     }
@@ -92,14 +92,26 @@ fn string_end(bytes: &[u8], mut at: usize) -> Option<(usize, bool)> {
 
 /// The index after the JSON value that starts at `at`.
 fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
+    skip_value_with(bytes, at, |bytes, at| Some(string_end(bytes, at)?.0))
+}
+
+/// The index after the JSON value that starts at `at`, the end of each string in it (the
+/// index of its closing quote, from the index after its opening one) told by `end`:
+/// nested objects and arrays are skipped by counting brackets outside strings, numbers
+/// and literals up to the next delimiter, none of it checked.
+pub(super) fn skip_value_with(
+    bytes: &[u8],
+    at: usize,
+    mut end: impl FnMut(&[u8], usize) -> Option<usize>,
+) -> Option<usize> {
     match bytes.get(at)? {
-        b'"' => Some(string_end(bytes, at + 1)?.0 + 1),
+        b'"' => Some(end(bytes, at + 1)? + 1),
         b'{' | b'[' => {
             let mut depth = 0_usize;
             let mut at = at;
             loop {
                 match bytes.get(at)? {
-                    b'"' => at = string_end(bytes, at + 1)?.0,
+                    b'"' => at = end(bytes, at + 1)?,
                     b'{' | b'[' => depth += 1,
                     b'}' | b']' => {
                         depth -= 1;

@@ -22,6 +22,8 @@
 //! and emptying a string changes no other token. The property tests in `claude.rs`
 //! hold the parse of the copy to the parse of the line.
 
+use super::scan::{skip_space, skip_value_with};
+
 /// The shortest output taken out (chosen, not tuned: serde skips a short string
 /// cheaply, and each copy is one more pass over the line).
 const MIN_CUT: usize = 256;
@@ -105,35 +107,13 @@ fn skip_taking_out(
     cuts: &mut Vec<(usize, usize)>,
     min: usize,
 ) -> Option<usize> {
-    let string = |at: usize, cuts: &mut Vec<(usize, usize)>| {
-        let end = string_end(line, at + 1)?;
-        if end - (at + 1) >= min {
-            cuts.push((at + 1, end));
+    skip_value_with(line, at, |line, start| {
+        let end = string_end(line, start)?;
+        if end - start >= min {
+            cuts.push((start, end));
         }
         Some(end)
-    };
-    match line.get(at)? {
-        b'"' => Some(string(at, cuts)? + 1),
-        b'{' | b'[' => {
-            let mut depth = 0_usize;
-            let mut at = at;
-            loop {
-                match line.get(at)? {
-                    b'"' => at = string(at, cuts)?,
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(at + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                at += 1;
-            }
-        }
-        _ => skip_value(line, at),
-    }
+    })
 }
 
 /// Walks a message object, descending into its `content` when it is a list of blocks.
@@ -259,46 +239,10 @@ fn walk_object(
     }
 }
 
-/// The index after JSON whitespace from `at`.
-fn skip_space(bytes: &[u8], mut at: usize) -> usize {
-    while bytes.get(at).is_some_and(|byte| matches!(byte, b' ' | b'\t' | b'\n' | b'\r')) {
-        at += 1;
-    }
-    at
-}
-
-/// The index after the JSON value that starts at `at` (strings checked as serde would,
-/// the rest only delimited).
+/// The index after the JSON value that starts at `at`, its strings checked as serde
+/// would ([`string_end`]).
 fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
-    match bytes.get(at)? {
-        b'"' => Some(string_end(bytes, at + 1)? + 1),
-        b'{' | b'[' => {
-            let mut depth = 0_usize;
-            let mut at = at;
-            loop {
-                match bytes.get(at)? {
-                    b'"' => at = string_end(bytes, at + 1)?,
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(at + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                at += 1;
-            }
-        }
-        _ => {
-            let rest = &bytes[at..];
-            let length = rest
-                .iter()
-                .position(|byte| matches!(byte, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
-                .unwrap_or(rest.len());
-            (length > 0).then_some(at + length)
-        }
-    }
+    skip_value_with(bytes, at, string_end)
 }
 
 /// What serde_json accepts after a backslash (`u` then wants four hex digits).

@@ -294,8 +294,8 @@ pub(super) fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
             }
         }
         if quotes != 0 {
-            let end = at + quotes.trailing_zeros() as usize;
-            return (end < bytes.len()).then_some(end);
+            // A quote of the line's own: the padding after its end holds none.
+            return Some(at + quotes.trailing_zeros() as usize);
         }
         at += 64;
     }

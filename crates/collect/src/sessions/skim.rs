@@ -22,6 +22,10 @@
 //! and emptying a string changes no other token. The property tests in `claude.rs`
 //! hold the parse of the copy to the parse of the line.
 
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
+
 use super::scan::{skip_space, skip_value_with};
 
 /// The shortest output taken out (chosen, not tuned: serde skips a short string
@@ -60,6 +64,14 @@ pub(super) fn without_tool_output(line: &[u8]) -> Option<Copy> {
 /// [`without_tool_output`], taking out outputs of `min` bytes and more (the tests take
 /// out the short ones of the recordings too).
 pub(super) fn without_output_from(line: &[u8], min: usize) -> Option<Copy> {
+    // Only a line that names a tool result can hold one: the others (assistant replies,
+    // most of the rest) are not walked, since serde reads them whole anyway. Both names
+    // are matched as written by the walk too, so this never passes over one it would cut.
+    static RESULT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"tool_result\""));
+    static AGAIN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"toolUseResult\""));
+    if RESULT.find(line).is_none() && AGAIN.find(line).is_none() {
+        return None;
+    }
     let mut cuts = Vec::new();
     walk_record(line, &mut cuts, min)?;
     if cuts.is_empty() {

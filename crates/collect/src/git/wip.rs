@@ -341,6 +341,138 @@ fn reftable_stashes(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::git::{Identity, LeftOut, RepoRead};
+    use report_model::ProjectRef;
+
+    fn repo(path: &Path) -> Repo {
+        let project = ProjectRef { name: "api".to_owned(), path: path.to_path_buf() };
+        Repo { project, git_dir: path.join(".git") }
+    }
+
+    fn scan(outcome: Outcome, wip: WipState, work: bool) -> RepoScan {
+        let moved = Moved { refs: matches!(outcome, Outcome::Read(_)), work };
+        RepoScan { repo: repo(Path::new("/src/api")), moved, outcome, wip }
+    }
+
+    fn read(commits: u64) -> Outcome {
+        Outcome::Read(RepoRead {
+            project: repo(Path::new("/src/api")).project,
+            identity: Identity::default(),
+            left_out: LeftOut::default(),
+            commits,
+            below_skew: 0,
+            remote: None,
+        })
+    }
+
+    /// Who is asked for work in progress after the join, and who for branches ahead
+    /// alone: the decision [`ask_after_join`] and [`ask_ahead_after_join`] make, case
+    /// by case, as the module's documentation states it.
+    #[test]
+    fn the_join_asks_the_repositories_the_listing_left_and_a_session_or_the_work_names() {
+        let project = repo(Path::new("/src/api")).project;
+        let found =
+            Some(WipEvent { project, files: Vec::new(), stashes: Vec::new(), ahead: Vec::new() });
+        // (outcome, state after the listing, worked on, a session ran there) →
+        // (asked after the join, asked for branches ahead alone)
+        let cases = [
+            // Not asked by the listing: asked when a session ran there, or it holds the
+            // person's commits, or its index or stash moved.
+            (read(0), WipState::NotAsked, false, false, (false, false)),
+            (read(0), WipState::NotAsked, false, true, (true, false)),
+            (read(3), WipState::NotAsked, false, false, (true, false)),
+            (read(0), WipState::NotAsked, true, false, (true, false)),
+            (Outcome::Unchanged, WipState::NotAsked, false, false, (false, false)),
+            (Outcome::Unchanged, WipState::NotAsked, false, true, (true, false)),
+            (Outcome::Unchanged, WipState::NotAsked, true, false, (true, false)),
+            // git could not read it: never asked, whatever ran there.
+            (Outcome::Failed, WipState::NotAsked, true, true, (false, false)),
+            // Read with the listing, nothing found and no commit of the person's: the
+            // branches ahead were not looked for; a session there asks for them alone.
+            (read(0), WipState::Read(None), true, true, (false, true)),
+            (read(0), WipState::Read(None), true, false, (false, false)),
+            // Found something, or held the person's commits (ahead was looked for), or
+            // failed: never asked again.
+            (read(0), WipState::Read(found.clone()), true, true, (false, false)),
+            (read(2), WipState::Read(None), true, true, (false, false)),
+            (read(0), WipState::Failed, true, true, (false, false)),
+            (Outcome::Unchanged, WipState::Read(None), true, true, (false, false)),
+        ];
+        for (index, (outcome, wip, work, worked_in, expected)) in cases.into_iter().enumerate() {
+            let scan = scan(outcome, wip, work);
+            let got = (ask_after_join(&scan, worked_in), ask_ahead_after_join(&scan, worked_in));
+            assert_eq!(got, expected, "case {index}: {scan:?}, worked in: {worked_in}");
+        }
+        assert!(ask_with_listing(true, Moved::default()));
+        assert!(ask_with_listing(false, Moved { refs: false, work: true }));
+        assert!(!ask_with_listing(false, Moved { refs: true, work: false }));
+    }
+
+    /// The skip check's "worked on": the index or the stash reflog written at or after
+    /// the window's start, less two seconds of slack; a file older than that, or none,
+    /// is not work.
+    #[test]
+    fn a_repository_is_worked_on_when_its_index_or_stash_moved_in_the_window() {
+        let dir = tempfile::tempdir().unwrap();
+        let git_dir = dir.path().join(".git");
+        fs_err::create_dir_all(git_dir.join("logs/refs")).unwrap();
+        let since = Timestamp::from_second(1_800_000_000).unwrap();
+        let at = |seconds: i64| filetime::FileTime::from_unix_time(seconds, 0);
+        let repo = Repo { project: repo(dir.path()).project, git_dir: git_dir.clone() };
+        let worked = || {
+            let base = crate::listing::open_at(rustix::fs::CWD, &git_dir).unwrap();
+            worked_on(&base, &repo, &Ok(Vec::new()), since)
+        };
+        assert!(!worked(), "no index, no stash");
+        let index = git_dir.join("index");
+        fs_err::write(&index, b"").unwrap();
+        filetime::set_file_mtime(&index, at(since.as_second() - 3)).unwrap();
+        assert!(!worked(), "an index older than the slack");
+        filetime::set_file_mtime(&index, at(since.as_second() - 2)).unwrap();
+        assert!(worked(), "an index within the two seconds of slack");
+        filetime::set_file_mtime(&index, at(since.as_second() - 3600)).unwrap();
+        let stash = git_dir.join("logs/refs/stash");
+        fs_err::write(&stash, b"").unwrap();
+        filetime::set_file_mtime(&stash, at(since.as_second() + 60)).unwrap();
+        assert!(worked(), "a stash made in the window");
+        filetime::set_file_mtime(&stash, at(since.as_second() - 60)).unwrap();
+        assert!(!worked(), "an old stash and an old index");
+
+        // A linked worktree (`git worktree add ../api-fix`): its own index, under
+        // `worktrees/<name>/`, with `gitdir` naming the worktree's `.git` file.
+        let linked = dir.path().join("api-fix");
+        fs_err::create_dir_all(&linked).unwrap();
+        let admin = git_dir.join("worktrees/api-fix");
+        fs_err::create_dir_all(&admin).unwrap();
+        fs_err::write(admin.join("gitdir"), format!("{}\n", linked.join(".git").display()))
+            .unwrap();
+        let linked_index = admin.join("index");
+        fs_err::write(&linked_index, b"").unwrap();
+        let names = Ok(vec![PathBuf::from("api-fix")]);
+        let worked_with = |names: &Result<Vec<PathBuf>, std::io::Error>| {
+            let base = crate::listing::open_at(rustix::fs::CWD, &git_dir).unwrap();
+            worked_on(&base, &repo, names, since)
+        };
+        filetime::set_file_mtime(&linked_index, at(since.as_second() - 3600)).unwrap();
+        assert!(!worked_with(&names), "a linked worktree not touched in the window");
+        filetime::set_file_mtime(&linked_index, at(since.as_second() + 60)).unwrap();
+        assert!(worked_with(&names), "a linked worktree's index written in the window");
+        // A worktree whose folder is gone (`git worktree prune` not run yet), and an entry
+        // naming the main work tree itself, are not worktrees to ask.
+        for (name, folder) in
+            [("gone", dir.path().join("gone")), ("main", dir.path().to_path_buf())]
+        {
+            let admin = git_dir.join("worktrees").join(name);
+            fs_err::create_dir_all(&admin).unwrap();
+            fs_err::write(admin.join("gitdir"), format!("{}\n", folder.join(".git").display()))
+                .unwrap();
+            fs_err::write(admin.join("index"), b"").unwrap();
+            filetime::set_file_mtime(admin.join("index"), at(since.as_second() + 60)).unwrap();
+        }
+        assert_eq!(linked_worktrees(&repo, since), [linked]);
+        // The skip check listed no worktree: none is looked at.
+        assert!(!worked_with(&Ok(Vec::new())), "no worktree listed");
+    }
 
     #[test]
     fn status_entries_give_their_paths() {

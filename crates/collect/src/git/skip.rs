@@ -561,4 +561,32 @@ mod tests {
             assert_eq!(fs_err::metadata(temp.path().join("a")).unwrap().nlink(), 3);
         }
     }
+
+    /// The whole check of a repository, as the git stage calls it: refs and work told
+    /// apart, and a git dir that is not there is neither (nothing to read, nothing to
+    /// ask), unlike one that cannot be looked at.
+    #[test]
+    fn the_check_tells_refs_moved_from_work_done_and_a_missing_git_dir_from_both() {
+        let since: Timestamp = SINCE.parse().unwrap();
+        let (temp, git_dir) = git_dir(&FOLDERS);
+        let project =
+            report_model::ProjectRef { name: "api".to_owned(), path: temp.path().to_path_buf() };
+        let repo = Repo { project: project.clone(), git_dir: git_dir.clone() };
+        assert_eq!(check(&repo, since), Moved { refs: false, work: false });
+        assert!(!changed_since(&repo, since));
+
+        // `git add`: the index is rewritten, no ref moves.
+        fs_err::write(git_dir.join("index"), b"DIRC").unwrap();
+        assert_eq!(check(&repo, since), Moved { refs: false, work: true });
+        assert!(!changed_since(&repo, since));
+
+        // A commit: its branch's folder changes (the ref renamed into place).
+        set_time(&git_dir.join("refs/heads"), "2026-11-27T09:00:00Z");
+        assert_eq!(check(&repo, since), Moved { refs: true, work: true });
+        assert!(changed_since(&repo, since));
+
+        let gone = Repo { project, git_dir: temp.path().join("nothing-here/.git") };
+        assert_eq!(check(&gone, since), Moved { refs: false, work: false });
+        assert!(!changed_since(&gone, since));
+    }
 }

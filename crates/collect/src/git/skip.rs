@@ -562,6 +562,17 @@ mod tests {
         }
     }
 
+    /// The bound is `since` less two seconds of slack (file systems with coarse times),
+    /// and a folder written at the bound itself has changed.
+    #[test]
+    fn a_folder_written_at_the_slack_bound_has_changed_and_one_before_it_has_not() {
+        let (_temp, git_dir) = git_dir(&FOLDERS);
+        set_time(&git_dir.join("refs/heads"), "2026-11-26T23:59:57Z");
+        assert_eq!(both(&git_dir), (false, false));
+        set_time(&git_dir.join("refs/heads"), "2026-11-26T23:59:58Z");
+        assert_eq!(both(&git_dir), (true, true));
+    }
+
     /// The whole check of a repository, as the git stage calls it: refs and work told
     /// apart, and a git dir that is not there is neither (nothing to read, nothing to
     /// ask), unlike one that cannot be looked at.

@@ -779,9 +779,7 @@ pub(crate) fn bench_scale(root: &Path, args: &[String]) -> anyhow::Result<()> {
             mib(measured.peak_rss())
         );
     }
-    let ratios = pair_ratios(&results[1], &results[0]);
-    let ratio = median(&mut ratios.clone());
-    let (low, high) = median_interval(&ratios);
+    let Ratio { median: ratio, low, high } = Ratio::of(&results[1], &results[0]);
     println!(
         "\nlarge-2x / large, median of per-round ratios ({runs} rounds): {ratio:.3}, 95% interval {low:.3}–{high:.3} (target: at most 1.10)"
     );

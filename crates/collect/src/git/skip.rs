@@ -580,8 +580,7 @@ mod tests {
     fn the_check_tells_refs_moved_from_work_done_and_a_missing_git_dir_from_both() {
         let since: Timestamp = SINCE.parse().unwrap();
         let (temp, git_dir) = git_dir(&FOLDERS);
-        let project =
-            report_model::ProjectRef { name: "api".to_owned(), path: temp.path().to_path_buf() };
+        let project = crate::git::project_ref(temp.path());
         let repo = Repo { project: project.clone(), git_dir: git_dir.clone() };
         assert_eq!(check(&repo, since), Moved { refs: false, work: false });
         assert!(!changed_since(&repo, since));

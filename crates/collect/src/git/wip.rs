@@ -341,12 +341,10 @@ fn reftable_stashes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::git::{Identity, LeftOut, RepoRead};
-    use report_model::ProjectRef;
+    use crate::git::{Identity, LeftOut, RepoRead, project_ref};
 
     fn repo(path: &Path) -> Repo {
-        let project = ProjectRef { name: "api".to_owned(), path: path.to_path_buf() };
-        Repo { project, git_dir: path.join(".git") }
+        Repo { project: project_ref(path), git_dir: path.join(".git") }
     }
 
     fn scan(outcome: Outcome, wip: WipState, work: bool) -> RepoScan {

@@ -38,18 +38,41 @@ fn start(line: &[u8]) -> Start<'_> {
     let Some(rest) = line.strip_prefix(b": ") else {
         return Start::Undated;
     };
-    let epoch_len = digits_len(rest);
+    let (epoch, epoch_len) = leading_number(rest);
     if epoch_len == 0 {
         // Not an extended prefix: an old zsh wrote `: foo` unescaped.
         return Start::Undated;
     }
-    let Some(epoch) = parse_epoch(&rest[..epoch_len]) else { return Start::Malformed };
+    let Some(epoch) = epoch else { return Start::Malformed };
     let Some(rest) = rest[epoch_len..].strip_prefix(b":") else { return Start::Malformed };
     let duration_len = digits_len(rest);
     match rest[duration_len..].strip_prefix(b";") {
         Some(command) if duration_len > 0 => Start::Dated(epoch, command),
         _ => Start::Malformed,
     }
+}
+
+/// The run of ASCII digits at the start of `bytes`: its value (`None` when it
+/// overflows an `i64`) and its length, in one pass. Every line of a history starts with
+/// one, so this is the reader's inner loop; a run too long to fit for certain goes
+/// through [`parse_epoch`].
+fn leading_number(bytes: &[u8]) -> (Option<i64>, usize) {
+    /// Digits whose value always fits an `i64`.
+    const SAFE: usize = 18;
+    let mut value: i64 = 0;
+    let mut len = 0;
+    while let Some(&byte) = bytes.get(len) {
+        if !byte.is_ascii_digit() {
+            return (Some(value), len);
+        }
+        if len == SAFE {
+            let len = digits_len(bytes);
+            return (parse_epoch(&bytes[..len]), len);
+        }
+        value = value * 10 + i64::from(byte - b'0');
+        len += 1;
+    }
+    (Some(value), len)
 }
 
 /// Whether a line starts with zsh's extended prefix `: <epoch>:<duration>;`.
@@ -212,5 +235,31 @@ mod tests {
             Timestamp::UNIX_EPOCH,
         );
         assert_eq!((scan.entries, scan.malformed, scan.first_malformed_line), (0, 4, Some(1)));
+    }
+
+    #[test]
+    fn leading_numbers_at_the_edges_of_an_i64() {
+        assert_eq!(leading_number(b""), (Some(0), 0));
+        assert_eq!(leading_number(b":0;"), (Some(0), 0));
+        assert_eq!(leading_number(b"1795737600:0;ls"), (Some(1_795_737_600), 10));
+        assert_eq!(leading_number(b"999999999999999999"), (Some(999_999_999_999_999_999), 18));
+        assert_eq!(leading_number(b"9223372036854775807:"), (Some(i64::MAX), 19));
+        assert_eq!(leading_number(b"9223372036854775808:"), (None, 19));
+        assert_eq!(leading_number(b"00000000000000000000000042;"), (Some(42), 26));
+    }
+
+    proptest::proptest! {
+        /// The one-pass parse of a line's leading number says what the run's length
+        /// and `parse_epoch` of it say.
+        #[test]
+        fn leading_number_is_digits_len_and_parse_epoch(
+            digits in proptest::collection::vec(proptest::sample::select(b"0123456789".to_vec()), 0..24),
+            tail in proptest::collection::vec(proptest::sample::select(b":;a 9".to_vec()), 0..4),
+        ) {
+            let bytes = [digits.as_slice(), tail.as_slice()].concat();
+            let len = digits_len(&bytes);
+            let expected = if len == 0 { Some(0) } else { parse_epoch(&bytes[..len]) };
+            proptest::prop_assert_eq!(leading_number(&bytes), (expected, len));
+        }
     }
 }

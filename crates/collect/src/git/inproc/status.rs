@@ -25,6 +25,15 @@ const UNTRACKED_LOOKS: usize = 10_000;
 /// Paths as `status` names them, each with whether it is deleted in the work tree.
 type Named = Vec<(String, bool)>;
 
+/// A set of paths: the tracked paths and folders of a work tree, thousands of them per
+/// repository, each hashed once and looked up once per entry of the walk. Hashed with
+/// foldhash, seeded per process (a cloned repository's paths are not ours to trust not
+/// to collide under a seed known in advance); only looked up, never iterated.
+type PathSet<'a> = HashSet<&'a [u8], Seeded>;
+
+/// foldhash's fast hasher with a seed drawn once per process.
+type Seeded = foldhash::fast::RandomState;
+
 /// What [`Reader::status`] may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Status {
@@ -111,7 +120,7 @@ impl Reader<'_> {
         });
         // Staged: the index against `HEAD`'s tree.
         let (staged, mut named) = if cache_tree_is_head {
-            (HashSet::new(), Vec::new())
+            (PathSet::default(), Vec::new())
         } else if mode == Status::CleanOnly {
             return None;
         } else {
@@ -158,13 +167,14 @@ impl Compare<'_> {
     fn entries<'index>(
         &self,
         index: &'index gix::index::File,
-        staged: &HashSet<&[u8]>,
+        staged: &PathSet<'_>,
         named: &mut Named,
-    ) -> Option<HashSet<&'index [u8]>> {
+    ) -> Option<PathSet<'index>> {
         let (work_tree, index_time, bound, mode) =
             (self.work_tree, self.index_time, self.bound, self.mode);
         let lossy = |path: &[u8]| String::from_utf8_lossy(path).into_owned();
-        let mut tracked: HashSet<&[u8]> = HashSet::new();
+        let mut tracked =
+            PathSet::with_capacity_and_hasher(index.entries().len() * 2, Seeded::default());
         let mut folders = Folders::open(work_tree).ok()?;
         for entry in index.entries() {
             let unusual = gix::index::entry::Flags::EXTENDED
@@ -256,8 +266,9 @@ impl Compare<'_> {
 }
 
 /// The index at `path` (whose `lstat` gave `meta`), read whole through
-/// [`crate::fsread`] and decoded, its checksum checked first as git and gix check it
-/// (`None`: ask git). `gix::index::File::at` maps the file into memory and then reads it
+/// [`crate::fsread`] and decoded, its checksum checked first as gix checks it (`None`:
+/// ask git; git itself checks it only in `git fsck`, so the check keeps the in-process
+/// answer to indexes whose bytes are as git wrote them). `gix::index::File::at` maps the file into memory and then reads it
 /// again to hash it; unmapping costs a TLB shootdown on every core.
 fn read_index(
     path: &Path,
@@ -379,14 +390,15 @@ fn staged_changes<'index>(
     (repository, loose): (&gix::Repository, &super::Loose),
     index: &'index gix::index::File,
     head_tree: gix::ObjectId,
-) -> Option<(HashSet<&'index [u8]>, Named)> {
+) -> Option<(PathSet<'index>, Named)> {
     let mut files: Vec<(Vec<u8>, (u16, gix::ObjectId))> = Vec::new();
     tree_files((repository, loose), head_tree, &mut Vec::new(), &mut files)?;
-    let mut in_head: HashMap<&[u8], (u16, gix::ObjectId)> = HashMap::new();
+    let mut in_head: HashMap<&[u8], (u16, gix::ObjectId), Seeded> =
+        HashMap::with_capacity_and_hasher(files.len(), Seeded::default());
     for (path, entry) in &files {
         in_head.insert(path.as_slice(), *entry);
     }
-    let mut staged = HashSet::new();
+    let mut staged = PathSet::default();
     let mut added = false;
     for entry in index.entries() {
         let path: &[u8] = entry.path(index);
@@ -509,7 +521,7 @@ fn content_changed(
 /// a path the kernel walks from the root again.
 struct Untracked<'a> {
     /// The index's paths and the folders holding them.
-    tracked: &'a HashSet<&'a [u8]>,
+    tracked: &'a PathSet<'a>,
     bound: SystemTime,
     mode: Status,
     /// Entries of untracked folders looked at so far.

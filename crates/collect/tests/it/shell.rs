@@ -95,6 +95,35 @@ fn status<'a>(output: &'a SourceOutput<ShellEvent>, source: &str) -> &'a SourceS
 
 // zsh
 
+/// A history the real zsh 5.9 wrote (`fixtures/README.md`): metafied Japanese, a
+/// command continued over two lines, a trailing escaped backslash.
+#[test]
+fn zsh_reads_a_history_zsh_5_9_wrote() {
+    let home = Home::new();
+    fs_err::copy(fixture("zsh_history"), home.path().join(".zsh_history")).unwrap();
+
+    let output = read(&home.env(), &only(&[Shell::Zsh]));
+
+    assert_eq!(
+        output.events,
+        [
+            event(Shell::Zsh, 1_796_303_647, "setopt EXTENDED_HISTORY INC_APPEND_HISTORY"),
+            event(
+                Shell::Zsh,
+                1_796_303_647,
+                "HISTFILE=$HOME/.zsh_history HISTSIZE=1000 SAVEHIST=1000"
+            ),
+            event(Shell::Zsh, 1_796_303_648, "echo 日本語のコミット"),
+            event(Shell::Zsh, 1_796_303_648, "echo first \\\nsecond line"),
+            event(Shell::Zsh, 1_796_303_649, "echo \"ends with backslash\\\\\""),
+            event(Shell::Zsh, 1_796_303_649, "ls /tmp >/dev/null"),
+            event(Shell::Zsh, 1_796_303_649, "exit"),
+        ]
+    );
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(status(&output, "zsh").entries, 7);
+}
+
 #[test]
 fn zsh_reads_extended_metafied_and_continued_entries() {
     let home = Home::new();

@@ -268,8 +268,9 @@ impl Compare<'_> {
 /// The index at `path` (whose `lstat` gave `meta`), read whole through
 /// [`crate::fsread`] and decoded, its checksum checked first as gix checks it (`None`:
 /// ask git; git itself checks it only in `git fsck`, so the check keeps the in-process
-/// answer to indexes whose bytes are as git wrote them). `gix::index::File::at` maps the file into memory and then reads it
-/// again to hash it; unmapping costs a TLB shootdown on every core.
+/// answer to indexes whose bytes are as git wrote them). `gix::index::File::at` maps
+/// the file into memory and then reads it again to hash it; unmapping costs a TLB
+/// shootdown on every core.
 fn read_index(
     path: &Path,
     meta: &std::fs::Metadata,

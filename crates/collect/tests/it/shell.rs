@@ -62,6 +62,13 @@ impl Home {
         fs_err::write(&path, bytes).unwrap();
         path
     }
+
+    /// Copies `fixtures/shell/<name>` to `relative` under the home, creating its folders.
+    fn copy_fixture(&self, name: &str, relative: &str) {
+        let path = self.path().join(relative);
+        fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+        fs_err::copy(fixture(name), path).unwrap();
+    }
 }
 
 fn set_mtime(path: &Path, second: u64) {
@@ -100,7 +107,7 @@ fn status<'a>(output: &'a SourceOutput<ShellEvent>, source: &str) -> &'a SourceS
 #[test]
 fn zsh_reads_a_history_zsh_5_9_wrote() {
     let home = Home::new();
-    fs_err::copy(fixture("zsh_history"), home.path().join(".zsh_history")).unwrap();
+    home.copy_fixture("zsh_history", ".zsh_history");
 
     let output = read(&home.env(), &only(&[Shell::Zsh]));
 
@@ -257,7 +264,7 @@ fn entries_out_of_order_near_the_boundary_are_kept() {
 #[test]
 fn bash_timestamps_delimit_multiline_entries() {
     let home = Home::new();
-    fs_err::copy(fixture("bash_history"), home.path().join(".bash_history")).unwrap();
+    home.copy_fixture("bash_history", ".bash_history");
 
     let output = read(&home.env(), &only(&[Shell::Bash]));
 
@@ -331,9 +338,7 @@ fn bash_bad_epoch_is_malformed() {
 #[test]
 fn fish_unescapes_commands_and_skips_paths() {
     let home = Home::new();
-    fs_err::create_dir_all(home.path().join(".local/share/fish")).unwrap();
-    fs_err::copy(fixture("fish_history"), home.path().join(".local/share/fish/fish_history"))
-        .unwrap();
+    home.copy_fixture("fish_history", ".local/share/fish/fish_history");
 
     let output = read(&home.env(), &only(&[Shell::Fish]));
 

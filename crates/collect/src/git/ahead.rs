@@ -14,7 +14,11 @@
 //! has no upstream, one `git log --source` over those branches `--not --remotes`, where
 //! a commit two such branches share is counted for the first that reaches it.
 
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BinaryHeap};
+
+// Maps by object id hash the id's first bytes, as gitoxide's own walks (and git's `oidhash`)
+// do: an id is already a hash.
+use gix::hashtable::HashMap;
 use std::time::Duration;
 
 use jiff::Timestamp;
@@ -231,7 +235,7 @@ fn paint(
     hidden: &[gix::ObjectId],
     branches: &[(String, gix::ObjectId)],
 ) -> Option<Vec<AheadBranch>> {
-    let mut flags: HashMap<gix::ObjectId, u64> = HashMap::new();
+    let mut flags: HashMap<gix::ObjectId, u64> = HashMap::default();
     let mut queue: BinaryHeap<(i64, gix::ObjectId)> = BinaryHeap::new();
     let starts = hidden
         .iter()
@@ -250,8 +254,10 @@ fn paint(
     let mut date = i64::MAX;
     while let Some((time, id)) = queue.pop() {
         let flag = flags[&id];
-        let parents = read.known.get(&id)?.1.clone();
-        for parent in parents {
+        // Taken out while the parents are read (which adds to `read`), then put back: a
+        // commit is taken again when a later path brings it another flag.
+        let parents = std::mem::take(&mut read.known.get_mut(&id)?.1);
+        for &parent in &parents {
             let time = commit_time(objects, (read, buffer), parent)?;
             let old = flags.entry(parent).or_insert(0);
             if *old | flag != *old {
@@ -259,6 +265,7 @@ fn paint(
                 queue.push((time, parent));
             }
         }
+        read.known.get_mut(&id)?.1 = parents;
         if flag & HIDDEN == 0 {
             date = time;
             continue;

@@ -987,12 +987,12 @@ fn read_history(
     let since = ctx.since;
     // Old entries have no `sessionId`: they are covered when a transcript session of the
     // same working directory has activity on the same UTC day.
-    let mut covered: HashSet<(PathBuf, Date)> = HashSet::new();
+    // The days of each directory's activity (hashed once per session, not per record).
+    let mut covered: FastMap<&Path, BTreeSet<Date>> = FastMap::default();
     for session in state.drafts.values() {
         if let Some(cwd) = &session.cwd {
-            for time in &session.activity {
-                covered.insert((cwd.clone(), utc_date(*time)));
-            }
+            let days = covered.entry(cwd.as_path()).or_default();
+            days.extend(session.activity.iter().map(|time| utc_date(*time)));
         }
     }
     let mut orphans: Drafts = Drafts::new();
@@ -1030,7 +1030,8 @@ fn read_history(
             Orphan { key: session_id.to_owned(), cwd: project }
         } else {
             let date = utc_date(time);
-            if project.as_ref().is_some_and(|cwd| covered.contains(&(cwd.clone(), date))) {
+            let days = project.as_deref().and_then(|cwd| covered.get(cwd));
+            if days.is_some_and(|days| days.contains(&date)) {
                 return Ok(());
             }
             Orphan {

@@ -1,6 +1,10 @@
 //! The commit listing: the walk of `git log --all --since=…` with the look below skewed commits.
 
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
+
+// Maps by object id hash the id's first bytes, as gitoxide's own walks (and git's `oidhash`)
+// do: an id is already a hash.
+use gix::hashtable::HashMap;
 
 use gix::ObjectId;
 use gix::bstr::{BStr, ByteSlice as _};
@@ -45,7 +49,7 @@ fn walk(
     bound: i64,
 ) -> Option<Walked> {
     let mut buffer = Vec::new();
-    let mut nodes: HashMap<ObjectId, Node> = HashMap::new();
+    let mut nodes: HashMap<ObjectId, Node> = HashMap::default();
     // Newest committer date first; equal dates in the order they were queued, as git's
     // date-ordered list does.
     let mut queue: BinaryHeap<(i64, std::cmp::Reverse<u64>, ObjectId)> = BinaryHeap::new();
@@ -68,10 +72,10 @@ fn walk(
     let mut below_skew = 0u64;
     let mut looks = 0usize;
     // Parents decoded below an old commit and not followed (a later path may want them).
-    let mut seen_below: HashMap<ObjectId, Node> = HashMap::new();
+    let mut seen_below: HashMap<ObjectId, Node> = HashMap::default();
     // Parents below an old commit whose date the commit-graph told, not followed: only
     // a parent dated later than its child is decoded. Opened at the first such look.
-    let mut dated_below: HashMap<ObjectId, i64> = HashMap::new();
+    let mut dated_below: HashMap<ObjectId, i64> = HashMap::default();
     let mut graph: Option<Option<gix::commitgraph::Graph>> = None;
     while let Some((time, _, id)) = queue.pop() {
         let old = time < bound;
@@ -138,7 +142,7 @@ pub(super) fn list(
     let mailmap = repository.open_mailmap();
     // Tips: every ref but the stash, peeled, and HEAD (unborn: none).
     let mut tips: Vec<ObjectId> = Vec::new();
-    let mut decorations: HashMap<ObjectId, Vec<String>> = HashMap::new();
+    let mut decorations: HashMap<ObjectId, Vec<String>> = HashMap::default();
     let references = repository.references().ok()?;
     // Read once for all the refs (`peel_to_id` would check `packed-refs` again for each).
     let packed = repository.refs.cached_packed_buffer().ok()?;

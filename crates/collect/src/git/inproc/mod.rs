@@ -32,6 +32,11 @@ use jiff::Timestamp;
 use super::Repo;
 use crate::Env;
 
+/// foldhash's fast hasher with a seed drawn once per process, for sets of paths a
+/// repository names (a cloned repository's paths are not ours to trust not to collide
+/// under a seed known in advance).
+type Seeded = foldhash::fast::RandomState;
+
 /// Whether the environment lets the in-process reader stand in for git at all: none of
 /// the variables that make git read objects, refs or the index from elsewhere, or
 /// rewrite history, is set.

@@ -1,12 +1,13 @@
 //! Line counts (`--numstat`) of the user's commits, where git's are bound to be the same.
 
 use std::collections::{HashMap, HashSet};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use gix::ObjectId;
 use gix::prelude::FindExt as _;
 
-use super::Reader;
+use super::{Reader, Seeded};
 
 impl Reader<'_> {
     /// `--numstat` totals (files, insertions, deletions) of the given commits by hash,
@@ -39,7 +40,7 @@ impl Reader<'_> {
         }
         let mut stats = HashMap::new();
         let mut buffer = Vec::new();
-        let mut plain_dirs = HashSet::new();
+        let mut plain_dirs = HashSet::default();
         for hash in hashes {
             let id = ObjectId::from_hex(hash.as_bytes()).ok()?;
             let (tree, parents) = {
@@ -106,8 +107,9 @@ struct TreeWalk<'a> {
     dir: PathBuf,
     counts: &'a mut Counts,
     /// The folders of the work tree already seen to hold no `.gitattributes` (the
-    /// commits of one read share it).
-    plain_dirs: &'a mut HashSet<PathBuf>,
+    /// commits of one read share it), by their bytes (a folder's path is built from
+    /// its tree entries' names, one way only).
+    plain_dirs: &'a mut HashSet<OsString, Seeded>,
 }
 
 /// A tree entry: its mode and object.
@@ -122,12 +124,12 @@ impl TreeWalk<'_> {
         if self.dir.components().count() > TREE_DEPTH_MAX {
             return None;
         }
-        if !self.plain_dirs.contains(&self.dir) {
+        if !self.plain_dirs.contains(self.dir.as_os_str()) {
             let attributes = self.work_tree.join(&self.dir).join(".gitattributes");
             if fs_err::symlink_metadata(&attributes).is_ok() {
                 return None;
             }
-            self.plain_dirs.insert(self.dir.clone());
+            self.plain_dirs.insert(self.dir.as_os_str().to_owned());
         }
         let (old, new) = (self.read(old)?, self.read(new)?);
         let name = b".gitattributes".as_slice();

@@ -12,7 +12,7 @@ use std::time::SystemTime;
 use gix::bstr::ByteSlice as _;
 use jiff::Timestamp;
 
-use super::Reader;
+use super::{Reader, Seeded};
 
 /// The largest tracked file whose content is hashed to tell a change from a touch;
 /// a larger one whose stat data changed asks git.
@@ -30,9 +30,6 @@ type Named = Vec<(String, bool)>;
 /// foldhash, seeded per process (a cloned repository's paths are not ours to trust not
 /// to collide under a seed known in advance); only looked up, never iterated.
 type PathSet<'a> = HashSet<&'a [u8], Seeded>;
-
-/// foldhash's fast hasher with a seed drawn once per process.
-type Seeded = foldhash::fast::RandomState;
 
 /// What [`Reader::status`] may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -912,6 +912,133 @@ fn status_cases() -> Vec<(&'static str, Change, Timestamp, bool)> {
     ]
 }
 
+/// More work trees for the paths `status` names: a change at the window's start, modes,
+/// links, stat data and the index's own shape.
+fn more_status_cases() -> Vec<(&'static str, Change, Timestamp, bool)> {
+    let past: Timestamp = "2020-01-01T00:00:00Z".parse().unwrap();
+    let window: Timestamp = "2026-11-27T00:00:00Z".parse().unwrap();
+    vec![
+        // A file changed exactly at the window's start is in the window.
+        (
+            "changed-at-the-bound",
+            |path| {
+                fs_err::write(path.join("b.txt"), "changed at midnight\n").unwrap();
+                touch(&path.join("b.txt"), "2026-11-27T00:00:00Z");
+            },
+            window,
+            false,
+        ),
+        // The executable bit: committed (nothing to name), gained and lost (a mode change
+        // git names with the content unchanged).
+        (
+            "executable-committed",
+            |path| {
+                chmod(&path.join("b.txt"), 0o755);
+                git(path, "2026-11-27T11:00:00+09:00", &["commit", "-q", "-am", "x"], &[]);
+            },
+            past,
+            true,
+        ),
+        ("executable-gained", |path| chmod(&path.join("b.txt"), 0o755), past, false),
+        (
+            "executable-lost",
+            |path| {
+                chmod(&path.join("b.txt"), 0o755);
+                git(path, "2026-11-27T11:00:00+09:00", &["commit", "-q", "-am", "x"], &[]);
+                chmod(&path.join("b.txt"), 0o644);
+            },
+            past,
+            false,
+        ),
+        // A committed link, left alone and pointed elsewhere.
+        (
+            "link-committed",
+            |path| {
+                std::os::unix::fs::symlink("b.txt", path.join("to-b")).unwrap();
+                git(path, "2026-11-27T11:00:00+09:00", &["add", "to-b"], &[]);
+                git(path, "2026-11-27T11:00:00+09:00", &["commit", "-q", "-m", "link"], &[]);
+            },
+            past,
+            true,
+        ),
+        (
+            "link-retargeted",
+            |path| {
+                std::os::unix::fs::symlink("b.txt", path.join("to-b")).unwrap();
+                git(path, "2026-11-27T11:00:00+09:00", &["add", "to-b"], &[]);
+                git(path, "2026-11-27T11:00:00+09:00", &["commit", "-q", "-m", "link"], &[]);
+                fs_err::remove_file(path.join("to-b")).unwrap();
+                std::os::unix::fs::symlink(".gitignore", path.join("to-b")).unwrap();
+            },
+            past,
+            false,
+        ),
+        // Same size, other bytes, and dated before the index was written (not racily
+        // clean): the stat data differ, so the content is compared.
+        (
+            "same-size-before-the-index",
+            |path| {
+                let mut content = fs_err::read(path.join("b.txt")).unwrap();
+                content[0] ^= 0x20;
+                fs_err::write(path.join("b.txt"), content).unwrap();
+                let index = fs_err::metadata(path.join(".git/index")).unwrap();
+                let before = filetime::FileTime::from_unix_time(
+                    filetime::FileTime::from_last_modification_time(&index).unix_seconds() - 60,
+                    0,
+                );
+                filetime::set_file_mtime(path.join("b.txt"), before).unwrap();
+            },
+            past,
+            false,
+        ),
+        // `git reset --soft`: the index (and its cache tree) is the undone commit's, `HEAD`
+        // its parent's: the change is staged.
+        (
+            "reset-soft",
+            |path| {
+                fs_err::write(path.join("b.txt"), "undone\n").unwrap();
+                git(path, "2026-11-27T11:00:00+09:00", &["commit", "-q", "-am", "undone"], &[]);
+                git(path, "2026-11-27T11:00:00+09:00", &["reset", "-q", "--soft", "HEAD~1"], &[]);
+            },
+            past,
+            false,
+        ),
+        // No `info/exclude` at all (git does not need one).
+        (
+            "no-info-exclude",
+            |path| {
+                fs_err::remove_file(path.join(".git/info/exclude")).unwrap();
+                fs_err::write(path.join("new.txt"), "n\n").unwrap();
+            },
+            past,
+            false,
+        ),
+    ]
+}
+
+/// Sets a file's permission bits.
+fn chmod(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt as _;
+    fs_err::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// git's exit status, for a command expected to fail (a merge that conflicts).
+fn git_status(dir: &Path, args: &[&str]) -> bool {
+    #[expect(clippy::disallowed_methods, reason = "the test builds real repositories")]
+    let output = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Dev One")
+        .env("GIT_AUTHOR_EMAIL", "dev@example.com")
+        .env("GIT_COMMITTER_NAME", "Dev One")
+        .env("GIT_COMMITTER_EMAIL", "dev@example.com")
+        .output()
+        .unwrap();
+    output.status.success()
+}
+
 /// A change that may leave a FIFO in the repository, watched while the case runs.
 type FifoChange = fn(&Path) -> Option<Fifo>;
 
@@ -960,6 +1087,48 @@ fn asks_git_cases() -> Vec<(&'static str, FifoChange)> {
             std::os::unix::fs::symlink("../moved", path.join("src/deep")).unwrap();
             None
         }),
+        // A merge stopped on a conflict: the index holds stages 1 to 3.
+        ("merge-conflict", |path| {
+            let date = "2026-11-27T11:00:00+09:00";
+            git(path, date, &["checkout", "-q", "-b", "other"], &[]);
+            fs_err::write(path.join("b.txt"), "theirs\n").unwrap();
+            git(path, date, &["commit", "-q", "-am", "theirs"], &[]);
+            git(path, date, &["checkout", "-q", "main"], &[]);
+            fs_err::write(path.join("b.txt"), "ours\n").unwrap();
+            git(path, date, &["commit", "-q", "-am", "ours"], &[]);
+            assert!(!git_status(path, &["merge", "-q", "other"]), "the merge conflicts");
+            None
+        }),
+        // `git add -N` (an intent-to-add entry) and `--skip-worktree`: entries whose
+        // flags change what git compares.
+        ("intent-to-add", |path| {
+            fs_err::write(path.join("new.txt"), "n\n").unwrap();
+            git(path, "2026-11-27T11:00:00+09:00", &["add", "-N", "new.txt"], &[]);
+            None
+        }),
+        ("skip-worktree", |path| {
+            let date = "2026-11-27T11:00:00+09:00";
+            git(path, date, &["update-index", "--skip-worktree", "b.txt"], &[]);
+            fs_err::write(path.join("b.txt"), "hidden change\n").unwrap();
+            None
+        }),
+        // A split index: most entries are in a shared index file of their own.
+        ("split-index", |path| {
+            git(path, "2026-11-27T11:00:00+09:00", &["update-index", "--split-index"], &[]);
+            None
+        }),
+        // A committed `.gitattributes` in a folder.
+        ("tracked-attributes", |path| {
+            fs_err::write(path.join("src/.gitattributes"), "*.txt -text\n").unwrap();
+            git(path, "2026-11-27T11:00:00+09:00", &["add", "src/.gitattributes"], &[]);
+            None
+        }),
+        // `info` a file, not a folder: `info/exclude` cannot be told apart from a missing one.
+        ("info-is-a-file", |path| {
+            fs_err::remove_dir_all(path.join(".git/info")).unwrap();
+            fs_err::write(path.join(".git/info"), "x").unwrap();
+            None
+        }),
     ]
 }
 
@@ -968,7 +1137,7 @@ fn the_paths_of_status_in_process_are_the_paths_git_names() {
     let dir = tempfile::tempdir().unwrap();
     let make = |name: &str| case_repo(dir.path(), name);
     let cases = work_tree_cases().into_iter().chain(ignore_cases()).chain(status_cases());
-    for (name, change, since, unchanged) in cases {
+    for (name, change, since, unchanged) in cases.chain(more_status_cases()) {
         let path = make(name);
         change(&path);
         let repo = repo_at(&path);
@@ -981,6 +1150,9 @@ fn the_paths_of_status_in_process_are_the_paths_git_names() {
             None if name == "no-index" => continue,
             None => panic!("{name}: asked git"),
         };
+        if name == "old-changes" {
+            assert_eq!(named, Vec::new(), "{name}: read files changed before the window");
+        }
         let mut files = Vec::new();
         crate::git::wip::keep((&path, ""), named, since, &mut files);
         let mut in_process: Vec<String> = files.into_iter().map(|file| file.path).collect();

@@ -1003,6 +1003,43 @@ fn more_status_cases() -> Vec<(&'static str, Change, Timestamp, bool)> {
             past,
             false,
         ),
+    ]
+}
+
+/// Work trees whose folders and git dir test how the walk finds its files.
+fn layout_status_cases() -> Vec<(&'static str, Change, Timestamp, bool)> {
+    let past: Timestamp = "2020-01-01T00:00:00Z".parse().unwrap();
+    vec![
+        // Files in two folders whose names have the same length: each is looked for in
+        // its own folder, not in the one open before it.
+        (
+            "sibling-folders",
+            |path| {
+                for file in ["one/a.txt", "two/b.txt"] {
+                    fs_err::create_dir_all(path.join(file).parent().unwrap()).unwrap();
+                    fs_err::write(path.join(file), file).unwrap();
+                }
+                git(path, "2026-11-27T11:00:00+09:00", &["add", "one", "two"], &[]);
+                git(path, "2026-11-27T11:00:00+09:00", &["commit", "-q", "-m", "two"], &[]);
+            },
+            past,
+            true,
+        ),
+        // A tracked folder removed: its files are deleted (named by git, with no folder
+        // left to date them by), and the walk goes on from the folders still open.
+        (
+            "folder-removed",
+            |path| {
+                fs_err::create_dir_all(path.join("gone")).unwrap();
+                fs_err::write(path.join("gone/x.txt"), "x\n").unwrap();
+                git(path, "2026-11-27T11:00:00+09:00", &["add", "gone"], &[]);
+                git(path, "2026-11-27T11:00:00+09:00", &["commit", "-q", "-m", "gone"], &[]);
+                fs_err::remove_dir_all(path.join("gone")).unwrap();
+                fs_err::write(path.join("src/deep/a.txt"), "after the removal\n").unwrap();
+            },
+            past,
+            false,
+        ),
         // No `info/exclude` at all (git does not need one).
         (
             "no-info-exclude",
@@ -1137,7 +1174,8 @@ fn the_paths_of_status_in_process_are_the_paths_git_names() {
     let dir = tempfile::tempdir().unwrap();
     let make = |name: &str| case_repo(dir.path(), name);
     let cases = work_tree_cases().into_iter().chain(ignore_cases()).chain(status_cases());
-    for (name, change, since, unchanged) in cases.chain(more_status_cases()) {
+    let more = more_status_cases().into_iter().chain(layout_status_cases());
+    for (name, change, since, unchanged) in cases.chain(more) {
         let path = make(name);
         change(&path);
         let repo = repo_at(&path);

@@ -1040,6 +1040,16 @@ fn layout_status_cases() -> Vec<(&'static str, Change, Timestamp, bool)> {
             past,
             false,
         ),
+        // A new file made exactly at the window's start.
+        (
+            "untracked-at-the-bound",
+            |path| {
+                fs_err::write(path.join("new.txt"), "n\n").unwrap();
+                touch(&path.join("new.txt"), "2026-11-27T00:00:00Z");
+            },
+            "2026-11-27T00:00:00Z".parse().unwrap(),
+            false,
+        ),
         // No `info/exclude` at all (git does not need one).
         (
             "no-info-exclude",
@@ -1113,6 +1123,12 @@ fn asks_git_cases() -> Vec<(&'static str, FifoChange)> {
         ("gitignore-fifo", |path| {
             fs_err::write(path.join("new.txt"), "x").unwrap();
             Some(Fifo::make(&path.join("src/.gitignore")))
+        }),
+        // The same in a folder git has never seen.
+        ("untracked-gitignore-fifo", |path| {
+            fs_err::create_dir_all(path.join("notes")).unwrap();
+            fs_err::write(path.join("notes/todo.md"), "x").unwrap();
+            Some(Fifo::make(&path.join("notes/.gitignore")))
         }),
         ("exclude-fifo", |path| {
             fs_err::remove_file(path.join(".git/info/exclude")).ok();

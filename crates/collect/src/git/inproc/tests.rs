@@ -991,6 +991,23 @@ fn more_status_cases() -> Vec<(&'static str, Change, Timestamp, bool)> {
             past,
             false,
         ),
+        // Same size, other bytes, and the modification time put back as it was (as
+        // `cp -p` or `rsync -t` do): only the change time tells.
+        (
+            "same-size-mtime-kept",
+            |path| {
+                let file = path.join("b.txt");
+                let was = filetime::FileTime::from_last_modification_time(
+                    &fs_err::metadata(&file).unwrap(),
+                );
+                let mut content = fs_err::read(&file).unwrap();
+                content[0] ^= 0x20;
+                fs_err::write(&file, content).unwrap();
+                filetime::set_file_mtime(&file, was).unwrap();
+            },
+            past,
+            false,
+        ),
         // `git reset --soft`: the index (and its cache tree) is the undone commit's, `HEAD`
         // its parent's: the change is staged.
         (

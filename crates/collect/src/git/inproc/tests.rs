@@ -305,6 +305,18 @@ fn a_fifo_in_place_of_a_loose_object_asks_git_and_never_blocks() {
     let reader = Reader::open(&repo).expect("the layout is still plain");
     assert!(reader.log(since()).is_none(), "the tip's FIFO was opened");
     assert!(reader.status(since(), Status::Paths).is_none(), "HEAD's FIFO was opened");
+
+    // A change staged: the index is compared with `HEAD`'s trees, each read checked.
+    let path = case_repo(dir.path(), "loose-tree");
+    let repo = repo_at(&path);
+    fs_err::write(path.join("b.txt"), "staged\n").unwrap();
+    git(&path, "2026-11-27T11:00:00+09:00", &["add", "b.txt"], &[]);
+    let reader = Reader::open(&repo).expect("a repository with loose objects opens");
+    assert!(reader.status(since(), Status::Paths).is_some_and(|named| !named.is_empty()));
+    let tree = git(&path, "2026-11-27T11:00:00+09:00", &["rev-parse", "HEAD^{tree}"], &[]);
+    let _tree = fifo_in_place_of(&repo.git_dir, tree.trim());
+    let reader = Reader::open(&repo).expect("the layout is still plain");
+    assert!(reader.status(since(), Status::Paths).is_none(), "HEAD's tree's FIFO was opened");
 }
 
 /// Below a tip older than the bound, the walk looks at each parent's date for clock

@@ -15,12 +15,11 @@
 //! a commit two such branches share is counted for the first that reaches it.
 
 use std::collections::{BTreeMap, BinaryHeap};
+use std::time::Duration;
 
 // Maps by object id hash the id's first bytes, as gitoxide's own walks (and git's `oidhash`)
 // do: an id is already a hash.
 use gix::hashtable::HashMap;
-use std::time::Duration;
-
 use jiff::Timestamp;
 use report_model::AheadBranch;
 

@@ -22,9 +22,9 @@ fn worktree_unchanged_since(repo: &Repo, since: Timestamp) -> bool {
     Reader::open(repo).is_some_and(|reader| reader.worktree_unchanged_since(since))
 }
 
-/// Runs git in `dir` with a pinned home, identity and dates (`date` for both the
-/// author and the committer unless `extra` sets them).
-fn git(dir: &Path, date: &str, args: &[&str], extra: &[(&str, &str)]) -> String {
+/// git in `dir` with a pinned home, identity and dates (`date` for both the author and
+/// the committer).
+fn git_command(dir: &Path, date: &str, args: &[&str]) -> std::process::Command {
     #[expect(clippy::disallowed_methods, reason = "the test builds real repositories")]
     let mut command = std::process::Command::new("git");
     command
@@ -38,6 +38,13 @@ fn git(dir: &Path, date: &str, args: &[&str], extra: &[(&str, &str)]) -> String 
         .env("GIT_COMMITTER_EMAIL", "dev@example.com")
         .env("GIT_AUTHOR_DATE", date)
         .env("GIT_COMMITTER_DATE", date);
+    command
+}
+
+/// Runs git in `dir` ([`git_command`]; `extra` may set the dates apart) and expects it to
+/// succeed; its output.
+fn git(dir: &Path, date: &str, args: &[&str], extra: &[(&str, &str)]) -> String {
+    let mut command = git_command(dir, date, args);
     for (name, value) in extra {
         command.env(name, value);
     }
@@ -1099,20 +1106,8 @@ fn chmod(path: &Path, mode: u32) {
 }
 
 /// git's exit status, for a command expected to fail (a merge that conflicts).
-fn git_status(dir: &Path, args: &[&str]) -> bool {
-    #[expect(clippy::disallowed_methods, reason = "the test builds real repositories")]
-    let output = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("HOME", dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "Dev One")
-        .env("GIT_AUTHOR_EMAIL", "dev@example.com")
-        .env("GIT_COMMITTER_NAME", "Dev One")
-        .env("GIT_COMMITTER_EMAIL", "dev@example.com")
-        .output()
-        .unwrap();
-    output.status.success()
+fn git_status(dir: &Path, date: &str, args: &[&str]) -> bool {
+    git_command(dir, date, args).output().unwrap().status.success()
 }
 
 /// A change that may leave a FIFO in the repository, watched while the case runs.
@@ -1178,7 +1173,7 @@ fn asks_git_cases() -> Vec<(&'static str, FifoChange)> {
             git(path, date, &["checkout", "-q", "main"], &[]);
             fs_err::write(path.join("b.txt"), "ours\n").unwrap();
             git(path, date, &["commit", "-q", "-am", "ours"], &[]);
-            assert!(!git_status(path, &["merge", "-q", "other"]), "the merge conflicts");
+            assert!(!git_status(path, date, &["merge", "-q", "other"]), "the merge conflicts");
             None
         }),
         // `git add -N` (an intent-to-add entry) and `--skip-worktree`: entries whose

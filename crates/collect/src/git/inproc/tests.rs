@@ -1200,6 +1200,17 @@ fn asks_git_cases() -> Vec<(&'static str, FifoChange)> {
             git(path, "2026-11-27T11:00:00+09:00", &["add", "src/.gitattributes"], &[]);
             None
         }),
+        // An index entry whose `lstat` fails with an error other than "not found": a name
+        // longer than the file system allows (`ENAMETOOLONG`, which root meets as anyone
+        // does). git names it added and unchanged in the work tree, with an error on its
+        // stderr; it is not deleted, so git is asked.
+        ("name-too-long", |path| {
+            let date = "2026-11-27T11:00:00+09:00";
+            let blob = git(path, date, &["hash-object", "-w", "b.txt"], &[]);
+            let entry = format!("100644,{},{}", blob.trim(), "n".repeat(300));
+            git(path, date, &["update-index", "--add", "--cacheinfo", &entry], &[]);
+            None
+        }),
         // `info` a file, not a folder: `info/exclude` cannot be told apart from a missing one.
         ("info-is-a-file", |path| {
             fs_err::remove_dir_all(path.join(".git/info")).unwrap();

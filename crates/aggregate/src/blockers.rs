@@ -250,17 +250,16 @@ fn last_sessions<'s>(
             last.insert(project.path.clone(), index);
         }
     }
+    let by_project = crate::group::sessions_by_project(sessions);
     let mut found = Vec::new();
     for (path, index) in last {
         let windows: Vec<Window> = buckets[..=index].iter().map(|bucket| bucket.window).collect();
         let inside = |time: &Timestamp| windows.iter().any(|window| window.contains(*time));
-        let newest = sessions
-            .iter()
-            .filter(|session| {
-                session.project.as_ref().map_or(std::path::Path::new(""), |p| p.path.as_path())
-                    == path
-            })
-            .filter_map(|session| {
+        let newest = by_project
+            .get(path.as_path())
+            .into_iter()
+            .flatten()
+            .filter_map(|&session| {
                 let latest =
                     session.activity.iter().chain(&session.prompts).filter(|t| inside(t)).max()?;
                 Some((*latest, session))

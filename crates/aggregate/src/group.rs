@@ -167,16 +167,15 @@ fn add_next_steps(buckets: &mut [Bucket], sessions: &[SessionEvent]) {
             last.insert(project.path.clone(), index);
         }
     }
+    let by_project = sessions_by_project(sessions);
     for (path, index) in last {
         let end = buckets[index].window.end;
         let windows: Vec<Window> = buckets[..=index].iter().map(|bucket| bucket.window).collect();
-        let newest = sessions
-            .iter()
-            .filter(|session| {
-                session.project.as_ref().map_or(std::path::Path::new(""), |p| p.path.as_path())
-                    == path
-            })
-            .filter_map(|session| {
+        let newest = by_project
+            .get(path.as_path())
+            .into_iter()
+            .flatten()
+            .filter_map(|&session| {
                 let written = session.todos_time.filter(|time| *time < end)?;
                 let last = session
                     .activity
@@ -213,6 +212,20 @@ fn add_next_steps(buckets: &mut [Bucket], sessions: &[SessionEvent]) {
             project.next = next;
         }
     }
+}
+
+/// The sessions of each project, by its path (the empty path for sessions whose working
+/// directory is unknown), each project's in the order of `sessions`: looked up once per
+/// project instead of every session being compared with every project.
+pub(crate) fn sessions_by_project(
+    sessions: &[SessionEvent],
+) -> BTreeMap<&std::path::Path, Vec<&SessionEvent>> {
+    let mut by_project: BTreeMap<&std::path::Path, Vec<&SessionEvent>> = BTreeMap::new();
+    for session in sessions {
+        let path = session.project.as_ref().map_or(std::path::Path::new(""), |p| p.path.as_path());
+        by_project.entry(path).or_default().push(session);
+    }
+    by_project
 }
 
 /// The key of sessions whose working directory is unknown: an empty name and path,

@@ -244,15 +244,9 @@ fn last_sessions<'s>(
     buckets: &[Bucket],
     sessions: &'s [SessionEvent],
 ) -> Vec<(usize, PathBuf, Vec<Window>, &'s SessionEvent)> {
-    let mut last: BTreeMap<PathBuf, usize> = BTreeMap::new();
-    for (index, bucket) in buckets.iter().enumerate() {
-        for project in &bucket.projects {
-            last.insert(project.path.clone(), index);
-        }
-    }
     let by_project = crate::group::sessions_by_project(sessions);
     let mut found = Vec::new();
-    for (path, index) in last {
+    for (path, index) in crate::group::last_buckets(buckets) {
         let windows: Vec<Window> = buckets[..=index].iter().map(|bucket| bucket.window).collect();
         let inside = |time: &Timestamp| windows.iter().any(|window| window.contains(*time));
         let newest = by_project

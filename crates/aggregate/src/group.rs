@@ -1,7 +1,7 @@
 //! Events into buckets, projects and shell groups, with totals.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
 use report_model::{
@@ -161,14 +161,8 @@ pub const NEXT_STEPS_MAX: usize = 5;
 /// up to that bucket (ties: the newer list, then agent and id); a list written after the
 /// bucket's end is not looked at (a report of a past day shows what was left then).
 fn add_next_steps(buckets: &mut [Bucket], sessions: &[SessionEvent]) {
-    let mut last: BTreeMap<PathBuf, usize> = BTreeMap::new();
-    for (index, bucket) in buckets.iter().enumerate() {
-        for project in &bucket.projects {
-            last.insert(project.path.clone(), index);
-        }
-    }
     let by_project = sessions_by_project(sessions);
-    for (path, index) in last {
+    for (path, index) in last_buckets(buckets) {
         let end = buckets[index].window.end;
         let windows: Vec<Window> = buckets[..=index].iter().map(|bucket| bucket.window).collect();
         let newest = by_project
@@ -214,15 +208,27 @@ fn add_next_steps(buckets: &mut [Bucket], sessions: &[SessionEvent]) {
     }
 }
 
+/// Each project of the report, by its path, with the index of the last bucket it appears
+/// in.
+pub(crate) fn last_buckets(buckets: &[Bucket]) -> BTreeMap<PathBuf, usize> {
+    let mut last: BTreeMap<PathBuf, usize> = BTreeMap::new();
+    for (index, bucket) in buckets.iter().enumerate() {
+        for project in &bucket.projects {
+            last.insert(project.path.clone(), index);
+        }
+    }
+    last
+}
+
 /// The sessions of each project, by its path (the empty path for sessions whose working
 /// directory is unknown), each project's in the order of `sessions`: looked up once per
 /// project instead of every session being compared with every project.
 pub(crate) fn sessions_by_project(
     sessions: &[SessionEvent],
-) -> BTreeMap<&std::path::Path, Vec<&SessionEvent>> {
-    let mut by_project: BTreeMap<&std::path::Path, Vec<&SessionEvent>> = BTreeMap::new();
+) -> BTreeMap<&Path, Vec<&SessionEvent>> {
+    let mut by_project: BTreeMap<&Path, Vec<&SessionEvent>> = BTreeMap::new();
     for session in sessions {
-        let path = session.project.as_ref().map_or(std::path::Path::new(""), |p| p.path.as_path());
+        let path = session.project.as_ref().map_or(Path::new(""), |p| p.path.as_path());
         by_project.entry(path).or_default().push(session);
     }
     by_project

@@ -47,8 +47,11 @@ pub(crate) fn add_blockers(
 ) {
     failing_commands(buckets, shell, grouping);
     reverted_commits(buckets);
-    interrupted_sessions(buckets, sessions);
-    agent_failing_commands(buckets, sessions, shell, grouping);
+    // Blockers only go to projects a bucket already holds, so the last sessions found
+    // before any is added serve both kinds.
+    let last = last_sessions(buckets, sessions);
+    interrupted_sessions(buckets, &last);
+    agent_failing_commands(buckets, &last, shell, grouping);
     for bucket in buckets.iter_mut() {
         sort(&mut bucket.blockers);
         for project in &mut bucket.projects {
@@ -237,13 +240,14 @@ fn reverted_commits(buckets: &mut [Bucket]) {
     }
 }
 
+/// A project's last agent session ([`last_sessions`]): the index of the last bucket the
+/// project appears in, its path, the report's windows up to that bucket, the session.
+type LastSession<'s> = (usize, PathBuf, Vec<Window>, &'s SessionEvent);
+
 /// For each project: the bucket it last appears in, the windows of the report up to that
 /// bucket, and its last agent session there (the one with the latest record in those
 /// windows).
-fn last_sessions<'s>(
-    buckets: &[Bucket],
-    sessions: &'s [SessionEvent],
-) -> Vec<(usize, PathBuf, Vec<Window>, &'s SessionEvent)> {
+fn last_sessions<'s>(buckets: &[Bucket], sessions: &'s [SessionEvent]) -> Vec<LastSession<'s>> {
     let by_project = crate::group::sessions_by_project(sessions);
     let mut found = Vec::new();
     for (path, index) in crate::group::last_buckets(buckets) {
@@ -272,8 +276,9 @@ fn last_sessions<'s>(
 
 /// For each project, on the last bucket it appears in: its last agent session, when the
 /// person interrupted it inside the report's windows and typed nothing after.
-fn interrupted_sessions(buckets: &mut [Bucket], sessions: &[SessionEvent]) {
-    for (index, path, windows, session) in last_sessions(buckets, sessions) {
+fn interrupted_sessions(buckets: &mut [Bucket], last: &[LastSession<'_>]) {
+    for (index, path, windows, session) in last {
+        let index = *index;
         let inside = |time: &Timestamp| windows.iter().any(|window| window.contains(*time));
         let Some(time) = session.interrupted.filter(|time| inside(time)) else { continue };
         let blocker = Blocker {
@@ -286,7 +291,7 @@ fn interrupted_sessions(buckets: &mut [Bucket], sessions: &[SessionEvent]) {
             }],
             time,
         };
-        if let Some(project) = buckets[index].projects.iter_mut().find(|p| p.path == path) {
+        if let Some(project) = buckets[index].projects.iter_mut().find(|p| p.path == *path) {
             project.blockers.push(blocker);
         }
     }
@@ -302,11 +307,12 @@ fn interrupted_sessions(buckets: &mut [Bucket], sessions: &[SessionEvent]) {
 /// person's own failing commands already show is not repeated.
 fn agent_failing_commands(
     buckets: &mut [Bucket],
-    sessions: &[SessionEvent],
+    last: &[LastSession<'_>],
     shell: &[ShellEvent],
     grouping: &ShellGrouping,
 ) {
-    for (index, path, windows, session) in last_sessions(buckets, sessions) {
+    for (index, path, windows, session) in last {
+        let index = *index;
         let inside = |time: &Timestamp| windows.iter().any(|window| window.contains(*time));
         let mut found = Vec::new();
         for failed in &session.failed_commands {
@@ -328,7 +334,7 @@ fn agent_failing_commands(
             let passed_after = shell.iter().any(|event| {
                 event.exit == Some(0)
                     && event.time > latest.time
-                    && event.project.as_ref().is_some_and(|project| project.path == path)
+                    && event.project.as_ref().is_some_and(|project| project.path == *path)
                     && normalized(&event.command) == command
             });
             if passed_after {
@@ -348,7 +354,7 @@ fn agent_failing_commands(
                 time: first.time,
             });
         }
-        let Some(project) = buckets[index].projects.iter_mut().find(|p| p.path == path) else {
+        let Some(project) = buckets[index].projects.iter_mut().find(|p| p.path == *path) else {
             continue;
         };
         for blocker in found {

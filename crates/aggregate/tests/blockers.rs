@@ -269,3 +269,119 @@ fn an_agents_failing_command_is_a_blocker_citing_its_session_unless_the_person_f
     let kinds: Vec<BlockerKind> = blockers_of(&both, "api")[0].iter().map(|b| b.kind).collect();
     assert_eq!(kinds, [BlockerKind::FailingCommand]);
 }
+
+/// A session of `project_name` with records at `times`, interrupted at `interrupted`.
+fn session_of(
+    project_name: &str,
+    id: &str,
+    times: &[&str],
+    interrupted: Option<&str>,
+) -> report_model::SessionEvent {
+    report_model::SessionEvent {
+        session_id: id.to_owned(),
+        title: format!("title of {id}"),
+        project: Some(project(project_name)),
+        activity: times.iter().map(|time| ts(time)).collect(),
+        interrupted: interrupted.map(ts),
+        failed_commands: Vec::new(),
+        ..agent_session(&["2026-03-06T10:00:00Z"], "2026-03-06T10:00:00Z", false)
+    }
+}
+
+#[test]
+fn a_projects_last_session_left_interrupted_is_a_blocker_of_that_project_only() {
+    let sessions = vec![
+        // `api`: its last session was interrupted on Monday.
+        session_of("api", "api-old", &["2026-03-06T10:00:00Z"], None),
+        session_of(
+            "api",
+            "api-last",
+            &["2026-03-09T07:00:00Z", "2026-03-09T07:30:00Z"],
+            Some("2026-03-09T07:30:00Z"),
+        ),
+        // `web`: an interrupted session, but a later one was not: no blocker.
+        session_of(
+            "web",
+            "web-interrupted",
+            &["2026-03-06T11:00:00Z"],
+            Some("2026-03-06T11:00:00Z"),
+        ),
+        session_of("web", "web-last", &["2026-03-06T15:00:00Z"], None),
+        // `cli`: interrupted before the report's windows.
+        session_of(
+            "cli",
+            "cli-last",
+            &["2026-03-05T10:00:00Z", "2026-03-06T09:00:00Z"],
+            Some("2026-03-05T10:00:00Z"),
+        ),
+    ];
+    let report = report(&standup_windows(), Activity { sessions, ..Activity::default() });
+    let expected = Blocker {
+        kind: BlockerKind::InterruptedSession,
+        text: "title of api-last".to_owned(),
+        evidence: vec![Evidence::Session {
+            agent: report_model::Agent::ClaudeCode,
+            session_id: "api-last".to_owned(),
+            time: ts("2026-03-09T07:30:00Z"),
+        }],
+        time: ts("2026-03-09T07:30:00Z"),
+    };
+    assert_eq!(blockers_of(&report, "api"), [vec![], vec![expected]]);
+    assert!(blockers_of(&report, "web").iter().all(Vec::is_empty), "web");
+    assert!(blockers_of(&report, "cli").iter().all(Vec::is_empty), "cli");
+}
+
+#[test]
+fn an_agents_failure_stays_unless_the_person_passed_that_command_there_after_it() {
+    let times = ["2026-03-06T16:10:00Z", "2026-03-06T16:20:00Z"];
+    let session = agent_session(&times, "2026-03-06T16:21:00Z", false);
+    let kinds = |shell: Vec<ShellEvent>| {
+        let report = report(
+            &standup_windows(),
+            Activity { sessions: vec![session.clone()], shell, ..Activity::default() },
+        );
+        blockers_of(&report, "api")[0]
+            .iter()
+            .map(|blocker| (blocker.kind, blocker.text.clone()))
+            .collect::<Vec<_>>()
+    };
+    let agents = (BlockerKind::AgentFailingCommand, "cargo test -p api".to_owned());
+    // None of these runs clears the agent's failure: one that passed before the agent's
+    // last failure or in the same second, one in another project, one of another
+    // command, one after it that failed.
+    let not_clearing = [
+        run(Some("api"), "2026-03-06T16:15:00Z", "cargo test -p api", Some(0)),
+        run(Some("api"), "2026-03-06T16:20:00Z", "cargo test -p api", Some(0)),
+        run(Some("web"), "2026-03-06T17:00:00Z", "cargo test -p api", Some(0)),
+        run(Some("api"), "2026-03-06T17:00:00Z", "cargo test -p web", Some(0)),
+        run(Some("api"), "2026-03-06T17:00:00Z", "cargo test -p api", Some(3)),
+    ];
+    for shell in not_clearing {
+        let command = shell.command.clone();
+        assert_eq!(kinds(vec![shell]), std::slice::from_ref(&agents), "{command}");
+    }
+    // The person's own failures of another command show beside it, not instead of it.
+    let own = kinds(vec![
+        run(Some("api"), "2026-03-06T17:00:00Z", "cargo build", Some(101)),
+        run(Some("api"), "2026-03-06T17:05:00Z", "cargo build", Some(101)),
+    ]);
+    assert_eq!(own.len(), 2, "{own:?}");
+    assert!(own.contains(&agents), "{own:?}");
+    assert!(own.contains(&(BlockerKind::FailingCommand, "cargo build".to_owned())), "{own:?}");
+}
+
+#[test]
+fn a_commit_reverted_in_the_same_second_is_still_a_blocker() {
+    let activity = Activity {
+        commits: vec![
+            commit("app", "aaa", "Add the cache", "2026-03-06T10:00:00Z"),
+            commit("app", "bbb", "Revert \"Add the cache\"", "2026-03-06T10:00:00Z"),
+        ],
+        ..Activity::default()
+    };
+    let report = report(&standup_windows(), activity);
+    let blockers = &blockers_of(&report, "app")[0];
+    assert_eq!(blockers.len(), 1, "{blockers:?}");
+    assert_eq!(blockers[0].kind, BlockerKind::RevertedCommit);
+    assert_eq!(blockers[0].text, "Add the cache");
+}

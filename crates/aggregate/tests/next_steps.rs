@@ -159,6 +159,15 @@ fn next_steps_are_capped_and_lists_after_the_report_are_not_read() {
             vec![todo("future", TodoStatus::Pending)],
             Some("2026-03-08T10:00:00Z"),
         ),
+        // Written at the very end of the day: the window's end is not in it.
+        session(
+            Agent::Codex,
+            "at-the-end",
+            "cli",
+            &["2026-03-06T10:00:00Z"],
+            vec![todo("tomorrow", TodoStatus::Pending)],
+            Some("2026-03-07T00:00:00Z"),
+        ),
     ];
     let report = report(&windows, sessions);
     let app = &report.buckets[0].projects.iter().find(|p| p.name == "app").expect("app").next;
@@ -166,4 +175,6 @@ fn next_steps_are_capped_and_lists_after_the_report_are_not_read() {
     assert_eq!(app[0].text, "step 0");
     let web = &report.buckets[0].projects.iter().find(|p| p.name == "web").expect("web").next;
     assert!(web.is_empty());
+    let cli = &report.buckets[0].projects.iter().find(|p| p.name == "cli").expect("cli").next;
+    assert!(cli.is_empty(), "{cli:?}");
 }

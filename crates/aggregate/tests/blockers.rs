@@ -3,25 +3,11 @@
 
 use aggregate::Options;
 use report_model::{
-    Activity, Blocker, BlockerKind, BucketKind, Evidence, Report, Shell, ShellEvent, Window,
+    Activity, Blocker, BlockerKind, BucketKind, Evidence, Report, ShellEvent, Window,
 };
 
 mod support;
 use support::*;
-
-fn run(project_name: Option<&str>, time: &str, command: &str, exit: Option<i64>) -> ShellEvent {
-    ShellEvent {
-        shell: Shell::Atuin,
-        time: ts(time),
-        command: command.to_owned(),
-        truncated: false,
-        cwd: None,
-        project: project_name.map(project),
-        exit,
-        duration_ns: None,
-        agent: None,
-    }
-}
 
 fn report(windows: &[(BucketKind, Window)], activity: Activity) -> Report {
     standup(windows, activity, &Options::default())

@@ -3,27 +3,13 @@
 //! examples, ignored heads, and work in progress kept by its own time.
 
 use aggregate::{Options, ShellGrouping};
-use report_model::{Activity, BucketKind, Report, Shell, ShellEvent, WipEvent, WipFile, WipStash};
+use report_model::{Activity, BucketKind, Report, ShellEvent, WipEvent, WipFile, WipStash};
 
 mod support;
 use support::*;
 
 fn day() -> Vec<(BucketKind, report_model::Window)> {
     vec![(BucketKind::Day, window("2026-03-06", "2026-03-06T00:00:00Z", "2026-03-07T00:00:00Z"))]
-}
-
-fn run(project_name: Option<&str>, time: &str, command: &str, exit: Option<i64>) -> ShellEvent {
-    ShellEvent {
-        shell: Shell::Atuin,
-        time: ts(time),
-        command: command.to_owned(),
-        truncated: false,
-        cwd: None,
-        project: project_name.map(project),
-        exit,
-        duration_ns: None,
-        agent: None,
-    }
 }
 
 fn by_agent(mut event: ShellEvent) -> ShellEvent {

@@ -7,7 +7,7 @@ use aggregate::{Options, aggregate};
 use jiff::Timestamp;
 use report_model::{
     Activity, BucketKind, Commit, CommitEvent, Meta, Project, ProjectRef, Report, ReportKind,
-    Window,
+    Shell, ShellEvent, Window,
 };
 
 pub(crate) fn ts(text: &str) -> Timestamp {
@@ -88,4 +88,25 @@ pub(crate) fn per_bucket<T>(
             bucket.projects.iter().filter(|project| project.name == name).flat_map(&of).collect()
         })
         .collect()
+}
+
+/// A command the person ran (in `~/src/<project_name>` when named) at `time`, with its
+/// exit status when the history keeps one.
+pub(crate) fn run(
+    project_name: Option<&str>,
+    time: &str,
+    command: &str,
+    exit: Option<i64>,
+) -> ShellEvent {
+    ShellEvent {
+        shell: Shell::Atuin,
+        time: ts(time),
+        command: command.to_owned(),
+        truncated: false,
+        cwd: None,
+        project: project_name.map(project),
+        exit,
+        duration_ns: None,
+        agent: None,
+    }
 }

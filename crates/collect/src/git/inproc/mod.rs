@@ -299,8 +299,9 @@ impl<'a> Reader<'a> {
     /// Opens the repository, or `None` when git must be asked.
     pub(crate) fn open(repo: &'a Repo) -> Option<Reader<'a>> {
         let work_tree = repo.project.path.as_path();
-        let loose = plain_layout(work_tree, &repo.git_dir)?;
-        let mut repository = gix::open_opts(work_tree, gix::open::Options::isolated()).ok()?;
+        let (loose, indexes) = plain_layout(work_tree, &repo.git_dir)?;
+        let options = gix::open::Options::isolated().object_store_slots(store_slots(indexes));
+        let mut repository = gix::open_opts(work_tree, options).ok()?;
         // The repository discovery found, and no other (a `.git` file leading elsewhere).
         // (`repo.git_dir` is canonical, and so is the work tree gix was given: a `.git`
         // folder there is found under that very path, a `.git` file leads elsewhere.)
@@ -338,10 +339,26 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The slots of gix's object store for a repository whose `objects/pack` holds `indexes`
+/// pack indexes and multi-pack indexes: gix's own sizing (`Slots::AsNeededByDiskState`,
+/// 1.1 slots per index and at least 32), from the listing [`objects_layout`] already
+/// made, so that opening does not list the folder and `stat` each file again, nor
+/// canonicalize the objects folder's path one component at a time to look for
+/// alternates (`plain_layout` made sure there are none). Where a fetch or a repack adds
+/// more packs than slots meanwhile, gix fails to read objects and git is asked.
+fn store_slots(indexes: usize) -> gix::odb::store::init::Slots {
+    use gix::odb::store::init::Slots;
+    // `PackId::max_indices`: gix refuses more slots than that.
+    const MAX: usize = (1 << 15) - 1;
+    let wanted = (indexes.saturating_mul(11) / 10).max(32);
+    u16::try_from(wanted.min(MAX)).map_or(Slots::default(), Slots::Given)
+}
+
 /// The checks that need no more than `stat`, a folder listing and one small read; with
-/// the loose objects' folder when there are loose objects. `None`: ask git. What is in
-/// the git dir is looked at by name below it, open, not each by its whole path.
-fn plain_layout(work_tree: &Path, git_dir: &Path) -> Option<Loose> {
+/// the loose objects' folder when there are loose objects, and how many pack indexes
+/// `objects/pack` holds. `None`: ask git. What is in the git dir is looked at by name
+/// below it, open, not each by its whole path.
+fn plain_layout(work_tree: &Path, git_dir: &Path) -> Option<(Loose, usize)> {
     use rustix::fs::{AtFlags, FileType, statat};
     let owned = |path: &Path| {
         gix::sec::Trust::from_path_ownership(path).is_ok_and(|trust| trust == gix::sec::Trust::Full)
@@ -390,12 +407,13 @@ fn plain_layout(work_tree: &Path, git_dir: &Path) -> Option<Loose> {
 /// Whether the object folder (`objects` below the open git dir `git`) holds only what
 /// the reader opens safely: `pack/`, `info/` and any other folder of regular files, and
 /// loose-object folders (`XX/`, two hex digits), which are not listed (see [`Loose`]).
-/// Gives the loose objects' folder when there is one such folder.
-fn objects_layout(git: BorrowedFd<'_>) -> Option<Loose> {
+/// Gives the loose objects' folder when there is one such folder, and how many pack
+/// indexes and multi-pack indexes `pack/` holds (for [`store_slots`]).
+fn objects_layout(git: BorrowedFd<'_>) -> Option<(Loose, usize)> {
     let folder = match crate::listing::open_at(git, Path::new("objects")) {
         Ok(folder) => folder,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            return Some(Loose::default());
+            return Some((Loose::default(), 0));
         }
         Err(_) => return None,
     };
@@ -404,12 +422,15 @@ fn objects_layout(git: BorrowedFd<'_>) -> Option<Loose> {
         return None;
     }
     let mut loose = false;
+    let mut indexes = 0;
     for entry in &listing.entries {
         let kind = entry.kind;
         let name = std::os::unix::ffi::OsStrExt::as_bytes(entry.name.as_os_str());
         if kind.is_dir() {
             if name.len() == 2 && name.iter().all(u8::is_ascii_hexdigit) {
                 loose = true;
+            } else if name == b"pack" {
+                indexes = pack_indexes(folder.as_fd())?;
             } else if !only_regular_files(folder.as_fd(), Path::new(&entry.name), 1) {
                 return None;
             }
@@ -417,9 +438,32 @@ fn objects_layout(git: BorrowedFd<'_>) -> Option<Loose> {
             return None;
         }
     }
-    Some(Loose(loose.then(|| {
+    let loose = Loose(loose.then(|| {
         std::sync::Arc::new(LooseFolder { objects: folder, commits: std::sync::Mutex::default() })
-    })))
+    }));
+    Some((loose, indexes))
+}
+
+/// How many pack indexes (`*.idx`) and multi-pack indexes `pack/` below the open
+/// `objects` folder holds, or `None` when it holds anything but regular files and
+/// folders of them (as [`only_regular_files`] one level down).
+fn pack_indexes(objects: BorrowedFd<'_>) -> Option<usize> {
+    let folder = crate::listing::open_at(objects, Path::new("pack")).ok()?;
+    let listing = crate::listing::list_open(folder.as_fd());
+    if listing.stopped.is_some() {
+        return None;
+    }
+    for entry in &listing.entries {
+        let folder_of_files = || only_regular_files(folder.as_fd(), Path::new(&entry.name), 0);
+        if !(entry.kind.is_file() || entry.kind.is_dir() && folder_of_files()) {
+            return None;
+        }
+    }
+    let indexes = listing.entries.iter().filter(|entry| {
+        let name = std::os::unix::ffi::OsStrExt::as_bytes(entry.name.as_os_str());
+        name.ends_with(b".idx") || name == b"multi-pack-index"
+    });
+    Some(indexes.count())
 }
 
 /// Whether the open git dir `git` has no `worktrees/` entries.

@@ -195,6 +195,30 @@ fn the_listing_in_process_is_the_listing_of_git() {
     assert_eq!(records(listed), by_git(&repo, since()));
 }
 
+/// gix's object store has a slot per pack index, sized when the repository opens
+/// ([`super::store_slots`], from the reader's own listing of `objects/pack`): a
+/// repository with more packs than the 32 slots gix starts from is still read in
+/// process, and as git reads it.
+#[test]
+fn more_packs_than_the_least_slots_read_in_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = init(&dir.path().join("packs"));
+    for minute in 0..40 {
+        let date = format!("2026-11-27T10:{minute:02}:00+09:00");
+        commit(&path, &date, "file.txt", &format!("change {minute}"));
+        git(&path, &date, &["-c", "gc.auto=0", "repack", "-q", "-d"], &[]);
+    }
+    let repo = repo_at(&path);
+    let packs = fs_err::read_dir(repo.git_dir.join("objects/pack")).unwrap();
+    let indexes = packs
+        .filter(|entry| entry.as_ref().unwrap().path().extension().is_some_and(|ext| ext == "idx"))
+        .count();
+    assert_eq!(indexes, 40);
+    let listed = log(&repo, super::super::listing_bound(since())).expect("read in process");
+    assert_eq!(listed.len(), 40);
+    assert_eq!(records(listed), by_git(&repo, since()));
+}
+
 #[test]
 fn detached_and_empty_repositories_list_as_git_does() {
     let dir = tempfile::tempdir().unwrap();

@@ -340,18 +340,18 @@ impl<'a> Reader<'a> {
 }
 
 /// The slots of gix's object store for a repository whose `objects/pack` holds `indexes`
-/// pack indexes and multi-pack indexes: gix's own sizing (`Slots::AsNeededByDiskState`,
+/// pack indexes: gix's own sizing (`Slots::AsNeededByDiskState`,
 /// 1.1 slots per index and at least 32), from the listing [`objects_layout`] already
 /// made, so that opening does not list the folder and `stat` each file again, nor
 /// canonicalize the objects folder's path one component at a time to look for
 /// alternates (`plain_layout` made sure there are none). Where a fetch or a repack adds
 /// more packs than slots meanwhile, gix fails to read objects and git is asked.
 fn store_slots(indexes: usize) -> gix::odb::store::init::Slots {
-    use gix::odb::store::init::Slots;
-    // `PackId::max_indices`: gix refuses more slots than that.
-    const MAX: usize = (1 << 15) - 1;
+    // `PackId::max_indices`: gix refuses more slots than that (with more packs, gix
+    // fails to read objects and git is asked, as gix's own sizing would fail to open).
+    const MAX: u16 = 0x7fff;
     let wanted = (indexes.saturating_mul(11) / 10).max(32);
-    u16::try_from(wanted.min(MAX)).map_or(Slots::default(), Slots::Given)
+    gix::odb::store::init::Slots::Given(u16::try_from(wanted).map_or(MAX, |wanted| wanted.min(MAX)))
 }
 
 /// The checks that need no more than `stat`, a folder listing and one small read; with
@@ -408,7 +408,7 @@ fn plain_layout(work_tree: &Path, git_dir: &Path) -> Option<(Loose, usize)> {
 /// the reader opens safely: `pack/`, `info/` and any other folder of regular files, and
 /// loose-object folders (`XX/`, two hex digits), which are not listed (see [`Loose`]).
 /// Gives the loose objects' folder when there is one such folder, and how many pack
-/// indexes and multi-pack indexes `pack/` holds (for [`store_slots`]).
+/// indexes `pack/` holds (for [`store_slots`]).
 fn objects_layout(git: BorrowedFd<'_>) -> Option<(Loose, usize)> {
     let folder = match crate::listing::open_at(git, Path::new("objects")) {
         Ok(folder) => folder,
@@ -444,9 +444,11 @@ fn objects_layout(git: BorrowedFd<'_>) -> Option<(Loose, usize)> {
     Some((loose, indexes))
 }
 
-/// How many pack indexes (`*.idx`) and multi-pack indexes `pack/` below the open
-/// `objects` folder holds, or `None` when it holds anything but regular files and
-/// folders of them (as [`only_regular_files`] one level down).
+/// How many pack indexes (`*.idx`) `pack/` below the open `objects` folder holds, or
+/// `None` when it holds anything but regular files and folders of them (as
+/// [`only_regular_files`] one level down). A multi-pack index is not counted: the packs
+/// it covers keep their own `.idx`, and gix then needs one slot for it instead of one
+/// for each of them.
 fn pack_indexes(objects: BorrowedFd<'_>) -> Option<usize> {
     let folder = crate::listing::open_at(objects, Path::new("pack")).ok()?;
     let listing = crate::listing::list_open(folder.as_fd());
@@ -460,8 +462,7 @@ fn pack_indexes(objects: BorrowedFd<'_>) -> Option<usize> {
         }
     }
     let indexes = listing.entries.iter().filter(|entry| {
-        let name = std::os::unix::ffi::OsStrExt::as_bytes(entry.name.as_os_str());
-        name.ends_with(b".idx") || name == b"multi-pack-index"
+        std::os::unix::ffi::OsStrExt::as_bytes(entry.name.as_os_str()).ends_with(b".idx")
     });
     Some(indexes.count())
 }

@@ -219,6 +219,16 @@ fn more_packs_than_the_least_slots_read_in_process() {
     assert_eq!(records(listed), by_git(&repo, since()));
 }
 
+/// gix's own sizing: 1.1 slots per index, at least 32, at most what gix accepts.
+#[test]
+fn store_slots_follow_gix_s_own_sizing() {
+    use gix::odb::store::init::Slots;
+    for (indexes, slots) in [(0, 32), (29, 32), (30, 33), (40, 44), (100_000, 0x7fff)] {
+        let given = super::store_slots(indexes);
+        assert!(matches!(given, Slots::Given(n) if n == slots), "{indexes}: {given:?}");
+    }
+}
+
 #[test]
 fn detached_and_empty_repositories_list_as_git_does() {
     let dir = tempfile::tempdir().unwrap();

@@ -445,23 +445,13 @@ fn objects_layout(git: BorrowedFd<'_>) -> Option<(Loose, usize)> {
 }
 
 /// How many pack indexes (`*.idx`) `pack/` below the open `objects` folder holds, or
-/// `None` when it holds anything but regular files and folders of them (as
-/// [`only_regular_files`] one level down). A multi-pack index is not counted: the packs
-/// it covers keep their own `.idx`, and gix then needs one slot for it instead of one
-/// for each of them.
+/// `None` when it holds anything but regular files and folders of them
+/// ([`regular_entries`] one level down). A multi-pack index is not counted: the packs it
+/// covers keep their own `.idx`, and gix then needs one slot for it instead of one for
+/// each of them.
 fn pack_indexes(objects: BorrowedFd<'_>) -> Option<usize> {
-    let folder = crate::listing::open_at(objects, Path::new("pack")).ok()?;
-    let listing = crate::listing::list_open(folder.as_fd());
-    if listing.stopped.is_some() {
-        return None;
-    }
-    for entry in &listing.entries {
-        let folder_of_files = || only_regular_files(folder.as_fd(), Path::new(&entry.name), 0);
-        if !(entry.kind.is_file() || entry.kind.is_dir() && folder_of_files()) {
-            return None;
-        }
-    }
-    let indexes = listing.entries.iter().filter(|entry| {
+    let entries = regular_entries(objects, Path::new("pack"), 1)?;
+    let indexes = entries.iter().filter(|entry| {
         std::os::unix::ffi::OsStrExt::as_bytes(entry.name.as_os_str()).ends_with(b".idx")
     });
     Some(indexes.count())
@@ -491,26 +481,37 @@ fn valid_head(git_dir: &Path) -> bool {
 /// without the non-blocking guard of [`crate::fsread`]. Each folder is opened by name
 /// below its parent.
 fn only_regular_files(base: BorrowedFd<'_>, relative: &Path, depth: usize) -> bool {
+    regular_entries(base, relative, depth).is_some()
+}
+
+/// The entries of the folder `relative` below the open folder `base` when
+/// [`only_regular_files`] holds for it (none when it is missing), else `None`.
+fn regular_entries(
+    base: BorrowedFd<'_>,
+    relative: &Path,
+    depth: usize,
+) -> Option<Vec<crate::listing::Entry>> {
     let folder = match crate::listing::open_at(base, relative) {
         Ok(folder) => folder,
-        Err(error) => return error.kind() == std::io::ErrorKind::NotFound,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Some(Vec::new()),
+        Err(_) => return None,
     };
     let listing = crate::listing::list_open(folder.as_fd());
     if listing.stopped.is_some() {
-        return false;
+        return None;
     }
     for entry in &listing.entries {
         let kind = entry.kind;
         if kind.is_dir() {
             if depth == 0 || !only_regular_files(folder.as_fd(), Path::new(&entry.name), depth - 1)
             {
-                return false;
+                return None;
             }
         } else if !kind.is_file() {
-            return false;
+            return None;
         }
     }
-    true
+    Some(listing.entries)
 }
 
 /// The repository's own configuration changes nothing of the listing.

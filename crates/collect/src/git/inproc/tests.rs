@@ -309,9 +309,33 @@ fn what_the_reader_does_not_copy_is_left_to_git() {
     )
     .unwrap();
     assert!(log(&repo_at(&deep_file), since()).is_some());
-    for path in
-        [&configured, &grafted, &encoded, &worktrees, &shallow, &fifo, &broken, &deep_fifo, &linked]
-    {
+    // In `objects/pack` (listed for the object store's slots too): a FIFO, a FIFO in a
+    // folder there, and a folder two levels down; a folder of regular files is read.
+    let pack_fifo = make("pack-fifo");
+    let _pack = Fifo::make(&pack_fifo.join(".git/objects/pack/odd.pack"));
+    let pack_folder_fifo = make("pack-folder-fifo");
+    fs_err::create_dir_all(pack_folder_fifo.join(".git/objects/pack/tmp")).unwrap();
+    let _pack_folder = Fifo::make(&pack_folder_fifo.join(".git/objects/pack/tmp/odd.pack"));
+    let pack_deep = make("pack-deep");
+    fs_err::create_dir_all(pack_deep.join(".git/objects/pack/tmp/deeper")).unwrap();
+    let pack_folder = make("pack-folder");
+    fs_err::create_dir_all(pack_folder.join(".git/objects/pack/tmp")).unwrap();
+    fs_err::write(pack_folder.join(".git/objects/pack/tmp/note"), "x\n").unwrap();
+    assert!(log(&repo_at(&pack_folder), since()).is_some());
+    for path in [
+        &configured,
+        &grafted,
+        &encoded,
+        &worktrees,
+        &shallow,
+        &fifo,
+        &broken,
+        &deep_fifo,
+        &linked,
+        &pack_fifo,
+        &pack_folder_fifo,
+        &pack_deep,
+    ] {
         assert!(log(&repo_at(path), since()).is_none(), "{} was read in process", path.display());
     }
 }

@@ -318,6 +318,16 @@ fn what_the_reader_does_not_copy_is_left_to_git() {
     let _pack_folder = Fifo::make(&pack_folder_fifo.join(".git/objects/pack/tmp/odd.pack"));
     let pack_deep = make("pack-deep");
     fs_err::create_dir_all(pack_deep.join(".git/objects/pack/tmp/deeper")).unwrap();
+    // Elsewhere in `objects`: a FIFO in it, in `info/`, and in a two-letter folder
+    // that is not hex (not a loose-object folder, so listed).
+    let objects_fifo = make("objects-fifo");
+    let _objects = Fifo::make(&objects_fifo.join(".git/objects/odd"));
+    let info_fifo = make("info-fifo");
+    fs_err::create_dir_all(info_fifo.join(".git/objects/info")).unwrap();
+    let _info = Fifo::make(&info_fifo.join(".git/objects/info/odd"));
+    let not_hex = make("not-hex-fifo");
+    fs_err::create_dir_all(not_hex.join(".git/objects/zz")).unwrap();
+    let _not_hex = Fifo::make(&not_hex.join(".git/objects/zz/odd"));
     let pack_folder = make("pack-folder");
     fs_err::create_dir_all(pack_folder.join(".git/objects/pack/tmp")).unwrap();
     fs_err::write(pack_folder.join(".git/objects/pack/tmp/note"), "x\n").unwrap();
@@ -335,6 +345,9 @@ fn what_the_reader_does_not_copy_is_left_to_git() {
         &pack_fifo,
         &pack_folder_fifo,
         &pack_deep,
+        &objects_fifo,
+        &info_fifo,
+        &not_hex,
     ] {
         assert!(log(&repo_at(path), since()).is_none(), "{} was read in process", path.display());
     }

@@ -340,15 +340,14 @@ impl<'a> Reader<'a> {
 }
 
 /// The slots of gix's object store for a repository whose `objects/pack` holds `indexes`
-/// pack indexes: gix's own sizing (`Slots::AsNeededByDiskState`,
-/// 1.1 slots per index and at least 32), from the listing [`objects_layout`] already
-/// made, so that opening does not list the folder and `stat` each file again, nor
-/// canonicalize the objects folder's path one component at a time to look for
-/// alternates (`plain_layout` made sure there are none). Where a fetch or a repack adds
-/// more packs than slots meanwhile, gix fails to read objects and git is asked.
+/// pack indexes: gix's own sizing (`Slots::AsNeededByDiskState`: 1.1 slots per index,
+/// at least 32), from the listing [`objects_layout`] already made, so that opening does
+/// not list the folder and `stat` each file again, nor canonicalize the objects folder's
+/// path one component at a time to look for alternates (`plain_layout` made sure there
+/// are none). Where a fetch or a repack adds more packs than slots meanwhile, or there
+/// are more than gix's maximum, gix fails to read objects and git is asked.
 fn store_slots(indexes: usize) -> gix::odb::store::init::Slots {
-    // `PackId::max_indices`: gix refuses more slots than that (with more packs, gix
-    // fails to read objects and git is asked, as gix's own sizing would fail to open).
+    // `PackId::max_indices`: gix refuses more slots than that.
     const MAX: u16 = 0x7fff;
     let wanted = (indexes.saturating_mul(11) / 10).max(32);
     gix::odb::store::init::Slots::Given(u16::try_from(wanted).map_or(MAX, |wanted| wanted.min(MAX)))

@@ -285,14 +285,20 @@ fn what_the_reader_does_not_copy_is_left_to_git() {
         &[],
     );
     let shallow = dir.path().join("shallow");
-    let fifo = make("fifo");
-    let _packed = Fifo::make(&fifo.join(".git/packed-refs"));
+    // A repository named `name` with a FIFO at `relative` below its work tree (the
+    // folders on the way made), kept while the guard lives.
+    let with_fifo = |name: &str, relative: &str| {
+        let path = make(name);
+        let fifo = path.join(relative);
+        fs_err::create_dir_all(fifo.parent().unwrap()).unwrap();
+        let guard = Fifo::make(&fifo);
+        (path, guard)
+    };
+    let (fifo, _packed) = with_fifo("fifo", ".git/packed-refs");
     let broken = make("broken-head");
     fs_err::write(broken.join(".git/HEAD"), "garbage\n").unwrap();
     // Two folders down in `refs`: a FIFO, and a link (which gix would follow).
-    let deep_fifo = make("deep-fifo");
-    fs_err::create_dir_all(deep_fifo.join(".git/refs/remotes/origin")).unwrap();
-    let _deep = Fifo::make(&deep_fifo.join(".git/refs/remotes/origin/main"));
+    let (deep_fifo, _deep) = with_fifo("deep-fifo", ".git/refs/remotes/origin/main");
     let linked = make("linked-ref");
     fs_err::create_dir_all(linked.join(".git/refs/remotes/origin")).unwrap();
     std::os::unix::fs::symlink(
@@ -311,23 +317,16 @@ fn what_the_reader_does_not_copy_is_left_to_git() {
     assert!(log(&repo_at(&deep_file), since()).is_some());
     // In `objects/pack` (listed for the object store's slots too): a FIFO, a FIFO in a
     // folder there, and a folder two levels down; a folder of regular files is read.
-    let pack_fifo = make("pack-fifo");
-    let _pack = Fifo::make(&pack_fifo.join(".git/objects/pack/odd.pack"));
-    let pack_folder_fifo = make("pack-folder-fifo");
-    fs_err::create_dir_all(pack_folder_fifo.join(".git/objects/pack/tmp")).unwrap();
-    let _pack_folder = Fifo::make(&pack_folder_fifo.join(".git/objects/pack/tmp/odd.pack"));
+    let (pack_fifo, _pack) = with_fifo("pack-fifo", ".git/objects/pack/odd.pack");
+    let (pack_folder_fifo, _pack_folder) =
+        with_fifo("pack-folder-fifo", ".git/objects/pack/tmp/odd.pack");
     let pack_deep = make("pack-deep");
     fs_err::create_dir_all(pack_deep.join(".git/objects/pack/tmp/deeper")).unwrap();
     // Elsewhere in `objects`: a FIFO in it, in `info/`, and in a two-letter folder
     // that is not hex (not a loose-object folder, so listed).
-    let objects_fifo = make("objects-fifo");
-    let _objects = Fifo::make(&objects_fifo.join(".git/objects/odd"));
-    let info_fifo = make("info-fifo");
-    fs_err::create_dir_all(info_fifo.join(".git/objects/info")).unwrap();
-    let _info = Fifo::make(&info_fifo.join(".git/objects/info/odd"));
-    let not_hex = make("not-hex-fifo");
-    fs_err::create_dir_all(not_hex.join(".git/objects/zz")).unwrap();
-    let _not_hex = Fifo::make(&not_hex.join(".git/objects/zz/odd"));
+    let (objects_fifo, _objects) = with_fifo("objects-fifo", ".git/objects/odd");
+    let (info_fifo, _info) = with_fifo("info-fifo", ".git/objects/info/odd");
+    let (not_hex, _not_hex) = with_fifo("not-hex-fifo", ".git/objects/zz/odd");
     let pack_folder = make("pack-folder");
     fs_err::create_dir_all(pack_folder.join(".git/objects/pack/tmp")).unwrap();
     fs_err::write(pack_folder.join(".git/objects/pack/tmp/note"), "x\n").unwrap();

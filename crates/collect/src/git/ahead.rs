@@ -42,26 +42,56 @@ pub(crate) fn read_ahead(
 ) -> Result<Vec<AheadBranch>, GitFailure> {
     let opened = reader.is_none().then(|| super::inproc::Reader::open_in(env, repo)).flatten();
     let reader = reader.or(opened.as_ref());
-    if let Some(found) = reader.and_then(|reader| in_process(reader.repository(), reader.loose())) {
+    if let Some(found) = reader.and_then(in_process) {
         return Ok(found);
     }
     with_git(env, repo, timeout)
 }
 
 /// The in-process answer, or `None` when anything fails (git is then asked).
-fn in_process(
-    repository: &gix::Repository,
-    loose: &super::inproc::Loose,
-) -> Option<Vec<AheadBranch>> {
-    in_process_counted(repository, loose).map(|(found, _)| found)
+fn in_process(reader: &super::inproc::Reader<'_>) -> Option<Vec<AheadBranch>> {
+    in_process_counted(reader.repository(), reader.loose(), reader.tips()).map(|(found, _)| found)
 }
 
-/// [`in_process`], with how many commits were decoded from their objects (the others
-/// came from the commit-graph).
-fn in_process_counted(
+/// The branches a painting compares: the remote-tracking branches' peeled ids, and the
+/// local branches in gix's order, each by full name with its peeled id and its
+/// upstream's (`None`: no upstream configured, or one that names no fetched branch).
+struct Branches {
+    remotes: Vec<gix::ObjectId>,
+    locals: Vec<(gix::refs::FullName, gix::ObjectId, Option<gix::ObjectId>)>,
+}
+
+/// The [`Branches`], from the refs the listing read on the same reader (`tips`), or else
+/// read here. `None` when a ref cannot be read or peeled.
+fn branches(
     repository: &gix::Repository,
     loose: &super::inproc::Loose,
-) -> Option<(Vec<AheadBranch>, usize)> {
+    tips: Option<&super::inproc::Tips>,
+) -> Option<Branches> {
+    let upstream_name = |name: &gix::refs::FullNameRef| match repository
+        .branch_remote_tracking_ref_name(name, gix::remote::Direction::Fetch)
+    {
+        Some(Ok(upstream)) => Some(upstream),
+        _ => None,
+    };
+    if let Some(tips) = tips {
+        let find = |name: &gix::refs::FullNameRef| {
+            let name = name.as_bstr();
+            tips.refs.iter().find(|(known, _)| known.as_bytes() == name).map(|(_, id)| *id)
+        };
+        let under = |prefix: &'static str| {
+            tips.refs.iter().filter(move |(name, _)| name.starts_with(prefix))
+        };
+        let remotes = under("refs/remotes/").map(|(_, id)| *id).collect();
+        let mut locals = Vec::new();
+        for (name, tip) in under("refs/heads/") {
+            let name = gix::refs::FullName::try_from(name.as_str()).ok()?;
+            let upstream =
+                upstream_name(name.as_ref()).and_then(|upstream| find(upstream.as_ref()));
+            locals.push((name, *tip, upstream));
+        }
+        return Some(Branches { remotes, locals });
+    }
     let references = repository.references().ok()?;
     // `packed-refs` read once for all the refs (`peel_to_id` would look at it again for
     // each, a `stat` and an `open` per ref).
@@ -76,6 +106,38 @@ fn in_process_counted(
         };
         remotes.push(id);
     }
+    let mut locals = Vec::new();
+    if remotes.is_empty() {
+        // Nothing to push to: the local branches are not read.
+        return Some(Branches { remotes, locals });
+    }
+    for reference in references.local_branches().ok()? {
+        let mut reference = reference.ok()?;
+        let tip = super::inproc::peeled(repository, loose, &mut reference, packed)?;
+        let upstream = match upstream_name(reference.name()) {
+            Some(upstream) => repository
+                .try_find_reference(upstream.as_ref())
+                .ok()?
+                .map(|mut upstream| {
+                    super::inproc::peeled(repository, loose, &mut upstream, packed).ok_or(())
+                })
+                .transpose()
+                .ok()?,
+            None => None,
+        };
+        locals.push((reference.name().to_owned(), tip, upstream));
+    }
+    Some(Branches { remotes, locals })
+}
+
+/// [`in_process`], with how many commits were decoded from their objects (the others
+/// came from the commit-graph).
+fn in_process_counted(
+    repository: &gix::Repository,
+    loose: &super::inproc::Loose,
+    tips: Option<&super::inproc::Tips>,
+) -> Option<(Vec<AheadBranch>, usize)> {
+    let Branches { mut remotes, locals } = branches(repository, loose, tips)?;
     if remotes.is_empty() {
         return Some((Vec::new(), 0));
     }
@@ -84,24 +146,7 @@ fn in_process_counted(
     // Each branch by what hides its commits (its upstream, or every remote-tracking
     // branch): the branches hidden by the same tips are walked together.
     let mut groups: BTreeMap<Vec<gix::ObjectId>, Vec<(String, gix::ObjectId)>> = BTreeMap::new();
-    for reference in references.local_branches().ok()? {
-        let mut reference = reference.ok()?;
-        let name = reference.name().shorten().to_string();
-        let tip = super::inproc::peeled(repository, loose, &mut reference, packed)?;
-        let upstream = match repository
-            .branch_remote_tracking_ref_name(reference.name(), gix::remote::Direction::Fetch)
-        {
-            Some(Ok(upstream)) => repository
-                .try_find_reference(upstream.as_ref())
-                .ok()?
-                .map(|mut upstream| {
-                    super::inproc::peeled(repository, loose, &mut upstream, packed).ok_or(())
-                })
-                .transpose()
-                .ok()?,
-            // No upstream configured (or one that names no fetched branch).
-            _ => None,
-        };
+    for (name, tip, upstream) in locals {
         let hidden: Vec<gix::ObjectId> = match upstream {
             Some(upstream) => vec![upstream],
             None => remotes.clone(),
@@ -109,7 +154,7 @@ fn in_process_counted(
         if hidden.contains(&tip) {
             continue;
         }
-        groups.entry(hidden).or_default().push((name, tip));
+        groups.entry(hidden).or_default().push((name.as_ref().shorten().to_string(), tip));
     }
     let mut found = Vec::new();
     let mut read = Commits::default();
@@ -461,8 +506,24 @@ mod tests {
         let (dir, repo) = home();
         let env = Env::new(dir.path());
         let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
-        assert_eq!(in_process(reader.repository(), reader.loose()), Some(expected()));
+        assert_eq!(in_process(&reader), Some(expected()));
         assert_eq!(with_git(&env, &repo, Duration::from_secs(30)).unwrap(), expected());
+    }
+
+    /// After the listing on the same reader, the branches and upstreams come from the refs
+    /// it read (each peeled already), with the same answer.
+    #[test]
+    fn the_refs_the_listing_read_give_the_same_branches_ahead() {
+        let (_dir, repo) = home();
+        let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
+        assert!(reader.tips().is_none());
+        reader.log(Timestamp::UNIX_EPOCH).expect("listed in process");
+        let tips = reader.tips().expect("the listing keeps its refs");
+        let names: Vec<&str> = tips.refs.iter().map(|(name, _)| name.as_str()).collect();
+        assert!(names.contains(&"refs/remotes/origin/feature/x"), "{names:?}");
+        assert!(names.contains(&"refs/heads/local"), "{names:?}");
+        assert!(tips.head.is_some());
+        assert_eq!(in_process(&reader), Some(expected()));
     }
 
     /// gix's own walk of the commits of `tip` that `hidden` does not reach: the oracle
@@ -512,7 +573,7 @@ mod tests {
         git(work, &["checkout", "-q", "main"]);
         let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
         let repository = reader.repository();
-        let found = in_process(repository, reader.loose()).unwrap();
+        let found = in_process(&reader).unwrap();
         let counts: Vec<(&str, u64)> =
             found.iter().map(|branch| (branch.name.as_str(), branch.commits)).collect();
         assert_eq!(counts, [("feature/x", 2), ("gone", 1), ("local", 3), ("stacked", 4)]);
@@ -548,9 +609,14 @@ mod tests {
             git(&origin, &["commit", "-q", "--allow-empty", "-m", &format!("m{n}")]);
         }
         git(work, &["fetch", "-q"]);
+        // Both routes: the refs read here, and those a listing on the same reader read.
         let counted = |repo: &Repo| {
             let reader = super::super::inproc::Reader::open(repo).expect("a plain clone opens");
-            in_process_counted(reader.repository(), reader.loose()).expect("read in process")
+            let read = in_process_counted(reader.repository(), reader.loose(), None);
+            reader.log(Timestamp::UNIX_EPOCH).expect("listed in process");
+            let listed = in_process_counted(reader.repository(), reader.loose(), reader.tips());
+            assert_eq!(read, listed);
+            read.expect("read in process")
         };
         let (without_graph, decoded_without) = counted(&repo);
         assert_eq!(without_graph, expected());
@@ -588,7 +654,7 @@ mod tests {
         };
         let env = Env::new(dir.path());
         let reader = super::super::inproc::Reader::open(&repo).expect("opens");
-        assert_eq!(in_process(reader.repository(), reader.loose()), Some(Vec::new()));
+        assert_eq!(in_process(&reader), Some(Vec::new()));
         assert_eq!(with_git(&env, &repo, Duration::from_secs(30)).unwrap(), Vec::new());
     }
 }

@@ -138,11 +138,13 @@ pub(super) fn list(
     repository: &gix::Repository,
     loose: &super::Loose,
     bound: i64,
-) -> Option<(Vec<Listed>, u64)> {
+) -> Option<(Vec<Listed>, u64, super::Tips)> {
     let mailmap = repository.open_mailmap();
     // Tips: every ref but the stash, peeled, and HEAD (unborn: none).
     let mut tips: Vec<ObjectId> = Vec::new();
     let mut decorations: HashMap<ObjectId, Vec<String>> = HashMap::default();
+    // The refs as read here, each with its peeled id, for the reads that follow.
+    let mut refs: Vec<(String, ObjectId)> = Vec::new();
     let references = repository.references().ok()?;
     // Read once for all the refs (`peel_to_id` would check `packed-refs` again for each).
     let packed = repository.refs.cached_packed_buffer().ok()?;
@@ -159,14 +161,15 @@ pub(super) fn list(
             packed.as_ref().map(|buffer| &***buffer),
         )?;
         if name.starts_with("refs/heads/") || name.starts_with("refs/remotes/") {
-            decorations.entry(id).or_default().push(name);
+            decorations.entry(id).or_default().push(name.clone());
         }
+        refs.push((name, id));
         tips.push(id);
     }
     let head = repository.head().ok()?;
-    if !head.is_unborn() {
-        tips.push(head.id()?.detach());
-    }
+    let head = if head.is_unborn() { None } else { Some(head.id()?.detach()) };
+    tips.extend(head);
+    let read = super::Tips { refs, head };
 
     let (listed, nodes, below_skew) = walk(repository, (&mailmap, loose), tips, bound)?;
 
@@ -189,7 +192,7 @@ pub(super) fn list(
             subject: lossy(&line.subject),
         });
     }
-    Some((out, below_skew))
+    Some((out, below_skew, read))
 }
 
 /// Decodes one commit: `None` for anything git would print otherwise (a commit in

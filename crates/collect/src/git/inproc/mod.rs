@@ -61,6 +61,18 @@ pub(crate) struct Reader<'a> {
     repo: &'a Repo,
     repository: gix::Repository,
     loose: Loose,
+    /// The refs and `HEAD` as the listing read them ([`Reader::log`]), for the status and
+    /// the branches ahead that follow on the same reader: each ref is then neither listed
+    /// nor read again.
+    tips: std::cell::OnceCell<Tips>,
+}
+
+/// The refs a listing read (every ref but the stash, by full name in gix's order, each
+/// with its peeled id) and `HEAD`'s id (`None`: unborn).
+#[derive(Debug)]
+pub(crate) struct Tips {
+    pub(crate) refs: Vec<(String, gix::ObjectId)>,
+    pub(crate) head: Option<gix::ObjectId>,
 }
 
 /// The loose objects' folder, when the repository has loose objects (`objects/XX/`
@@ -311,7 +323,7 @@ impl<'a> Reader<'a> {
             return None;
         }
         repository.object_cache_size_if_unset(4 << 20);
-        Some(Reader { repo, repository, loose })
+        Some(Reader { repo, repository, loose, tips: std::cell::OnceCell::new() })
     }
 
     /// [`Reader::open`] where the environment lets the reader stand in for git at all
@@ -335,7 +347,16 @@ impl<'a> Reader<'a> {
     /// does, with how many of them were found only below a commit dated before the
     /// bound; or `None` when git must be asked.
     pub(crate) fn log(&self, bound: Timestamp) -> Option<(Vec<super::Listed>, u64)> {
-        log::list(&self.repository, &self.loose, bound.as_second())
+        let (listed, below_skew, tips) =
+            log::list(&self.repository, &self.loose, bound.as_second())?;
+        // A second listing on the same reader keeps the first one's refs.
+        let _ = self.tips.set(tips);
+        Some((listed, below_skew))
+    }
+
+    /// The refs and `HEAD` the listing read, when it ran on this reader.
+    pub(crate) fn tips(&self) -> Option<&Tips> {
+        self.tips.get()
     }
 }
 

@@ -107,10 +107,15 @@ impl Reader<'_> {
             return None;
         }
         // `HEAD`'s commit is read for its tree: checked first where objects are loose.
-        if !self.loose.allows(&repository.head_id().ok()?) {
+        // `HEAD` as the listing read it, when it ran on this reader (not resolved again).
+        let head = match self.tips().and_then(|tips| tips.head) {
+            Some(head) => head,
+            None => repository.head_id().ok()?.detach(),
+        };
+        if !self.loose.allows(&head) {
             return None;
         }
-        let head_tree = repository.head_tree_id().ok()?.detach();
+        let head_tree = repository.find_commit(head).ok()?.tree_id().ok()?.detach();
         let cache_tree_is_head = index.tree().is_some_and(|tree| {
             tree.num_entries.is_some_and(|count| count as usize == index.entries().len())
                 && tree.id == head_tree

@@ -1303,6 +1303,12 @@ fn the_paths_of_status_in_process_are_the_paths_git_names() {
         let mut by_git = wip_by_git(&repo, since);
         by_git.sort();
         let answer = Reader::open(&repo).and_then(|reader| reader.status(since, Status::Paths));
+        // The same answer on a reader that listed the commits first (`HEAD` as it read it).
+        let after_listing = Reader::open(&repo).and_then(|reader| {
+            assert!(reader.log(since).is_some(), "{name}: listed in process");
+            reader.status(since, Status::Paths)
+        });
+        assert_eq!(after_listing, answer, "{name}: after the listing");
         let named = match answer {
             Some(named) => named,
             // An index gone with files left: every file of `HEAD` is "deleted" from it.

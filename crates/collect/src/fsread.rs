@@ -71,6 +71,11 @@ pub(crate) fn regular_metadata(path: &Path) -> Result<Metadata, Error> {
 
 /// Opens `path` for reading when it is a regular file (see the module doc).
 pub(crate) fn open(path: &Path) -> Result<File, Error> {
+    open_with_metadata(path).map(|(file, _)| file)
+}
+
+/// [`open`], with the open file's own metadata.
+fn open_with_metadata(path: &Path) -> Result<(File, Metadata), Error> {
     regular_metadata(path)?;
     let file = OpenOptions::new()
         .read(true)
@@ -84,13 +89,17 @@ pub(crate) fn open(path: &Path) -> Result<File, Error> {
             kind: file_kind(metadata.file_type()),
         });
     }
-    Ok(file)
+    Ok((file, metadata))
 }
 
 /// Reads a regular file of at most `limit` bytes whole.
 pub(crate) fn read_small(path: &Path, limit: u64) -> Result<Vec<u8>, Error> {
-    let file = open(path)?;
-    let mut bytes = Vec::new();
+    let (file, metadata) = open_with_metadata(path)?;
+    // Room for the size `fstat` gave and one byte more, so that a file as large as it
+    // said is read in one `read` and its end told by a second (without it the reading
+    // starts with small probes).
+    let room = metadata.len().min(limit).saturating_add(1);
+    let mut bytes = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
     file.take(limit + 1).read_to_end(&mut bytes).map_err(|error| Error::io(path, error))?;
     if bytes.len() as u64 > limit {
         return Err(Error::TooLarge { path: path.to_path_buf(), limit });
@@ -436,5 +445,12 @@ mod tests {
         fs_err::write(&file, "0123456789").unwrap();
         assert_eq!(read_small(&file, 10).unwrap(), b"0123456789");
         assert!(matches!(read_small(&file, 9), Err(Error::TooLarge { limit: 9, .. })));
+        // Empty, and larger than any first read (read into the room `fstat` gave).
+        fs_err::write(&file, "").unwrap();
+        assert_eq!(read_small(&file, 10).unwrap(), b"");
+        let large: Vec<u8> = (0..300_000_u32).map(|n| n.to_le_bytes()[0]).collect();
+        fs_err::write(&file, &large).unwrap();
+        assert_eq!(read_small(&file, 300_000).unwrap(), large);
+        assert!(matches!(read_small(&file, 299_999), Err(Error::TooLarge { .. })));
     }
 }

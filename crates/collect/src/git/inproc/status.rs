@@ -128,18 +128,40 @@ impl Reader<'_> {
         } else {
             staged_changes((repository, &self.loose), &index, head_tree)?
         };
+        let tracked = Tracked::of(&index)?;
         let index_time = (index_meta.mtime(), index_meta.mtime_nsec());
-        let compare = Compare { work_tree, index_time, bound, mode };
-        let tracked = compare.entries(&index, &staged, &mut named)?;
+        let compare = Compare { work_tree, index_time, bound, mode, staged: &staged };
         // git's ignore rules (`.gitignore` files, `info/exclude`, the repository's own
         // `core.excludesFile`): an ignored entry is never named by `git status`, however
         // new (build output).
         let mut excludes = repository
             .excludes(&index, None, gix::worktree::stack::state::ignore::Source::default())
             .ok()?;
-        let mut walk = Untracked { tracked: &tracked, bound, mode, looks: 0 };
+        let entries = index.entries();
+        let mut walk = Walk {
+            tracked: &tracked,
+            entries,
+            index: &index,
+            compare,
+            seen: vec![false; entries.len()],
+            looks: 0,
+        };
         let top = crate::listing::open_at(rustix::fs::CWD, work_tree).ok()?;
         walk.tracked_folder(top.as_fd(), b"", &mut excludes, &mut named)?;
+        // The entries no listing showed: deleted when their `lstat` says so (their file,
+        // or a folder on the way, is not there); any other answer (a name too long to
+        // look up, a file made since the listing) asks git.
+        for (entry, _) in entries.iter().zip(&walk.seen).filter(|(_, seen)| !**seen) {
+            let path = entry.path(&index);
+            let full = work_tree.join(std::ffi::OsStr::from_bytes(path));
+            match rustix::fs::statat(rustix::fs::CWD, &full, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+            {
+                Err(rustix::io::Errno::NOENT) if mode == Status::Paths => {
+                    named.push((String::from_utf8_lossy(path).into_owned(), true));
+                }
+                _ => return None,
+            }
+        }
         Some(named)
     }
 
@@ -153,32 +175,21 @@ impl Reader<'_> {
     }
 }
 
-/// What the work tree is compared with the index by.
-struct Compare<'a> {
-    work_tree: &'a Path,
-    /// The index file's modification time (seconds, nanoseconds).
-    index_time: (i64, i64),
-    bound: SystemTime,
-    mode: Status,
+/// The index's paths: each file (or link) by its entry's position, and the folders
+/// holding them. Hashed with foldhash, seeded per process, as [`PathSet`].
+struct Tracked<'index> {
+    files: HashMap<&'index [u8], usize, Seeded>,
+    folders: PathSet<'index>,
 }
 
-impl Compare<'_> {
-    /// Compares every index entry with its file, naming the changed ones (and the
-    /// `staged` ones) in `named`; gives the index's paths and the folders holding them.
-    /// `None`: ask git.
-    fn entries<'index>(
-        &self,
-        index: &'index gix::index::File,
-        staged: &PathSet<'_>,
-        named: &mut Named,
-    ) -> Option<PathSet<'index>> {
-        let (work_tree, index_time, bound, mode) =
-            (self.work_tree, self.index_time, self.bound, self.mode);
-        let lossy = |path: &[u8]| String::from_utf8_lossy(path).into_owned();
-        let mut tracked =
-            PathSet::with_capacity_and_hasher(index.entries().len() * 2, Seeded::default());
-        let mut folders = Folders::open(work_tree).ok()?;
-        for entry in index.entries() {
+impl<'index> Tracked<'index> {
+    /// The index's paths, or `None` (ask git) when an entry is not a plain file or link
+    /// at stage 0, or is a `.gitattributes`.
+    fn of(index: &'index gix::index::File) -> Option<Tracked<'index>> {
+        let entries = index.entries();
+        let mut files = HashMap::with_capacity_and_hasher(entries.len(), Seeded::default());
+        let mut folders = PathSet::default();
+        for (position, entry) in entries.iter().enumerate() {
             let unusual = gix::index::entry::Flags::EXTENDED
                 | gix::index::entry::Flags::SKIP_WORKTREE
                 | gix::index::entry::Flags::INTENT_TO_ADD;
@@ -189,81 +200,93 @@ impl Compare<'_> {
             if path.rsplit(|&byte| byte == b'/').next() == Some(b".gitattributes") {
                 return None;
             }
-            tracked.insert(path);
+            files.insert(path, position);
             let mut end = path.len();
             while let Some(slash) = path[..end].iter().rposition(|&byte| byte == b'/') {
-                if !tracked.insert(&path[..slash]) {
+                if !folders.insert(&path[..slash]) {
                     break;
                 }
                 end = slash;
             }
-            let meta = match folders.stat(path) {
-                Ok(meta) => meta,
-                // A folder on the way is a file or a link now: git names it untracked
-                // too; ask it.
-                Err(error) if error.kind() == std::io::ErrorKind::NotADirectory => return None,
-                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                    if mode == Status::CleanOnly {
-                        return None;
-                    }
-                    named.push((lossy(path), true));
-                    continue;
-                }
-                Err(_) => return None,
-            };
-            let file_type = rustix::fs::FileType::from_raw_mode(meta.st_mode);
-            let executable = meta.st_mode & 0o100 != 0;
-            let kind_matches = match entry.mode {
-                gix::index::entry::Mode::FILE => file_type.is_file() && !executable,
-                gix::index::entry::Mode::FILE_EXECUTABLE => file_type.is_file() && executable,
-                gix::index::entry::Mode::SYMLINK => file_type.is_symlink(),
-                _ => return None,
-            };
-            if file_type.is_dir() {
-                // A file become a folder: git names both; ask it.
-                return None;
-            }
-            let stat = &entry.stat;
-            // git keeps the low 32 bits of each field.
-            #[expect(
-                clippy::cast_possible_truncation,
-                clippy::cast_sign_loss,
-                reason = "as git stores them"
-            )]
-            let matches = kind_matches
-                && stat.mtime.secs == meta.st_mtime as u32
-                && stat.mtime.nsecs == meta.st_mtime_nsec as u32
-                && stat.ctime.secs == meta.st_ctime as u32
-                && stat.ctime.nsecs == meta.st_ctime_nsec as u32
-                && stat.ino == meta.st_ino as u32
-                && stat.uid == meta.st_uid
-                && stat.gid == meta.st_gid
-                && stat.size == meta.st_size as u32;
-            let racy = (i64::from(stat.mtime.secs), i64::from(stat.mtime.nsecs)) >= index_time;
-            let is_staged = staged.contains(path);
-            if matches && !racy {
-                if is_staged {
-                    named.push((lossy(path), false));
-                }
-                continue;
-            }
-            // Dated by its own time: one modified before the window is dropped whatever
-            // git says of it.
-            if crate::fsread::stat_modified(&meta) < bound {
-                continue;
-            }
-            if mode == Status::CleanOnly {
-                return None;
-            }
-            let file = work_tree.join(std::ffi::OsStr::from_bytes(path));
-            let size = u64::try_from(meta.st_size).unwrap_or(u64::MAX);
-            let changed =
-                !kind_matches || content_changed(&file, (size, file_type.is_symlink()), entry)?;
-            if changed || is_staged {
+        }
+        Some(Tracked { files, folders })
+    }
+}
+
+/// What the work tree is compared with the index by.
+struct Compare<'a> {
+    work_tree: &'a Path,
+    /// The index file's modification time (seconds, nanoseconds).
+    index_time: (i64, i64),
+    bound: SystemTime,
+    mode: Status,
+    /// The paths whose index entry differs from `HEAD`'s tree.
+    staged: &'a PathSet<'a>,
+}
+
+impl Compare<'_> {
+    /// Compares the index entry `entry` (at `path`) with its file's `lstat` (`meta`),
+    /// naming it in `named` when changed or staged. `None`: ask git.
+    fn file(
+        &self,
+        entry: &gix::index::Entry,
+        path: &[u8],
+        meta: &rustix::fs::Stat,
+        named: &mut Named,
+    ) -> Option<()> {
+        let lossy = |path: &[u8]| String::from_utf8_lossy(path).into_owned();
+        let file_type = rustix::fs::FileType::from_raw_mode(meta.st_mode);
+        let executable = meta.st_mode & 0o100 != 0;
+        let kind_matches = match entry.mode {
+            gix::index::entry::Mode::FILE => file_type.is_file() && !executable,
+            gix::index::entry::Mode::FILE_EXECUTABLE => file_type.is_file() && executable,
+            gix::index::entry::Mode::SYMLINK => file_type.is_symlink(),
+            _ => return None,
+        };
+        if file_type.is_dir() {
+            // A file become a folder: git names both; ask it.
+            return None;
+        }
+        let stat = &entry.stat;
+        // git keeps the low 32 bits of each field.
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "as git stores them"
+        )]
+        let matches = kind_matches
+            && stat.mtime.secs == meta.st_mtime as u32
+            && stat.mtime.nsecs == meta.st_mtime_nsec as u32
+            && stat.ctime.secs == meta.st_ctime as u32
+            && stat.ctime.nsecs == meta.st_ctime_nsec as u32
+            && stat.ino == meta.st_ino as u32
+            && stat.uid == meta.st_uid
+            && stat.gid == meta.st_gid
+            && stat.size == meta.st_size as u32;
+        let racy = (i64::from(stat.mtime.secs), i64::from(stat.mtime.nsecs)) >= self.index_time;
+        let is_staged = self.staged.contains(path);
+        if matches && !racy {
+            if is_staged {
                 named.push((lossy(path), false));
             }
+            return Some(());
         }
-        Some(tracked)
+        // Dated by its own time: one modified before the window is dropped whatever git
+        // says of it.
+        if crate::fsread::stat_modified(meta) < self.bound {
+            return Some(());
+        }
+        if self.mode == Status::CleanOnly {
+            return None;
+        }
+        let file = self.work_tree.join(std::ffi::OsStr::from_bytes(path));
+        let size = u64::try_from(meta.st_size).unwrap_or(u64::MAX);
+        let changed =
+            !kind_matches || content_changed(&file, (size, file_type.is_symlink()), entry)?;
+        if changed || is_staged {
+            named.push((lossy(path), false));
+        }
+        Some(())
     }
 }
 
@@ -298,92 +321,6 @@ fn read_index(
 /// The largest index read in process; git is asked beyond (an index of a million
 /// files is about 100 MB).
 const INDEX_MAX: u64 = 512 << 20;
-
-/// The folders of the work tree the index entries are in, opened one component at a
-/// time and kept open while the entries (sorted by path) stay in them: each entry is
-/// `lstat`ed by its name in its open folder, not by a path the kernel walks from the
-/// root again. A folder on the way that is a link is not followed (`ENOTDIR`, as for a
-/// file there): git names the entries below it deleted and the link untracked.
-struct Folders {
-    /// The open folders: the work tree's, then one per component of `path`.
-    fds: Vec<rustix::fd::OwnedFd>,
-    /// The relative path of the last open folder (`b""` for the work tree).
-    path: Vec<u8>,
-}
-
-impl Folders {
-    fn open(work_tree: &Path) -> std::io::Result<Folders> {
-        let fd = rustix::fs::open(work_tree, Self::flags(), rustix::fs::Mode::empty())?;
-        Ok(Folders { fds: vec![fd], path: Vec::new() })
-    }
-
-    fn flags() -> rustix::fs::OFlags {
-        use rustix::fs::OFlags;
-        OFlags::PATH | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC
-    }
-
-    /// `lstat` of the entry `path` (relative to the work tree).
-    fn stat(&mut self, path: &[u8]) -> std::io::Result<rustix::fs::Stat> {
-        let (dir, name) = match path.iter().rposition(|&byte| byte == b'/') {
-            Some(slash) => (&path[..slash], &path[slash + 1..]),
-            None => (&path[..0], path),
-        };
-        self.enter(dir)?;
-        let fd = self.fds.last().expect("the work tree stays open");
-        let name = std::ffi::OsStr::from_bytes(name);
-        Ok(rustix::fs::statat(fd, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)?)
-    }
-
-    /// Makes `dir` the last open folder: closes the components not shared with the
-    /// current one, opens the rest.
-    fn enter(&mut self, dir: &[u8]) -> std::io::Result<()> {
-        if dir == self.path.as_slice() {
-            return Ok(());
-        }
-        let components = |path: &[u8]| -> Vec<usize> {
-            // The end of each component.
-            let mut ends: Vec<usize> = path
-                .iter()
-                .enumerate()
-                .filter(|&(_, &byte)| byte == b'/')
-                .map(|(at, _)| at)
-                .collect();
-            if !path.is_empty() {
-                ends.push(path.len());
-            }
-            ends
-        };
-        let old = components(&self.path);
-        let new = components(dir);
-        let shared = old
-            .iter()
-            .zip(&new)
-            .take_while(|&(&a, &b)| a == b && self.path[..a] == dir[..b])
-            .count();
-        self.fds.truncate(shared + 1);
-        self.path.clear();
-        for (index, &end) in new.iter().enumerate().skip(shared) {
-            let start = if index == 0 { 0 } else { new[index - 1] + 1 };
-            let name = std::ffi::OsStr::from_bytes(&dir[start..end]);
-            let parent = self.fds.last().expect("the work tree stays open");
-            match rustix::fs::openat(parent, name, Self::flags(), rustix::fs::Mode::empty()) {
-                Ok(fd) => self.fds.push(fd),
-                Err(error) => {
-                    // Left pointing at the folders still open.
-                    let open = self.fds.len() - 1;
-                    self.path.extend_from_slice(if open == 0 {
-                        &[]
-                    } else {
-                        &dir[..new[open - 1]]
-                    });
-                    return Err(error.into());
-                }
-            }
-        }
-        self.path.extend_from_slice(dir);
-        Ok(())
-    }
-}
 
 /// The paths whose index entry differs from `HEAD`'s tree (`head_tree`), and the paths
 /// deleted from the index, named as `status` names them; `None` when git must be asked
@@ -519,22 +456,26 @@ fn content_changed(
     Some(id != entry.id)
 }
 
-/// The walk of the work tree's untracked entries. Each folder is listed open, and what
-/// is below it is reached by name from there (`openat`, `lstat` at the folder), not by
-/// a path the kernel walks from the root again.
-struct Untracked<'a> {
-    /// The index's paths and the folders holding them.
-    tracked: &'a PathSet<'a>,
-    bound: SystemTime,
-    mode: Status,
+/// The walk of the work tree: each tracked folder listed open once, its tracked files
+/// compared with their index entries by an `lstat` at the folder, its untracked entries
+/// named, its tracked folders entered. What is below a folder is reached by name from
+/// there (`openat`, `lstat` at the folder), not by a path the kernel walks from the root
+/// again, and no folder is opened twice.
+struct Walk<'a> {
+    tracked: &'a Tracked<'a>,
+    entries: &'a [gix::index::Entry],
+    index: &'a gix::index::File,
+    compare: Compare<'a>,
+    /// The entries whose file a listing showed (by position); the others are deleted.
+    seen: Vec<bool>,
     /// Entries of untracked folders looked at so far.
     looks: usize,
 }
 
-impl Untracked<'_> {
-    /// Names the untracked entries of the tracked folder `dir` (relative, `b""` for the
-    /// top; open as `folder`) that are not ignored and were modified at or after the
-    /// bound; tracked folders are entered. `None`: ask git.
+impl Walk<'_> {
+    /// Compares the tracked files of the tracked folder `dir` (relative, `b""` for the
+    /// top; open as `folder`) and names its untracked entries that are not ignored and
+    /// were modified at or after the bound; tracked folders are entered. `None`: ask git.
     fn tracked_folder(
         &mut self,
         folder: BorrowedFd<'_>,
@@ -546,6 +487,7 @@ impl Untracked<'_> {
         if listing.stopped.is_some() || !plain_ignore_file(&listing) {
             return None;
         }
+        let (bound, mode) = (self.compare.bound, self.compare.mode);
         for entry in &listing.entries {
             let name = entry.name.as_bytes();
             if dir.is_empty() && name == b".git" {
@@ -553,11 +495,30 @@ impl Untracked<'_> {
             }
             let relative = join(dir, name);
             let kind = entry.kind;
-            if self.tracked.contains(relative.as_slice()) {
-                if kind.is_dir() {
-                    let child = crate::listing::open_at(folder, Path::new(&entry.name)).ok()?;
-                    self.tracked_folder(child.as_fd(), &relative, excludes, named)?;
+            if let Some(&position) = self.tracked.files.get(relative.as_slice()) {
+                let meta =
+                    rustix::fs::statat(folder, &entry.name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW);
+                match meta {
+                    Ok(meta) => {
+                        let index_entry = &self.entries[position];
+                        let path = index_entry.path(self.index);
+                        self.compare.file(index_entry, path, &meta, named)?;
+                        self.seen[position] = true;
+                    }
+                    // Gone since the listing: deleted, as an entry no listing showed.
+                    Err(rustix::io::Errno::NOENT) => {}
+                    Err(_) => return None,
                 }
+                continue;
+            }
+            if self.tracked.folders.contains(relative.as_slice()) {
+                // A folder on the way that is a file or a link now: git names it
+                // untracked and the entries below it deleted; ask it.
+                if !kind.is_dir() {
+                    return None;
+                }
+                let child = crate::listing::open_at(folder, Path::new(&entry.name)).ok()?;
+                self.tracked_folder(child.as_fd(), &relative, excludes, named)?;
                 continue;
             }
             if name == b".gitattributes" {
@@ -565,11 +526,11 @@ impl Untracked<'_> {
             }
             let old =
                 rustix::fs::statat(folder, &entry.name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
-                    .is_ok_and(|stat| crate::fsread::stat_modified(&stat) < self.bound);
+                    .is_ok_and(|stat| crate::fsread::stat_modified(&stat) < bound);
             if old || ignored(excludes, &relative, kind.is_dir())? {
                 continue;
             }
-            if self.mode == Status::CleanOnly {
+            if mode == Status::CleanOnly {
                 return None;
             }
             if !kind.is_dir() {

@@ -134,9 +134,26 @@ fn walk(
     Some((listed, nodes, below_skew))
 }
 
+/// Every ref but through gix's iteration, by full name in its order, each peeled
+/// ([`super::peeled`]); `None` when one cannot be read or peeled (git is asked).
+pub(super) fn gix_refs(
+    repository: &gix::Repository,
+    loose: &super::Loose,
+    packed: Option<&gix::refs::packed::Buffer>,
+) -> Option<Vec<(String, ObjectId)>> {
+    let mut all = Vec::new();
+    for reference in repository.references().ok()?.all().ok()? {
+        let mut reference = reference.ok()?;
+        let name = reference.name().as_bstr().to_str().ok()?.to_owned();
+        all.push((name, super::peeled(repository, loose, &mut reference, packed)?));
+    }
+    Some(all)
+}
+
 pub(super) fn list(
     repository: &gix::Repository,
     loose: &super::Loose,
+    files: (std::os::fd::BorrowedFd<'_>, &[Vec<u8>]),
     bound: i64,
 ) -> Option<(Vec<Listed>, u64, super::Tips)> {
     let mailmap = repository.open_mailmap();
@@ -145,21 +162,19 @@ pub(super) fn list(
     let mut decorations: HashMap<ObjectId, Vec<String>> = HashMap::default();
     // The refs as read here, each with its peeled id, for the reads that follow.
     let mut refs: Vec<(String, ObjectId)> = Vec::new();
-    let references = repository.references().ok()?;
     // Read once for all the refs (`peel_to_id` would check `packed-refs` again for each).
     let packed = repository.refs.cached_packed_buffer().ok()?;
-    for reference in references.all().ok()? {
-        let mut reference = reference.ok()?;
-        let name = reference.name().as_bstr().to_str().ok()?.to_owned();
+    let packed = packed.as_ref().map(|buffer| &***buffer);
+    // From the layout check's listing where the refs are plain, else from gix's own
+    // iteration.
+    let all = match super::refs::tips(repository, loose, files, packed) {
+        Some(all) => all,
+        None => gix_refs(repository, loose, packed)?,
+    };
+    for (name, id) in all {
         if name == "refs/stash" {
             continue;
         }
-        let id = super::peeled(
-            repository,
-            loose,
-            &mut reference,
-            packed.as_ref().map(|buffer| &***buffer),
-        )?;
         if name.starts_with("refs/heads/") || name.starts_with("refs/remotes/") {
             decorations.entry(id).or_default().push(name.clone());
         }

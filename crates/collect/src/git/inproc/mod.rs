@@ -61,6 +61,10 @@ pub(crate) struct Reader<'a> {
     repo: &'a Repo,
     repository: gix::Repository,
     loose: Loose,
+    /// The open git dir, and the loose refs' files below it as the layout check listed
+    /// them ([`refs::files`]): the listing reads them from there.
+    git: rustix::fd::OwnedFd,
+    ref_files: Vec<Vec<u8>>,
     /// The refs and `HEAD` as the listing read them ([`Reader::log`]), for the status and
     /// the branches ahead that follow on the same reader: each ref is then neither listed
     /// nor read again.
@@ -284,7 +288,16 @@ pub(crate) fn peeled(
         }
         target = target.follow()?.ok()?;
     }
-    let mut id = target.target().try_id()?.to_owned();
+    peel_object(repository, loose, target.target().try_id()?.to_owned())
+}
+
+/// The object `id` peeled through tags (eight at most), each read as [`peeled`] reads
+/// them; `None` when one cannot be read.
+pub(crate) fn peel_object(
+    repository: &gix::Repository,
+    loose: &Loose,
+    mut id: gix::ObjectId,
+) -> Option<gix::ObjectId> {
     // A loose object is read whole by `Loose::read` (which refuses a FIFO and keeps a
     // commit for the walk that follows) rather than its header by gix, which maps each
     // loose file into memory to read it: an `mmap` and a `munmap` per ref tip.
@@ -311,7 +324,7 @@ impl<'a> Reader<'a> {
     /// Opens the repository, or `None` when git must be asked.
     pub(crate) fn open(repo: &'a Repo) -> Option<Reader<'a>> {
         let work_tree = repo.project.path.as_path();
-        let (loose, indexes) = plain_layout(work_tree, &repo.git_dir)?;
+        let Layout { loose, indexes, git, ref_files } = plain_layout(work_tree, &repo.git_dir)?;
         let options = gix::open::Options::isolated().object_store_slots(store_slots(indexes));
         let mut repository = gix::open_opts(work_tree, options).ok()?;
         // The repository discovery found, and no other (a `.git` file leading elsewhere).
@@ -323,7 +336,7 @@ impl<'a> Reader<'a> {
             return None;
         }
         repository.object_cache_size_if_unset(4 << 20);
-        Some(Reader { repo, repository, loose, tips: std::cell::OnceCell::new() })
+        Some(Reader { repo, repository, loose, git, ref_files, tips: std::cell::OnceCell::new() })
     }
 
     /// [`Reader::open`] where the environment lets the reader stand in for git at all
@@ -347,8 +360,9 @@ impl<'a> Reader<'a> {
     /// does, with how many of them were found only below a commit dated before the
     /// bound; or `None` when git must be asked.
     pub(crate) fn log(&self, bound: Timestamp) -> Option<(Vec<super::Listed>, u64)> {
+        let files = (self.git.as_fd(), self.ref_files.as_slice());
         let (listed, below_skew, tips) =
-            log::list(&self.repository, &self.loose, bound.as_second())?;
+            log::list(&self.repository, &self.loose, files, bound.as_second())?;
         // A second listing on the same reader keeps the first one's refs.
         let _ = self.tips.set(tips);
         Some((listed, below_skew))
@@ -378,7 +392,7 @@ fn store_slots(indexes: usize) -> gix::odb::store::init::Slots {
 /// the loose objects' folder when there are loose objects, and how many pack indexes
 /// `objects/pack` holds. `None`: ask git. What is in the git dir is looked at by name
 /// below it, open, not each by its whole path.
-fn plain_layout(work_tree: &Path, git_dir: &Path) -> Option<(Loose, usize)> {
+fn plain_layout(work_tree: &Path, git_dir: &Path) -> Option<Layout> {
     use rustix::fs::{AtFlags, FileType, statat};
     let owned = |path: &Path| {
         gix::sec::Trust::from_path_ownership(path).is_ok_and(|trust| trust == gix::sec::Trust::Full)
@@ -418,10 +432,20 @@ fn plain_layout(work_tree: &Path, git_dir: &Path) -> Option<(Loose, usize)> {
         .iter()
         .all(|name| absent(name))
         && no_linked_worktrees(git.as_fd())
-        && valid_head(git_dir)
-        && only_regular_files(git.as_fd(), Path::new("refs"), 8))
-    .then(|| objects_layout(git.as_fd()))
-    .flatten()
+        && valid_head(git_dir))
+    .then_some(())?;
+    let ref_files = refs::files(git.as_fd())?;
+    let (loose, indexes) = objects_layout(git.as_fd())?;
+    Some(Layout { loose, indexes, git, ref_files })
+}
+
+/// What [`plain_layout`] found: the loose objects' folder, how many pack indexes
+/// `objects/pack` holds, the open git dir and the loose refs' files below it.
+struct Layout {
+    loose: Loose,
+    indexes: usize,
+    git: rustix::fd::OwnedFd,
+    ref_files: Vec<Vec<u8>>,
 }
 
 /// Whether the object folder (`objects` below the open git dir `git`) holds only what
@@ -552,6 +576,7 @@ fn plain_config(repository: &gix::Repository) -> bool {
 
 mod log;
 mod numstat;
+mod refs;
 mod status;
 #[cfg(test)]
 mod tests;

@@ -195,6 +195,59 @@ fn the_listing_in_process_is_the_listing_of_git() {
     assert_eq!(records(listed), by_git(&repo, since()));
 }
 
+/// The refs the listing reads from the layout check's listing (`refs::tips`) are those
+/// gix's own iteration gives, in its order and peeled alike: loose and packed (after
+/// `gc`), a loose ref over a packed one, `origin/HEAD`, tags of every kind, the stash and
+/// notes; a name that is not plain leaves them to gix.
+#[test]
+fn the_refs_read_from_the_listing_are_gix_s() {
+    use std::os::fd::AsFd as _;
+    let dir = tempfile::tempdir().unwrap();
+    let repo = rich(dir.path());
+    let both = |repo: &Repo| {
+        let reader = Reader::open(repo).expect("opens");
+        let packed = reader.repository.refs.cached_packed_buffer().unwrap();
+        let packed = packed.as_ref().map(|buffer| &***buffer);
+        let files = (reader.git.as_fd(), reader.ref_files.as_slice());
+        let ours = refs::tips(&reader.repository, &reader.loose, files, packed);
+        let theirs = log::gix_refs(&reader.repository, &reader.loose, packed).expect("gix reads");
+        (ours, theirs)
+    };
+    let work = &repo.project.path;
+    let at = |spec: &str| {
+        let id = git(work, "2026-11-30T10:00:00+09:00", &["rev-parse", spec], &[]);
+        gix::ObjectId::from_hex(id.as_bytes()).unwrap()
+    };
+    let (ours, theirs) = both(&repo);
+    let ours = ours.expect("plain refs read from the listing");
+    assert_eq!(ours, theirs);
+    let id_of = |all: &[(String, gix::ObjectId)], name: &str| {
+        all.iter().find(|(known, _)| known == name).map(|(_, id)| *id)
+    };
+    assert_eq!(id_of(&ours, "refs/tags/v2"), Some(at("v2^{}")), "peeled to the commit");
+    assert_eq!(id_of(&ours, "refs/remotes/origin/HEAD"), Some(at("origin/main")));
+    assert!(id_of(&ours, "refs/stash").is_some() && id_of(&ours, "refs/notes/commits").is_some());
+
+    // Packed, then a branch moved again (a loose file over its packed line).
+    git(work, "2026-11-30T10:00:00+09:00", &["gc", "-q"], &[]);
+    assert!(repo.git_dir.join("packed-refs").exists());
+    let (ours, theirs) = both(&repo);
+    assert_eq!(ours.as_ref(), Some(&theirs));
+    git(work, "2026-11-30T10:00:00+09:00", &["branch", "-f", "stale", "HEAD"], &[]);
+    assert!(repo.git_dir.join("refs/heads/stale").is_file());
+    let (ours, theirs) = both(&repo);
+    assert_eq!(ours.as_ref(), Some(&theirs));
+    assert_eq!(id_of(&theirs, "refs/heads/stale"), Some(at("HEAD")));
+
+    // A name git takes but this reader does not: gix reads them all.
+    git(work, "2026-11-30T10:00:00+09:00", &["branch", "user@home", "HEAD"], &[]);
+    let (ours, theirs) = both(&repo);
+    assert_eq!(ours, None);
+    assert!(id_of(&theirs, "refs/heads/user@home").is_some());
+    let listed = log(&repo, super::super::listing_bound(since())).expect("read in process");
+    assert_eq!(records(listed), by_git(&repo, since()));
+}
+
 /// gix's object store has a slot per pack index, sized when the repository opens
 /// ([`super::store_slots`], from the reader's own listing of `objects/pack`): a
 /// repository with more packs than the 32 slots gix starts from is still read in

@@ -134,26 +134,29 @@ fn walk(
     Some((listed, nodes, below_skew))
 }
 
-/// Every ref but through gix's iteration, by full name in its order, each peeled
-/// ([`super::peeled`]); `None` when one cannot be read or peeled (git is asked).
+/// Every ref (the stash too), through gix's iteration, by full name in its order, each
+/// peeled ([`super::peeled`]), and `HEAD`'s id (`None`: unborn); `None` when one cannot
+/// be read or peeled (git is asked).
 pub(super) fn gix_refs(
     repository: &gix::Repository,
     loose: &super::Loose,
     packed: Option<&gix::refs::packed::Buffer>,
-) -> Option<Vec<(String, ObjectId)>> {
-    let mut all = Vec::new();
+) -> Option<super::Tips> {
+    let mut refs = Vec::new();
     for reference in repository.references().ok()?.all().ok()? {
         let mut reference = reference.ok()?;
         let name = reference.name().as_bstr().to_str().ok()?.to_owned();
-        all.push((name, super::peeled(repository, loose, &mut reference, packed)?));
+        refs.push((name, super::peeled(repository, loose, &mut reference, packed)?));
     }
-    Some(all)
+    let head = repository.head().ok()?;
+    let head = if head.is_unborn() { None } else { Some(head.id()?.detach()) };
+    Some(super::Tips { refs, head })
 }
 
 pub(super) fn list(
     repository: &gix::Repository,
     loose: &super::Loose,
-    files: (std::os::fd::BorrowedFd<'_>, &[Vec<u8>]),
+    files: (std::os::fd::BorrowedFd<'_>, &[Vec<u8>], &[u8]),
     bound: i64,
 ) -> Option<(Vec<Listed>, u64, super::Tips)> {
     let mailmap = repository.open_mailmap();
@@ -171,7 +174,8 @@ pub(super) fn list(
         Some(all) => all,
         None => gix_refs(repository, loose, packed)?,
     };
-    for (name, id) in all {
+    let head = all.head;
+    for (name, id) in all.refs {
         if name == "refs/stash" {
             continue;
         }
@@ -181,8 +185,6 @@ pub(super) fn list(
         refs.push((name, id));
         tips.push(id);
     }
-    let head = repository.head().ok()?;
-    let head = if head.is_unborn() { None } else { Some(head.id()?.detach()) };
     tips.extend(head);
     let read = super::Tips { refs, head };
 

@@ -65,6 +65,8 @@ pub(crate) struct Reader<'a> {
     /// them ([`refs::files`]): the listing reads them from there.
     git: rustix::fd::OwnedFd,
     ref_files: Vec<Vec<u8>>,
+    /// `HEAD`'s bytes as the layout check read them.
+    head: Vec<u8>,
     /// The refs and `HEAD` as the listing read them ([`Reader::log`]), for the status and
     /// the branches ahead that follow on the same reader: each ref is then neither listed
     /// nor read again.
@@ -324,7 +326,8 @@ impl<'a> Reader<'a> {
     /// Opens the repository, or `None` when git must be asked.
     pub(crate) fn open(repo: &'a Repo) -> Option<Reader<'a>> {
         let work_tree = repo.project.path.as_path();
-        let Layout { loose, indexes, git, ref_files } = plain_layout(work_tree, &repo.git_dir)?;
+        let Layout { loose, indexes, git, ref_files, head } =
+            plain_layout(work_tree, &repo.git_dir)?;
         let options = gix::open::Options::isolated().object_store_slots(store_slots(indexes));
         let mut repository = gix::open_opts(work_tree, options).ok()?;
         // The repository discovery found, and no other (a `.git` file leading elsewhere).
@@ -336,7 +339,8 @@ impl<'a> Reader<'a> {
             return None;
         }
         repository.object_cache_size_if_unset(4 << 20);
-        Some(Reader { repo, repository, loose, git, ref_files, tips: std::cell::OnceCell::new() })
+        let tips = std::cell::OnceCell::new();
+        Some(Reader { repo, repository, loose, git, ref_files, head, tips })
     }
 
     /// [`Reader::open`] where the environment lets the reader stand in for git at all
@@ -360,7 +364,7 @@ impl<'a> Reader<'a> {
     /// does, with how many of them were found only below a commit dated before the
     /// bound; or `None` when git must be asked.
     pub(crate) fn log(&self, bound: Timestamp) -> Option<(Vec<super::Listed>, u64)> {
-        let files = (self.git.as_fd(), self.ref_files.as_slice());
+        let files = (self.git.as_fd(), self.ref_files.as_slice(), self.head.as_slice());
         let (listed, below_skew, tips) =
             log::list(&self.repository, &self.loose, files, bound.as_second())?;
         // A second listing on the same reader keeps the first one's refs.
@@ -431,21 +435,23 @@ fn plain_layout(work_tree: &Path, git_dir: &Path) -> Option<Layout> {
         ]
         .iter()
         .all(|name| absent(name))
-        && no_linked_worktrees(git.as_fd())
-        && valid_head(git_dir))
+        && no_linked_worktrees(git.as_fd()))
     .then_some(())?;
+    let head = valid_head(git.as_fd())?;
     let ref_files = refs::files(git.as_fd())?;
     let (loose, indexes) = objects_layout(git.as_fd())?;
-    Some(Layout { loose, indexes, git, ref_files })
+    Some(Layout { loose, indexes, git, ref_files, head })
 }
 
 /// What [`plain_layout`] found: the loose objects' folder, how many pack indexes
-/// `objects/pack` holds, the open git dir and the loose refs' files below it.
+/// `objects/pack` holds, the open git dir, the loose refs' files below it and `HEAD`'s
+/// bytes.
 struct Layout {
     loose: Loose,
     indexes: usize,
     git: rustix::fd::OwnedFd,
     ref_files: Vec<Vec<u8>>,
+    head: Vec<u8>,
 }
 
 /// Whether the object folder (`objects` below the open git dir `git`) holds only what
@@ -509,15 +515,18 @@ fn no_linked_worktrees(git: BorrowedFd<'_>) -> bool {
     }
 }
 
-/// `HEAD` as git accepts it for a repository: a symbolic ref into `refs/`, or an object
-/// id. Anything else git calls "not a git repository", and says so.
-fn valid_head(git_dir: &Path) -> bool {
-    let Ok(text) = crate::fsread::read_small_text(&git_dir.join("HEAD"), 4096) else {
-        return false;
-    };
+/// `HEAD`'s bytes (below the open git dir `git`) when git accepts it for a repository: a
+/// symbolic ref into `refs/`, or an object id. Anything else git calls "not a git
+/// repository", and says so.
+fn valid_head(git: BorrowedFd<'_>) -> Option<Vec<u8>> {
+    let bytes = crate::fsread::read_small_at(git, "HEAD", 4096).ok()??;
+    let text = String::from_utf8_lossy(&bytes);
     let text = text.trim_end();
-    text.strip_prefix("ref: refs/").is_some_and(|rest| !rest.is_empty() && !rest.contains('\n'))
-        || (text.len() == 40 && text.bytes().all(|byte| byte.is_ascii_hexdigit()))
+    let valid = text
+        .strip_prefix("ref: refs/")
+        .is_some_and(|rest| !rest.is_empty() && !rest.contains('\n'))
+        || (text.len() == 40 && text.bytes().all(|byte| byte.is_ascii_hexdigit()));
+    valid.then_some(bytes)
 }
 
 /// Whether every entry below the folder `relative` below the open folder `base`

@@ -81,16 +81,18 @@ enum Target {
     Symbolic(Vec<u8>),
 }
 
-/// Every ref under `refs/`, loose (`files`, read below the open git dir `git`) over
+/// Every ref under `refs/` (the stash too), loose (`files`, read below the open git dir `git`) over
 /// packed (`packed`), by full name in git's order (bytewise), each with its id peeled as
-/// [`super::peeled`] peels it; `None` when anything is not the plain case this module
-/// reads (gix's iteration is then asked).
+/// [`super::peeled`] peels it; and `HEAD`'s id as gix's `Head::id` gives it, from its
+/// bytes (`head`): the id it holds, or that of the ref it names, not peeled (`None`:
+/// unborn, the ref it names does not exist). `None` when anything is not the plain case
+/// this module reads (gix's iteration is then asked).
 pub(super) fn tips(
     repository: &gix::Repository,
     loose: &super::Loose,
-    (git, files): (BorrowedFd<'_>, &[Vec<u8>]),
+    (git, files, head): (BorrowedFd<'_>, &[Vec<u8>], &[u8]),
     packed: Option<&gix::refs::packed::Buffer>,
-) -> Option<Vec<(String, ObjectId)>> {
+) -> Option<super::Tips> {
     let mut refs: BTreeMap<Vec<u8>, Target> = BTreeMap::new();
     if let Some(packed) = packed {
         for reference in packed.iter().ok()? {
@@ -115,12 +117,21 @@ pub(super) fn tips(
         };
         refs.insert(path.clone(), parse(&bytes)?);
     }
+    let head = match parse(head)? {
+        Target::Id(id, _) => Some(id),
+        // A symbolic `HEAD` is the id its ref holds; one symbolic in turn is gix's to read.
+        Target::Symbolic(name) => match refs.get(&name) {
+            None => None,
+            Some(Target::Id(id, _)) => Some(*id),
+            Some(Target::Symbolic(_)) => return None,
+        },
+    };
     let mut tips = Vec::with_capacity(refs.len());
     for (name, target) in &refs {
         let id = resolve(repository, loose, &refs, target)?;
         tips.push((String::from_utf8(name.clone()).ok()?, id));
     }
-    Some(tips)
+    Some(super::Tips { refs: tips, head })
 }
 
 /// The id `target` leads to: symbolic refs followed (five steps at most, as git does)

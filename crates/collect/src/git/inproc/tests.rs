@@ -208,10 +208,14 @@ fn the_refs_read_from_the_listing_are_gix_s() {
         let reader = Reader::open(repo).expect("opens");
         let packed = reader.repository.refs.cached_packed_buffer().unwrap();
         let packed = packed.as_ref().map(|buffer| &***buffer);
-        let files = (reader.git.as_fd(), reader.ref_files.as_slice());
+        let files = (reader.git.as_fd(), reader.ref_files.as_slice(), reader.head.as_slice());
         let ours = refs::tips(&reader.repository, &reader.loose, files, packed);
         let theirs = log::gix_refs(&reader.repository, &reader.loose, packed).expect("gix reads");
-        (ours, theirs)
+        // `HEAD` read alike too, wherever the refs are.
+        if let Some(ours) = &ours {
+            assert_eq!(ours.head, theirs.head);
+        }
+        (ours.map(|all| all.refs), theirs.refs)
     };
     let work = &repo.project.path;
     let at = |spec: &str| {
@@ -238,6 +242,20 @@ fn the_refs_read_from_the_listing_are_gix_s() {
     let (ours, theirs) = both(&repo);
     assert_eq!(ours.as_ref(), Some(&theirs));
     assert_eq!(id_of(&theirs, "refs/heads/stale"), Some(at("HEAD")));
+
+    // A detached `HEAD`, and an unborn one (its branch not made yet).
+    git(work, "2026-11-30T10:00:00+09:00", &["checkout", "-q", "--detach", "HEAD~1"], &[]);
+    let (ours, theirs) = both(&repo);
+    assert_eq!(ours.as_ref(), Some(&theirs));
+    git(work, "2026-11-30T10:00:00+09:00", &["checkout", "-q", "--orphan", "fresh"], &[]);
+    let reader = Reader::open(&repo).expect("opens");
+    let packed = reader.repository.refs.cached_packed_buffer().unwrap();
+    let packed = packed.as_ref().map(|buffer| &***buffer);
+    let read = log::gix_refs(&reader.repository, &reader.loose, packed).expect("gix reads");
+    assert_eq!(read.head, None, "unborn");
+    let (ours, theirs) = both(&repo);
+    assert_eq!(ours.as_ref(), Some(&theirs));
+    git(work, "2026-11-30T10:00:00+09:00", &["checkout", "-q", "-f", "main"], &[]);
 
     // A name git takes but this reader does not: gix reads them all.
     git(work, "2026-11-30T10:00:00+09:00", &["branch", "user@home", "HEAD"], &[]);

@@ -216,6 +216,43 @@ mod tests {
         }
     }
 
+    /// The loose refs' files of a git dir laid out by `make`, or `None`.
+    fn listed(make: impl Fn(&Path)) -> Option<Vec<String>> {
+        let dir = tempfile::tempdir().unwrap();
+        make(dir.path());
+        let git = crate::listing::open_at(rustix::fs::CWD, dir.path()).unwrap();
+        let found = files(git.as_fd())?;
+        let mut found: Vec<String> =
+            found.into_iter().map(|path| String::from_utf8(path).unwrap()).collect();
+        found.sort();
+        Some(found)
+    }
+
+    #[test]
+    fn the_files_of_refs_are_listed_down_to_the_depth_limit() {
+        let file = |dir: &Path, path: &str| {
+            let path = dir.join(path);
+            fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+            fs_err::write(path, "x\n").unwrap();
+        };
+        assert_eq!(
+            listed(|dir| {
+                file(dir, "refs/heads/main");
+                file(dir, "refs/remotes/origin/feature/x");
+                fs_err::create_dir_all(dir.join("refs/tags")).unwrap();
+            }),
+            Some(vec!["refs/heads/main".to_owned(), "refs/remotes/origin/feature/x".to_owned()])
+        );
+        // No `refs/` at all: nothing (git itself will say what is wrong).
+        assert_eq!(listed(|_| {}), Some(Vec::new()));
+        // `refs` a file, not a folder: git is asked.
+        assert_eq!(listed(|dir| fs_err::write(dir.join("refs"), "").unwrap()), None);
+        // Folders `DEPTH` levels below `refs/` are read; one more level asks git.
+        let deep = |levels: usize| format!("refs/{}main", "d/".repeat(levels));
+        assert_eq!(listed(|dir| file(dir, &deep(DEPTH))), Some(vec![deep(DEPTH)]));
+        assert_eq!(listed(|dir| file(dir, &deep(DEPTH + 1))), None);
+    }
+
     #[test]
     fn plain_names_are_a_subset_of_valid_ones() {
         for name in

@@ -73,8 +73,9 @@ pub(crate) struct Reader<'a> {
     tips: std::cell::OnceCell<Tips>,
 }
 
-/// The refs a listing read (every ref but the stash, by full name in gix's order, each
-/// with its peeled id) and `HEAD`'s id (`None`: unborn).
+/// Refs by full name in git's order, each with its peeled id, and `HEAD`'s id (`None`:
+/// unborn): as read ([`refs::tips`], `log::gix_refs`), and as the reader keeps them after
+/// its listing (the stash left out).
 #[derive(Debug)]
 pub(crate) struct Tips {
     pub(crate) refs: Vec<(String, gix::ObjectId)>,

@@ -50,7 +50,7 @@ pub(crate) fn read_ahead(
 
 /// The in-process answer, or `None` when anything fails (git is then asked).
 fn in_process(reader: &super::inproc::Reader<'_>) -> Option<Vec<AheadBranch>> {
-    in_process_counted(reader.repository(), reader.loose(), reader.tips()).map(|(found, _)| found)
+    in_process_counted(reader.repository(), reader.loose(), reader.refs()).map(|(found, _)| found)
 }
 
 /// The branches a painting compares: the remote-tracking branches' peeled ids, and the
@@ -517,6 +517,12 @@ mod tests {
         let (_dir, repo) = home();
         let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
         assert!(reader.tips().is_none());
+        // Without a listing the refs are read from the layout check's listing, the stash
+        // left out as the listing leaves it.
+        let fresh = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
+        let read = fresh.refs().expect("plain refs");
+        assert!(read.refs.iter().all(|(name, _)| name != "refs/stash"));
+        assert_eq!(in_process(&fresh), Some(expected()));
         reader.log(Timestamp::UNIX_EPOCH).expect("listed in process");
         let tips = reader.tips().expect("the listing keeps its refs");
         let names: Vec<&str> = tips.refs.iter().map(|(name, _)| name.as_str()).collect();
@@ -609,10 +615,14 @@ mod tests {
             git(&origin, &["commit", "-q", "--allow-empty", "-m", &format!("m{n}")]);
         }
         git(work, &["fetch", "-q"]);
-        // Both routes: the refs read here, and those a listing on the same reader read.
+        // Every route: the refs gix reads here, those read from the layout check's listing
+        // without a listing, and those a listing on the same reader read.
         let counted = |repo: &Repo| {
             let reader = super::super::inproc::Reader::open(repo).expect("a plain clone opens");
             let read = in_process_counted(reader.repository(), reader.loose(), None);
+            let fresh = super::super::inproc::Reader::open(repo).expect("a plain clone opens");
+            let refs = fresh.refs().expect("plain refs");
+            assert_eq!(in_process_counted(fresh.repository(), fresh.loose(), Some(refs)), read);
             reader.log(Timestamp::UNIX_EPOCH).expect("listed in process");
             let listed = in_process_counted(reader.repository(), reader.loose(), reader.tips());
             assert_eq!(read, listed);

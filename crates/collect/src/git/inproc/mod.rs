@@ -374,8 +374,24 @@ impl<'a> Reader<'a> {
     }
 
     /// The refs and `HEAD` the listing read, when it ran on this reader.
+    #[cfg(test)]
     pub(crate) fn tips(&self) -> Option<&Tips> {
         self.tips.get()
+    }
+
+    /// The refs and `HEAD`: those the listing read, else read now from the layout
+    /// check's listing ([`refs::tips`], kept for what follows on this reader); `None`
+    /// where the refs are not the plain case it reads (the caller asks gix).
+    pub(crate) fn refs(&self) -> Option<&Tips> {
+        if let Some(tips) = self.tips.get() {
+            return Some(tips);
+        }
+        let packed = self.repository.refs.cached_packed_buffer().ok()?;
+        let packed = packed.as_ref().map(|buffer| &***buffer);
+        let files = (self.git.as_fd(), self.ref_files.as_slice(), self.head.as_slice());
+        let mut read = refs::tips(&self.repository, &self.loose, files, packed)?;
+        read.refs.retain(|(name, _)| name != "refs/stash");
+        Some(self.tips.get_or_init(|| read))
     }
 }
 

@@ -108,7 +108,7 @@ impl Reader<'_> {
         }
         // `HEAD`'s commit is read for its tree: checked first where objects are loose.
         // `HEAD` as the listing read it, when it ran on this reader (not resolved again).
-        let head = match self.tips().and_then(|tips| tips.head) {
+        let head = match self.refs().and_then(|tips| tips.head) {
             Some(head) => head,
             None => repository.head_id().ok()?.detach(),
         };

@@ -75,9 +75,16 @@ fn branches(
         _ => None,
     };
     if let Some(tips) = tips {
+        // The refs come sorted by name (git's order, bytewise), so each upstream is found
+        // without a scan of them all; an unsorted `packed-refs` read by gix is scanned.
         let find = |name: &gix::refs::FullNameRef| {
-            let name = name.as_bstr();
-            tips.refs.iter().find(|(known, _)| known.as_bytes() == name).map(|(_, id)| *id)
+            let name: &[u8] = name.as_bstr();
+            let at = tips
+                .refs
+                .binary_search_by(|(known, _)| known.as_bytes().cmp(name))
+                .ok()
+                .or_else(|| tips.refs.iter().position(|(known, _)| known.as_bytes() == name))?;
+            Some(tips.refs[at].1)
         };
         let under = |prefix: &'static str| {
             tips.refs.iter().filter(move |(name, _)| name.starts_with(prefix))

@@ -153,40 +153,24 @@ pub(super) fn gix_refs(
     Some(super::Tips { refs, head })
 }
 
+/// The listing from the refs `read` (the stash left out) and `HEAD`.
 pub(super) fn list(
     repository: &gix::Repository,
     loose: &super::Loose,
-    files: (std::os::fd::BorrowedFd<'_>, &[Vec<u8>], &[u8]),
+    read: &super::Tips,
     bound: i64,
-) -> Option<(Vec<Listed>, u64, super::Tips)> {
+) -> Option<(Vec<Listed>, u64)> {
     let mailmap = repository.open_mailmap();
     // Tips: every ref but the stash, peeled, and HEAD (unborn: none).
-    let mut tips: Vec<ObjectId> = Vec::new();
+    let mut tips: Vec<ObjectId> = Vec::with_capacity(read.refs.len() + 1);
     let mut decorations: HashMap<ObjectId, Vec<String>> = HashMap::default();
-    // The refs as read here, each with its peeled id, for the reads that follow.
-    let mut refs: Vec<(String, ObjectId)> = Vec::new();
-    // Read once for all the refs (`peel_to_id` would check `packed-refs` again for each).
-    let packed = repository.refs.cached_packed_buffer().ok()?;
-    let packed = packed.as_ref().map(|buffer| &***buffer);
-    // From the layout check's listing where the refs are plain, else from gix's own
-    // iteration.
-    let all = match super::refs::tips(repository, loose, files, packed) {
-        Some(all) => all,
-        None => gix_refs(repository, loose, packed)?,
-    };
-    let head = all.head;
-    for (name, id) in all.refs {
-        if name == "refs/stash" {
-            continue;
-        }
+    for (name, id) in &read.refs {
         if name.starts_with("refs/heads/") || name.starts_with("refs/remotes/") {
-            decorations.entry(id).or_default().push(name.clone());
+            decorations.entry(*id).or_default().push(name.clone());
         }
-        refs.push((name, id));
-        tips.push(id);
+        tips.push(*id);
     }
-    tips.extend(head);
-    let read = super::Tips { refs, head };
+    tips.extend(read.head);
 
     let (listed, nodes, below_skew) = walk(repository, (&mailmap, loose), tips, bound)?;
 
@@ -209,7 +193,7 @@ pub(super) fn list(
             subject: lossy(&line.subject),
         });
     }
-    Some((out, below_skew, read))
+    Some((out, below_skew))
 }
 
 /// Decodes one commit: `None` for anything git would print otherwise (a commit in

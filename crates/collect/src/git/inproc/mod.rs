@@ -365,15 +365,19 @@ impl<'a> Reader<'a> {
     /// does, with how many of them were found only below a commit dated before the
     /// bound; or `None` when git must be asked.
     pub(crate) fn log(&self, bound: Timestamp) -> Option<(Vec<super::Listed>, u64)> {
-        let files = (self.git.as_fd(), self.ref_files.as_slice(), self.head.as_slice());
-        let (listed, below_skew, tips) =
-            log::list(&self.repository, &self.loose, files, bound.as_second())?;
-        // A second listing on the same reader keeps the first one's refs.
-        let _ = self.tips.set(tips);
-        Some((listed, below_skew))
+        let read = if let Some(read) = self.refs() {
+            read
+        } else {
+            // Not the plain case: gix's own iteration, kept for what follows likewise.
+            let packed = self.repository.refs.cached_packed_buffer().ok()?;
+            let packed = packed.as_ref().map(|buffer| &***buffer);
+            let read = log::gix_refs(&self.repository, &self.loose, packed)?;
+            self.tips.get_or_init(|| without_stash(read))
+        };
+        log::list(&self.repository, &self.loose, read, bound.as_second())
     }
 
-    /// The refs and `HEAD` the listing read, when it ran on this reader.
+    /// The refs and `HEAD` the reader keeps, when something read them already.
     #[cfg(test)]
     pub(crate) fn tips(&self) -> Option<&Tips> {
         self.tips.get()
@@ -389,10 +393,16 @@ impl<'a> Reader<'a> {
         let packed = self.repository.refs.cached_packed_buffer().ok()?;
         let packed = packed.as_ref().map(|buffer| &***buffer);
         let files = (self.git.as_fd(), self.ref_files.as_slice(), self.head.as_slice());
-        let mut read = refs::tips(&self.repository, &self.loose, files, packed)?;
-        read.refs.retain(|(name, _)| name != "refs/stash");
-        Some(self.tips.get_or_init(|| read))
+        let read = refs::tips(&self.repository, &self.loose, files, packed)?;
+        Some(self.tips.get_or_init(|| without_stash(read)))
     }
+}
+
+/// The refs as the reader keeps them: the stash is neither a tip of the listing (git's is
+/// asked with `--exclude=refs/stash --all`) nor a branch.
+fn without_stash(mut read: Tips) -> Tips {
+    read.refs.retain(|(name, _)| name != "refs/stash");
+    read
 }
 
 /// The slots of gix's object store for a repository whose `objects/pack` holds `indexes`

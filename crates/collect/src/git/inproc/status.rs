@@ -140,7 +140,6 @@ impl Reader<'_> {
         let entries = index.entries();
         let mut walk = Walk {
             tracked: &tracked,
-            entries,
             index: &index,
             compare,
             seen: vec![false; entries.len()],
@@ -463,7 +462,6 @@ fn content_changed(
 /// again, and no folder is opened twice.
 struct Walk<'a> {
     tracked: &'a Tracked<'a>,
-    entries: &'a [gix::index::Entry],
     index: &'a gix::index::File,
     compare: Compare<'a>,
     /// The entries whose file a listing showed (by position); the others are deleted.
@@ -500,7 +498,7 @@ impl Walk<'_> {
                     rustix::fs::statat(folder, &entry.name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW);
                 match meta {
                     Ok(meta) => {
-                        let index_entry = &self.entries[position];
+                        let index_entry = &self.index.entries()[position];
                         let path = index_entry.path(self.index);
                         self.compare.file(index_entry, path, &meta, named)?;
                         self.seen[position] = true;

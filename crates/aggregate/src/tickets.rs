@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::sync::LazyLock;
 
 use regex::Regex;
 use report_model::{Bucket, Commit, Ticket, TicketSession};
@@ -41,6 +42,15 @@ impl Default for TicketRules {
     }
 }
 
+/// Each pattern compiled, or the index of the first that is not a regular expression.
+fn compile<S: AsRef<str>>(patterns: &[S]) -> Result<Vec<Regex>, (usize, regex::Error)> {
+    patterns
+        .iter()
+        .enumerate()
+        .map(|(index, pattern)| Regex::new(pattern.as_ref()).map_err(|error| (index, error)))
+        .collect()
+}
+
 impl TicketRules {
     /// Rules with `patterns` (regular expressions; a group named `key`, else the first
     /// group, else the whole match is the key), or the built-in ones when there are none,
@@ -51,16 +61,15 @@ impl TicketRules {
         group_by: bool,
     ) -> Result<TicketRules, (usize, regex::Error)> {
         let builtin = patterns.is_empty();
-        let sources: Vec<&str> = if builtin {
-            DEFAULT_PATTERNS.to_vec()
+        let patterns = if builtin {
+            // Compiled once per process (the default configuration and the file's both
+            // ask for them); a clone of a `Regex` shares its compiled program.
+            static BUILTIN: LazyLock<Result<Vec<Regex>, (usize, regex::Error)>> =
+                LazyLock::new(|| compile(&DEFAULT_PATTERNS));
+            BUILTIN.clone()?
         } else {
-            patterns.iter().map(String::as_str).collect()
+            compile(patterns)?
         };
-        let patterns = sources
-            .into_iter()
-            .enumerate()
-            .map(|(index, pattern)| Regex::new(pattern).map_err(|error| (index, error)))
-            .collect::<Result<Vec<_>, _>>()?;
         Ok(TicketRules { patterns, builtin, url, group_by })
     }
 

@@ -703,15 +703,15 @@ fn config_path(env: &Env, value: &Path) -> PathBuf {
     env.expand_tilde(value)
 }
 
-/// The paths in order, without repeats.
+/// The paths in order, without repeats (the first of equal paths kept; equal as
+/// `Path`s are, component by component). Aider's reader passes every repository
+/// found, hundreds on a busy machine: a set, not a scan of those kept so far.
 fn dedup_paths(paths: Vec<PathBuf>) -> Vec<PathBuf> {
-    let mut unique: Vec<PathBuf> = Vec::with_capacity(paths.len());
-    for path in paths {
-        if !unique.contains(&path) {
-            unique.push(path);
-        }
-    }
-    unique
+    let first: Vec<bool> = {
+        let mut seen = std::collections::HashSet::with_capacity(paths.len());
+        paths.iter().map(|path| seen.insert(path.as_path())).collect()
+    };
+    paths.into_iter().zip(first).filter_map(|(path, first)| first.then_some(path)).collect()
 }
 
 /// Whether a path names a regular file with this extension.

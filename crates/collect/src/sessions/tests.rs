@@ -1,4 +1,4 @@
-use super::{failed_commands, shorten_title};
+use super::{dedup_paths, failed_commands, shorten_title};
 use report_model::{FAILED_COMMANDS_MAX, FAILED_RUNS_MAX, FailedCommand, FailedRun};
 
 fn at(second: i64) -> jiff::Timestamp {
@@ -121,4 +121,31 @@ fn failed_commands_keep_the_latest_few() {
     let failed = failed_commands(many);
     assert_eq!(failed[0].runs.len(), FAILED_RUNS_MAX);
     assert_eq!(failed[0].runs[0].time, at(10));
+}
+
+#[test]
+fn paths_are_deduplicated_in_order_as_paths_compare() {
+    use std::path::PathBuf;
+    let paths: Vec<PathBuf> = ["/r/b", "/r/a", "/r/b/", "/r//a", "/r/c", "/r/b", "/r/./c", "/r/A"]
+        .into_iter()
+        .map(PathBuf::from)
+        .collect();
+    // `/r/b/`, `/r//a` and `/r/./c` are the paths `/r/b`, `/r/a` and `/r/c`; case counts.
+    let expected: Vec<PathBuf> =
+        ["/r/b", "/r/a", "/r/c", "/r/A"].into_iter().map(PathBuf::from).collect();
+    let unique = dedup_paths(paths.clone());
+    assert_eq!(unique, expected);
+    // The first of equal paths is the one kept, as it was written.
+    assert_eq!(unique[0].as_os_str(), "/r/b");
+    // The scan it replaces gives the same answer.
+    let mut scanned: Vec<PathBuf> = Vec::new();
+    for path in paths {
+        if !scanned.contains(&path) {
+            scanned.push(path);
+        }
+    }
+    assert_eq!(
+        unique.iter().map(|p| p.as_os_str()).collect::<Vec<_>>(),
+        scanned.iter().map(|p| p.as_os_str()).collect::<Vec<_>>()
+    );
 }

@@ -210,6 +210,8 @@ fn read_git_side(
     let identity = sources.identity.union(&global);
     let discover_time = start.elapsed();
     let start = Instant::now();
+    // Walking the folders told whether the cache is cold: then more workers read.
+    let workers = crate::pool::for_cache(workers, crate::pool::storage_reads());
     let options =
         ReadOptions { outside: Some(outside), ..read_options(sources, &identity, since, workers) };
     let commits = git::read_repos(env, &repos, &options);

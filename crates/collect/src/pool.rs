@@ -13,6 +13,45 @@ pub fn threads() -> usize {
     std::thread::available_parallelism().map_or(8, |cores| NonZeroUsize::get(cores) * 4).min(8)
 }
 
+/// The most threads [`for_cache`] gives.
+const COLD_MAX: usize = 16;
+
+/// What the process must have read from storage for [`for_cache`] to take the cache for
+/// cold: a warm run reads nothing from the disk at all (its files are all in the page
+/// cache), and a cold one has read megabytes by the time the folders are walked.
+const COLD_READS: u64 = 1 << 20;
+
+/// The threads for the repositories' reads, chosen once the folders have been walked:
+/// `workers`, or twice as many (at most 16) when the process has read at least a MiB
+/// from storage by then (`read_bytes`, as [`storage_reads`] gives it). On a cold cache
+/// every ref, index and folder is a small read that leaves its worker waiting, and more
+/// workers keep more of them in flight: on two cores, 16 read `pulled` and `fetched`
+/// cold in 0.91–0.95 and 0.88 of the time 8 took; on a warm cache 16 cost 1–5% (more
+/// threads taking turns on two cores), so they are used only where the disk was read.
+pub fn for_cache(workers: usize, read_from_storage: Option<u64>) -> usize {
+    match read_from_storage {
+        Some(read) if read >= COLD_READS => {
+            workers.saturating_mul(2).clamp(workers, COLD_MAX.max(workers))
+        }
+        _ => workers,
+    }
+}
+
+/// The bytes this process has caused to be read from storage so far (`read_bytes` of
+/// `/proc/self/io`: page-cache misses, its own and its threads'), or `None` where the
+/// kernel does not count them.
+pub fn storage_reads() -> Option<u64> {
+    let text = fs_err::read_to_string("/proc/self/io").ok()?;
+    read_bytes(&text)
+}
+
+/// The `read_bytes:` line of a `/proc/<pid>/io` text.
+fn read_bytes(text: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|line| line.strip_prefix("read_bytes:"))
+        .and_then(|value| value.trim().parse().ok())
+}
+
 /// Applies `f` to every item on up to `threads` threads (at least one, at most one per
 /// item) and returns the results in the order of `items`. Items are handed out one at
 /// a time, so a slow item does not hold back a whole share. A panic in `f` is passed on
@@ -93,7 +132,33 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::{map_ordered, map_ordered_by_cost};
+    use super::{for_cache, map_ordered, map_ordered_by_cost, read_bytes};
+
+    #[test]
+    fn a_cold_cache_doubles_the_workers_up_to_sixteen() {
+        // Warm (nothing read from storage), not counted, or under a MiB: as given.
+        for read in [None, Some(0), Some((1 << 20) - 1)] {
+            assert_eq!(for_cache(8, read), 8, "{read:?}");
+        }
+        assert_eq!(for_cache(8, Some(1 << 20)), 16);
+        assert_eq!(for_cache(4, Some(171 << 20)), 8);
+        assert_eq!(for_cache(12, Some(1 << 30)), 16);
+        // Never fewer than given, never none.
+        assert_eq!(for_cache(20, Some(1 << 30)), 20);
+        assert_eq!(for_cache(1, Some(1 << 30)), 2);
+    }
+
+    #[test]
+    fn the_bytes_read_from_storage_are_read_from_proc_self_io() {
+        let text = "rchar: 6976\nwchar: 0\nsyscr: 10\nsyscw: 0\nread_bytes: 171159552\nwrite_bytes: 0\ncancelled_write_bytes: 0\n";
+        assert_eq!(read_bytes(text), Some(171_159_552));
+        assert_eq!(read_bytes("rchar: 1\nwchar: 0\n"), None);
+        assert_eq!(read_bytes("read_bytes: many\n"), None);
+        // Where the kernel counts them (Linux with task I/O accounting), this process's.
+        if std::path::Path::new("/proc/self/io").exists() {
+            assert!(super::storage_reads().is_some());
+        }
+    }
 
     #[test]
     fn results_come_in_item_order() {

@@ -194,6 +194,7 @@ fn read_git_side(
     workers: usize,
 ) -> FoundRepos {
     let start = Instant::now();
+    let read_before = crate::pool::storage_reads();
     let timeout = sources.git.timeout;
     // git is asked for its own configuration (two processes) while the folders are
     // walked, so neither waits for the other.
@@ -210,8 +211,12 @@ fn read_git_side(
     let identity = sources.identity.union(&global);
     let discover_time = start.elapsed();
     let start = Instant::now();
-    // Walking the folders told whether the cache is cold: then more workers read.
-    let workers = crate::pool::for_cache(workers, crate::pool::storage_reads());
+    // Walking the folders told whether the cache is cold: then more workers read. What
+    // this run read, not what the process did before it (the MCP server lives long).
+    let read = crate::pool::storage_reads()
+        .zip(read_before)
+        .map(|(after, before)| after.saturating_sub(before));
+    let workers = crate::pool::for_cache(workers, read);
     let options =
         ReadOptions { outside: Some(outside), ..read_options(sources, &identity, since, workers) };
     let commits = git::read_repos(env, &repos, &options);

@@ -22,8 +22,8 @@ const COLD_MAX: usize = 16;
 const COLD_READS: u64 = 1 << 20;
 
 /// The threads for the repositories' reads, chosen once the folders have been walked:
-/// `workers`, or twice as many (at most 16) when the process has read at least a MiB
-/// from storage by then (`read_bytes`, as [`storage_reads`] gives it). On a cold cache
+/// `workers`, or twice as many (at most 16) when the run has read at least a MiB from
+/// storage by then (the growth of `read_bytes`, as [`storage_reads`] gives it). On a cold cache
 /// every ref, index and folder is a small read that leaves its worker waiting, and more
 /// workers keep more of them in flight: on two cores, 16 read `pulled` and `fetched`
 /// cold in 0.91–0.95 and 0.88 of the time 8 took; on a warm cache 16 cost 1–5% (more

@@ -41,7 +41,7 @@ pub fn for_cache(workers: usize, read_from_storage: Option<u64>) -> usize {
 /// `/proc/self/io`: page-cache misses, its own and its threads'), or `None` where the
 /// kernel does not count them.
 pub fn storage_reads() -> Option<u64> {
-    let text = fs_err::read_to_string("/proc/self/io").ok()?;
+    let text = crate::fsread::read_small_text(std::path::Path::new("/proc/self/io"), 4096).ok()?;
     read_bytes(&text)
 }
 

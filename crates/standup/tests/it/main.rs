@@ -22,6 +22,7 @@ mod narrative;
 mod narrative_eval;
 mod next_steps;
 mod notes;
+mod readme;
 mod schedule;
 mod secrets;
 mod snapshots;

@@ -1040,9 +1040,6 @@ fn run_case(
     (tally, verdict)
 }
 
-/// The demo home's clock (`cargo xtask demo`, `fixtures/demo/home.sh`).
-const DEMO_NOW: &str = "2026-11-30T09:30:00+09:00";
-
 /// Replies of a real llama.cpp server (SmolLM2-135M-Instruct through `cargo xtask
 /// llm-e2e`, on the demo home, structured and plain, daily and standup, en and ja),
 /// recorded as the verdicts the checks gave them (`fixtures/narrative/llama/replies.jsonl`:
@@ -1054,17 +1051,7 @@ const DEMO_NOW: &str = "2026-11-30T09:30:00+09:00";
 fn real_llama_replies_replayed() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let text = fs_err::read_to_string(root.join("fixtures/narrative/llama/replies.jsonl")).unwrap();
-    let home = crate::support::Home::new();
-    #[expect(clippy::disallowed_methods, reason = "the demo home is built by its script")]
-    let status = std::process::Command::new("bash")
-        .arg(root.join("fixtures/demo/home.sh"))
-        .arg(home.path())
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .stdout(std::process::Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let home = crate::support::demo_home();
     let servers = [("ollama", MockServer::start()), ("openai", MockServer::start())];
     let mut tally = Tally::default();
     let mut replies = 0;
@@ -1128,7 +1115,7 @@ fn real_llama_replies_replayed() {
         ));
         let date = if kind == "daily" { "2026-11-27" } else { "2026-11-30" };
         let run = home.run(
-            DEMO_NOW,
+            crate::support::DEMO_NOW,
             TOKYO,
             &[kind, "--date", date, "--lang", lang, "--format", "json", "--no-cache"],
         );

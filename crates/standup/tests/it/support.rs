@@ -237,6 +237,28 @@ impl Repo {
     }
 }
 
+/// The demo home's clock (`cargo xtask demo`, `fixtures/demo/home.sh`): Monday
+/// 2026-11-30, 09:30 in Tokyo.
+pub(crate) const DEMO_NOW: &str = "2026-11-30T09:30:00+09:00";
+
+/// A home built by the demo's own script (`fixtures/demo/home.sh`), as `cargo xtask demo`
+/// builds it.
+pub(crate) fn demo_home() -> Home {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let home = Home::new();
+    #[expect(clippy::disallowed_methods, reason = "the demo home is built by its script")]
+    let status = Command::new("bash")
+        .arg(root.join("fixtures/demo/home.sh"))
+        .arg(home.path())
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "fixtures/demo/home.sh failed: {status}");
+    home
+}
+
 /// Friday 2026-11-27 at `time` (`HH:MM:SS`) in Tokyo, the day most tests are set on, as
 /// the agents write times: UTC RFC 3339 with milliseconds.
 pub(crate) fn at(time: &str) -> String {

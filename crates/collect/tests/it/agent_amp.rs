@@ -290,3 +290,110 @@ fn amp_unknown_roles_are_noted() {
     let output = home.read(Agent::Amp, ts(SINCE));
     assert_eq!(status(&output, Agent::Amp).unknown, ["message role narrator"]);
 }
+
+#[test]
+fn amp_empty_threads_folder_is_found_with_nothing_in_it() {
+    let home = Home::new();
+    fs_err::create_dir_all(home.path().join(".local/share/amp/threads")).unwrap();
+    let output = home.read(Agent::Amp, ts(SINCE));
+    assert!(output.events.is_empty() && output.warnings.is_empty(), "{:?}", output.warnings);
+    let amp = status(&output, Agent::Amp);
+    assert!(amp.found, "an Amp folder with no thread yet is found");
+    assert_eq!((amp.files, amp.entries), (0, 0));
+}
+
+#[test]
+fn amp_only_thread_files_are_read_not_files_being_written_nor_folders() {
+    let home = Home::new();
+    write_thread(&home, THREAD, &thread(THREAD, None));
+    // Amp writes a thread to `<id>.json.amptmp` and renames it: half written, not JSON.
+    let threads = ".local/share/amp/threads";
+    for (name, text) in [(format!("{THREAD}.json.amptmp"), "{\"id\": "), ("notes.json".into(), "{")]
+    {
+        let path = home.write(&format!("{threads}/{name}"), text);
+        set_mtime(&path, ts("2026-03-02T12:00:00Z"));
+    }
+    // A folder named like a thread is not one.
+    let folder = "T-5f6c1a2e-0000-4000-8000-0000000000cc.json";
+    fs_err::create_dir_all(home.path().join(threads).join(folder)).unwrap();
+    let output = home.read(Agent::Amp, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let ids: Vec<&str> = output.events.iter().map(|event| event.session_id.as_str()).collect();
+    assert_eq!(ids, [THREAD]);
+    assert_eq!(status(&output, Agent::Amp).files, 1);
+}
+
+#[test]
+fn amp_models_are_those_of_the_windows_inferences() {
+    let home = Home::new();
+    // The thread ran on another model the day before the window.
+    let earlier = r#"{"id": "e0", "timestamp": "2026-03-01T09:00:00.000Z", "model": "gpt-5", "credits": 1, "tokens": {"input": 1, "output": 1}, "operationType": "inference", "fromMessageId": 0, "toMessageId": 1},
+      {"id": "e1""#;
+    let content = thread(THREAD, None).replacen(r#"{"id": "e1""#, earlier, 1);
+    write_thread(&home, THREAD, &content);
+    let output = home.read(Agent::Amp, ts(SINCE));
+    let found = session(&output, Agent::Amp, THREAD);
+    assert_eq!(found.models, ["claude-sonnet-4-5-20250929"]);
+    assert!(!found.activity.contains(&ts("2026-03-01T09:00:00Z")), "{:?}", found.activity);
+}
+
+/// `(messageId, meta)`: each message's `meta` put first in it, as a sent time would be.
+fn with_meta(content: &str, metas: &[(u32, String)]) -> String {
+    let mut content = content.to_owned();
+    for (id, meta) in metas {
+        let at = format!("\"messageId\": {id},");
+        assert!(content.contains(&at), "message {id} in the thread");
+        content = content.replacen(&at, &format!("{at}\n      \"meta\": {meta},"), 1);
+    }
+    content
+}
+
+#[test]
+fn amp_sent_tool_results_hooks_corrections_and_automations_are_not_prompts() {
+    let home = Home::new();
+    let sent = |ms: i64| format!("{{\"sentAt\": {}}}", T0 + ms);
+    // The tool result, the hook's message and the correction with a time of their own;
+    // the second typed prompt sent by an automation.
+    let content =
+        with_meta(&thread(THREAD, None), &[(2, sent(1_000)), (3, sent(2_000)), (4, sent(3_000))])
+            .replace(
+                &format!("\"meta\": {{\"sentAt\": {}}}", T0 + 300_000),
+                &format!("\"meta\": {{\"sentAt\": {}, \"fromAutomation\": true}}", T0 + 300_000),
+            );
+    write_thread(&home, THREAD, &content);
+    let output = home.read(Agent::Amp, ts(SINCE));
+    let found = session(&output, Agent::Amp, THREAD);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:00Z"]));
+    // Still the thread's activity.
+    assert!(found.activity.contains(&ts("2026-03-02T10:00:02Z")), "{:?}", found.activity);
+    assert!(status(&output, Agent::Amp).unknown.is_empty());
+}
+
+#[test]
+fn amp_a_user_message_from_an_unknown_source_is_a_prompt_and_noted() {
+    let home = Home::new();
+    let content =
+        with_meta(&thread(THREAD, None), &[(4, format!("{{\"sentAt\": {}}}", T0 + 3_000))])
+            .replace("{\"type\": \"course-correction\"}", "{\"type\": \"scheduler\"}");
+    write_thread(&home, THREAD, &content);
+    let output = home.read(Agent::Amp, ts(SINCE));
+    let found = session(&output, Agent::Amp, THREAD);
+    assert_eq!(
+        found.prompts,
+        times(&["2026-03-02T10:00:00Z", "2026-03-02T10:00:03Z", "2026-03-02T10:05:00Z"])
+    );
+    assert_eq!(status(&output, Agent::Amp).unknown, ["user message source scheduler"]);
+}
+
+#[test]
+fn amp_with_a_ledger_the_replies_models_are_not_added() {
+    let home = Home::new();
+    let content = thread(THREAD, None).replace(
+        "\"usage\": {\"model\": \"claude-sonnet-4-5-20250929\"",
+        "\"usage\": {\"model\": \"claude-opus-4-1\"",
+    );
+    assert!(content.contains("claude-opus-4-1"));
+    write_thread(&home, THREAD, &content);
+    let output = home.read(Agent::Amp, ts(SINCE));
+    assert_eq!(session(&output, Agent::Amp, THREAD).models, ["claude-sonnet-4-5-20250929"]);
+}

@@ -227,3 +227,68 @@ fn droid_unreadable_file_is_warned_and_missing_folder_silent() {
         output.warnings
     );
 }
+
+#[test]
+fn droid_only_the_first_session_start_describes_the_session() {
+    let home = Home::new();
+    // Droid rewrites its one `session_start` in place; a second one further down (two
+    // files run together) does not replace the session's id, title or folder.
+    let second = start("0b7e4a52-1c3d-4e5f-8a9b-0000000000ff", "Another session")
+        .replace("/home/dev/app", "/home/dev/other");
+    let content = format!("{}{second}\n", transcript(ID, "Fix the login redirect"));
+    write(&home, &format!("{PROJECT}/{ID}.jsonl"), &content);
+    let output = home.read(Agent::Droid, ts(SINCE));
+    let ids: Vec<&str> = output.events.iter().map(|event| event.session_id.as_str()).collect();
+    assert_eq!(ids, [ID]);
+    let found = session(&output, Agent::Droid, ID);
+    assert_eq!(found.title, "Fix the login redirect");
+    assert_eq!(found.cwd, Some(PathBuf::from("/home/dev/app")));
+}
+
+#[test]
+fn droid_a_session_without_a_typed_prompt_in_the_window_is_still_its_activity() {
+    let home = Home::new();
+    // The person typed before the window; the replies and the tool ran in it.
+    let content = transcript(ID, "Fix the login redirect")
+        .replace("2026-03-02T10:00:00.000Z", "2026-03-01T23:00:00.000Z")
+        .replace("2026-03-02T10:05:00.000Z", "2026-03-01T23:05:00.000Z");
+    write(&home, &format!("{PROJECT}/{ID}.jsonl"), &content);
+    // A session that handed a task over and was then typed in is a session of its own.
+    let other = "0b7e4a52-1c3d-4e5f-8a9b-0000000000d1";
+    let with_task = [
+        start(other, "Both"),
+        r##"{"type":"message","id":"s1","timestamp":"2026-03-02T11:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"# Task Tool Invocation\n\nFind the router"}]}}"##.to_owned(),
+        r#"{"type":"message","id":"s2","timestamp":"2026-03-02T11:05:00.000Z","message":{"role":"user","content":"now fix it","userMessageSource":"cli_tui"}}"#.to_owned(),
+    ]
+    .join("\n");
+    write(&home, &format!("{PROJECT}/{other}.jsonl"), &with_task);
+    let output = home.read(Agent::Droid, ts(SINCE));
+    let found = session(&output, Agent::Droid, ID);
+    assert!(found.prompts.is_empty(), "{:?}", found.prompts);
+    assert!(found.activity.contains(&ts("2026-03-02T10:00:04Z")), "{:?}", found.activity);
+    assert_eq!(session(&output, Agent::Droid, other).prompts, times(&["2026-03-02T11:05:00Z"]));
+}
+
+#[test]
+fn droid_settings_model_only_when_no_reply_names_one() {
+    let home = Home::new();
+    write(&home, &format!("{PROJECT}/{ID}.jsonl"), &transcript(ID, "t"));
+    write(&home, &format!("{PROJECT}/{ID}.settings.json"), r#"{"model":"glm-4.6"}"#);
+    let output = home.read(Agent::Droid, ts(SINCE));
+    let models = &session(&output, Agent::Droid, ID).models;
+    assert!(!models.iter().any(|model| model == "glm-4.6"), "{models:?}");
+}
+
+#[test]
+fn droid_a_message_the_person_sees_is_a_prompt_one_only_the_model_sees_is_not() {
+    let home = Home::new();
+    let content = [
+        start(ID, "Visibility"),
+        r#"{"type":"message","id":"v1","timestamp":"2026-03-02T10:00:00.000Z","message":{"role":"user","content":"shown to both","visibility":"both"}}"#.to_owned(),
+        r#"{"type":"message","id":"v2","timestamp":"2026-03-02T10:01:00.000Z","message":{"role":"user","content":"for the model only","visibility":"llm_only"}}"#.to_owned(),
+    ]
+    .join("\n");
+    write(&home, &format!("{PROJECT}/{ID}.jsonl"), &content);
+    let output = home.read(Agent::Droid, ts(SINCE));
+    assert_eq!(session(&output, Agent::Droid, ID).prompts, times(&["2026-03-02T10:00:00Z"]));
+}

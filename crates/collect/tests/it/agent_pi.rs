@@ -136,3 +136,60 @@ fn the_recorded_failed_command_is_read() {
         vec![(Vec::new(), crate::support::recorded_failure())]
     );
 }
+
+/// A session with one header and a typed prompt, then `more` lines.
+fn session_with(more: &[&str]) -> String {
+    let mut lines = vec![
+        format!(r#"{{"type":"session","version":3,"id":"{ID}","timestamp":"2026-07-24T16:13:57.159Z","cwd":"/work/app"}}"#),
+        r#"{"type":"message","id":"a3","parentId":null,"timestamp":"2026-07-24T16:14:00.000Z","message":{"role":"user","content":"run the checks","timestamp":1784909640000}}"#.to_owned(),
+    ];
+    lines.extend(more.iter().map(|line| (*line).to_owned()));
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn pi_only_the_first_session_header_describes_the_session() {
+    let home = Home::new();
+    let second = r#"{"type":"session","version":3,"id":"019f94e7-0000-7000-8000-0000000000ff","timestamp":"2026-07-24T16:20:00.000Z","cwd":"/work/other"}"#;
+    home.write(FILE, session_with(&[second]));
+    let output = home.read(Agent::Pi, ts("2026-07-24T00:00:00Z"));
+    let ids: Vec<&str> = output.events.iter().map(|event| event.session_id.as_str()).collect();
+    assert_eq!(ids, [ID]);
+    assert_eq!(session(&output, Agent::Pi, ID).cwd, Some(PathBuf::from("/work/app")));
+}
+
+#[test]
+fn pi_a_model_change_in_the_window_names_a_model_without_a_reply() {
+    let home = Home::new();
+    let change = r#"{"type":"model_change","id":"a9","parentId":"a3","timestamp":"2026-07-24T16:15:00.000Z","provider":"openai","modelId":"gpt-5"}"#;
+    let before = r#"{"type":"model_change","id":"a8","parentId":"a3","timestamp":"2026-07-23T16:15:00.000Z","provider":"anthropic","modelId":"claude-opus-4-1"}"#;
+    home.write(FILE, session_with(&[before, change]));
+    let output = home.read(Agent::Pi, ts("2026-07-24T00:00:00Z"));
+    assert_eq!(session(&output, Agent::Pi, ID).models, ["gpt-5"]);
+}
+
+#[test]
+fn pi_only_the_bash_tools_failures_are_failed_commands() {
+    let home = Home::new();
+    let calls = r#"{"type":"message","id":"a4","parentId":"a3","timestamp":"2026-07-24T16:14:05.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"grep","arguments":{"command":"rg todo"}},{"type":"toolCall","id":"c2","name":"bash","arguments":{"command":"sh check.sh"}}],"provider":"openai","model":"gpt-5","stopReason":"toolUse","timestamp":1784909645000}}"#;
+    let grep = r#"{"type":"message","id":"a5","parentId":"a4","timestamp":"2026-07-24T16:14:06.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"grep","content":[{"type":"text","text":"Command exited with code 2"}],"isError":true,"timestamp":1784909646000}}"#;
+    let bash = r#"{"type":"message","id":"a6","parentId":"a5","timestamp":"2026-07-24T16:14:07.000Z","message":{"role":"toolResult","toolCallId":"c2","toolName":"bash","content":[{"type":"text","text":"boom\n\nCommand exited with code 3"}],"isError":true,"timestamp":1784909647000}}"#;
+    home.write(FILE, session_with(&[calls, grep, bash]));
+    let output = home.read(Agent::Pi, ts("2026-07-24T00:00:00Z"));
+    assert_eq!(
+        crate::support::scripted(&output),
+        vec![(Vec::new(), crate::support::recorded_failure())]
+    );
+}
+
+#[test]
+fn pi_a_link_to_a_file_among_the_project_folders_is_passed_over() {
+    let home = Home::new();
+    home.write(FILE, lines());
+    let stray = home.write(".pi/agent/notes.txt", "not a folder");
+    let link = home.path().join(".pi/agent/sessions/--link-to-a-file--");
+    std::os::unix::fs::symlink(&stray, &link).expect("make link");
+    let output = home.read(Agent::Pi, ts("2026-07-24T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(output.events.len(), 1);
+}

@@ -193,3 +193,15 @@ fn pi_a_link_to_a_file_among_the_project_folders_is_passed_over() {
     assert!(output.warnings.is_empty(), "{:?}", output.warnings);
     assert_eq!(output.events.len(), 1);
 }
+
+#[test]
+fn pi_an_unknown_message_role_is_noted_and_a_message_without_one_is_not() {
+    let home = Home::new();
+    let narrator = r#"{"type":"message","id":"a4","parentId":"a3","timestamp":"2026-07-24T16:14:05.000Z","message":{"role":"narrator","content":"meanwhile"}}"#;
+    let roleless = r#"{"type":"message","id":"a5","parentId":"a4","timestamp":"2026-07-24T16:14:06.000Z","message":{"content":"no role"}}"#;
+    home.write(FILE, session_with(&[narrator, roleless]));
+    let output = home.read(Agent::Pi, ts("2026-07-24T00:00:00Z"));
+    assert_eq!(status(&output, Agent::Pi).unknown, ["message role narrator"]);
+    // Still the session's activity.
+    assert!(session(&output, Agent::Pi, ID).activity.contains(&ts("2026-07-24T16:14:05Z")));
+}

@@ -522,13 +522,14 @@ struct Rollout {
 /// What is known of a fork from its first `session_meta` and the records so far.
 #[derive(Default)]
 struct Fork {
-    /// The first meta names a parent, or a second meta named another session.
+    /// The first meta names a parent (`forked_from_id`, `parent_thread_id`) or is a
+    /// sub-agent's.
     forked: bool,
     /// The first meta's source is a sub-agent.
     subagent: bool,
     /// The first ordinal of the session's own records.
     own_from: Option<i64>,
-    /// The parent's `session_meta` was seen (the copy follows it).
+    /// A second `session_meta` was seen: in a fork, the parent's (the copy follows it).
     parent_meta_seen: bool,
     /// The time of the file's first line.
     first_time: Option<Timestamp>,
@@ -652,10 +653,9 @@ impl Reading {
             self.cwd = payload.cwd.get().map(str::to_owned).or(self.cwd.take());
             return true;
         }
-        if self.fork.forked || (id.is_some() && id != self.session_id.as_deref()) {
-            // A fork copies its parent's records, the parent's meta first.
-            self.fork.parent_meta_seen = true;
-        }
+        // In a fork, a later meta is the parent's: its copied records follow (only a
+        // fork's lines are ever taken for copies, `Fork::inherited`).
+        self.fork.parent_meta_seen = true;
         false
     }
 

@@ -915,3 +915,180 @@ fn the_recorded_plan_and_failed_command_are_read() {
     assert_eq!(output.events.len(), 3);
     assert_eq!(scripted(&output), vec![(recorded_todos(), recorded_failure())]);
 }
+
+#[test]
+fn a_message_whose_metadata_says_not_inherited_is_the_sessions_own() {
+    let home = Home::new();
+    let mut own = meta(ID, "2026-03-02T12:00:00.000Z", "/home/dev/app");
+    own["forked_from_id"] = json!(PARENT);
+    let mut not_inherited: Value = serde_json::from_str(&line(
+        "2026-03-02T12:10:00.000Z",
+        None,
+        "response_item",
+        &user_item("Asked in the fork"),
+    ))
+    .expect("json");
+    not_inherited["metadata"] = json!({"inherited_user_message": false});
+    let lines =
+        [line("2026-03-02T12:00:00.000Z", None, "session_meta", &own), not_inherited.to_string()];
+    home.write(&rollout_path(ID), lines.join("\n") + "\n");
+    let output = home.read(Agent::Codex, ts(SINCE));
+    assert_eq!(session(&output, Agent::Codex, ID).prompts, times(&["2026-03-02T12:10:00Z"]));
+}
+
+#[test]
+fn a_forks_copied_turn_context_gives_it_neither_model_nor_folder() {
+    let home = Home::new();
+    let mut own = meta(ID, "2026-03-02T12:00:00.000Z", "/home/dev/app");
+    own["forked_from_id"] = json!(PARENT);
+    let lines = [
+        line("2026-03-02T12:00:00.000Z", None, "session_meta", &own),
+        line(
+            "2026-03-02T12:00:00.004Z",
+            None,
+            "session_meta",
+            &meta(PARENT, "2026-03-02T11:00:00.000Z", "/home/dev/parent"),
+        ),
+        // The parent's turn, copied in the burst after its meta.
+        line(
+            "2026-03-02T12:00:00.005Z",
+            None,
+            "turn_context",
+            &turn_context("/home/dev/parent", "gpt-4.1"),
+        ),
+        line("2026-03-02T12:05:00.000Z", None, "response_item", &user_item("My own question")),
+        line(
+            "2026-03-02T12:05:00.000Z",
+            None,
+            "turn_context",
+            &turn_context("/home/dev/app", "gpt-5-codex"),
+        ),
+    ];
+    home.write(&rollout_path(ID), lines.join("\n") + "\n");
+    let output = home.read(Agent::Codex, ts(SINCE));
+    let found = session(&output, Agent::Codex, ID);
+    assert_eq!(found.models, ["gpt-5-codex"]);
+    assert_eq!(found.cwd, Some(std::path::PathBuf::from("/home/dev/app")));
+}
+
+/// A finished command as 0.171.0 records it (`item_completed`, `CommandExecution`).
+fn command_completed(call: &str, script: &str, exit: i64) -> Value {
+    json!({"type": "item_completed", "thread_id": ID, "turn_id": "t1",
+           "item": {"type": "CommandExecution", "id": call, "command": ["/bin/bash", "-lc", script],
+                    "status": "failed", "exit_code": exit}})
+}
+
+/// A finished command as older releases record it (`exec_command_end`).
+fn command_ended(call: &str, script: &str, exit: i64) -> Value {
+    json!({"type": "exec_command_end", "call_id": call, "command": ["bash", "-lc", script],
+           "exit_code": exit, "stdout": "", "stderr": "boom"})
+}
+
+fn failed_commands(
+    output: &collect::SourceOutput<report_model::SessionEvent>,
+) -> Vec<(String, usize)> {
+    session(output, Agent::Codex, ID)
+        .failed_commands
+        .iter()
+        .map(|failed| (failed.command.clone(), failed.runs.len()))
+        .collect()
+}
+
+#[test]
+fn an_older_releases_exec_command_end_is_a_run_and_one_call_is_one_run() {
+    let home = Home::new();
+    let lines = [
+        line(
+            "2026-03-02T12:00:00.000Z",
+            None,
+            "session_meta",
+            &meta(ID, "2026-03-02T12:00:00.000Z", "/home/dev/app"),
+        ),
+        line("2026-03-02T12:01:00.000Z", None, "response_item", &user_item("Run the checks")),
+        line(
+            "2026-03-02T12:02:00.000Z",
+            None,
+            "event_msg",
+            &command_ended("call_1", "sh check.sh", 3),
+        ),
+        // The same call told twice (an item and its end): one run.
+        line(
+            "2026-03-02T12:03:00.000Z",
+            None,
+            "event_msg",
+            &command_completed("call_2", "cargo test", 101),
+        ),
+        line(
+            "2026-03-02T12:03:00.000Z",
+            None,
+            "event_msg",
+            &command_ended("call_2", "cargo test", 101),
+        ),
+    ];
+    home.write(&rollout_path(ID), lines.join("\n") + "\n");
+    let output = home.read(Agent::Codex, ts(SINCE));
+    assert_eq!(
+        failed_commands(&output),
+        [("sh check.sh".to_owned(), 1), ("cargo test".to_owned(), 1)]
+    );
+}
+
+#[test]
+fn a_subagents_commands_are_not_the_sessions_failures() {
+    let home = Home::new();
+    let mut own = meta(ID, "2026-03-02T12:00:00.000Z", "/home/dev/app");
+    own["source"] = json!({"subagent": {"other": "reviewer"}});
+    let lines = [
+        line("2026-03-02T12:00:00.000Z", None, "session_meta", &own),
+        line(
+            "2026-03-02T12:10:00.000Z",
+            None,
+            "event_msg",
+            &command_completed("call_1", "sh check.sh", 3),
+        ),
+    ];
+    home.write(&rollout_path(ID), lines.join("\n") + "\n");
+    let output = home.read(Agent::Codex, ts(SINCE));
+    assert!(failed_commands(&output).is_empty());
+}
+
+#[test]
+fn an_event_with_other_text_than_the_item_before_it_is_a_second_prompt() {
+    let home = Home::new();
+    let lines = [
+        line(
+            "2026-03-02T12:00:00.000Z",
+            None,
+            "session_meta",
+            &meta(ID, "2026-03-02T12:00:00.000Z", "/home/dev/app"),
+        ),
+        line("2026-03-02T12:01:00.000Z", None, "response_item", &user_item("First question")),
+        line("2026-03-02T12:02:00.000Z", None, "event_msg", &user_completed("A different one")),
+    ];
+    home.write(&rollout_path(ID), lines.join("\n") + "\n");
+    let output = home.read(Agent::Codex, ts(SINCE));
+    let found = session(&output, Agent::Codex, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T12:01:00Z", "2026-03-02T12:02:00Z"]));
+    assert_eq!(found.title, "First question");
+}
+
+#[test]
+fn a_state_db_title_copied_from_the_preview_alone_is_no_title() {
+    let home = Home::new();
+    home.write(
+        &rollout_path(ID),
+        new_rollout(
+            ID,
+            "2026-03-02T10:00:00.000Z",
+            &[("2026-03-02T10:00:05.000Z", "Add a login page")],
+        ),
+    );
+    let db = state_db(&home, ".codex/state_5.sqlite", &[(ID, None, "add a login pag…", "x")]);
+    // No first message recorded; the preview holds what the title was derived from.
+    rusqlite::Connection::open(&db)
+        .expect("open db")
+        .execute("UPDATE threads SET first_user_message = '', preview = title", [])
+        .expect("update");
+    let output = home.read(Agent::Codex, ts(SINCE));
+    assert_eq!(session(&output, Agent::Codex, ID).title, "Add a login page");
+}

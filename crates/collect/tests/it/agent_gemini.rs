@@ -583,3 +583,287 @@ fn the_recorded_failed_command_is_read() {
     assert_eq!(output.events.len(), 3);
     assert_eq!(scripted(&output), vec![(Vec::new(), recorded_failure())]);
 }
+
+/// A `run_shell_command` call as `recordToolCalls` writes it (the fields the reader
+/// needs, and the output Gemini CLI's shell tool sends back, as 0.61.0 wraps it).
+fn shell_call(call: &str, time: &str, status: &str, command: &str, output: &str) -> String {
+    serde_json::json!({
+        "id": call, "name": "run_shell_command",
+        "args": {"command": command, "description": "Run it"},
+        "result": [{"functionResponse": {"id": call, "name": "run_shell_command", "response": {"output": format!("<untrusted_context>\n{output}\n</untrusted_context>")}}}],
+        "status": status, "timestamp": time, "displayName": "Shell"
+    })
+    .to_string()
+}
+
+/// The shell tool's output names an exit code other than 0 (`Exit Code: N`), an error
+/// (`Error: …`) and a signal (`Signal: N`), each on its own line and in that order. A
+/// run it reports only a signal or an error for has no known status and is not counted
+/// (it neither fails a command nor clears an earlier failure); a code beside a signal is
+/// kept; a call that did not run (`cancelled`, `error`) is not a run at all.
+#[test]
+fn shell_runs_are_counted_as_the_tool_reported_them() {
+    let home = Home::new();
+    let call = |id: &str, time: &str, status: &str, command: &str, output: &str| {
+        tool_message(
+            &format!("g{id}"),
+            time,
+            &[shell_call(&format!("run_shell_command-{id}"), time, status, command, output)],
+        )
+    };
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T10:00:00.000Z"),
+            user("u1", "2026-03-02T10:00:01.000Z", "Run the tests"),
+            call(
+                "1",
+                "2026-03-02T10:00:02.000Z",
+                "success",
+                "make test",
+                "Output: 1 failed\nExit Code: 2\nProcess Group PGID: 41",
+            ),
+            // Killed: no status, so the failure above stands.
+            call(
+                "2",
+                "2026-03-02T10:00:03.000Z",
+                "success",
+                "make test",
+                "Output: (empty)\nSignal: 15\nProcess Group PGID: 42",
+            ),
+            // An error of the tool itself, no code: no status either.
+            call(
+                "3",
+                "2026-03-02T10:00:04.000Z",
+                "success",
+                "make test",
+                "Output: (empty)\nError: spawn /bin/bash ENOENT",
+            ),
+            call(
+                "4",
+                "2026-03-02T10:00:05.000Z",
+                "success",
+                "cargo build",
+                "Output: error[E0425]\nExit Code: 101\nSignal: 9\nProcess Group PGID: 43",
+            ),
+            // Refused before it ran: the output a cancelled call carries is not a run.
+            call(
+                "5",
+                "2026-03-02T10:00:06.000Z",
+                "cancelled",
+                "rm -rf dist",
+                "Output: (empty)\nExit Code: 1",
+            ),
+            call("6", "2026-03-02T10:00:07.000Z", "error", "rm -rf dist", "Exit Code: 1"),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:#?}", output.warnings);
+    assert_eq!(
+        scripted(&output),
+        vec![(
+            Vec::new(),
+            vec![
+                // Its failure was not the last command the agent ran.
+                ("make test".to_owned(), Some(2), 1, false),
+                ("cargo build".to_owned(), Some(101), 1, true),
+            ]
+        )]
+    );
+}
+
+/// An empty `displayContent` shows nothing in its place: the message's `content` is what
+/// was typed.
+#[test]
+fn an_empty_display_content_leaves_the_typed_text() {
+    let home = Home::new();
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T10:00:00.000Z"),
+            r#"{"id":"u1","timestamp":"2026-03-02T10:00:01.000Z","type":"user","content":[{"text":"Bump the version"}],"displayContent":[]}"#.to_owned(),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:01Z"]));
+    assert_eq!(found.title, "Bump the version");
+}
+
+/// Of two chats of one session with a summary each, the title is the summary of the chat
+/// whose last message is newest, not of the chat listed last.
+#[test]
+fn the_title_is_the_summary_of_the_chat_that_ended_last() {
+    let home = Home::new();
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T10:00:00.000Z"),
+            user("u1", "2026-03-02T10:00:01.000Z", "Start the migration"),
+            // Resumed into the same file in the evening.
+            user("u2", "2026-03-02T18:00:00.000Z", "Finish the migration"),
+            r#"{"$set":{"summary":"Database migration, finished"}}"#.to_owned(),
+        ]),
+    );
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T15-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T15:00:00.000Z"),
+            user("u3", "2026-03-02T15:00:01.000Z", "Check the staging table"),
+            r#"{"$set":{"summary":"Staging table check"}}"#.to_owned(),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.prompts.len(), 3);
+    assert_eq!(found.title, "Database migration, finished");
+}
+
+/// Legacy `.json` chats (before `kind`): a chat of the session's id that began after the
+/// session's first chat is a sub-agent's, whichever is listed first, and the first chat
+/// begins at its `startTime` while it holds no message; two that began at the same time
+/// are both the session's own.
+#[test]
+fn legacy_sub_agent_siblings_are_told_by_when_they_began() {
+    let legacy = |start: &str, messages: &str| {
+        format!(
+            r#"{{"sessionId":"{ID}","projectHash":"{hash}","startTime":"{start}","lastUpdated":"{start}","messages":[{messages}]}}"#,
+            hash = "a".repeat(64)
+        )
+    };
+    let message = |id: &str, time: &str, text: &str| {
+        format!(r#"{{"id":"{id}","timestamp":"{time}","type":"user","content":"{text}"}}"#)
+    };
+    // The sub-agent's chat is listed before its parent's (same minute, its name's hex
+    // sorts first).
+    let home = Home::new();
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-0a0a0a0a.json"),
+        legacy(
+            "2026-03-02T10:00:40.000Z",
+            &message("s1", "2026-03-02T10:00:40.000Z", "Investigate the parser"),
+        ),
+    );
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.json"),
+        legacy(
+            "2026-03-02T10:00:00.000Z",
+            &message("u1", "2026-03-02T10:00:01.000Z", "Fix the parser"),
+        ),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:01Z"]));
+    assert_eq!(found.activity.len(), 2);
+
+    // The parent's chat holds no message yet: it began at its `startTime`.
+    let home = Home::new();
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-0a0a0a0a.json"),
+        legacy("2026-03-02T10:00:00.000Z", ""),
+    );
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.json"),
+        legacy(
+            "2026-03-02T10:00:40.000Z",
+            &message("s1", "2026-03-02T10:00:40.000Z", "Investigate the parser"),
+        ),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    let found = session(&output, Agent::Gemini, ID);
+    assert!(found.prompts.is_empty(), "{:?}", found.prompts);
+    assert_eq!(found.activity, times(&["2026-03-02T10:00:40Z"]));
+
+    // Begun at the same time: neither is the other's sub-agent.
+    let home = Home::new();
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-0a0a0a0a.json"),
+        legacy(
+            "2026-03-02T10:00:00.000Z",
+            &[
+                message("u1", "2026-03-02T10:00:00.000Z", "Fix the parser"),
+                message("u3", "2026-03-02T10:00:30.000Z", "And its tests"),
+            ]
+            .join(","),
+        ),
+    );
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.json"),
+        legacy(
+            "2026-03-02T10:00:00.000Z",
+            &[
+                message("u2", "2026-03-02T10:00:00.000Z", "Fix the lexer"),
+                message("u4", "2026-03-02T10:00:20.000Z", "And its docs"),
+            ]
+            .join(","),
+        ),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(
+        found.prompts,
+        times(&["2026-03-02T10:00:00Z", "2026-03-02T10:00:20Z", "2026-03-02T10:00:30Z"])
+    );
+}
+
+/// Only `.json` and `.jsonl` files of a sub-agent folder are chats: another file, or a
+/// folder named like a chat, is neither counted nor read.
+#[test]
+fn a_sub_agent_folder_s_other_entries_are_not_chats() {
+    let home = Home::new();
+    one_prompt_chat(&home);
+    home.write(&format!("{CHATS}/{ID}/notes.txt"), "not json\n");
+    home.write(&format!("{CHATS}/{ID}/folder.jsonl/inner.jsonl"), "not json\n");
+    home.write(
+        &format!("{CHATS}/{ID}/aaaa0002-0000-4000-8000-000000000002.jsonl"),
+        lines(&[
+            r#"{"sessionId":"aaaa0002-0000-4000-8000-000000000002","projectHash":"x","startTime":"2026-03-02T10:00:06.500Z","lastUpdated":"2026-03-02T10:00:06.500Z","kind":"subagent"}"#.to_owned(),
+            user("s1", "2026-03-02T10:00:06.500Z", "Investigate more"),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:#?}", output.warnings);
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.activity.len(), 4);
+    let gemini = status(&output, Agent::Gemini);
+    assert_eq!(gemini.files, 2);
+    assert!(gemini.limits.is_empty(), "{:?}", gemini.limits);
+}
+
+/// The roots other folders name are read to find a hash-named folder's working directory
+/// only when one of its chats has a message in the window: a chat written in the window
+/// with older messages only (a summary added on the next start) opens nothing more.
+#[test]
+fn a_hash_named_folder_is_resolved_only_for_a_chat_active_in_the_window() {
+    let home = Home::new();
+    let hash = "c".repeat(64);
+    home.write(
+        &format!(".gemini/tmp/{hash}/chats/session-2026-02-20T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &hash, "2026-02-20T10:00:00.000Z"),
+            user("u1", "2026-02-20T10:00:01.000Z", "Old question"),
+            r#"{"$set":{"summary":"Old question","lastUpdated":"2026-03-02T09:00:00.000Z"}}"#
+                .to_owned(),
+        ]),
+    );
+    // Another folder's `.project_root` that cannot be read: a FIFO.
+    let root = home.path().join(".gemini/tmp/other");
+    fs_err::create_dir_all(&root).expect("folder");
+    let _fifo = Fifo::make(&root.join(".project_root"));
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    assert!(output.events.is_empty(), "{:#?}", output.events);
+    assert!(output.warnings.is_empty(), "{:#?}", output.warnings);
+
+    // Once a message is in the window, the folders are read, and the FIFO is named.
+    home.write(
+        &format!(".gemini/tmp/{hash}/chats/session-2026-03-02T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &hash, "2026-03-02T10:00:00.000Z"),
+            user("u2", "2026-03-02T10:00:01.000Z", "New question"),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    assert_eq!(output.events.len(), 1);
+    assert_eq!(output.warnings.len(), 1, "{:#?}", output.warnings);
+    assert!(en(&output.warnings[0]).contains(".project_root"), "{}", en(&output.warnings[0]));
+}

@@ -1229,6 +1229,53 @@ mod tests {
         assert!(tool.function_response);
     }
 
+    /// Blocks anywhere in a part: after text, between texts, after a `<` that opens no
+    /// block (a generic type, a comparison, a tag whose name only starts like one), and
+    /// a session context whose first line follows its tag; the text around each block
+    /// is kept with one space between.
+    #[test]
+    fn injected_blocks_are_found_among_other_angle_brackets() {
+        let mixed = content(
+            r#""Is Vec<u8> < 3 <hook_contextual> ok?<hook_context>branch main</hook_context>Then fix<state_snapshot>old</state_snapshot>it""#,
+        );
+        assert_eq!(mixed.text, "Is Vec<u8> < 3 <hook_contextual> ok? Then fix it");
+        let late = content(
+            r#""see <session_context>I'm currently working in the directory: /srv/app\n</session_context>""#,
+        );
+        assert_eq!(late.text, "see");
+        assert_eq!(late.dirs, ["/srv/app"]);
+        let short = content(r#""a <b> c""#);
+        assert_eq!(short.text, "a <b> c");
+    }
+
+    /// The text kept is the first [`TEXT_CAP_CHARS`] characters, the spaces put back
+    /// between words counted.
+    #[test]
+    fn the_text_is_capped_with_its_spaces_counted() {
+        let words = "ab  ".repeat(100);
+        let long = content(&format!("{words:?}"));
+        assert_eq!(long.text.chars().count(), TEXT_CAP_CHARS);
+        assert!(long.text.starts_with("ab ab ab"), "{}", long.text);
+        let solid = content(&format!("{:?}", "x".repeat(300)));
+        assert_eq!(solid.text, "x".repeat(TEXT_CAP_CHARS));
+    }
+
+    /// A directory is kept once, a blank one never, and at most [`DIRS_MAX`] of them.
+    #[test]
+    fn directories_are_kept_once_and_up_to_the_cap() {
+        let listed = content(
+            r#""<session_context>\n- **Workspace Directories:**\n  - /a\n  - /a\n  -  \n  - /b\n</session_context>""#,
+        );
+        assert_eq!(listed.dirs, ["/a", "/b"]);
+        let mut dirs = Vec::new();
+        for number in 0..DIRS_MAX + 4 {
+            push_dir(&mut dirs, &format!("/dir{number}"));
+            push_dir(&mut dirs, "/dir0");
+        }
+        assert_eq!(dirs.len(), DIRS_MAX);
+        assert_eq!(dirs.last().map(String::as_str), Some(format!("/dir{}", DIRS_MAX - 1).as_str()));
+    }
+
     #[test]
     fn gemini_cli_s_own_user_messages_are_not_prompts() {
         let user = LStr(Some("user".into()));
@@ -1259,5 +1306,9 @@ mod tests {
         );
         assert!(is_sha256_hex(&project_hash("/home/dev/app")));
         assert!(!is_sha256_hex("gemini-proj"));
+        // Hex digits alone, or 64 characters alone, are not a hash.
+        assert!(!is_sha256_hex("abc123"));
+        assert!(!is_sha256_hex(&"g".repeat(64)));
+        assert!(!is_sha256_hex(&project_hash("/x").to_uppercase()));
     }
 }

@@ -299,8 +299,47 @@ fn a_folder_named_by_a_hash_finds_its_working_directory() {
             user("u1", "2026-03-02T10:00:01.000Z", "three"),
         ]),
     );
+    // Only the metadata's `directories` (`/directory add`) names it, after another one;
+    // a `directories` of another shape is skipped, the line still read.
+    let dirs_hash = collect_hash("/opt/dirs");
+    home.write(
+        &format!(".gemini/tmp/{dirs_hash}/chats/session-2026-03-02T10-00-44444444.jsonl"),
+        lines(&[
+            format!(
+                r#"{{"sessionId":"44444444-0000-4000-8000-000000000004","projectHash":"{dirs_hash}","startTime":"2026-03-02T10:00:00.000Z","lastUpdated":"2026-03-02T10:00:00.000Z","kind":"main","directories":["/tmp/scratch","/opt/dirs"]}}"#
+            ),
+            user("u1", "2026-03-02T10:00:01.000Z", "four"),
+            r#"{"$set":{"directories":{"not":"a list"},"lastUpdated":"2026-03-02T10:00:01.000Z"}}"#
+                .to_owned(),
+        ]),
+    );
+    // A folder named by a hash no file names, whose chat's own `projectHash` is one a
+    // `.project_root` names: both are looked up.
+    home.write(".gemini/history/moved/.project_root", "/srv/moved\n");
+    let moved_hash = collect_hash("/srv/moved");
+    let gone_hash = collect_hash("/gone/path");
+    home.write(
+        &format!(".gemini/tmp/{gone_hash}/chats/session-2026-03-02T10-00-55555555.jsonl"),
+        lines(&[
+            metadata(
+                "55555555-0000-4000-8000-000000000005",
+                &moved_hash,
+                "2026-03-02T10:00:00.000Z",
+            ),
+            user("u1", "2026-03-02T10:00:01.000Z", "five"),
+        ]),
+    );
     let output = home.read(Agent::Gemini, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:#?}", output.warnings);
     let cwd = |id: &str| session(&output, Agent::Gemini, id).cwd.clone();
+    assert_eq!(
+        cwd("55555555-0000-4000-8000-000000000005").as_deref(),
+        Some(Path::new("/srv/moved"))
+    );
+    assert_eq!(
+        cwd("44444444-0000-4000-8000-000000000004").as_deref(),
+        Some(Path::new("/opt/dirs"))
+    );
     assert_eq!(
         cwd("11111111-0000-4000-8000-000000000001").as_deref(),
         Some(Path::new("/home/dev/old app"))
@@ -341,6 +380,8 @@ fn old_files_are_not_opened_and_bad_ones_are_warned() {
             user("u1", "2026-03-02T11:00:01.000Z", "still read"),
         ]),
     );
+    // Not a chat: its name does not start with `session-`.
+    let other = home.write(&format!("{CHATS}/notes.json"), "not json\n");
     let fifo = home.path().join(CHATS).join("session-2026-03-02T12-00-f1f0f1f0.jsonl");
     let _fifo = Fifo::make(&fifo);
     let output = home.read(Agent::Gemini, ts(SINCE));
@@ -357,6 +398,7 @@ fn old_files_are_not_opened_and_bad_ones_are_warned() {
     assert!(named(&broken));
     assert!(named(&fifo));
     assert!(!named(&old));
+    assert!(!named(&other));
     let gemini = status(&output, Agent::Gemini);
     assert_eq!(gemini.files, 4);
     assert_eq!(gemini.limits, ["1 malformed line skipped in 1 file"]);

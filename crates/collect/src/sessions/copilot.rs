@@ -674,6 +674,15 @@ mod tests {
                 branch: Some("feat/it's".to_owned()),
             }
         );
+        // A single-quoted scalar over several lines, its first line the quote alone or
+        // with words.
+        let quoted =
+            parse_workspace("name: 'Fix the\n  parser'\nsummary: '\n  Folded onto\n  lines'\n");
+        assert_eq!(quoted.name.as_deref(), Some("Fix the parser"));
+        assert_eq!(quoted.summary.as_deref(), Some("Folded onto lines"));
+        // Indented lines before any key, comments and list items are no keys.
+        let stray = parse_workspace("  name: stray\n#name: comment\n- name: item\nsummary: kept\n");
+        assert_eq!((stray.name, stray.summary.as_deref()), (None, Some("kept")));
         let block = parse_workspace("name: |\n  first\n  second\nsummary: ~\nuser_named: false\n");
         assert_eq!(block.name.as_deref(), Some("first\nsecond"));
         assert_eq!(block.summary, None);

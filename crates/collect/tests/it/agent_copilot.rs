@@ -157,6 +157,34 @@ fn copilot_reads_the_flat_files_of_older_versions() {
     let event = session(&output, Agent::Copilot, ID);
     assert_eq!(event.prompts.len(), 2);
     assert_eq!(event.title, "Fix the flaky parser test");
+    assert_eq!(status(&output, Agent::Copilot).files, 1);
+}
+
+/// The first `session.start` names the session, whatever its folder is called; a later
+/// one does not rename it. A sub-agent's model change is not the session's model.
+#[test]
+fn copilot_names_the_session_by_its_first_start() {
+    let home = Home::new();
+    let mut text = events();
+    text.push_str(&line(
+        "session.start",
+        "2026-06-18T10:02:00.000Z",
+        r#"{"sessionId":"not-this-one","copilotVersion":"1.0.102","selectedModel":"gpt-5.4"}"#,
+    ));
+    text.push_str(
+        &(r#"{"type":"session.model_change","data":{"newModel":"o9-mini"},"id":"e-a","timestamp":"2026-06-18T10:03:00.000Z","parentId":null,"agentId":"explore-1"}"#.to_owned() + "\n"),
+    );
+    text.push_str(&line(
+        "session.model_change",
+        "2026-06-18T10:04:00.000Z",
+        r#"{"newModel":"o8-mini","agentId":"explore-2"}"#,
+    ));
+    home.write(".copilot/session-state/renamed-folder/events.jsonl", text);
+    let output = home.read(Agent::Copilot, ts("2026-06-18T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(output.events.len(), 1);
+    let event = session(&output, Agent::Copilot, ID);
+    assert_eq!(event.models, ["claude-sonnet-4.5", "gpt-5.4"]);
 }
 
 #[test]
@@ -196,10 +224,22 @@ fn copilot_warns_about_malformed_lines_and_unreadable_files() {
     // An `events.jsonl` that is not a regular file.
     fs_err::create_dir_all(home.path().join(".copilot/session-state/broken/events.jsonl"))
         .expect("make folder");
+    // An `events.jsonl` whose `stat` fails for another reason than its absence: a link
+    // to itself. Named in a warning, never taken for a folder without events.
+    let looped = home.path().join(".copilot/session-state/looped/events.jsonl");
+    fs_err::create_dir_all(looped.parent().expect("parent")).expect("make folder");
+    std::os::unix::fs::symlink(&looped, &looped).expect("link");
     let output = home.read(Agent::Copilot, ts("2026-06-18T00:00:00Z"));
     let codes: Vec<WarningCode> = output.warnings.iter().map(report_model::Warning::code).collect();
     assert!(codes.contains(&WarningCode::MalformedLines), "{:?}", output.warnings);
     assert!(codes.contains(&WarningCode::SourceUnreadable), "{:?}", output.warnings);
+    let named = |folder: &str| {
+        output
+            .warnings
+            .iter()
+            .any(|warning| crate::support::en(warning).contains(&format!("{folder}/events.jsonl")))
+    };
+    assert!(named("broken") && named("looped"), "{:?}", output.warnings);
     assert_eq!(session(&output, Agent::Copilot, ID).prompts.len(), 2);
     assert_eq!(status(&output, Agent::Copilot).limits, ["1 malformed line skipped in 1 file"]);
 }
@@ -212,13 +252,19 @@ fn copilot_reads_legacy_history_session_state() {
         r#"{"sessionId":"legacy-1","startTime":"2025-10-08T21:10:16.398Z","chatMessages":[{"role":"user","content":"please add mcp servers"},{"role":"assistant","content":"ok"}],"timeline":[{"id":"t1","timestamp":"2025-10-08T21:10:20.000Z","type":"user","text":"please add mcp servers","mentions":[]},{"id":"t2","timestamp":"2025-10-08T21:10:30.000Z","type":"copilot","text":"ok"},{"id":"t3","timestamp":"2025-10-08T21:10:40.000Z","type":"tool_call_completed","callId":"c","name":"bash","result":{"type":"success","log":"x"}},{"id":"t4","timestamp":"2025-10-08T21:11:00.000Z","type":"info","text":"done"}]}"#,
     );
     home.write(".copilot/history-session-state/session_broken.json", "{");
+    // Not a session: neither counted nor read.
+    home.write(".copilot/history-session-state/notes.txt", "{");
+    fs_err::create_dir_all(home.path().join(".copilot/history-session-state/folder.json"))
+        .expect("make folder");
     let output = home.read(Agent::Copilot, ts("2025-10-08T00:00:00Z"));
     let event = session(&output, Agent::Copilot, "legacy-1");
     assert_eq!(event.prompts, times(&["2025-10-08T21:10:20Z"]));
     assert_eq!(event.activity.len(), 4);
     assert_eq!(event.title, "please add mcp servers");
     assert_eq!(event.cwd, None);
-    assert!(output.warnings.iter().any(|warning| warning.code() == WarningCode::MalformedLines));
+    assert_eq!(output.warnings.len(), 1, "{:?}", output.warnings);
+    assert_eq!(output.warnings[0].code(), WarningCode::MalformedLines);
+    assert_eq!(status(&output, Agent::Copilot).files, 2);
 }
 
 #[test]

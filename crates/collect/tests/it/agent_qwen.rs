@@ -43,6 +43,9 @@ fn qwen_counts_only_typed_prompts_and_reads_title_cwd_models_version() {
     // Not session files.
     home.write(&format!("{CHATS}/{ID}.ledger.jsonl"), "not read\n");
     home.write(&format!("{CHATS}/{ID}.runtime.json"), "{}");
+    // Named like a session in one way only: hex but short, or uuid-long but not hex.
+    home.write(&format!("{CHATS}/abc123.jsonl"), "not read\n");
+    home.write(&format!("{CHATS}/{:z<36}.jsonl", "notes-"), "not read\n");
     let output = home.read(Agent::Qwen, ts("2026-05-02T00:00:00Z"));
     assert!(output.warnings.is_empty(), "{:?}", output.warnings);
     let event = session(&output, Agent::Qwen, ID);
@@ -59,6 +62,8 @@ fn qwen_counts_only_typed_prompts_and_reads_title_cwd_models_version() {
     assert_eq!((status.files, status.entries), (1, 1));
     assert_eq!(status.versions, ["0.24.4"]);
     assert_eq!(status.unknown, ["system/future_kind"]);
+    // Every session has a chat file: no limit about `logs.json`.
+    assert!(status.limits.is_empty(), "{:?}", status.limits);
 }
 
 #[test]
@@ -68,11 +73,28 @@ fn qwen_title_without_a_custom_title_is_what_was_typed() {
         .lines()
         .filter(|line| !line.contains("custom_title"))
         .flat_map(|line| [line, "\n"])
+        .chain([
+            record("u-new", "2026-05-02T11:00:00.000Z", "checkpoint", "").as_str(),
+            // What a command sent to the model: a user record of another provenance.
+            record(
+                "u-cmd",
+                "2026-05-02T11:30:00.000Z",
+                "user",
+                r#","provenance":"system","message":{"role":"user","parts":[{"text":"Summarize the session"}]}"#,
+            )
+            .as_str(),
+        ])
         .collect();
     home.write(&format!("{CHATS}/{ID}.jsonl"), text);
     let output = home.read(Agent::Qwen, ts("2026-05-02T00:00:00Z"));
     // The display text, not the message with the referenced file's content.
     assert_eq!(session(&output, Agent::Qwen, ID).title, "Explain @src/a.rs");
+    assert_eq!(
+        session(&output, Agent::Qwen, ID).prompts,
+        times(&["2026-05-02T09:00:00Z", "2026-05-02T09:04:00Z", "2026-05-02T10:00:00Z"])
+    );
+    // A record type of a newer version is noted.
+    assert_eq!(status(&output, Agent::Qwen).unknown, ["checkpoint", "system/future_kind"]);
 }
 
 #[test]

@@ -428,6 +428,17 @@ fn gemini_cli_home_is_honoured_and_unknown_types_are_noted() {
     assert_eq!(gemini.unknown, ["type:tool_group"]);
 }
 
+/// A sub-agent's `.jsonl` chat (since April 2026) in `chats/<parent>/`, one message.
+fn subagent_jsonl_chat(home: &Home) {
+    home.write(
+        &format!("{CHATS}/{ID}/aaaa0002-0000-4000-8000-000000000002.jsonl"),
+        lines(&[
+            r#"{"sessionId":"aaaa0002-0000-4000-8000-000000000002","projectHash":"x","startTime":"2026-03-02T10:00:06.500Z","lastUpdated":"2026-03-02T10:00:06.500Z","kind":"subagent"}"#.to_owned(),
+            user("s1", "2026-03-02T10:00:06.500Z", "Investigate more"),
+        ]),
+    );
+}
+
 #[test]
 fn nested_subagent_chats_add_activity_to_their_parent() {
     let home = Home::new();
@@ -437,13 +448,7 @@ fn nested_subagent_chats_add_activity_to_their_parent() {
         &format!("{CHATS}/{ID}/aaaa0001-0000-4000-8000-000000000001.json"),
         r#"{"sessionId":"aaaa0001-0000-4000-8000-000000000001","projectHash":"x","startTime":"2026-03-02T10:00:06.000Z","lastUpdated":"2026-03-02T10:00:06.000Z","kind":"subagent","messages":[{"id":"s1","timestamp":"2026-03-02T10:00:06.000Z","type":"user","content":"Investigate"}]}"#,
     );
-    home.write(
-        &format!("{CHATS}/{ID}/aaaa0002-0000-4000-8000-000000000002.jsonl"),
-        lines(&[
-            r#"{"sessionId":"aaaa0002-0000-4000-8000-000000000002","projectHash":"x","startTime":"2026-03-02T10:00:06.500Z","lastUpdated":"2026-03-02T10:00:06.500Z","kind":"subagent"}"#.to_owned(),
-            user("s1", "2026-03-02T10:00:06.500Z", "Investigate more"),
-        ]),
-    );
+    subagent_jsonl_chat(&home);
     let output = home.read(Agent::Gemini, ts(SINCE));
     assert_eq!(output.events.len(), 1);
     let found = session(&output, Agent::Gemini, ID);
@@ -856,13 +861,7 @@ fn a_sub_agent_folder_s_other_entries_are_not_chats() {
     one_prompt_chat(&home);
     home.write(&format!("{CHATS}/{ID}/notes.txt"), "not json\n");
     home.write(&format!("{CHATS}/{ID}/folder.jsonl/inner.jsonl"), "not json\n");
-    home.write(
-        &format!("{CHATS}/{ID}/aaaa0002-0000-4000-8000-000000000002.jsonl"),
-        lines(&[
-            r#"{"sessionId":"aaaa0002-0000-4000-8000-000000000002","projectHash":"x","startTime":"2026-03-02T10:00:06.500Z","lastUpdated":"2026-03-02T10:00:06.500Z","kind":"subagent"}"#.to_owned(),
-            user("s1", "2026-03-02T10:00:06.500Z", "Investigate more"),
-        ]),
-    );
+    subagent_jsonl_chat(&home);
     let output = home.read(Agent::Gemini, ts(SINCE));
     assert!(output.warnings.is_empty(), "{:#?}", output.warnings);
     let found = session(&output, Agent::Gemini, ID);

@@ -154,7 +154,7 @@ pub(crate) fn read(
             continue;
         }
         let zone = zone.get_or_insert_with(|| local_zone(env));
-        let runs = read_chat_history(ctx, &mut counts, &mut status, &tree.join(CHAT_HISTORY), zone);
+        let runs = read_chat_history(ctx, &mut status, &tree.join(CHAT_HISTORY), zone);
         read_input_history(ctx, &mut counts, &mut drafts, &tree, &runs, zone);
     }
     status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
@@ -199,13 +199,12 @@ impl Runs {
 /// one has none.
 fn read_chat_history(
     ctx: &mut Ctx,
-    counts: &mut Stats,
     status: &mut SourceStatus,
     path: &Path,
     zone: &TimeZone,
 ) -> Runs {
     let mut runs = Runs::default();
-    jsonl::for_each_line(ctx, counts, path, |bytes, _, _| {
+    jsonl::for_each_line(ctx, path, |bytes, _, _| {
         let Some(line) = std::str::from_utf8(bytes).ok() else { return };
         if let Some(rest) = line.strip_prefix(STARTED) {
             if let Some((civil, time)) = local_time(rest, zone) {
@@ -352,7 +351,7 @@ fn read_input_history(
     let mut sessions = Sessions { drafts, tree, runs, since: ctx.since, block: None };
     let mut entry: Option<Entry> = None;
     let mut malformed = Malformed::default();
-    jsonl::for_each_line(ctx, counts, &path, |bytes, number, _| {
+    jsonl::for_each_line(ctx, &path, |bytes, number, _| {
         let line = String::from_utf8_lossy(bytes);
         if let Some(stamp) = line.strip_prefix("# ") {
             if let Some(done) = entry.take() {

@@ -837,7 +837,6 @@ fn apply_transcript(
 ) {
     let since = ctx.since;
     ctx.warnings.extend(file.warnings);
-    state.stats.files_read += file.stats.files_read;
     state.stats.malformed_lines += file.stats.malformed_lines;
     state.stats.malformed_files += file.stats.malformed_files;
     state.versions.extend(file.versions);
@@ -957,21 +956,19 @@ struct HistoryScan {
     /// Line number, whether the line ended with a newline, and its bytes.
     kept: Vec<(u64, bool, Vec<u8>)>,
     warnings: Vec<Warning>,
-    stats: Stats,
 }
 
 /// Reads `history.jsonl`, keeping the lines whose `sessionId` is not one of `listed`
 /// (the transcripts' file names) or cannot be found without parsing.
 fn scan_history(path: &Path, listed: &FastSet<Vec<u8>>, since: Timestamp) -> HistoryScan {
     let mut ctx = Ctx { since, warnings: Vec::new() };
-    let mut stats = Stats::default();
     let mut kept = Vec::new();
-    jsonl::for_each_line(&mut ctx, &mut stats, path, |bytes, number, complete| {
+    jsonl::for_each_line(&mut ctx, path, |bytes, number, complete| {
         if !quick_session_id_bytes(bytes).is_some_and(|session_id| listed.contains(session_id)) {
             kept.push((number, complete, bytes.to_vec()));
         }
     });
-    HistoryScan { kept, warnings: ctx.warnings, stats }
+    HistoryScan { kept, warnings: ctx.warnings }
 }
 
 /// Reads the lines of `history.jsonl` its [`scan_history`] kept: entries of sessions
@@ -1062,7 +1059,6 @@ fn read_history(
         }
     }
     ctx.warnings.extend(scan.warnings);
-    state.stats.files_read += scan.stats.files_read;
     malformed.report(ctx, &mut state.stats, path);
     for orphan in orphans.into_values() {
         super::add_draft(&mut state.drafts, orphan);

@@ -957,7 +957,7 @@ fn read_zst_lines(
     path: &Path,
     parse_line: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
 ) {
-    let Some(file) = jsonl::open_counted(ctx, stats, path) else { return };
+    let Some(file) = jsonl::open_warned(ctx, path) else { return };
     let decoder = match ruzstd::StreamingDecoder::new(BufReader::with_capacity(64 * 1024, file)) {
         Ok(decoder) => decoder,
         Err(error) => {

@@ -543,7 +543,7 @@ fn read_transcripts(
                 .filter(|start| *start <= end)
                 .unwrap_or(end);
             let typed = if super::has_extension(&path, "txt") {
-                read_txt(ctx, counts, &path)
+                read_txt(ctx, &path)
             } else {
                 read_jsonl(ctx, counts, status, &path)
             };
@@ -580,7 +580,7 @@ fn read_jsonl(
 }
 
 /// The typed prompts of a `.txt` transcript: the `<user_query>` of each `user:` block.
-fn read_txt(ctx: &mut Ctx, counts: &mut Stats, path: &Path) -> Vec<String> {
+fn read_txt(ctx: &mut Ctx, path: &Path) -> Vec<String> {
     let mut typed = Vec::new();
     let mut block: Option<String> = None;
     let flush = |block: &mut Option<String>, typed: &mut Vec<String>| {
@@ -595,7 +595,6 @@ fn read_txt(ctx: &mut Ctx, counts: &mut Stats, path: &Path) -> Vec<String> {
             return typed;
         }
     };
-    counts.files_read += 1;
     let mut lines = fsread::Lines::new(BufReader::new(file), fsread::LOG_LINE_MAX);
     loop {
         let line = match lines.next_line() {

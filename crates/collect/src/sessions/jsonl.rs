@@ -12,8 +12,6 @@ use crate::fsread::{self, Lines};
 /// Counts across the files of one agent, for its status.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Stats {
-    /// Files opened.
-    pub(crate) files_read: u64,
     /// Malformed lines skipped.
     pub(crate) malformed_lines: u64,
     /// Files with at least one malformed line.
@@ -35,7 +33,7 @@ pub(crate) fn read_lines(
     path: &Path,
     parse_line: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
 ) {
-    let Some(file) = open_counted(ctx, stats, path) else { return };
+    let Some(file) = open_warned(ctx, path) else { return };
     read_lines_from(ctx, stats, path, BufReader::with_capacity(64 * 1024, file), parse_line);
 }
 
@@ -61,24 +59,16 @@ pub(crate) fn read_lines_from(
 /// numbers and whether each ended with a newline; what [`read_lines`] does but the
 /// parsing and counting, for a reader that parses some lines later (after
 /// [`Malformed::count`] their failures, and [`Malformed::report`] them).
-pub(crate) fn for_each_line(
-    ctx: &mut Ctx,
-    stats: &mut Stats,
-    path: &Path,
-    visit: impl FnMut(&[u8], u64, bool),
-) {
-    let Some(file) = open_counted(ctx, stats, path) else { return };
+pub(crate) fn for_each_line(ctx: &mut Ctx, path: &Path, visit: impl FnMut(&[u8], u64, bool)) {
+    let Some(file) = open_warned(ctx, path) else { return };
     visit_lines(ctx, path, BufReader::with_capacity(64 * 1024, file), visit);
 }
 
-/// The file at `path`, opened and counted as read; `None` (with its warning, a missing
-/// file silent) when it cannot be opened.
-pub(crate) fn open_counted(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<std::fs::File> {
+/// The file at `path`, opened; `None` (with its warning, a missing file silent) when it
+/// cannot be opened.
+pub(crate) fn open_warned(ctx: &mut Ctx, path: &Path) -> Option<std::fs::File> {
     match fsread::open(path) {
-        Ok(file) => {
-            stats.files_read += 1;
-            Some(file)
-        }
+        Ok(file) => Some(file),
         Err(error) => {
             ctx.fail(error);
             None
@@ -151,7 +141,7 @@ pub(crate) fn read_document<T: serde::de::DeserializeOwned>(
     limit: u64,
 ) -> Option<T> {
     use std::io::Read as _;
-    let file = open_counted(ctx, stats, path)?;
+    let file = open_warned(ctx, path)?;
     let mut reader = BufReader::with_capacity(64 * 1024, file).take(limit + 1);
     let parsed = serde_json::from_reader::<_, T>(&mut reader);
     if reader.limit() == 0 {

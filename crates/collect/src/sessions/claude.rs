@@ -1323,6 +1323,26 @@ mod tests {
     }
 
     #[test]
+    fn only_a_lowercase_drive_letter_is_raised() {
+        for (cwd, want) in [
+            (r"c:\src\app", r"C:\src\app"),
+            ("c:/src/app", "C:/src/app"),
+            ("c:", "C:"),
+            (r"C:\src", r"C:\src"),
+            // Not a drive: kept as written, whatever their first letter.
+            ("/home/dev", "/home/dev"),
+            ("work/app", "work/app"),
+            ("ab", "ab"),
+            ("c:src", "c:src"),
+            ("cd:/x", "cd:/x"),
+            ("é:/x", "é:/x"),
+            ("c", "c"),
+        ] {
+            assert_eq!(upper_drive(cwd), want, "{cwd}");
+        }
+    }
+
+    #[test]
     fn quick_session_id_finds_the_plain_key_only() {
         assert_eq!(
             quick_session_id(br#"{"display":"x","sessionId":"abc-1","project":"/p"}"#),

@@ -393,3 +393,412 @@ fn an_emptied_todo_list_is_the_newest_and_is_empty() {
     assert!(found.todos.is_empty());
     assert_eq!(found.todos_time, Some(ts("2026-03-02T09:02:00Z")));
 }
+
+#[test]
+fn a_flagged_compact_summary_is_no_prompt_whatever_its_wording() {
+    let id = "c0de0000-0000-4000-8000-000000000002";
+    let cwd = "/home/dev/app";
+    let home = Home::new();
+    home.write(
+        &format!(".claude/projects/-home-dev-app/{id}.jsonl"),
+        lines(&[
+            // The flag alone tells it: the text does not start as the older summaries do.
+            format!(
+                r#"{{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"{cwd}","sessionId":"{id}","version":"2.1.50","gitBranch":"main","type":"user","message":{{"role":"user","content":"Summary of the earlier work: the parser was split in two."}},"isCompactSummary":true,"uuid":"00000000-0000-4000-8000-000000000001","timestamp":"2026-03-02T09:00:00.000Z"}}"#
+            ),
+            user(id, cwd, "00000000-0000-4000-8000-000000000002", "2026-03-02T09:05:00.000Z", r#""now the lexer""#),
+        ]),
+    );
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    let found = session(&output, Agent::ClaudeCode, id);
+    assert_eq!(found.prompts, times(&["2026-03-02T09:05:00Z"]));
+    assert_eq!(found.title, "now the lexer");
+}
+
+#[test]
+fn the_retention_is_a_limit_wherever_claude_code_is_found() {
+    let id = "4e70000-0000-4000-8000-0000000000001";
+    let cwd = "/home/dev/app";
+    let transcript = lines(&[user(
+        id,
+        cwd,
+        "00000000-0000-4000-8000-000000000001",
+        "2026-03-02T09:00:00.000Z",
+        r#""hi""#,
+    )]);
+    // Without `history.jsonl` or `settings.json`: the default, and nothing about days.
+    let home = Home::new();
+    home.write(&format!(".claude/projects/-home-dev-app/{id}.jsonl"), &transcript);
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    let claude = status(&output, Agent::ClaudeCode);
+    assert!(claude.found);
+    assert_eq!(
+        claude.limits,
+        ["transcripts are deleted after 30 days by default (`cleanupPeriodDays`)"]
+    );
+    // The setting, when there is one.
+    home.write(".claude/settings.json", r#"{"cleanupPeriodDays": 7}"#);
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    assert_eq!(
+        status(&output, Agent::ClaudeCode).limits,
+        ["transcripts are deleted after 7 days (`cleanupPeriodDays`)"]
+    );
+    // No Claude Code at all: no limit.
+    let output = Home::new().read(Agent::ClaudeCode, ts(SINCE));
+    let claude = status(&output, Agent::ClaudeCode);
+    assert!(!claude.found);
+    assert!(claude.limits.is_empty(), "{:?}", claude.limits);
+}
+
+#[test]
+fn a_side_chain_record_whose_tool_output_is_not_utf8_is_malformed_as_serde_says() {
+    // A side chain's message is kept raw, and serde checks a raw message as UTF-8 whole:
+    // the line is malformed whether or not its long tool output was taken out first.
+    let id = "5c1d0000-0000-4000-8000-000000000001";
+    let cwd = "/home/dev/app";
+    let side = |uuid: &str, time: &str, output: &[u8]| {
+        let mut line = format!(
+            r#"{{"parentUuid":null,"isSidechain":true,"userType":"external","cwd":"{cwd}","sessionId":"{id}","version":"2.1.50","gitBranch":"main","type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"toolu_01","content":""#
+        )
+        .into_bytes();
+        line.extend_from_slice(output);
+        line.extend_from_slice(
+            format!(r#""}}]}},"uuid":"{uuid}","timestamp":"{time}"}}"#).as_bytes(),
+        );
+        line.push(b'\n');
+        line
+    };
+    let mut output = b"x".repeat(300);
+    let mut transcript =
+        side("00000000-0000-4000-8000-000000000001", "2026-03-02T09:00:00.000Z", &output);
+    output[150] = 0xff;
+    transcript.extend(side(
+        "00000000-0000-4000-8000-000000000002",
+        "2026-03-02T09:01:00.000Z",
+        &output,
+    ));
+    transcript.extend(
+        lines(&[user(
+            id,
+            cwd,
+            "00000000-0000-4000-8000-000000000003",
+            "2026-03-02T09:02:00.000Z",
+            r#""go on""#,
+        )])
+        .into_bytes(),
+    );
+    let home = Home::new();
+    home.write(&format!(".claude/projects/-home-dev-app/{id}.jsonl"), &transcript);
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    let found = session(&output, Agent::ClaudeCode, id);
+    assert_eq!(found.activity, times(&["2026-03-02T09:00:00Z", "2026-03-02T09:02:00Z"]));
+    assert_eq!(found.prompts, times(&["2026-03-02T09:02:00Z"]));
+    let claude = status(&output, Agent::ClaudeCode);
+    assert!(
+        claude.limits.iter().any(|limit| limit == "1 malformed line skipped in 1 file"),
+        "{:?}",
+        claude.limits
+    );
+}
+
+#[test]
+fn only_the_jsonl_files_of_a_subagents_folder_are_read_and_counted() {
+    let id = "5ab00000-0000-4000-8000-000000000001";
+    let cwd = "/home/dev/app";
+    let folder = format!(".claude/projects/-home-dev-app/{id}");
+    let home = Home::new();
+    home.write(
+        &format!("{folder}.jsonl"),
+        lines(&[user(
+            id,
+            cwd,
+            "00000000-0000-4000-8000-000000000001",
+            "2026-03-02T09:00:00.000Z",
+            r#""plan it""#,
+        )]),
+    );
+    let side = user(
+        id,
+        cwd,
+        "00000000-0000-4000-8000-000000000002",
+        "2026-03-02T09:03:00.000Z",
+        r#""look around""#,
+    )
+    .replace(r#""isSidechain":false"#, r#""isSidechain":true"#);
+    home.write(&format!("{folder}/subagents/agent-a1.jsonl"), lines(std::slice::from_ref(&side)));
+    // Beside it: a file of another kind, and a folder named like a log.
+    home.write(
+        &format!("{folder}/subagents/agent-a1.meta.json"),
+        lines(&[side.replace("09:03:00", "09:04:00")]),
+    );
+    home.write(
+        &format!("{folder}/subagents/agent-b2.jsonl/agent-c3.jsonl"),
+        lines(&[side.replace("09:03:00", "09:05:00")]),
+    );
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:#?}", output.warnings);
+    let found = session(&output, Agent::ClaudeCode, id);
+    assert_eq!(found.activity, times(&["2026-03-02T09:00:00Z", "2026-03-02T09:03:00Z"]));
+    assert_eq!(found.prompts, times(&["2026-03-02T09:00:00Z"]));
+    assert_eq!(status(&output, Agent::ClaudeCode).files, 2);
+}
+
+#[test]
+fn a_subagent_log_never_titles_prompts_or_plans_for_its_session() {
+    let id = "5ab00000-0000-4000-8000-000000000002";
+    let cwd = "/home/dev/app";
+    let folder = format!(".claude/projects/-home-dev-app/{id}");
+    let home = Home::new();
+    home.write(
+        &format!("{folder}.jsonl"),
+        lines(&[
+            user(
+                id,
+                cwd,
+                "00000000-0000-4000-8000-000000000001",
+                "2026-03-02T09:00:00.000Z",
+                r#""split the parser""#,
+            ),
+            assistant(id, cwd, "00000000-0000-4000-8000-000000000002", "2026-03-02T09:00:05.000Z"),
+        ]),
+    );
+    let side_chain = |line: String| line.replace(r#""isSidechain":false"#, r#""isSidechain":true"#);
+    home.write(
+        &format!("{folder}/subagents/agent-a1.jsonl"),
+        lines(&[
+            // Titles of the sub-agent's own: not its session's.
+            format!(
+                r#"{{"type":"custom-title","customTitle":"the helper's name","sessionId":"{id}"}}"#
+            ),
+            format!(r#"{{"type":"ai-title","aiTitle":"the helper's summary","sessionId":"{id}"}}"#),
+            // A record of a sub-agent log is a side chain even where it does not say so.
+            user(
+                id,
+                cwd,
+                "00000000-0000-4000-8000-000000000003",
+                "2026-03-02T09:01:00.000Z",
+                r#""find the lexer""#,
+            ),
+            // A side chain's model and list are the helper's.
+            side_chain(
+                todo_write(
+                    id,
+                    "00000000-0000-4000-8000-000000000004",
+                    "2026-03-02T09:02:00.000Z",
+                    &[("read lexer.rs", "pending")],
+                )
+                .replace("claude-sonnet-4-5", "claude-haiku-4-5"),
+            ),
+        ]),
+    );
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    let found = session(&output, Agent::ClaudeCode, id);
+    assert_eq!(found.title, "split the parser");
+    assert_eq!(found.prompts, times(&["2026-03-02T09:00:00Z"]));
+    assert_eq!(
+        found.activity,
+        times(&[
+            "2026-03-02T09:00:00Z",
+            "2026-03-02T09:00:05Z",
+            "2026-03-02T09:01:00Z",
+            "2026-03-02T09:02:00Z"
+        ])
+    );
+    assert_eq!(found.models, ["claude-sonnet-4-5"]);
+    assert!(found.todos.is_empty(), "{:?}", found.todos);
+}
+
+#[test]
+fn a_side_chain_of_the_transcript_itself_has_no_model_or_plan_of_the_session() {
+    let id = "5ab00000-0000-4000-8000-000000000003";
+    let home = Home::new();
+    home.write(
+        &format!(".claude/projects/-home-dev-app/{id}.jsonl"),
+        lines(&[
+            user(
+                id,
+                "/home/dev/app",
+                "00000000-0000-4000-8000-000000000001",
+                "2026-03-02T09:00:00.000Z",
+                r#""hi""#,
+            ),
+            todo_write(
+                id,
+                "00000000-0000-4000-8000-000000000002",
+                "2026-03-02T09:01:00.000Z",
+                &[("read lexer.rs", "pending")],
+            )
+            .replace("claude-sonnet-4-5", "claude-haiku-4-5")
+            .replace(r#""isSidechain":false"#, r#""isSidechain":true"#),
+        ]),
+    );
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    let found = session(&output, Agent::ClaudeCode, id);
+    assert!(found.models.is_empty(), "{:?}", found.models);
+    assert!(found.todos.is_empty(), "{:?}", found.todos);
+    assert_eq!(found.activity, times(&["2026-03-02T09:00:00Z", "2026-03-02T09:01:00Z"]));
+}
+
+#[test]
+fn a_reply_a_tool_result_or_a_side_chain_makes_a_cleared_session_one() {
+    let cwd = "/home/dev/app";
+    let clear = |id: &str| {
+        user(
+            id,
+            cwd,
+            "00000000-0000-4000-8000-000000000001",
+            "2026-03-02T09:00:00.000Z",
+            r#""<command-name>/clear</command-name>""#,
+        )
+    };
+    let reply = "c1ea0000-0000-4000-8000-00000000000a";
+    let result = "c1ea0000-0000-4000-8000-00000000000b";
+    let side = "c1ea0000-0000-4000-8000-00000000000c";
+    let home = Home::new();
+    let write = |id: &str, records: Vec<String>| {
+        home.write(&format!(".claude/projects/-home-dev-app/{id}.jsonl"), lines(&records));
+    };
+    write(
+        reply,
+        vec![
+            clear(reply),
+            assistant(
+                reply,
+                cwd,
+                "00000000-0000-4000-8000-000000000002",
+                "2026-03-02T09:00:05.000Z",
+            ),
+        ],
+    );
+    write(
+        result,
+        vec![
+            clear(result),
+            user(
+                result,
+                cwd,
+                "00000000-0000-4000-8000-000000000002",
+                "2026-03-02T09:00:05.000Z",
+                r#"[{"type":"tool_result","tool_use_id":"toolu_01","content":"ok"}]"#,
+            ),
+        ],
+    );
+    write(
+        side,
+        vec![
+            clear(side),
+            user(
+                side,
+                cwd,
+                "00000000-0000-4000-8000-000000000002",
+                "2026-03-02T09:00:05.000Z",
+                r#""look""#,
+            )
+            .replace(r#""isSidechain":false"#, r#""isSidechain":true"#),
+        ],
+    );
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    for id in [reply, result, side] {
+        let found = session(&output, Agent::ClaudeCode, id);
+        assert!(found.prompts.is_empty(), "{id}: {:?}", found.prompts);
+        assert_eq!(found.activity.len(), 2, "{id}");
+    }
+}
+
+#[test]
+fn history_entries_are_matched_to_transcripts_by_their_decoded_id_and_kept_from_the_window_start() {
+    let id = "4157e000-0000-4000-8000-000000000001";
+    let cwd = "/home/dev/app";
+    let home = Home::new();
+    home.write(
+        &format!(".claude/projects/-home-dev-app/{id}.jsonl"),
+        lines(&[user(
+            id,
+            cwd,
+            "00000000-0000-4000-8000-000000000001",
+            "2026-03-02T09:00:00.000Z",
+            r#""fix it""#,
+        )]),
+    );
+    // 1772443800000 ms is 2026-03-02T09:30:00Z; 1772409600000 is SINCE itself.
+    home.write(
+        ".claude/history.jsonl",
+        format!(
+            concat!(
+                // The transcript's session, its id written with an escape: a byte scan
+                // cannot tell it, the parse does, and the transcript alone counts its prompts.
+                r#"{{"display":"and again","pastedContents":{{}},"timestamp":1772443800000,"project":"{cwd}","sessionId":"\u0034157e000-0000-4000-8000-000000000001"}}"#,
+                "\n",
+                // A session without a transcript, at the very start of the window.
+                r#"{{"display":"at midnight","pastedContents":{{}},"timestamp":1772409600000,"project":"{cwd}","sessionId":"0ld00000-0000-4000-8000-000000000001"}}"#,
+                "\n",
+            ),
+            cwd = cwd,
+        ),
+    );
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    let ids: Vec<&str> = output.events.iter().map(|event| event.session_id.as_str()).collect();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert_eq!(session(&output, Agent::ClaudeCode, id).prompts, times(&["2026-03-02T09:00:00Z"]));
+    let orphan = session(&output, Agent::ClaudeCode, "0ld00000-0000-4000-8000-000000000001");
+    assert_eq!(orphan.prompts, times(&[SINCE]));
+    assert_eq!(orphan.title, "at midnight");
+}
+
+#[test]
+fn only_todo_write_plans_and_only_bash_runs_commands() {
+    use report_model::TodoStatus::Pending;
+    let id = "70d00000-0000-4000-8000-000000000002";
+    let cwd = "/home/dev/app";
+    // One assistant message calls TodoWrite and Bash, then two tools of an MCP server
+    // whose inputs have the same fields; a user record brings all the results back.
+    let message = serde_json::json!({
+        "model": "claude-sonnet-4-5", "id": "msg_3", "type": "message", "role": "assistant",
+        "content": [
+            {"type": "tool_use", "id": "toolu_01", "name": "TodoWrite",
+             "input": {"todos": [{"content": "ship it", "status": "pending", "activeForm": "Shipping"}]}},
+            {"type": "tool_use", "id": "toolu_02", "name": "Bash", "input": {"command": "make test"}},
+            {"type": "tool_use", "id": "toolu_03", "name": "mcp__board__sync",
+             "input": {"todos": [{"content": "a card of the board", "status": "pending"}]}},
+            {"type": "tool_use", "id": "toolu_04", "name": "mcp__remote__exec", "input": {"command": "make deploy"}}
+        ],
+        "stop_reason": "tool_use", "usage": {"input_tokens": 3, "output_tokens": 2}
+    });
+    let call = serde_json::json!({
+        "parentUuid": null, "isSidechain": false, "userType": "external", "cwd": cwd,
+        "sessionId": id, "version": "2.1.50", "gitBranch": "main", "message": message,
+        "type": "assistant", "uuid": "00000000-0000-4000-8000-000000000002",
+        "timestamp": "2026-03-02T09:00:05.000Z"
+    });
+    let failed = |tool: &str| serde_json::json!({"type": "tool_result", "tool_use_id": tool, "is_error": true, "content": "Exit code 2\nfailed"});
+    let results = serde_json::json!([failed("toolu_02"), {"type": "tool_result", "tool_use_id": "toolu_03", "content": "synced"}, failed("toolu_04")]);
+    let home = Home::new();
+    home.write(
+        &format!("{FOLDER}/{id}.jsonl"),
+        lines(&[
+            user(
+                id,
+                cwd,
+                "00000000-0000-4000-8000-000000000001",
+                "2026-03-02T09:00:00.000Z",
+                r#""ship it""#,
+            ),
+            call.to_string(),
+            user(
+                id,
+                cwd,
+                "00000000-0000-4000-8000-000000000003",
+                "2026-03-02T09:00:10.000Z",
+                &results.to_string(),
+            ),
+        ]),
+    );
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    assert_eq!(
+        scripted(&output),
+        vec![(
+            vec![("ship it".to_owned(), Pending)],
+            vec![("make test".to_owned(), Some(2), 1, true)]
+        )]
+    );
+}

@@ -802,3 +802,38 @@ fn only_todo_write_plans_and_only_bash_runs_commands() {
         )]
     );
 }
+
+#[test]
+fn a_main_chain_tool_output_that_is_not_utf8_is_passed_over() {
+    // A main-chain user message is decoded, and its tool results' output is passed over
+    // unread: bytes there that are not UTF-8 do not make the line malformed.
+    let id = "5c1d0000-0000-4000-8000-000000000002";
+    let cwd = "/home/dev/app";
+    let mut output = b"x".repeat(300);
+    output[150] = 0xff;
+    let mut line = format!(
+        r#"{{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"{cwd}","sessionId":"{id}","version":"2.1.50","gitBranch":"main","type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"toolu_01","content":""#
+    )
+    .into_bytes();
+    line.extend_from_slice(&output);
+    line.extend_from_slice(
+        br#""}]},"uuid":"00000000-0000-4000-8000-000000000002","timestamp":"2026-03-02T09:01:00.000Z"}"#,
+    );
+    line.push(b'\n');
+    let mut transcript = lines(&[user(
+        id,
+        cwd,
+        "00000000-0000-4000-8000-000000000001",
+        "2026-03-02T09:00:00.000Z",
+        r#""go""#,
+    )])
+    .into_bytes();
+    transcript.extend(line);
+    let home = Home::new();
+    home.write(&format!(".claude/projects/-home-dev-app/{id}.jsonl"), &transcript);
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    let found = session(&output, Agent::ClaudeCode, id);
+    assert_eq!(found.activity, times(&["2026-03-02T09:00:00Z", "2026-03-02T09:01:00Z"]));
+    let claude = status(&output, Agent::ClaudeCode);
+    assert!(claude.limits.iter().all(|limit| !limit.contains("malformed")), "{:?}", claude.limits);
+}

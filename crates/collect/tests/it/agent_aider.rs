@@ -249,6 +249,25 @@ stray line
         "{:?}",
         output.warnings
     );
+    // The FIFO is named, never taken for a history of the work tree.
+    let aider = status(&output, Agent::Aider);
+    assert_eq!((aider.files, aider.locations.clone()), (1, vec![path]));
+}
+
+#[test]
+fn aider_a_history_that_cannot_be_looked_at_is_named_and_a_missing_one_is_not() {
+    let home = tokyo();
+    let looped = home.path().join("looped");
+    fs_err::create_dir_all(&looped).expect("work tree");
+    fs_err::create_dir_all(home.path().join("plain")).expect("work tree");
+    // A link to itself: `stat` fails with ELOOP, not "not found".
+    let history = looped.join(".aider.input.history");
+    fs_err::os::unix::fs::symlink(".aider.input.history", &history).expect("self link");
+    let output = read(&home, &["looped", "plain"], ts(SINCE));
+    assert!(output.events.is_empty(), "{:?}", output.events);
+    assert_eq!(output.warnings.len(), 1, "{:?}", output.warnings);
+    assert!(en(&output.warnings[0]).contains(&history.display().to_string()));
+    assert!(!status(&output, Agent::Aider).found);
 }
 
 #[test]
@@ -261,4 +280,47 @@ fn aider_not_enabled_or_not_used_is_silent() {
     let config = SessionsConfig { agents: vec![Agent::Codex], ..SessionsConfig::default() };
     let off = read_aider(&home.env(), &config, &[home.path().join("app")], ts(SINCE));
     assert!(off.events.is_empty() && off.statuses.is_empty());
+}
+
+#[test]
+fn aider_a_runs_models_are_each_named_once_in_the_order_announced() {
+    let home = tokyo();
+    write(&home, "app", ".aider.input.history", "\n# 2026-03-02 19:00:05\n+plan the cache\n");
+    write(
+        &home,
+        "app",
+        ".aider.chat.history.md",
+        "
+# aider chat started at 2026-03-02 19:00:00
+
+> Aider v0.86.1  
+> Main model: anthropic/claude-sonnet-4-20250514 with architect edit format  
+> Editor model: anthropic/claude-3-5-haiku-20241022 with editor-diff edit format  
+> Weak model: anthropic/claude-3-5-haiku-20241022  
+
+#### plan the cache  
+
+> Model: anthropic/claude-sonnet-4-20250514 with diff edit format  
+",
+    );
+    let output = read(&home, &["app"], ts(SINCE));
+    assert_eq!(output.events.len(), 1, "{:?}", output.events);
+    assert_eq!(
+        output.events[0].models,
+        ["anthropic/claude-sonnet-4-20250514", "anthropic/claude-3-5-haiku-20241022"]
+    );
+}
+
+#[test]
+fn aider_a_multi_line_input_reads_as_its_lines_joined() {
+    let home = tokyo();
+    write(
+        &home,
+        "app",
+        ".aider.input.history",
+        "\n# 2026-03-02 19:00:05\n+add a cache\n+for the sessions\n+and test it\n",
+    );
+    let output = read(&home, &["app"], ts(SINCE));
+    assert_eq!(output.events.len(), 1, "{:?}", output.events);
+    assert_eq!(output.events[0].title, "add a cache for the sessions and test it");
 }

@@ -767,6 +767,11 @@ mod tests {
         assert!(is_placeholder_title("Child session - 2026-05-04T10:11:12.345Z"));
         assert!(!is_placeholder_title("New session - fix the parser"));
         assert!(!is_placeholder_title("Fix the parser"));
+        // The time exactly as `toISOString` writes it: 24 characters, milliseconds, `Z`.
+        assert!(!is_placeholder_title("New session - twenty-four plain chars."));
+        assert!(!is_placeholder_title("New session - twenty-four plain charsZ"));
+        assert!(!is_placeholder_title("New session - 2026-05-04T10:11:12Z"));
+        assert!(!is_placeholder_title("New session - 2026-05-04T10:11:12.345+00:00"));
     }
 
     #[test]

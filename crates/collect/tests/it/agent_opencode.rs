@@ -458,6 +458,9 @@ fn the_storage_layout_is_read() {
         .to_string(),
     );
     home.write(&format!("{root}/message/ses_1/msg_3.json"), "{\"id\": \"msg_3\", \"role\": ");
+    // Beside the parts: a file that is no part, and a folder named like one; not read.
+    home.write(&format!("{root}/part/msg_1/notes.txt"), "{ not json");
+    home.write(&format!("{root}/part/msg_1/prt_2.json/x"), "{ not json");
     let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
     let event = session(&output, Agent::Opencode, "ses_1");
     assert_eq!(event.title, "Port the CLI");
@@ -692,4 +695,249 @@ fn the_recorded_list_and_failed_command_are_read() {
     let output = home.read(Agent::Opencode, since);
     assert_eq!(output.events.len(), 3);
     assert_eq!(scripted(&output), vec![(recorded_todos(), recorded_failure())]);
+}
+
+#[test]
+fn a_database_whose_rows_are_only_in_a_fresh_wal_is_read() {
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    db.session("ses_1", None, "In the wal", "/work/proj", "2026-05-04T09:00:00Z");
+    db.user("msg_1", "ses_1", "2026-05-04T09:00:01Z", &[("still here", false)]);
+    let path = db.path.clone();
+    db.leave_without_checkpoint();
+    // The database file itself last written before the window; its `-wal` today.
+    set_mtime(&path, ts("2026-04-01T00:00:00Z"));
+    set_mtime(
+        &home.path().join(".local/share/opencode/opencode.db-wal"),
+        ts("2026-05-04T09:00:02Z"),
+    );
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(
+        session(&output, Agent::Opencode, "ses_1").prompts,
+        times(&["2026-05-04T09:00:01Z"])
+    );
+}
+
+#[test]
+fn of_two_databases_the_newest_list_of_a_session_wins() {
+    let home = Home::new();
+    let folder = home.path().join(".local/share/opencode");
+    // `opencode-beta.db` is listed before `opencode.db`; its list is the newer one here,
+    // then the older one.
+    for (beta_end, latest_end, want) in [
+        ("2026-05-04T11:00:04Z", "2026-05-04T10:00:04Z", "the beta's step"),
+        ("2026-05-04T10:00:04Z", "2026-05-04T11:00:04Z", "the latest's step"),
+    ] {
+        for (name, end, step) in [
+            ("opencode-beta.db", beta_end, "the beta's step"),
+            ("opencode.db", latest_end, "the latest's step"),
+        ] {
+            let path = folder.join(name);
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = fs_err::remove_file(format!("{}{suffix}", path.display()));
+            }
+            let db = Db::create(&path);
+            db.session("ses_1", None, "Add caching", "/work/proj", "2026-05-04T09:00:00Z");
+            db.user("msg_1", "ses_1", "2026-05-04T09:00:01Z", &[("plan it", false)]);
+            db.reply("msg_2", "ses_1", "2026-05-04T09:00:02Z", "2026-05-04T09:00:09Z", "gpt-5");
+            db.part(
+                "prt_a",
+                "msg_2",
+                "ses_1",
+                end,
+                &todowrite("completed", end, end, &[(step, "pending")]),
+            );
+            drop(db);
+        }
+        let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+        let todos: Vec<&str> = session(&output, Agent::Opencode, "ses_1")
+            .todos
+            .iter()
+            .map(|todo| todo.text.as_str())
+            .collect();
+        assert_eq!(todos, [want]);
+    }
+}
+
+#[test]
+fn a_database_without_opencodes_tables_is_named_as_such() {
+    let home = Home::new();
+    let folder = home.path().join(".local/share/opencode");
+    fs_err::create_dir_all(&folder).expect("folder");
+    // One with two of the three tables, one of another program.
+    for (name, tables) in [
+        ("opencode-partial.db", "CREATE TABLE session (id text); CREATE TABLE message (id text);"),
+        ("opencode-other.db", "CREATE TABLE kv (k text); CREATE TABLE meta (v text);"),
+    ] {
+        let conn = Connection::open(folder.join(name)).expect("open db");
+        conn.execute_batch(tables).expect("tables");
+    }
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert_eq!(output.warnings.len(), 2, "{:?}", output.warnings);
+    for (warning, name) in output.warnings.iter().zip(["opencode-other.db", "opencode-partial.db"])
+    {
+        let text = en(warning);
+        assert!(text.contains(name), "{text}");
+        assert!(text.contains("it has no `session`, `message` and `part` tables"), "{text}");
+    }
+}
+
+#[test]
+fn session_message_rows_are_named_only_when_message_holds_none() {
+    let event = |db: &Db, at: &str| {
+        db.conn
+            .execute(
+                "INSERT INTO session_message (id, session_id, type, seq, time_created, time_updated, data) \
+                 VALUES ('sm_1', 'ses_1', 'user', 1, ?1, ?1, '{}')",
+                params![ms(at)],
+            )
+            .expect("session_message");
+    };
+    let unknown = |home: &Home| {
+        status(&home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z")), Agent::Opencode)
+            .unknown
+            .clone()
+    };
+    let named = vec!["table session_message".to_owned()];
+    // Rows of the window there, none in `message`: named.
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    event(&db, "2026-05-04T09:00:00Z");
+    assert_eq!(unknown(&home), named);
+    drop(db);
+    // Its rows all older than the window: not named.
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    event(&db, "2026-05-03T09:00:00Z");
+    assert!(unknown(&home).is_empty());
+    drop(db);
+    // `message` holds the window's rows: the table is not needed, not named.
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    event(&db, "2026-05-04T09:00:00Z");
+    db.session("ses_1", None, "Fix it", "/work/proj", "2026-05-04T09:00:00Z");
+    db.user("msg_1", "ses_1", "2026-05-04T09:00:01Z", &[("fix it", false)]);
+    assert!(unknown(&home).is_empty());
+    drop(db);
+}
+
+#[test]
+fn a_sub_agent_of_a_sub_agent_finds_its_root_when_only_it_worked_today() {
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    // A hundred roots whose own messages are all from yesterday, each with a child whose
+    // own child alone worked today: every root is looked up through two parents.
+    for index in 0..100 {
+        let (root, child, grandchild) =
+            (format!("ses_r{index:03}"), format!("ses_c{index:03}"), format!("ses_g{index:03}"));
+        db.session(&root, None, &format!("Root {index}"), "/work/proj", "2026-05-03T09:00:00Z");
+        db.user(&format!("msg_r{index:03}"), &root, "2026-05-03T09:00:01Z", &[("plan", false)]);
+        db.session(&child, Some(&root), "Child", "/work/proj", "2026-05-03T09:00:02Z");
+        db.session(&grandchild, Some(&child), "Grandchild", "/work/proj", "2026-05-03T09:00:03Z");
+        db.reply(
+            &format!("msg_g{index:03}"),
+            &grandchild,
+            "2026-05-04T09:00:00Z",
+            "2026-05-04T09:00:05Z",
+            "claude-haiku-4-5",
+        );
+    }
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert_eq!(output.events.len(), 100);
+    for index in [0, 50, 99] {
+        let event = session(&output, Agent::Opencode, &format!("ses_r{index:03}"));
+        assert_eq!(event.title, format!("Root {index}"));
+        assert_eq!(event.activity, times(&["2026-05-04T09:00:00Z", "2026-05-04T09:00:05Z"]));
+    }
+    drop(db);
+}
+
+#[test]
+fn the_storage_layout_counts_its_sessions_and_finds_a_sub_agents_parent() {
+    let home = Home::new();
+    let root = ".local/share/opencode/storage";
+    let info = |id: &str, title: &str, parent: Option<&str>| {
+        let mut file = json!({"id": id, "version": "0.15.8", "projectID": "prj1", "title": title,
+            "directory": "/work/legacy",
+            "time": {"created": ms("2026-05-03T09:00:00Z"), "updated": ms("2026-05-03T09:00:00Z")}});
+        if let Some(parent) = parent {
+            file["parentID"] = json!(parent);
+        }
+        file.to_string()
+    };
+    home.write(&format!("{root}/session/prj1/ses_p.json"), info("ses_p", "Port the CLI", None));
+    home.write(
+        &format!("{root}/session/prj1/ses_c.json"),
+        info("ses_c", "Child session - 2026-05-04T09:00:00.000Z", Some("ses_p")),
+    );
+    // Not a project's folder: the oldest layout's messages live there.
+    home.write(&format!("{root}/session/message/ses_c.json"), info("ses_c", "Decoy", None));
+    // Only the sub-agent worked today; the parent's messages are from yesterday.
+    home.write(
+        &format!("{root}/message/ses_c/msg_2.json"),
+        json!({"id": "msg_2", "sessionID": "ses_c", "role": "assistant",
+               "time": {"created": ms("2026-05-04T09:00:02Z"), "completed": ms("2026-05-04T09:00:20Z")},
+               "modelID": "gpt-5-mini", "providerID": "openai"})
+        .to_string(),
+    );
+    let old = home.write(
+        &format!("{root}/message/ses_p/msg_1.json"),
+        json!({"id": "msg_1", "sessionID": "ses_p", "role": "user",
+               "time": {"created": ms("2026-05-03T09:00:01Z")}})
+        .to_string(),
+    );
+    set_mtime(&old, ts("2026-05-03T09:00:01Z"));
+    set_dir_mtime(&home.path().join(root).join("message/ses_p"), ts("2026-05-03T09:00:01Z"));
+    // In the fresh folder: a file that is no message, and a message file from before the
+    // window; neither is opened (either would be a malformed document).
+    home.write(&format!("{root}/message/ses_c/notes.txt"), "{ not json");
+    let stale = home.write(&format!("{root}/message/ses_c/msg_0.json"), "{ broken");
+    set_mtime(&stale, ts("2026-05-03T09:00:00Z"));
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(output.events.len(), 1, "{:?}", output.events);
+    let event = session(&output, Agent::Opencode, "ses_p");
+    assert_eq!(event.title, "Port the CLI");
+    assert_eq!(event.activity, times(&["2026-05-04T09:00:02Z", "2026-05-04T09:00:20Z"]));
+    // Both sessions' message folders, the old one too.
+    assert_eq!(status(&output, Agent::Opencode).files, 2);
+}
+
+#[test]
+fn every_sub_agent_of_a_busy_day_in_the_storage_layout_finds_its_root() {
+    let home = Home::new();
+    let root = ".local/share/opencode/storage";
+    // A hundred roots that did not work today, each with a sub-agent that did.
+    for index in 0..100 {
+        let (parent, child) = (format!("ses_p{index:03}"), format!("ses_c{index:03}"));
+        let info = |id: &str, title: String, parent: Option<&str>| {
+            json!({"id": id, "version": "0.15.8", "projectID": "prj1", "title": title,
+                   "directory": "/work/legacy", "parentID": parent,
+                   "time": {"created": ms("2026-05-03T09:00:00Z"), "updated": ms("2026-05-03T09:00:00Z")}})
+            .to_string()
+        };
+        home.write(
+            &format!("{root}/session/prj1/{parent}.json"),
+            info(&parent, format!("Root {index}"), None),
+        );
+        home.write(
+            &format!("{root}/session/prj1/{child}.json"),
+            info(&child, "Child".to_owned(), Some(&parent)),
+        );
+        home.write(
+            &format!("{root}/message/{child}/msg_{index:03}.json"),
+            json!({"id": format!("msg_{index:03}"), "sessionID": child, "role": "assistant",
+                   "time": {"created": ms("2026-05-04T09:00:02Z")}, "modelID": "gpt-5-mini"})
+            .to_string(),
+        );
+    }
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert_eq!(output.events.len(), 100);
+    for index in [0, 50, 99] {
+        assert_eq!(
+            session(&output, Agent::Opencode, &format!("ses_p{index:03}")).title,
+            format!("Root {index}")
+        );
+    }
 }

@@ -984,6 +984,34 @@ mod tests {
     }
 
     #[test]
+    fn sqlite_times_are_ms_or_text() {
+        let want = from_ms(1_777_885_200_000);
+        assert!(want.is_some());
+        assert_eq!(time_value(ValueRef::Integer(1_777_885_200_000)), want);
+        assert_eq!(time_value(ValueRef::Real(1_777_885_200_000.0)), want);
+        assert_eq!(time_value(ValueRef::Text(b"1777885200000")), want);
+        assert_eq!(time_value(ValueRef::Text(b"2026-05-04T09:00:00Z")), want);
+        // A real that is no number of ms is no time (not the epoch a cast would make).
+        for bad in [f64::NAN, f64::INFINITY, -f64::INFINITY, 1.0e300] {
+            assert_eq!(time_value(ValueRef::Real(bad)), None, "{bad}");
+        }
+        assert_eq!(time_value(ValueRef::Text(b"yesterday")), None);
+        assert_eq!(time_value(ValueRef::Null), None);
+    }
+
+    #[test]
+    fn a_json_time_is_ms_or_text() {
+        let want = from_ms(1_777_885_200_000);
+        assert!(want.is_some());
+        assert_eq!(json_time(&serde_json::json!(1_777_885_200_000_i64)), want);
+        assert_eq!(json_time(&serde_json::json!("1777885200000")), want);
+        assert_eq!(json_time(&serde_json::json!("2026-05-04T09:00:00Z")), want);
+        assert_eq!(json_time(&serde_json::json!("soon")), None);
+        assert_eq!(json_time(&serde_json::json!(1.5)), None);
+        assert_eq!(json_time(&serde_json::json!(null)), None);
+    }
+
+    #[test]
     fn hex_round_trips() {
         assert_eq!(decode_hex(b"7b7d"), Some(b"{}".to_vec()));
         assert_eq!(decode_hex(b"7b7"), None);

@@ -418,3 +418,25 @@ fn a_missing_cursor_is_silent() {
     assert!(output.events.is_empty() && output.warnings.is_empty());
     assert!(!status(&output, Agent::Cursor).found);
 }
+
+#[test]
+fn a_chat_whose_store_is_old_and_its_wal_fresh_is_read_until_the_wal() {
+    let home = Home::new();
+    let path = cli_chat(
+        &home,
+        "c4",
+        "/work/api",
+        "Port the importer",
+        "2026-05-04T09:00:00Z",
+        &[user("<user_query>first</user_query>"), user("<user_query>second</user_query>")],
+    );
+    // The database file last written before the window; the rows since, in the `-wal`.
+    set_mtime(&path, ts("2026-05-03T12:00:00Z"));
+    set_mtime(&PathBuf::from(format!("{}-wal", path.display())), ts("2026-05-04T10:00:00Z"));
+    let output = home.read(Agent::Cursor, ts("2026-05-04T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let event = session(&output, Agent::Cursor, "c4");
+    assert_eq!(event.prompts, times(&["2026-05-04T09:00:00Z", "2026-05-04T10:00:00Z"]));
+    let cursor = status(&output, Agent::Cursor);
+    assert_eq!((cursor.files, cursor.entries), (1, 1));
+}

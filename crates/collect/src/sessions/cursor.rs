@@ -971,6 +971,18 @@ mod tests {
         assert!(protobuf_fields(&[0x0b]).is_none(), "group wire type");
         let fields = protobuf_fields(&[0x0a, 0x02, 7, 8, 0x10, 0x01]).expect("valid");
         assert!(matches!(fields.as_slice(), [(1, Field::Bytes([7, 8])), (2, Field::Varint)]));
+        // Fixed-width fields are passed over, whole, to the fields after them.
+        let mut buffer = vec![0x19];
+        buffer.extend([1, 2, 3, 4, 5, 6, 7, 8]);
+        buffer.push(0x25);
+        buffer.extend([1, 2, 3, 4]);
+        buffer.extend([0x0a, 0x01, 9]);
+        let fields = protobuf_fields(&buffer).expect("valid");
+        assert!(matches!(fields.as_slice(), [(1, Field::Bytes([9]))]));
+        assert!(protobuf_fields(&[0x19, 1, 2, 3, 4, 5, 6, 7]).is_none(), "fixed64 cut short");
+        assert!(protobuf_fields(&[0x25, 1, 2, 3]).is_none(), "fixed32 cut short");
+        assert!(protobuf_fields(&[0x19, 1, 2, 3, 4, 5, 6, 7, 8]).is_some_and(|f| f.is_empty()));
+        assert!(protobuf_fields(&[0x25, 1, 2, 3, 4]).is_some_and(|f| f.is_empty()));
     }
 
     #[test]
@@ -1009,6 +1021,17 @@ mod tests {
         assert_eq!(json_time(&serde_json::json!("soon")), None);
         assert_eq!(json_time(&serde_json::json!(1.5)), None);
         assert_eq!(json_time(&serde_json::json!(null)), None);
+    }
+
+    #[test]
+    fn file_uris_are_percent_decoded() {
+        assert_eq!(percent_decode("/work/ide%20proj").as_deref(), Some("/work/ide proj"));
+        assert_eq!(percent_decode("/a%2Bb/c%3d").as_deref(), Some("/a+b/c="));
+        assert_eq!(percent_decode("/caf%C3%A9").as_deref(), Some("/café"));
+        assert_eq!(percent_decode("/plain").as_deref(), Some("/plain"));
+        assert_eq!(percent_decode("/bad%zz"), None);
+        assert_eq!(percent_decode("/cut%2"), None);
+        assert_eq!(percent_decode("/not-utf8%FF"), None);
     }
 
     #[test]

@@ -261,6 +261,8 @@ fn agent_transcripts_are_read_with_the_cwd_from_the_slug() {
     assert_eq!(output.events.len(), 3);
     assert_eq!(output.warnings.len(), 1, "the malformed line: {:?}", output.warnings);
     assert!(en(&output.warnings[0]).contains("t1.jsonl"));
+    // One transcript per session id, the `.txt` of `t1` not counted again.
+    assert_eq!(status(&output, Agent::Cursor).files, 3);
 }
 
 #[test]
@@ -325,7 +327,14 @@ fn ide_home() -> Home {
     put(
         "bubbleId:cmp-1:b2",
         json!({"_v": 3, "type": 2, "bubbleId": "b2", "text": "Done.",
-                                    "createdAt": "2026-05-04T09:01:00.000Z"}),
+                                    "createdAt": "2026-05-04T09:01:00.000Z",
+                                    "modelInfo": {"modelName": "default"}}),
+    );
+    // A reply from before the window: neither its time nor its model is today's.
+    put(
+        "bubbleId:cmp-1:b0",
+        json!({"_v": 3, "type": 2, "bubbleId": "b0", "text": "Earlier.",
+               "createdAt": "2026-05-03T09:01:00.000Z", "modelInfo": {"modelName": "gpt-4.1"}}),
     );
     put(
         "bubbleId:cmp-1:b3",
@@ -381,6 +390,7 @@ fn ide_composers_are_read_from_the_global_and_workspace_databases() {
     assert_eq!(inline.title, "inline prompt");
     assert_eq!(inline.prompts, times(&["2026-05-04T11:00:01Z"]));
     assert!(output.events.iter().all(|event| event.session_id != "cmp-old"));
+    assert_eq!(status(&output, Agent::Cursor).files, 1, "the global database");
 }
 
 #[test]
@@ -406,6 +416,9 @@ fn an_old_global_database_is_not_opened() {
     let home = Home::new();
     let path = home.write(".config/Cursor/User/globalStorage/state.vscdb", b"garbage");
     set_mtime(&path, ts("2026-04-01T00:00:00Z"));
+    // A workspace's database as old is not opened either.
+    let workspace = home.write(".config/Cursor/User/workspaceStorage/5f2a/state.vscdb", b"garbage");
+    set_mtime(&workspace, ts("2026-04-01T00:00:00Z"));
     let output = home.read(Agent::Cursor, ts("2026-05-04T00:00:00Z"));
     assert!(output.warnings.is_empty(), "{:?}", output.warnings);
     assert!(status(&output, Agent::Cursor).found);
@@ -439,4 +452,20 @@ fn a_chat_whose_store_is_old_and_its_wal_fresh_is_read_until_the_wal() {
     assert_eq!(event.prompts, times(&["2026-05-04T09:00:00Z", "2026-05-04T10:00:00Z"]));
     let cursor = status(&output, Agent::Cursor);
     assert_eq!((cursor.files, cursor.entries), (1, 1));
+}
+
+#[test]
+fn a_global_database_without_composers_is_read_as_none() {
+    let home = Home::new();
+    let user = home.path().join(".config/Cursor/User");
+    // An install that never opened a composer: no `cursorDiskKV` table yet.
+    let global = wal_db(
+        &user.join("globalStorage/state.vscdb"),
+        "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);",
+    );
+    leave(global);
+    let output = home.read(Agent::Cursor, ts("2026-05-04T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert!(output.events.is_empty());
+    assert_eq!(status(&output, Agent::Cursor).files, 1);
 }

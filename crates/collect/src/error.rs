@@ -66,6 +66,15 @@ pub enum Error {
         /// What SQLite said, or what is missing.
         reason: String,
     },
+    /// A configuration file of another program (atuin's `config.toml`) that is not in
+    /// its format: what is wrong, and where.
+    #[error("`{}` is not valid TOML ({reason})", .path.display())]
+    Config {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with its line.
+        reason: String,
+    },
     /// A repository's `.git` file does not name a git dir.
     #[error("`{}` does not name a git dir (`gitdir: <path>`)", .path.display())]
     NotGitFile {
@@ -132,6 +141,7 @@ impl Error {
             | Error::NotRegular { .. }
             | Error::TooLarge { .. }
             | Error::Database { .. }
+            | Error::Config { .. }
             | Error::NotGitFile { .. } => WarningCode::SourceUnreadable,
             Error::LinesTooLong { .. } => WarningCode::MalformedLines,
             Error::Git { .. } | Error::GitWip { .. } => WarningCode::GitFailed,
@@ -168,7 +178,7 @@ impl Error {
                 line: *line,
                 limit: *limit,
             },
-            Error::Database { path, reason } => {
+            Error::Database { path, reason } | Error::Config { path, reason } => {
                 WarningDetail::Unreadable { shell, path: shown(path), error: reason.clone() }
             }
             Error::NotGitFile { path } => WarningDetail::NotGitFile { shell, path: shown(path) },

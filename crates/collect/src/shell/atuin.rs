@@ -16,8 +16,11 @@
 //!   which is then used. A relative path in the config or those variables is relative
 //!   to the config file's folder.
 //!
-//! Only those two top-level keys are read, by a small parser of TOML strings; `~` and
-//! `$VAR` in them are expanded as atuin does.
+//! Only those two top-level keys are read, with the `toml` crate (as atuin's own
+//! settings are); `~` and `$VAR` in them are expanded as atuin does. A config that is
+//! not valid TOML (atuin itself refuses to start on one) is named in a warning, with the
+//! line and what is wrong there, and the database is looked for where nothing configures
+//! it.
 //!
 //! The database is opened read-only, with `query_only` on as well, so nothing is ever
 //! written to it. atuin keeps it in WAL mode, and a read-only reader of a WAL database
@@ -127,10 +130,10 @@ pub(super) fn db_path(env: &Env) -> (PathBuf, Option<Error>) {
     }
     let (mut db_path, mut data_dir, mut problem) = (None, None, None);
     match fsread::read_small_text(&config_file, fsread::CONFIG_FILE_MAX) {
-        Ok(text) => {
-            db_path = toml_string(&text, "db_path");
-            data_dir = toml_string(&text, "data_dir");
-        }
+        Ok(text) => match settings(&text) {
+            Ok(settings) => (db_path, data_dir) = (settings.db_path, settings.data_dir),
+            Err(reason) => problem = Some(Error::Config { path: config_file.clone(), reason }),
+        },
         Err(error) if error.is_not_found() => {}
         Err(error) => problem = Some(error),
     }
@@ -282,59 +285,27 @@ fn agent(author: Option<&str>, author_kind: Option<i64>, hostname: Option<&str>)
     (KNOWN_AGENTS.contains(&author) && defaulted != Some(author)).then(|| author.to_owned())
 }
 
-/// The value of a top-level string key in a TOML text, without a TOML parser: keys
-/// after the first table header belong to a table. Multi-line strings are not
-/// supported (atuin's paths do not need them).
-fn toml_string(text: &str, key: &str) -> Option<String> {
-    for line in text.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            return None;
-        }
-        let Some((name, value)) = line.split_once('=') else { continue };
-        let name = name.trim();
-        let name = name.strip_prefix('"').and_then(|name| name.strip_suffix('"')).unwrap_or(name);
-        if name == key {
-            return toml_string_value(value.trim());
-        }
-    }
-    None
+/// The keys of atuin's `config.toml` that place its database (all others are atuin's
+/// own business and are not looked at).
+#[derive(Debug, Default, serde::Deserialize)]
+struct Settings {
+    db_path: Option<String>,
+    data_dir: Option<String>,
 }
 
-fn toml_string_value(value: &str) -> Option<String> {
-    if value.starts_with("\"\"\"") || value.starts_with("'''") {
-        return None;
-    }
-    if let Some(literal) = value.strip_prefix('\'') {
-        return literal.split_once('\'').map(|(text, _)| text.to_owned());
-    }
-    let mut chars = value.strip_prefix('"')?.chars();
-    let mut text = String::new();
-    while let Some(char) = chars.next() {
-        match char {
-            '"' => return Some(text),
-            '\\' => {
-                let escaped = match chars.next()? {
-                    'n' => '\n',
-                    't' => '\t',
-                    'r' => '\r',
-                    'b' => '\u{8}',
-                    'f' => '\u{c}',
-                    '\\' => '\\',
-                    '"' => '"',
-                    marker @ ('u' | 'U') => {
-                        let len = if marker == 'u' { 4 } else { 8 };
-                        let hex: String = chars.by_ref().take(len).collect();
-                        char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?
-                    }
-                    _ => return None,
-                };
-                text.push(escaped);
+/// [`Settings`] from the config's text; what is wrong, with its line, when the text is
+/// not valid TOML or either key is not a string.
+fn settings(text: &str) -> Result<Settings, String> {
+    toml::from_str(text).map_err(|error: toml::de::Error| {
+        let message = error.message().trim_end_matches('\n');
+        match error.span() {
+            Some(span) => {
+                let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+                format!("line {line}: {message}")
             }
-            other => text.push(other),
+            None => message.to_owned(),
         }
-    }
-    None
+    })
 }
 
 /// Expands a leading `~` and `$NAME` / `${NAME}` from the injected environment (with
@@ -382,13 +353,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_top_level_string_keys_only() {
-        let text = "# db_path = \"/commented\"\nauto_sync = true\n\"db_path\" = \"/x/\\u00e9.db\" # trailing\n[sync]\ndata_dir = '/nope'\n";
-        assert_eq!(toml_string(text, "db_path").as_deref(), Some("/x/é.db"));
-        assert_eq!(toml_string(text, "data_dir"), None);
-        assert_eq!(toml_string("db_path = '~/h.db'", "db_path").as_deref(), Some("~/h.db"));
-        assert_eq!(toml_string("db_path = \"\"\"\n/x\"\"\"", "db_path"), None);
-        assert_eq!(toml_string("db_path = \"unterminated", "db_path"), None);
+    fn reads_the_top_level_keys_as_toml_does() {
+        let text = "# db_path = \"/commented\"\nauto_sync = true\n\"db_path\" = \"/x/\\u00e9\\t\\\"q\\\"\\\\.db\" # trailing\n[sync]\ndata_dir = '/nope'\n";
+        let read = settings(text).unwrap();
+        assert_eq!(read.db_path.as_deref(), Some("/x/é\t\"q\"\\.db"));
+        // A key under a table is the table's.
+        assert_eq!(read.data_dir, None);
+        let literal = settings("data_dir = '~/h'").unwrap();
+        assert_eq!((literal.db_path, literal.data_dir.as_deref()), (None, Some("~/h")));
+        // Multi-line strings are TOML too.
+        let multi = settings("db_path = \"\"\"\n/x/h.db\"\"\"").unwrap();
+        assert_eq!(multi.db_path.as_deref(), Some("/x/h.db"));
+        assert_eq!(settings("").unwrap().db_path, None);
+    }
+
+    #[test]
+    fn a_config_that_is_not_toml_names_its_line() {
+        assert_eq!(
+            settings("auto_sync = true\ndb_path = \"unterminated\n").unwrap_err(),
+            "line 2: invalid basic string, expected `\"`"
+        );
+        let wrong_type = settings("db_path = 3\n").unwrap_err();
+        assert!(wrong_type.starts_with("line 1: invalid type: integer `3`"), "{wrong_type}");
     }
 
     #[test]

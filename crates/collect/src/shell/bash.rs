@@ -111,4 +111,20 @@ mod tests {
         assert_eq!(scan.entries, 1);
         assert_eq!(scan.events[0].time, Timestamp::from_second(2).unwrap());
     }
+
+    #[test]
+    fn a_lone_hash_is_a_command_line_not_a_timestamp() {
+        let scan = parse(
+            &b"#1
+#
+#2
+ls
+#x
+"[..],
+            Timestamp::UNIX_EPOCH,
+        );
+        let commands: Vec<_> = scan.events.iter().map(|event| event.command.as_str()).collect();
+        assert_eq!(commands, ["#", "ls\n#x"]);
+        assert_eq!((scan.entries, scan.malformed), (2, 0));
+    }
 }

@@ -141,4 +141,21 @@ mod tests {
         assert_eq!((scan.entries, scan.malformed, scan.first_malformed_line), (1, 1, Some(3)));
         assert_eq!(scan.events[0].time, Timestamp::from_second(5).unwrap());
     }
+
+    #[test]
+    fn the_yaml_markers_between_blocks_are_no_entries() {
+        for marker in ["%YAML 1.2", "---", "..."] {
+            let text = format!("- cmd: ls\n  when: 5\n{marker}\n- cmd: pwd\n  when: 6\n");
+            let scan = parse(text.as_bytes(), Timestamp::UNIX_EPOCH);
+            assert_eq!((scan.entries, scan.malformed), (2, 0), "{marker}");
+        }
+    }
+
+    #[test]
+    fn a_time_with_spaces_around_it_is_read() {
+        let scan = parse(&b"- cmd: ls\n  when:   7   \n"[..], Timestamp::UNIX_EPOCH);
+        assert_eq!((scan.entries, scan.malformed), (1, 0));
+        assert_eq!(scan.events[0].time, Timestamp::from_second(7).unwrap());
+        assert_eq!(trim(b"  "), b"");
+    }
 }

@@ -1017,3 +1017,365 @@ fn atuin_shell_column_limits_which_history_copy_is_dropped() {
     shells.sort();
     assert_eq!(shells, [Shell::Zsh, Shell::Atuin]);
 }
+
+// What cargo-mutants found loose in the shell readers (docs/mutation/shell.md).
+
+/// The stale-history warnings of two shells, by shell name, with `$SHELL` set to `login`.
+fn stale_warnings(login: &str) -> (Vec<String>, usize, usize) {
+    let home = Home::new();
+    let zsh = home.write(".zsh_history", b": 1795161600:0;ls\n");
+    let bash = home.write(".bash_history", b"#1795161600\nls\n");
+    set_mtime(&zsh, 1_795_161_601);
+    set_mtime(&bash, 1_795_161_601);
+    let env = home.env().with_var("SHELL", login);
+    let output = read(&env, &only(&[Shell::Zsh, Shell::Bash]));
+    let shells = output.warnings.iter().map(|warning| en(warning)[..5].to_owned()).collect();
+    (shells, status(&output, "zsh").notes.len(), status(&output, "bash").notes.len())
+}
+
+#[test]
+fn the_login_shell_alone_warns_of_its_stale_history() {
+    // zsh's: only zsh's warns; fish's: neither (both stay notes); none known: both.
+    assert_eq!(stale_warnings("/usr/bin/zsh"), (vec!["zsh: ".to_owned()], 1, 1));
+    assert_eq!(stale_warnings("/usr/local/bin/fish"), (Vec::new(), 1, 1));
+    assert_eq!(stale_warnings("/bin/tcsh").0, ["zsh: ", "bash:"]);
+}
+
+#[test]
+fn a_stale_history_is_named_by_its_newest_file() {
+    let named = |histfile_mtime: u64, default_mtime: u64| {
+        let home = Home::new();
+        let histfile = home.write(".histfile", b": 1795161600:0;ls\n");
+        let default = home.write(".zsh_history", b": 1795161600:0;pwd\n");
+        set_mtime(&histfile, histfile_mtime);
+        set_mtime(&default, default_mtime);
+        let env = home.env().with_var("HISTFILE", "~/.histfile");
+        let output = read(&env, &only(&[Shell::Zsh]));
+        let warnings = warnings(&output, &home);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        warnings[0].1.split('`').nth(1).unwrap().to_owned()
+    };
+    assert_eq!(named(1_795_161_601, 1_795_161_700), "~/.zsh_history");
+    assert_eq!(named(1_795_161_700, 1_795_161_601), "~/.histfile");
+    // Of two written at the same second, the first read.
+    assert_eq!(named(1_795_161_601, 1_795_161_601), "~/.histfile");
+}
+
+#[test]
+fn a_history_written_as_the_window_begins_is_not_stale() {
+    let home = Home::new();
+    let zsh = home.write(".zsh_history", b": 1795161600:0;ls\n");
+    set_mtime(&zsh, SINCE as u64);
+    let output = read(&home.env(), &only(&[Shell::Zsh]));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert!(status(&output, "zsh").notes.is_empty());
+    set_mtime(&zsh, SINCE as u64 - 1);
+    let output = read(&home.env(), &only(&[Shell::Zsh]));
+    assert_eq!(output.warnings[0].code(), WarningCode::HistoryStale);
+}
+
+#[test]
+fn a_histfile_is_told_zsh_by_its_dated_lines_whatever_comes_before() {
+    let home = Home::new();
+    // A lone `#`, a number and a plain command are no bash timestamp; the zsh line is
+    // a zsh one. The name says nothing, and the login shell would say bash.
+    home.write("hist/commands", b"#\n12345\nls -la\n: 1795770900:0;from histfile\n");
+    let env = home
+        .env()
+        .with_var("HISTFILE", home.path().join("hist/commands").to_str().unwrap())
+        .with_var("SHELL", "/bin/bash");
+
+    let output = read(&env, &only(&[Shell::Zsh, Shell::Bash]));
+
+    assert_eq!(output.events, [event(Shell::Zsh, 1_795_770_900, "from histfile")]);
+    assert_eq!(status(&output, "zsh").locations[0], home.path().join("hist/commands"));
+    assert_eq!(status(&output, "bash").locations, [home.path().join(".bash_history")]);
+}
+
+#[test]
+fn zsh_blank_lines_are_no_entries() {
+    let home = Home::new();
+    home.write(".zsh_history", b": 1795770900:0;ls\n\n\n: 1795770960:0;pwd\n\n");
+    let output = read(&home.env(), &only(&[Shell::Zsh]));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(status(&output, "zsh").entries, 2);
+}
+
+#[test]
+fn zsh_trailing_spaces_stay_unless_they_follow_a_backslash() {
+    let home = Home::new();
+    // A command of spaces alone, one ending in two spaces, and one ending in a
+    // backslash (which zsh writes with one space after it).
+    home.write(
+        ".zsh_history",
+        b": 1795770900:0;   \n: 1795770960:0;ls  \n: 1795771020:0;echo \\\\ \n",
+    );
+    let output = read(&home.env(), &only(&[Shell::Zsh]));
+    let commands: Vec<&str> = output.events.iter().map(|event| event.command.as_str()).collect();
+    assert_eq!(commands, ["ls  ", "echo \\\\"]);
+}
+
+#[test]
+fn a_history_line_past_the_limit_is_named_and_the_rest_read() {
+    let home = Home::new();
+    let mut text = b": 1795770900:0;ls\n: 1795770960:0;".to_vec();
+    text.extend(std::iter::repeat_n(b'x', 300 << 10));
+    text.extend_from_slice(b"\n: 1795771020:0;pwd\n");
+    home.write(".zsh_history", &text);
+
+    let output = read(&home.env(), &only(&[Shell::Zsh]));
+
+    let commands: Vec<&str> = output.events.iter().map(|event| event.command.as_str()).collect();
+    assert_eq!(commands, ["ls", "pwd"]);
+    assert_eq!(
+        warnings(&output, &home),
+        [(
+            WarningCode::MalformedLines,
+            "zsh: `~/.zsh_history`: 1 line longer than 256 KiB skipped (first at line 2)"
+                .to_owned()
+        )]
+    );
+}
+
+/// The longest command kept (`scan::ENTRY_MAX`): four lines' worth of the 256 KiB line cap.
+const ENTRY_MAX: usize = 4 * (256 << 10);
+
+/// The one command read from a history, its length and whether it was cut.
+fn one_command(home: &Home, shell: Shell) -> (usize, bool) {
+    let output = read(&home.env(), &only(&[shell]));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(output.events.len(), 1);
+    (output.events[0].command.len(), output.events[0].truncated)
+}
+
+#[test]
+fn bash_multi_line_commands_are_kept_up_to_the_entry_cap_exactly() {
+    let line = 256 << 10;
+    for (last, expected) in [
+        // Three full lines, three newlines and the rest: exactly the cap.
+        (ENTRY_MAX - 3 * line - 3, (ENTRY_MAX, false)),
+        // One byte more: the last line is left out and the command marked cut.
+        (ENTRY_MAX - 3 * line - 2, (3 * line + 2, true)),
+    ] {
+        let home = Home::new();
+        let mut text = b"#1795770900\n".to_vec();
+        for length in [line, line, line, last] {
+            text.extend(std::iter::repeat_n(b'a', length));
+            text.push(b'\n');
+        }
+        home.write(".bash_history", &text);
+        assert_eq!(one_command(&home, Shell::Bash), expected, "last line of {last}");
+    }
+}
+
+#[test]
+fn zsh_continued_commands_are_kept_up_to_the_entry_cap_exactly() {
+    let line = 256 << 10;
+    let prefix = b": 1795770900:0;";
+    for (last, expected) in [
+        // Four full lines (each backslash read as a newline) and the rest: the cap.
+        (15, (ENTRY_MAX, false)),
+        (16, (ENTRY_MAX - 15, true)),
+    ] {
+        let home = Home::new();
+        let mut text = prefix.to_vec();
+        text.extend(std::iter::repeat_n(b'a', line - prefix.len() - 1));
+        text.extend_from_slice(b"\\\n");
+        for _ in 0..3 {
+            text.extend(std::iter::repeat_n(b'b', line - 1));
+            text.extend_from_slice(b"\\\n");
+        }
+        text.extend(std::iter::repeat_n(b'c', last));
+        text.push(b'\n');
+        home.write(".zsh_history", &text);
+        assert_eq!(one_command(&home, Shell::Zsh), expected, "last line of {last}");
+    }
+}
+
+#[test]
+fn atuin_drops_only_the_copy_of_the_shell_it_names() {
+    let home = Home::new();
+    let db = home.path().join(".atuin/data/history.db");
+    fs_err::create_dir_all(db.parent().unwrap()).unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(ATUIN_18_SCHEMA).unwrap();
+    for (id, second, command, shell) in
+        [("a", 1_795_770_900_i64, "make", "zsh"), ("b", 1_795_770_960, "cargo test", "bash")]
+    {
+        conn.execute(
+            "INSERT INTO history (id, timestamp, duration, exit, command, cwd, session, hostname, shell)
+             VALUES (?1, ?2, 1, 0, ?3, '/w', 's', 'h:u', ?4)",
+            rusqlite::params![id, second * 1_000_000_000, command, shell],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    // zsh's clock a second behind atuin's; bash's on it; fish has neither command.
+    home.write(".zsh_history", b": 1795770899:0;make\n: 1795770959:0;cargo test\n");
+    home.write(".bash_history", b"#1795770900\nmake\n#1795770960\ncargo test\n");
+    home.write(".local/share/fish/fish_history", b"- cmd: ls\n  when: 1795770900\n");
+
+    let output = read(&home.env(), &only(&[Shell::Zsh, Shell::Bash, Shell::Fish, Shell::Atuin]));
+
+    let mut kept: Vec<(Shell, &str)> =
+        output.events.iter().map(|event| (event.shell, event.command.as_str())).collect();
+    kept.sort_unstable();
+    assert_eq!(
+        kept,
+        [
+            (Shell::Zsh, "cargo test"),
+            (Shell::Bash, "make"),
+            (Shell::Fish, "ls"),
+            (Shell::Atuin, "cargo test"),
+            (Shell::Atuin, "make"),
+        ]
+    );
+    let limits = |source| status(&output, source).limits.clone();
+    assert_eq!(limits("zsh"), ["zsh: 1 command also recorded by atuin counted once, from atuin"]);
+    assert_eq!(limits("bash"), ["bash: 1 command also recorded by atuin counted once, from atuin"]);
+    assert!(limits("fish").is_empty());
+}
+
+/// An atuin database whose `history` table has no declared types, so that SQLite keeps
+/// each value as written: (timestamp, command).
+fn untyped_atuin(home: &Home, rows: &[(rusqlite::types::Value, &str)]) {
+    let db = home.path().join(".atuin/data/history.db");
+    fs_err::create_dir_all(db.parent().unwrap()).unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("CREATE TABLE history (id, timestamp, command);").unwrap();
+    for (id, (time, command)) in rows.iter().enumerate() {
+        conn.execute(
+            "INSERT INTO history (id, timestamp, command) VALUES (?1, ?2, ?3)",
+            rusqlite::params![i64::try_from(id).unwrap(), time, command],
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn atuin_times_written_as_text_are_read_and_bounded_by_the_window() {
+    use rusqlite::types::Value::{Integer, Text};
+    let home = Home::new();
+    let ns = |second: i64| second * 1_000_000_000;
+    untyped_atuin(
+        &home,
+        &[
+            // Text compares above every integer in SQLite: the reader bounds these.
+            (Text(ns(SINCE - 1).to_string()), "before"),
+            (Text(ns(SINCE).to_string()), "at the start"),
+            (Text(format!(" {} ", ns(SINCE + 60))), "later"),
+            (Integer(ns(SINCE + 120)), "   "),
+            (Text("yesterday".to_owned()), "no time"),
+        ],
+    );
+
+    let output = read(&home.env(), &only(&[Shell::Atuin]));
+
+    let commands: Vec<&str> = output.events.iter().map(|event| event.command.as_str()).collect();
+    assert_eq!(commands, ["at the start", "later"]);
+    assert_eq!(
+        warnings(&output, &home),
+        [(
+            WarningCode::MalformedLines,
+            "atuin: 1 row of `~/.atuin/data/history.db` skipped (no usable time or command)"
+                .to_owned()
+        )]
+    );
+}
+
+#[test]
+fn atuin_rows_of_any_age_are_read_for_a_window_before_1677() {
+    use rusqlite::types::Value::Integer;
+    let home = Home::new();
+    untyped_atuin(&home, &[(Integer(0), "at the epoch"), (Integer(SINCE * 1_000_000_000), "now")]);
+    let output = read_shell(&home.env(), &only(&[Shell::Atuin]), Timestamp::MIN);
+    assert_eq!(output.events.len(), 2, "{:?}", output.events);
+}
+
+#[test]
+fn atuin_table_without_a_command_column_is_named() {
+    let home = Home::new();
+    let db = home.path().join(".atuin/data/history.db");
+    fs_err::create_dir_all(db.parent().unwrap()).unwrap();
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch("CREATE TABLE history (id text, timestamp integer);")
+        .unwrap();
+    let output = read(&home.env(), &only(&[Shell::Atuin]));
+    assert_eq!(
+        warnings(&output, &home),
+        [(
+            WarningCode::SourceUnreadable,
+            "atuin: cannot read `~/.atuin/data/history.db`: it has no `history` table with `timestamp` and `command` columns".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn atuin_legacy_folders_are_named_only_where_atuin_passes_them_by() {
+    let limits = |home: &Home, env: &Env| -> Vec<String> {
+        let output = read(env, &only(&[Shell::Atuin]));
+        status(&output, "atuin")
+            .limits
+            .iter()
+            .map(|limit| limit.replace(&home.path().display().to_string(), "~"))
+            .collect()
+    };
+    let home = Home::new();
+    fs_err::create_dir_all(home.path().join(".atuin/data")).unwrap();
+    // No legacy folder: nothing to name.
+    assert!(limits(&home, &home.env()).is_empty());
+    // The database configured elsewhere: the legacy folder is not passed by either.
+    fs_err::create_dir_all(home.path().join(".local/share/atuin")).unwrap();
+    home.write(".atuin/config.toml", b"db_path = \"~/db/h.db\"\n");
+    assert!(limits(&home, &home.env()).is_empty());
+    fs_err::remove_file(home.path().join(".atuin/config.toml")).unwrap();
+    assert_eq!(
+        limits(&home, &home.env()),
+        [
+            "atuin: `~/.local/share/atuin` is not read: atuin itself uses `~/.atuin/data` since that folder exists"
+        ]
+    );
+}
+
+#[test]
+fn atuin_with_an_empty_xdg_data_home_keeps_to_the_legacy_place_as_atuin_does() {
+    let home = Home::new();
+    // Only `~/.local/share/atuin` exists, and XDG_DATA_HOME names another folder:
+    // atuin then takes `$XDG_DATA_HOME/atuin` (`unconfigured_data_dir`).
+    fs_err::create_dir_all(home.path().join(".local/share/atuin")).unwrap();
+    fs_err::create_dir_all(home.path().join("xdg")).unwrap();
+    let env = home.env().with_var("XDG_DATA_HOME", home.path().join("xdg").to_str().unwrap());
+    assert_eq!(atuin_location(&env, &home), "~/xdg/atuin/history.db");
+}
+
+#[test]
+fn atuin_config_that_cannot_be_read_or_parsed_is_named() {
+    let home = Home::new();
+    atuin_db(&home.path().join(".atuin/data/history.db"), ATUIN_SCHEMA, ATUIN_ROWS);
+    // A folder where the config file should be.
+    fs_err::create_dir_all(home.path().join(".atuin/config.toml")).unwrap();
+    let output = read(&home.env(), &only(&[Shell::Atuin]));
+    assert_eq!(output.warnings.len(), 1, "{:?}", output.warnings);
+    assert_eq!(
+        warnings(&output, &home),
+        [(
+            WarningCode::SourceUnreadable,
+            "atuin: cannot read `~/.atuin/config.toml`: it is a directory, not a regular file; looking for the database in the default place".to_owned()
+        )]
+    );
+    assert_eq!(output.events.len(), 3);
+    fs_err::remove_dir(home.path().join(".atuin/config.toml")).unwrap();
+    // Not TOML: named with its line; the database is then looked for where nothing
+    // configures it, and read.
+    home.write(".atuin/config.toml", b"auto_sync = true\ndb_path = \"~/elsewhere.db\n");
+    let output = read(&home.env(), &only(&[Shell::Atuin]));
+    assert_eq!(
+        warnings(&output, &home),
+        [(
+            WarningCode::SourceUnreadable,
+            "atuin: `~/.atuin/config.toml` is not valid TOML (line 2: invalid basic string, expected `\"`); looking for the database in the default place".to_owned()
+        )]
+    );
+    assert_eq!(output.events.len(), 3);
+}

@@ -9,7 +9,12 @@
 //! hold, grouped by what hides their commits (their upstream, or every remote-tracking
 //! branch), one painting per group ([`paint`], as git's `limit_list`: the hidden side's
 //! history painted once, each commit decoded once and checked against loose-object
-//! FIFOs, or read from the commit-graph where the repository has one). Otherwise git is
+//! FIFOs, or read from the commit-graph where the repository has one). A branch counted
+//! against its upstream has that upstream's merge bases with it hidden too
+//! ([`merge_bases`]), as `git for-each-ref`'s `ours...theirs` hides them: where commits
+//! are dated before their parents (a clock set wrong), the painting alone can stop before
+//! the upstream's side reaches the branch's tip, and count as unpushed what was pushed
+//! (found round 28). Otherwise git is
 //! asked: one `git for-each-ref` (the upstream's `ahead N`), and, only when some branch
 //! has no upstream, one `git log --source` over those branches `--not --remotes`, where
 //! a commit two such branches share is counted for the first that reaches it.
@@ -137,6 +142,10 @@ fn branches(
     Some(Branches { remotes, locals })
 }
 
+/// What hides a group of branches' commits: the tips (their upstream, or every
+/// remote-tracking branch), and whether that is the branches' upstream.
+type Group = (Vec<gix::ObjectId>, bool);
+
 /// [`in_process`], with how many commits were decoded from their objects (the others
 /// came from the commit-graph).
 fn in_process_counted(
@@ -152,16 +161,20 @@ fn in_process_counted(
     remotes.dedup();
     // Each branch by what hides its commits (its upstream, or every remote-tracking
     // branch): the branches hidden by the same tips are walked together.
-    let mut groups: BTreeMap<Vec<gix::ObjectId>, Vec<(String, gix::ObjectId)>> = BTreeMap::new();
+    // A group is also told by whether its hidden tip is the branches' upstream: git
+    // counts those as `ours...theirs` (their merge bases hidden as well), the others
+    // as `--not --remotes`, even where the only remote-tracking branch is the upstream.
+    let mut groups: BTreeMap<Group, Vec<(String, gix::ObjectId)>> = BTreeMap::new();
     for (name, tip, upstream) in locals {
-        let hidden: Vec<gix::ObjectId> = match upstream {
-            Some(upstream) => vec![upstream],
-            None => remotes.clone(),
+        let (hidden, tracked) = match upstream {
+            Some(upstream) => (vec![upstream], true),
+            None => (remotes.clone(), false),
         };
         if hidden.contains(&tip) {
             continue;
         }
-        groups.entry(hidden).or_default().push((name.as_ref().shorten().to_string(), tip));
+        let branch = (name.as_ref().shorten().to_string(), tip);
+        groups.entry((hidden, tracked)).or_default().push(branch);
     }
     let mut found = Vec::new();
     let mut read = Commits::default();
@@ -169,7 +182,19 @@ fn in_process_counted(
     // Opened only when there is something to paint.
     let graph = if groups.is_empty() { None } else { super::inproc::commit_graph(repository) };
     let objects = Objects { repository, loose, graph: graph.as_ref() };
-    for (hidden, branches) in groups {
+    for ((mut hidden, tracked), branches) in groups {
+        if tracked {
+            // Each branch's merge bases with its upstream, as `ours...theirs` hides them:
+            // reached from the upstream, so hiding them changes no count where dates
+            // follow the parents, and where a clock was wrong they end the painting
+            // where git's count ends.
+            let upstream = hidden[0];
+            for (_, tip) in &branches {
+                hidden.extend(merge_bases(&objects, (&mut read, &mut buffer), *tip, upstream)?);
+            }
+            hidden.sort();
+            hidden.dedup();
+        }
         for some in branches.chunks(VISIBLE_BITS) {
             found.extend(paint(&objects, (&mut read, &mut buffer), &hidden, some)?);
         }
@@ -269,6 +294,48 @@ fn still_interesting(
         return SLOP;
     }
     slop.saturating_sub(1)
+}
+
+/// The merge bases of `one` and `two`, as git's `paint_down_to_common` finds them: both
+/// painted down, newest first, each commit reached from both a base (its parents then
+/// stale), until every commit queued is stale. Exact whatever the dates (they only order
+/// the walk). `None` when a commit cannot be read.
+fn merge_bases(
+    objects: &Objects<'_>,
+    (read, buffer): (&mut Commits, &mut Vec<u8>),
+    one: gix::ObjectId,
+    two: gix::ObjectId,
+) -> Option<Vec<gix::ObjectId>> {
+    const ONE: u8 = 1;
+    const TWO: u8 = 2;
+    const STALE: u8 = 4;
+    let mut flags: HashMap<gix::ObjectId, u8> = HashMap::default();
+    let mut queue: BinaryHeap<(i64, gix::ObjectId)> = BinaryHeap::new();
+    for (id, flag) in [(one, ONE), (two, TWO)] {
+        let time = commit_time(objects, (read, buffer), id)?;
+        *flags.entry(id).or_insert(0) |= flag;
+        queue.push((time, id));
+    }
+    let mut bases = Vec::new();
+    while queue.iter().any(|(_, id)| flags[id] & STALE == 0) {
+        let (_, id) = queue.pop()?;
+        let mut flag = flags[&id];
+        if flag == ONE | TWO {
+            bases.push(id);
+            flag |= STALE;
+        }
+        let parents = std::mem::take(&mut read.known.get_mut(&id)?.1);
+        for &parent in &parents {
+            let time = commit_time(objects, (read, buffer), parent)?;
+            let old = flags.entry(parent).or_insert(0);
+            if *old & flag != flag {
+                *old |= flag;
+                queue.push((time, parent));
+            }
+        }
+        read.known.get_mut(&id)?.1 = parents;
+    }
+    Some(bases)
 }
 
 /// The branches `branches` (at most [`VISIBLE_BITS`]) whose commits `hidden` does not
@@ -673,5 +740,118 @@ mod tests {
         let reader = super::super::inproc::Reader::open(&repo).expect("opens");
         assert_eq!(in_process(&reader), Some(Vec::new()));
         assert_eq!(with_git(&env, &repo, Duration::from_secs(30)).unwrap(), Vec::new());
+    }
+
+    /// `git` in `dir`, committing at `date`.
+    fn git_at(dir: &Path, date: &str, args: &[&str]) {
+        #[expect(clippy::disallowed_methods, reason = "the test builds repositories with git")]
+        let status = Command::new("git")
+            .current_dir(dir)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "A")
+            .env("GIT_AUTHOR_EMAIL", "a@example.com")
+            .env("GIT_COMMITTER_NAME", "A")
+            .env("GIT_COMMITTER_EMAIL", "a@example.com")
+            .env("GIT_AUTHOR_DATE", date)
+            .env("GIT_COMMITTER_DATE", date)
+            .args(args)
+            .status()
+            .unwrap();
+        assert!(status.success(), "git {args:?}");
+    }
+
+    /// The way in from outside: the branches ahead of a repository no reader holds open.
+    #[test]
+    fn read_ahead_opens_the_repository_itself() {
+        let (dir, repo) = home();
+        let env = Env::new(dir.path());
+        assert_eq!(read_ahead(&env, &repo, Duration::from_secs(30), None).unwrap(), expected());
+    }
+
+    /// A commit dated before much of `origin/main`'s history (a clock set wrong), in the
+    /// middle of a branch without upstream: the painting goes on while it is queued and
+    /// not reached by the remote side, however many remote commits come first, so the
+    /// commit below it is found and counted, as git counts it.
+    #[test]
+    fn a_commit_dated_out_of_order_does_not_end_the_painting_early() {
+        let (dir, repo) = home();
+        let origin = dir.path().join("origin");
+        let work = &repo.project.path;
+        for day in 1..=16 {
+            let date = format!("2026-12-{day:02}T10:00:00Z");
+            git_at(&origin, &date, &["commit", "-q", "--allow-empty", "-m", &format!("m{day}")]);
+        }
+        git_at(work, "2026-12-20T10:00:00Z", &["checkout", "-q", "-b", "skewed", "main"]);
+        git_at(work, "2026-12-20T10:00:00Z", &["commit", "-q", "--allow-empty", "-m", "w"]);
+        git_at(work, "2026-11-10T10:00:00Z", &["commit", "-q", "--allow-empty", "-m", "v"]);
+        git_at(work, "2026-12-21T10:00:00Z", &["commit", "-q", "--allow-empty", "-m", "t"]);
+        git_at(work, "2026-12-21T10:00:00Z", &["checkout", "-q", "main"]);
+        git(work, &["fetch", "-q"]);
+        let env = Env::new(dir.path());
+        let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
+        let found = in_process(&reader).expect("read in process");
+        assert_eq!(found, with_git(&env, &repo, Duration::from_secs(30)).unwrap());
+        let skewed = found.iter().find(|branch| branch.name == "skewed").unwrap();
+        assert_eq!(skewed.commits, 3);
+    }
+
+    /// `origin/main` moved on by commits dated before `main`'s own tip (a clock set
+    /// wrong): `main` is behind, not ahead. Painting alone stops once only remote commits
+    /// older than the tip are queued and would count the tip as unpushed; its merge base
+    /// with the upstream, hidden as git's `ours...theirs` hides it, says it is not.
+    #[test]
+    fn a_branch_behind_commits_dated_before_it_is_not_ahead() {
+        let (dir, repo) = home();
+        let origin = dir.path().join("origin");
+        let work = &repo.project.path;
+        for day in 5..=20 {
+            let date = format!("2026-11-{day:02}T10:00:00Z");
+            git_at(&origin, &date, &["commit", "-q", "--allow-empty", "-m", &format!("m{day}")]);
+        }
+        git(work, &["fetch", "-q"]);
+        // `local` (no upstream) is counted against every remote-tracking branch, as
+        // `git log --not --remotes` counts it.
+        let env = Env::new(dir.path());
+        let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
+        let found = in_process(&reader).expect("read in process");
+        assert_eq!(found, with_git(&env, &repo, Duration::from_secs(30)).unwrap());
+        assert_eq!(found, expected());
+    }
+
+    /// Refs that gix read from a `packed-refs` not sorted by name: each upstream is still
+    /// found, by a scan, and not taken for another ref (the first one here is a local
+    /// branch's own tip, which would hide it).
+    #[test]
+    fn upstreams_are_found_among_unsorted_refs() {
+        let (_dir, repo) = home();
+        let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
+        let read = reader.refs().expect("plain refs");
+        let (first, rest): (Vec<_>, Vec<_>) =
+            read.refs.iter().cloned().partition(|(name, _)| name == "refs/heads/feature/x");
+        let tips = super::super::inproc::Tips {
+            refs: first.into_iter().chain(rest.into_iter().rev()).collect(),
+            head: read.head,
+        };
+        let sorted = in_process_counted(reader.repository(), reader.loose(), reader.refs());
+        let unsorted = in_process_counted(reader.repository(), reader.loose(), Some(&tips));
+        assert_eq!(unsorted, sorted);
+        assert_eq!(unsorted.map(|(found, _)| found), Some(expected()));
+    }
+
+    /// git's own words when it fails: its first line that says something.
+    #[test]
+    fn a_failing_git_is_quoted_by_its_first_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = fs_err::canonicalize(dir.path()).unwrap();
+        let repo = Repo {
+            git_dir: path.join("no-such-repository"),
+            project: report_model::ProjectRef { name: "gone".to_owned(), path },
+        };
+        let failure = with_git(&Env::new(dir.path()), &repo, Duration::from_secs(30)).unwrap_err();
+        let GitFailure::Failed(first) = failure else { panic!("{failure:?}") };
+        assert!(first.starts_with("fatal: not a git repository"), "{first}");
     }
 }

@@ -1125,6 +1125,8 @@ mod tests {
     fn image_tags_are_not_text_but_a_prompt_about_them_is() {
         assert!(is_image_tag("<image name=[Image #1]>"));
         assert!(is_image_tag("</image>"));
+        assert!(is_image_tag("<local_image path=/tmp/shot.png>"));
+        assert!(is_image_tag("</local_image>"));
         assert!(!is_image_tag("<image> tags break my parser"));
         assert!(!is_image_tag("fix the <image> and </image> handling"));
     }
@@ -1144,9 +1146,25 @@ mod tests {
     }
 
     #[test]
+    fn a_command_list_is_its_shell_script_or_its_words() {
+        let line = |json: &str| command_line(&RawValue::from_string(json.to_owned()).unwrap());
+        assert_eq!(line(r#"["/bin/zsh", "-c", "ls -la"]"#).as_deref(), Some("ls -la"));
+        assert_eq!(line(r#"["/bin/bash", "-lc", "cargo test"]"#).as_deref(), Some("cargo test"));
+        assert_eq!(
+            line(r#"["cargo", "test", "--release"]"#).as_deref(),
+            Some("cargo test --release")
+        );
+        assert_eq!(line(r#""make check""#).as_deref(), Some("make check"));
+        assert_eq!(line("3"), None);
+    }
+
+    #[test]
     fn sources_naming_a_subagent_are_told() {
         assert!(is_subagent_source(r#"{"subagent":{"thread_spawn":{"parent_thread_id":"p"}}}"#));
         assert!(is_subagent_source(r#"{"subagent":"review"}"#));
+        // The bare string of some releases.
+        assert!(is_subagent_source(r#""subagent""#));
+        assert!(is_subagent_source(r#""subagent_review""#));
         assert!(!is_subagent_source(r#""cli""#));
         assert!(!is_subagent_source(r#""exec""#));
         assert!(!is_subagent_source("3"));

@@ -197,6 +197,13 @@ fn old_rollouts_count_user_message_events_once_with_their_echo() {
             &json!({"type": "user_message",
             "message": "<environment_context>\n<cwd>/home/dev/old</cwd>\n</environment_context>", "kind": "environment_context"}),
         ),
+        // Injected instructions not closed: still no prompt.
+        line(
+            "2026-03-02T09:00:00.300Z",
+            None,
+            "event_msg",
+            &json!({"type": "user_message", "message": "<user_instructions>\nBe brief."}),
+        ),
         line("2026-03-02T09:00:01.000Z", None, "response_item", &user_item("Rename the module")),
         line(
             "2026-03-02T09:00:01.000Z",
@@ -1091,4 +1098,29 @@ fn a_state_db_title_copied_from_the_preview_alone_is_no_title() {
         .expect("update");
     let output = home.read(Agent::Codex, ts(SINCE));
     assert_eq!(session(&output, Agent::Codex, ID).title, "Add a login page");
+}
+
+/// Rollouts are looked for as deep as codex writes them (`sessions/YYYY/MM/DD`) and no
+/// deeper: a folder below a day's is not codex's.
+#[test]
+fn rollouts_deeper_than_codex_writes_them_are_not_looked_for() {
+    let home = Home::new();
+    let text = |id: &str| {
+        [line(
+            "2026-03-02T09:00:00.000Z",
+            None,
+            "session_meta",
+            &meta(id, "2026-03-02T09:00:00.000Z", "/home/dev/app"),
+        )]
+        .join("\n")
+            + "\n"
+    };
+    let deep = "019a0000-0000-7000-8000-00000000d33b";
+    home.write(&rollout_path(ID), text(ID));
+    home.write(&format!("{DAY}/one/rollout-2026-03-02T10-00-00-{deep}.jsonl"), text(deep));
+    home.write(&format!("{DAY}/one/two/rollout-2026-03-02T10-00-00-{deep}.jsonl"), text(deep));
+    let output = home.read(Agent::Codex, ts(SINCE));
+    let ids: Vec<&str> = output.events.iter().map(|event| event.session_id.as_str()).collect();
+    assert_eq!(ids, [ID]);
+    assert_eq!(status(&output, Agent::Codex).files, 1);
 }

@@ -517,6 +517,11 @@ mod tests {
     use super::*;
 
     fn git(dir: &Path, args: &[&str]) {
+        git_at(dir, "2026-11-22T10:00:00Z", args);
+    }
+
+    /// `git` in `dir`, committing at `date`.
+    fn git_at(dir: &Path, date: &str, args: &[&str]) {
         #[expect(clippy::disallowed_methods, reason = "the test builds repositories with git")]
         let status = Command::new("git")
             .current_dir(dir)
@@ -528,8 +533,8 @@ mod tests {
             .env("GIT_AUTHOR_EMAIL", "a@example.com")
             .env("GIT_COMMITTER_NAME", "A")
             .env("GIT_COMMITTER_EMAIL", "a@example.com")
-            .env("GIT_AUTHOR_DATE", "2026-11-22T10:00:00Z")
-            .env("GIT_COMMITTER_DATE", "2026-11-22T10:00:00Z")
+            .env("GIT_AUTHOR_DATE", date)
+            .env("GIT_COMMITTER_DATE", date)
             .args(args)
             .status()
             .unwrap();
@@ -635,21 +640,7 @@ mod tests {
         let (_dir, repo) = home();
         let work = &repo.project.path;
         git(work, &["checkout", "-q", "-b", "stacked", "local"]);
-        #[expect(clippy::disallowed_methods, reason = "the test commits with a later date")]
-        let status = Command::new("git")
-            .current_dir(work)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", work)
-            .env("GIT_AUTHOR_NAME", "A")
-            .env("GIT_AUTHOR_EMAIL", "a@example.com")
-            .env("GIT_COMMITTER_NAME", "A")
-            .env("GIT_COMMITTER_EMAIL", "a@example.com")
-            .env("GIT_AUTHOR_DATE", "2026-11-23T10:00:00Z")
-            .env("GIT_COMMITTER_DATE", "2026-11-23T10:00:00Z")
-            .args(["commit", "-q", "--allow-empty", "-m", "s1"])
-            .status()
-            .unwrap();
-        assert!(status.success());
+        git_at(work, "2026-11-23T10:00:00Z", &["commit", "-q", "--allow-empty", "-m", "s1"]);
         git(work, &["checkout", "-q", "main"]);
         let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
         let repository = reader.repository();
@@ -740,27 +731,6 @@ mod tests {
         let reader = super::super::inproc::Reader::open(&repo).expect("opens");
         assert_eq!(in_process(&reader), Some(Vec::new()));
         assert_eq!(with_git(&env, &repo, Duration::from_secs(30)).unwrap(), Vec::new());
-    }
-
-    /// `git` in `dir`, committing at `date`.
-    fn git_at(dir: &Path, date: &str, args: &[&str]) {
-        #[expect(clippy::disallowed_methods, reason = "the test builds repositories with git")]
-        let status = Command::new("git")
-            .current_dir(dir)
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", dir)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_AUTHOR_NAME", "A")
-            .env("GIT_AUTHOR_EMAIL", "a@example.com")
-            .env("GIT_COMMITTER_NAME", "A")
-            .env("GIT_COMMITTER_EMAIL", "a@example.com")
-            .env("GIT_AUTHOR_DATE", date)
-            .env("GIT_COMMITTER_DATE", date)
-            .args(args)
-            .status()
-            .unwrap();
-        assert!(status.success(), "git {args:?}");
     }
 
     /// The way in from outside: the branches ahead of a repository no reader holds open.

@@ -733,6 +733,26 @@ mod tests {
         assert_eq!(with_git(&env, &repo, Duration::from_secs(30)).unwrap(), Vec::new());
     }
 
+    /// Commits on the origin of [`home`], one a day at 10:00 for `days` of `month`
+    /// (`YYYY-MM`), fetched into the clone.
+    fn origin_moves_on(dir: &Path, work: &Path, month: &str, days: std::ops::RangeInclusive<u32>) {
+        let origin = dir.join("origin");
+        for day in days {
+            let date = format!("{month}-{day:02}T10:00:00Z");
+            git_at(&origin, &date, &["commit", "-q", "--allow-empty", "-m", &format!("m{day}")]);
+        }
+        git(work, &["fetch", "-q"]);
+    }
+
+    /// The branches ahead read in process, checked equal to git's answer.
+    fn in_process_as_git(dir: &Path, repo: &Repo) -> Vec<AheadBranch> {
+        let reader = super::super::inproc::Reader::open(repo).expect("a plain clone opens");
+        let found = in_process(&reader).expect("read in process");
+        let git = with_git(&Env::new(dir), repo, Duration::from_secs(30)).unwrap();
+        assert_eq!(found, git);
+        found
+    }
+
     /// The way in from outside: the branches ahead of a repository no reader holds open.
     #[test]
     fn read_ahead_opens_the_repository_itself() {
@@ -748,22 +768,14 @@ mod tests {
     #[test]
     fn a_commit_dated_out_of_order_does_not_end_the_painting_early() {
         let (dir, repo) = home();
-        let origin = dir.path().join("origin");
         let work = &repo.project.path;
-        for day in 1..=16 {
-            let date = format!("2026-12-{day:02}T10:00:00Z");
-            git_at(&origin, &date, &["commit", "-q", "--allow-empty", "-m", &format!("m{day}")]);
-        }
         git_at(work, "2026-12-20T10:00:00Z", &["checkout", "-q", "-b", "skewed", "main"]);
         git_at(work, "2026-12-20T10:00:00Z", &["commit", "-q", "--allow-empty", "-m", "w"]);
         git_at(work, "2026-11-10T10:00:00Z", &["commit", "-q", "--allow-empty", "-m", "v"]);
         git_at(work, "2026-12-21T10:00:00Z", &["commit", "-q", "--allow-empty", "-m", "t"]);
         git_at(work, "2026-12-21T10:00:00Z", &["checkout", "-q", "main"]);
-        git(work, &["fetch", "-q"]);
-        let env = Env::new(dir.path());
-        let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
-        let found = in_process(&reader).expect("read in process");
-        assert_eq!(found, with_git(&env, &repo, Duration::from_secs(30)).unwrap());
+        origin_moves_on(dir.path(), work, "2026-12", 1..=16);
+        let found = in_process_as_git(dir.path(), &repo);
         let skewed = found.iter().find(|branch| branch.name == "skewed").unwrap();
         assert_eq!(skewed.commits, 3);
     }
@@ -775,20 +787,10 @@ mod tests {
     #[test]
     fn a_branch_behind_commits_dated_before_it_is_not_ahead() {
         let (dir, repo) = home();
-        let origin = dir.path().join("origin");
-        let work = &repo.project.path;
-        for day in 5..=20 {
-            let date = format!("2026-11-{day:02}T10:00:00Z");
-            git_at(&origin, &date, &["commit", "-q", "--allow-empty", "-m", &format!("m{day}")]);
-        }
-        git(work, &["fetch", "-q"]);
-        // `local` (no upstream) is counted against every remote-tracking branch, as
-        // `git log --not --remotes` counts it.
-        let env = Env::new(dir.path());
-        let reader = super::super::inproc::Reader::open(&repo).expect("a plain clone opens");
-        let found = in_process(&reader).expect("read in process");
-        assert_eq!(found, with_git(&env, &repo, Duration::from_secs(30)).unwrap());
-        assert_eq!(found, expected());
+        origin_moves_on(dir.path(), &repo.project.path, "2026-11", 5..=20);
+        // `local` (no upstream) is still counted against every remote-tracking branch,
+        // as `git log --not --remotes` counts it.
+        assert_eq!(in_process_as_git(dir.path(), &repo), expected());
     }
 
     /// Refs that gix read from a `packed-refs` not sorted by name: each upstream is still

@@ -128,15 +128,18 @@ pub(super) fn db_path(env: &Env) -> (PathBuf, Option<Error>) {
     if let Some(path) = env.var("ATUIN_DB_PATH") {
         return (resolve(path), None);
     }
-    let (mut db_path, mut data_dir, mut problem) = (None, None, None);
-    match fsread::read_small_text(&config_file, fsread::CONFIG_FILE_MAX) {
-        Ok(text) => match settings(&text) {
-            Ok(settings) => (db_path, data_dir) = (settings.db_path, settings.data_dir),
-            Err(reason) => problem = Some(Error::Config { path: config_file.clone(), reason }),
-        },
-        Err(error) if error.is_not_found() => {}
-        Err(error) => problem = Some(error),
-    }
+    // A config that cannot be read or parsed configures nothing (and is named).
+    let (Settings { db_path, data_dir }, problem) =
+        match fsread::read_small_text(&config_file, fsread::CONFIG_FILE_MAX) {
+            Ok(text) => match settings(&text) {
+                Ok(settings) => (settings, None),
+                Err(reason) => {
+                    (Settings::default(), Some(Error::Config { path: config_file.clone(), reason }))
+                }
+            },
+            Err(error) if error.is_not_found() => (Settings::default(), None),
+            Err(error) => (Settings::default(), Some(error)),
+        };
     if let Some(path) = db_path.filter(|path| !path.is_empty()) {
         return (resolve(&path), problem);
     }

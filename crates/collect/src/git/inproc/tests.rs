@@ -72,6 +72,12 @@ fn repo_at(path: &Path) -> Repo {
 
 /// The listing as `git log` gives it, in [`records`] form.
 fn by_git(repo: &Repo, since: Timestamp) -> std::collections::BTreeMap<String, crate::git::Listed> {
+    records(git_listing(repo, since).0)
+}
+
+/// The listing of the git CLI's route, in its order, and how many of its commits were
+/// found below a commit dated before the bound.
+fn git_listing(repo: &Repo, since: Timestamp) -> (Vec<crate::git::Listed>, u64) {
     let env = Env::new(&repo.project.path);
     let identity = Identity::default();
     let options = ReadOptions {
@@ -82,7 +88,12 @@ fn by_git(repo: &Repo, since: Timestamp) -> std::collections::BTreeMap<String, c
         timeout: crate::git::DEFAULT_TIMEOUT,
         outside: None,
     };
-    records(crate::git::log(&env, repo, &options).unwrap().0)
+    crate::git::log(&env, repo, &options).unwrap()
+}
+
+/// The hashes of a listing, in its order.
+fn hashes(listing: &[crate::git::Listed]) -> Vec<&str> {
+    listing.iter().map(|listed| listed.hash.as_str()).collect()
 }
 
 fn init(dir: &Path) -> PathBuf {
@@ -188,11 +199,212 @@ fn the_listing_in_process_is_the_listing_of_git() {
             .any(|record| record.refs.iter().any(|name| name == "refs/remotes/origin/main"))
     );
 
+    // In git's order, and with nothing found below a skewed commit: the commit exactly
+    // on the bound is not before it.
+    let bound = super::super::listing_bound(since());
+    let (listed, below_skew) = Reader::open(&repo).unwrap().log(bound).unwrap();
+    let (git_order, git_below_skew) = git_listing(&repo, since());
+    assert_eq!(hashes(&listed), hashes(&git_order));
+    assert_eq!((below_skew, git_below_skew), (0, 0));
+
     // Packed refs and packed objects read alike.
     git(&repo.project.path, "2026-11-30T10:00:00+09:00", &["gc", "-q"], &[]);
     assert!(repo.git_dir.join("packed-refs").exists());
     let listed = log(&repo, super::super::listing_bound(since())).expect("read in process");
     assert_eq!(records(listed), by_git(&repo, since()));
+}
+
+/// Commits of one second (a rebase, a script) are listed in git's order: newest
+/// committer date first, and among equal dates in the order they were queued, the tips
+/// by ref name and `HEAD` last, then each commit's parents after what is already queued.
+#[test]
+fn commits_of_one_second_are_listed_in_git_s_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = init(&dir.path().join("same-second"));
+    let second = "2026-11-27T10:00:00+09:00";
+    commit(&path, "2026-11-27T09:00:00+09:00", "base.txt", "base");
+    for branch in ["zeta", "alpha", "mid"] {
+        git(&path, second, &["checkout", "-q", "-b", branch, "main"], &[]);
+        commit(&path, second, &format!("{branch}-1.txt"), &format!("{branch} one"));
+        commit(&path, second, &format!("{branch}-2.txt"), &format!("{branch} two"));
+    }
+    git(&path, second, &["checkout", "-q", "main"], &[]);
+    commit(&path, second, "main.txt", "main, same second");
+    let repo = repo_at(&path);
+    let (listed, _) =
+        Reader::open(&repo).unwrap().log(super::super::listing_bound(since())).unwrap();
+    let (by_git, _) = git_listing(&repo, since());
+    assert_eq!(listed.len(), 8);
+    assert_eq!(hashes(&listed), hashes(&by_git));
+}
+
+/// git in `dir` reading `input` on its standard input; its output.
+fn git_with_input(dir: &Path, args: &[&str], input: &[u8]) -> String {
+    use std::io::Write as _;
+    let mut command = git_command(dir, "2026-11-27T10:00:00+09:00", args);
+    command.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "git {args:?}");
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+/// One commit on `main` in a `git fast-import` stream: its mark and its parent's, its
+/// committer time (Unix seconds, +09:00), its subject, and a file it writes (`x`).
+fn fast_import_commit(
+    stream: &mut String,
+    (mark, parent): (usize, Option<usize>),
+    time: i64,
+    subject: &str,
+    file: Option<&str>,
+) {
+    use std::fmt::Write as _;
+    let length = subject.len();
+    write!(stream, "commit refs/heads/main\nmark :{mark}\n").unwrap();
+    writeln!(stream, "committer Dev One <dev@example.com> {time} +0900").unwrap();
+    write!(stream, "data {length}\n{subject}\n").unwrap();
+    if let Some(parent) = parent {
+        writeln!(stream, "from :{parent}").unwrap();
+    }
+    if let Some(file) = file {
+        write!(stream, "M 100644 inline {file}\ndata 2\nx\n").unwrap();
+    }
+    stream.push('\n');
+}
+
+/// A repository whose `main` is a line of `depth` commits, each committed a minute
+/// before its parent, all before the bound (a clock going back again and again), on top
+/// of one commit of the window, written by `git fast-import`.
+fn clock_going_back(dir: &Path, depth: usize) -> Repo {
+    let path = init(dir);
+    let mut stream = String::new();
+    let window = Timestamp::from(
+        jiff::civil::date(2026, 11, 27)
+            .at(10, 0, 0, 0)
+            .to_zoned(jiff::tz::TimeZone::fixed(jiff::tz::offset(9)))
+            .unwrap(),
+    );
+    let old = "2026-11-20T00:00:00Z".parse::<Timestamp>().unwrap();
+    for index in 0..=depth {
+        let (time, subject) = if index == 0 {
+            (window.as_second(), "in the window".to_owned())
+        } else {
+            let minutes = i64::try_from(index).unwrap();
+            (old.as_second() - 60 * minutes, format!("clock back {index}"))
+        };
+        let parent = index.checked_sub(1).map(|parent| parent + 1);
+        fast_import_commit(&mut stream, (index + 1, parent), time, &subject, None);
+    }
+    git_with_input(&path, &["fast-import", "--quiet"], stream.as_bytes());
+    repo_at(&path)
+}
+
+/// Below a tip committed before the bound, the walk follows each parent dated later than
+/// its child (a clock that went back) down to the commits of the window, and counts them
+/// as found below a skewed commit; a commit authored in the window but committed before
+/// the bound is listed and counted too. The same with a commit-graph, which dates the
+/// parents without reading them. git's `--since` stops at the tips.
+#[test]
+fn commits_below_a_clock_gone_back_are_listed_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = init(&dir.path().join("skew"));
+    commit(&path, "2026-11-20T09:00:00+09:00", "a.txt", "base");
+    commit(&path, "2026-11-27T10:00:00+09:00", "a.txt", "in the window");
+    commit(&path, "2026-11-21T09:00:00+09:00", "a.txt", "clock back");
+    git(&path, "2026-11-21T09:00:00+09:00", &["checkout", "-q", "-b", "other", "main~2"], &[]);
+    fs_err::write(path.join("b.txt"), "b\n").unwrap();
+    git(&path, "2026-11-24T09:00:00+09:00", &["add", "b.txt"], &[]);
+    git(
+        &path,
+        "2026-11-24T09:00:00+09:00",
+        &["commit", "-q", "-m", "authored in the window"],
+        &[("GIT_AUTHOR_DATE", "2026-11-27T11:00:00+09:00")],
+    );
+    git(&path, "2026-11-24T09:00:00+09:00", &["checkout", "-q", "main"], &[]);
+    let repo = repo_at(&path);
+    let bound = super::super::listing_bound(since());
+    let subjects = |listing: &[crate::git::Listed]| {
+        let mut subjects: Vec<String> =
+            listing.iter().map(|listed| listed.subject.clone()).collect();
+        subjects.sort();
+        subjects
+    };
+    let expected = vec!["authored in the window".to_owned(), "in the window".to_owned()];
+    let (listed, below_skew) = Reader::open(&repo).unwrap().log(bound).unwrap();
+    assert_eq!((subjects(&listed), below_skew), (expected.clone(), 2));
+
+    git(&path, "2026-11-27T12:00:00+09:00", &["commit-graph", "write", "--reachable"], &[]);
+    let (listed, below_skew) = Reader::open(&repo).unwrap().log(bound).unwrap();
+    assert_eq!((subjects(&listed), below_skew), (expected, 2), "with the commit-graph");
+}
+
+/// A parent the commit-graph dated no later than its child is not read when a second
+/// old child reaches it (a FIFO in place of its loose object is never opened).
+#[test]
+fn a_parent_the_graph_dated_is_not_read_from_a_second_old_child() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = init(&dir.path().join("two-children"));
+    commit(&path, "2026-11-19T09:00:00+09:00", "a.txt", "root");
+    commit(&path, "2026-11-20T09:00:00+09:00", "a.txt", "parent");
+    let parent = git(&path, "2026-11-20T09:00:00+09:00", &["rev-parse", "HEAD"], &[]);
+    git(&path, "2026-11-20T09:00:00+09:00", &["checkout", "-q", "-b", "other"], &[]);
+    commit(&path, "2026-11-21T09:00:00+09:00", "b.txt", "first child");
+    git(&path, "2026-11-21T09:00:00+09:00", &["checkout", "-q", "main"], &[]);
+    commit(&path, "2026-11-22T09:00:00+09:00", "c.txt", "second child");
+    git(&path, "2026-11-27T12:00:00+09:00", &["commit-graph", "write", "--reachable"], &[]);
+    let repo = repo_at(&path);
+    let _object = fifo_in_place_of(&repo.git_dir, &parent);
+    let bound = super::super::listing_bound(since());
+    let (listed, below_skew) =
+        Reader::open(&repo).unwrap().log(bound).expect("the parent is never read");
+    assert_eq!((listed.len(), below_skew), (0, 0));
+}
+
+/// The look below skewed commits is bounded: a commit of the window below 512 commits
+/// each dated before its parent is found (one look each), below 513 it is not.
+#[test]
+fn the_look_below_a_clock_gone_back_stops_after_512_looks() {
+    let dir = tempfile::tempdir().unwrap();
+    let bound = super::super::listing_bound(since());
+    let within = clock_going_back(&dir.path().join("within"), super::log::SKEW_LOOKS);
+    let (listed, below_skew) = Reader::open(&within).unwrap().log(bound).unwrap();
+    let subjects: Vec<&str> = listed.iter().map(|listed| listed.subject.as_str()).collect();
+    assert_eq!((subjects, below_skew), (vec!["in the window"], 1));
+    let beyond = clock_going_back(&dir.path().join("beyond"), super::log::SKEW_LOOKS + 1);
+    let (listed, below_skew) = Reader::open(&beyond).unwrap().log(bound).unwrap();
+    assert_eq!((listed.len(), below_skew), (0, 0));
+}
+
+/// A commit git would print otherwise than it is stored is left to git (the in-process
+/// listing declines): a NUL in its message, or an `encoding` header other than UTF-8
+/// (git re-encodes the message); one that names UTF-8 in either spelling is read.
+#[test]
+fn a_commit_git_would_print_otherwise_is_left_to_git() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = init(&dir.path().join("declined"));
+    commit(&path, "2026-11-27T09:00:00+09:00", "a.txt", "plain");
+    let repo = repo_at(&path);
+    let bound = super::super::listing_bound(since());
+    let tree = git(&path, "2026-11-27T09:00:00+09:00", &["rev-parse", "HEAD^{tree}"], &[]);
+    let parent = git(&path, "2026-11-27T09:00:00+09:00", &["rev-parse", "HEAD"], &[]);
+    let tip = |encoding: &str, message: &str| {
+        let object = format!(
+            "tree {tree}\nparent {parent}\nauthor Dev One <dev@example.com> 1795741200 +0900\ncommitter Dev One <dev@example.com> 1795741200 +0900\n{encoding}\n{message}\n"
+        );
+        let id = git_with_input(
+            &path,
+            &["hash-object", "-t", "commit", "-w", "--literally", "--stdin"],
+            object.as_bytes(),
+        );
+        git(&path, "2026-11-27T10:00:00+09:00", &["update-ref", "refs/heads/main", &id], &[]);
+        Reader::open(&repo).unwrap().log(bound).map(|(listed, _)| listed.len())
+    };
+    assert_eq!(tip("", "plain tip"), Some(2));
+    assert_eq!(tip("encoding UTF-8\n", "named utf-8"), Some(2));
+    assert_eq!(tip("encoding utf8\n", "named utf8"), Some(2));
+    assert_eq!(tip("encoding ISO-8859-1\n", "latin"), None);
+    assert_eq!(tip("", "sub\0ject"), None);
 }
 
 /// The refs the listing reads from the layout check's listing (`refs::tips`) are those
@@ -913,6 +1125,11 @@ fn line_counts_in_process_are_git_s_or_left_to_git() {
         ("the binary file changed", vec![("img/logo.png", Some(b"\x89PNG\0\0other"))], true),
         ("a file added in a new folder", vec![("lib/deep/new.rs", Some(b"fn main() {}\n"))], true),
         ("a file deleted", vec![("src/empty.txt", None)], true),
+        ("a file to delete", vec![("gone.txt", Some(b"1\n2\n3\n"))], true),
+        ("a file with lines deleted", vec![("gone.txt", None)], true),
+        ("repeated lines", vec![("x.txt", Some(b"x\nx\n"))], true),
+        ("the same line once more", vec![("x.txt", Some(b"x\nx\nx\n"))], true),
+        ("a text file become binary", vec![("x.txt", Some(b"x\n\0binary\n"))], true),
         (
             "a file added and another deleted",
             vec![("b.txt", Some(b"b\n")), ("lib/deep/new.rs", None)],
@@ -961,6 +1178,97 @@ fn line_counts_in_process_are_git_s_or_left_to_git() {
     fs_err::write(path.join("lib/deep/.gitattributes"), "*.txt binary\n").unwrap();
     assert_eq!(numstats(&repo, &[edit.as_str()]), None);
     assert!(numstats(&repo, &[chmod.as_str()]).is_some(), "a commit elsewhere is still counted");
+    // A file become a link, and back: a type change is left to git.
+    fs_err::remove_file(path.join("b.txt")).unwrap();
+    std::os::unix::fs::symlink("a.txt", path.join("b.txt")).unwrap();
+    let to_link = commit_files(&path, &[], "b.txt a link");
+    fs_err::remove_file(path.join("b.txt")).unwrap();
+    fs_err::write(path.join("b.txt"), "b\n").unwrap();
+    let to_file = commit_files(&path, &[], "b.txt a file again");
+    assert_eq!(numstats(&repo, &[to_link.as_str()]), None);
+    assert_eq!(numstats(&repo, &[to_file.as_str()]), None);
+    // A `.gitattributes` deleted (in the parent's tree only, and gone from the work tree)
+    // leaves its commit to git as well.
+    let no_attributes = git(&path, "2026-11-27T11:00:00+09:00", &["rev-parse", "HEAD~5"], &[]);
+    let subject =
+        git(&path, "2026-11-27T11:00:00+09:00", &["log", "-1", "--format=%s", &no_attributes], &[]);
+    assert_eq!(subject, "no attributes");
+    assert_eq!(numstats(&repo, &[no_attributes.as_str()]), None);
+}
+
+/// Blobs up to 8 MiB are counted in process, loose or packed (after `gc`), as git counts
+/// them; a larger one leaves its commit to git.
+#[test]
+fn line_counts_read_blobs_up_to_8_mib_loose_or_packed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = init(&dir.path().join("blobs"));
+    commit_files(&path, &[("small.txt", Some(b"one\ntwo\n"))], "small");
+    let at_most = "x\n".repeat(4 << 20);
+    assert_eq!(at_most.len(), 8 << 20);
+    let at = commit_files(&path, &[("big.txt", Some(at_most.as_bytes()))], "8 MiB");
+    let over = format!("{at_most}y");
+    let over = commit_files(&path, &[("big.txt", Some(over.as_bytes()))], "one byte more");
+    let edit = commit_files(&path, &[("small.txt", Some(b"one\nTWO\n"))], "small edit");
+    let (env, repo) = (Env::new(&path), repo_at(&path));
+    let by_git = |hash: &str| {
+        crate::git::numstats(&env, &repo, &[hash], crate::git::DEFAULT_TIMEOUT).unwrap()
+    };
+    for objects in ["loose", "packed"] {
+        if objects == "packed" {
+            git(&path, "2026-11-27T11:00:00+09:00", &["gc", "-q"], &[]);
+            assert!(!loose_path(&repo.git_dir, &edit).exists(), "packed");
+        }
+        assert_eq!(numstats(&repo, &[at.as_str()]), Some(by_git(&at)), "{objects}");
+        assert_eq!(by_git(&at)[&at], (1, 4 << 20, 0));
+        assert_eq!(numstats(&repo, &[edit.as_str()]), Some(by_git(&edit)), "{objects}");
+        assert_eq!(numstats(&repo, &[over.as_str()]), None, "{objects}");
+    }
+}
+
+/// The repository's own configuration of what a diff counts (a `[diff]` section,
+/// `core.attributesFile`, `core.bigFileThreshold`, `log.showRoot`) leaves every commit
+/// to git; without it the same commit is counted in process.
+#[test]
+fn diff_settings_of_the_repository_leave_line_counts_to_git() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = init(&dir.path().join("settings"));
+    commit(&path, "2026-11-27T09:00:00+09:00", "a.txt", "first");
+    commit(&path, "2026-11-27T10:00:00+09:00", "a.txt", "second");
+    let repo = repo_at(&path);
+    let head = git(&path, "2026-11-27T10:00:00+09:00", &["rev-parse", "HEAD"], &[]);
+    assert!(numstats(&repo, &[head.as_str()]).is_some());
+    for (key, value) in [
+        ("diff.algorithm", "patience"),
+        ("core.attributesFile", "attributes"),
+        ("core.bigFileThreshold", "1"),
+        ("log.showRoot", "false"),
+    ] {
+        git(&path, "2026-11-27T10:00:00+09:00", &["config", key, value], &[]);
+        assert_eq!(numstats(&repo, &[head.as_str()]), None, "{key}");
+        git(&path, "2026-11-27T10:00:00+09:00", &["config", "--unset", key], &[]);
+        assert!(numstats(&repo, &[head.as_str()]).is_some(), "{key} unset");
+    }
+}
+
+/// A tree diff enters 256 folders deep and leaves a deeper change to git (the trees
+/// are written by `git fast-import`: no work tree that deep is needed).
+#[test]
+fn line_counts_go_256_folders_deep() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = init(&dir.path().join("deep"));
+    let mut stream = String::new();
+    for (mark, depth) in [(1, 256), (2, 257)] {
+        let file = format!("{}f.txt", "d/".repeat(depth));
+        let parent = (mark > 1).then_some(1);
+        fast_import_commit(&mut stream, (mark, parent), 1_795_741_200, "deep", Some(&file));
+    }
+    stream.push_str("get-mark :1\nget-mark :2\n");
+    let marks = git_with_input(&path, &["fast-import", "--quiet"], stream.as_bytes());
+    let marks: Vec<&str> = marks.lines().collect();
+    let repo = repo_at(&path);
+    let counted = numstats(&repo, &[marks[0]]).expect("256 folders deep is counted");
+    assert_eq!(counted[marks[0]], (1, 1, 0));
+    assert_eq!(numstats(&repo, &[marks[1]]), None, "257 folders deep is left to git");
 }
 
 /// Work trees for the paths `status` names: more kinds of change than [`work_tree_cases`]

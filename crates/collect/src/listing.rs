@@ -226,6 +226,10 @@ mod tests {
         assert_eq!(listed, expected);
         let link = listing.entries.iter().find(|entry| entry.name == "link").unwrap();
         assert!(link.kind.is_symlink() && !link.kind.is_dir() && !link.kind.is_file());
+        let others = listing.entries.iter().filter(|entry| entry.name != "link");
+        assert!(others.clone().all(|entry| !entry.kind.is_symlink()));
+        assert!(others.clone().any(|entry| entry.kind.is_file()));
+        assert!(others.clone().any(|entry| entry.kind.is_dir()));
         assert_eq!(link.path_in(temp.path()), temp.path().join("link"));
     }
 
@@ -237,6 +241,11 @@ mod tests {
         fs_err::write(temp.path().join("file"), "").unwrap();
         let file = list(&temp.path().join("file")).unwrap_err();
         assert!(is_missing(&file), "{file}");
+        // A link that leads to itself is there, and is no folder to list: an error,
+        // not nothing (whoever runs the test, root too).
+        std::os::unix::fs::symlink("loop", temp.path().join("loop")).unwrap();
+        let looped = list(&temp.path().join("loop")).unwrap_err();
+        assert!(!is_missing(&looped), "{looped}");
         // A folder that is there but cannot be read (root reads every folder: skip).
         let closed = temp.path().join("closed");
         fs_err::create_dir(&closed).unwrap();

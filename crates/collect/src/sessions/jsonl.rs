@@ -229,4 +229,27 @@ mod tests {
         let (seen, _, _) = read(b"{\"n\":1}\n{\"n\":3}");
         assert_eq!(seen, ["1", "3"]);
     }
+
+    /// A document of exactly `limit` bytes is read; one byte more is too large, named
+    /// with its path and the bound, and not read.
+    #[test]
+    fn a_document_is_read_up_to_its_limit() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("doc.json");
+        let read = |text: &str| {
+            fs_err::write(&path, text).expect("write document");
+            let mut ctx = Ctx { since: jiff::Timestamp::UNIX_EPOCH, warnings: Vec::new() };
+            let mut stats = Stats::default();
+            let value: Option<Vec<u32>> = read_document(&mut ctx, &mut stats, &path, 16);
+            (value, ctx.warnings, stats)
+        };
+        let at_limit = "[1,2,3,4,5,6,7]\n";
+        assert_eq!(at_limit.len(), 16);
+        assert_eq!(read(at_limit), (Some(vec![1, 2, 3, 4, 5, 6, 7]), Vec::new(), Stats::default()));
+        let (value, warnings, stats) = read("[1,2,3,4,5,6,7] \n");
+        assert_eq!((value, stats), (None, Stats::default()));
+        let text: Vec<String> = warnings.iter().map(|warning| format!("{warning:?}")).collect();
+        assert_eq!(warnings.len(), 1, "{text:?}");
+        assert!(text[0].contains("doc.json") && text[0].contains("16"), "{text:?}");
+    }
 }

@@ -54,9 +54,15 @@ fn git(dir: &Path, date: &str, args: &[&str], extra: &[(&str, &str)]) -> String 
 }
 
 fn commit(dir: &Path, date: &str, file: &str, message: &str) {
+    commit_authored(dir, (date, date), file, message);
+}
+
+/// [`commit`] with the author's date apart from the committer's: `(committed, authored)`.
+fn commit_authored(dir: &Path, (date, authored): (&str, &str), file: &str, message: &str) {
     fs_err::write(dir.join(file), format!("{message}\n{date}\n")).unwrap();
     git(dir, date, &["add", "--", file], &[]);
-    git(dir, date, &["commit", "-q", "--cleanup=verbatim", "-m", message], &[]);
+    let author = [("GIT_AUTHOR_DATE", authored)];
+    git(dir, date, &["commit", "-q", "--cleanup=verbatim", "-m", message], &author);
 }
 
 fn repo_at(path: &Path) -> Repo {
@@ -136,14 +142,8 @@ fn rich(dir: &Path) -> Repo {
         &[],
     );
     // Authored long ago, committed (rebased) in the window.
-    fs_err::write(app.join("e.txt"), "e\n").unwrap();
-    git(&app, "2026-11-27T13:00:00+09:00", &["add", "e.txt"], &[]);
-    git(
-        &app,
-        "2026-11-27T13:00:00+09:00",
-        &["commit", "-q", "-m", "authored in October"],
-        &[("GIT_AUTHOR_DATE", "2026-10-15T09:00:00+09:00")],
-    );
+    let dates = ("2026-11-27T13:00:00+09:00", "2026-10-15T09:00:00+09:00");
+    commit_authored(&app, dates, "e.txt", "authored in October");
     // A colleague, mapped by the work tree's `.mailmap`.
     fs_err::write(app.join("f.txt"), "f\n").unwrap();
     git(&app, "2026-11-27T14:00:00+09:00", &["add", "f.txt"], &[]);
@@ -313,14 +313,8 @@ fn commits_below_a_clock_gone_back_are_listed_and_counted() {
     commit(&path, "2026-11-27T10:00:00+09:00", "a.txt", "in the window");
     commit(&path, "2026-11-21T09:00:00+09:00", "a.txt", "clock back");
     git(&path, "2026-11-21T09:00:00+09:00", &["checkout", "-q", "-b", "other", "main~2"], &[]);
-    fs_err::write(path.join("b.txt"), "b\n").unwrap();
-    git(&path, "2026-11-24T09:00:00+09:00", &["add", "b.txt"], &[]);
-    git(
-        &path,
-        "2026-11-24T09:00:00+09:00",
-        &["commit", "-q", "-m", "authored in the window"],
-        &[("GIT_AUTHOR_DATE", "2026-11-27T11:00:00+09:00")],
-    );
+    let dates = ("2026-11-24T09:00:00+09:00", "2026-11-27T11:00:00+09:00");
+    commit_authored(&path, dates, "b.txt", "authored in the window");
     git(&path, "2026-11-24T09:00:00+09:00", &["checkout", "-q", "main"], &[]);
     let repo = repo_at(&path);
     let bound = super::super::listing_bound(since());

@@ -153,6 +153,10 @@ mod tests {
         assert_eq!(found(r#" { "a" : 1 , "k" : "spé" } "#).as_deref(), Some("spé"));
         assert_eq!(found(r#"{"k":5}"#), None);
         assert_eq!(found(r#"{"a":"unclosed"#), None);
+        // A member without a value is no JSON (serde refuses the line): nothing after it
+        // is taken.
+        assert_eq!(found(r#"{"a":,"k":"after"}"#), None);
+        assert_eq!(found(r#"{"a":1,"k":"after"}"#).as_deref(), Some("after"));
         assert_eq!(found("[\"k\"]"), None);
         assert_eq!(found(""), None);
     }

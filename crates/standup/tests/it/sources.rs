@@ -236,3 +236,41 @@ fn atuin_home_moves_the_database() {
         out.lines().skip_while(|line| !line.starts_with("atuin:")).take(2).collect();
     assert_eq!(atuin, ["atuin: found · 11 entries", "  [HOME]/profiles/work/data/history.db"]);
 }
+
+/// A Claude Code session in a folder outside any repository makes that folder a
+/// project; the commands atuin recorded in a folder below it are counted under that
+/// project, not left in the Shell section.
+#[test]
+fn commands_run_in_a_session_s_folder_join_its_project() {
+    use serde_json::json;
+    let home = Home::new();
+    home.git_identity(crate::support::ME.email, crate::support::ME.name);
+    let notes = home.path().join("notes");
+    fs_err::create_dir_all(notes.join("drafts")).unwrap();
+    let record = json!({
+        "parentUuid": null, "isSidechain": false, "userType": "external",
+        "cwd": notes.display().to_string(), "sessionId": "00000000-0000-4000-8000-00000000aaaa",
+        "version": "2.1.50", "type": "user", "uuid": "00000000-0000-4000-8000-000000000001",
+        "timestamp": crate::support::at("10:00:00"),
+        "message": {"role": "user", "content": "Outline the talk"},
+    });
+    home.write(
+        ".claude/projects/-x-notes/00000000-0000-4000-8000-00000000aaaa.jsonl",
+        &crate::support::jsonl(&[record]),
+    );
+    let db_path = home.path().join(".local/share/atuin/history.db");
+    crate::support::write_atuin(
+        &db_path,
+        &notes.join("drafts"),
+        &[("11:00:00", "pandoc talk.md -o talk.pdf", 0), ("11:05:00", "make slides", 0)],
+    );
+    let report = crate::support::report_json(&home, "2026-11-27T18:00:00+09:00", TOKYO, &["daily"]);
+    let bucket = &report["buckets"][0];
+    let projects = bucket["projects"].as_array().unwrap();
+    let notes_project = projects
+        .iter()
+        .find(|project| project["name"] == "notes")
+        .unwrap_or_else(|| panic!("no `notes` project: {report:#}"));
+    assert_eq!(notes_project["commands"], 2, "{report:#}");
+    assert_eq!(bucket["shell"], json!([]), "{report:#}");
+}

@@ -249,3 +249,39 @@ fn a_long_path_in_a_warning_is_shortened() {
     );
     assert!(json.stdout.len() < 8_000, "{}", json.stdout.len());
 }
+
+/// `--timings` names every stage on stderr, in the order they ran, from discovery and
+/// the git stage to the wall time, and leaves the report on stdout as it is without it.
+#[test]
+fn timings_name_every_stage_in_order() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let app = home.repo("app");
+    app.commit("a.txt", "first commit", "2026-11-27T10:00:00+09:00");
+    let plain = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
+    let timed = home.run(NOW, TOKYO, &["daily", "--no-llm", "--timings"]);
+    assert_eq!((timed.code, &timed.stdout), (0, &plain.stdout));
+    let stages: Vec<&str> = timed
+        .stderr
+        .lines()
+        .skip_while(|line| *line != "timings:")
+        .skip(1)
+        .filter_map(|line| line.trim().rsplit_once("  ").map(|(stage, _)| stage.trim()))
+        .collect();
+    let expected = [
+        "discover",
+        "git: repositories under the roots",
+        "sessions: Claude Code",
+        "join",
+        "git: work in progress",
+        "sanitize + redact",
+        "aggregate",
+        "render",
+        "wall (config to rendered report)",
+    ];
+    let positions: Vec<Option<usize>> =
+        expected.iter().map(|name| stages.iter().position(|stage| stage == name)).collect();
+    assert!(positions.iter().all(Option::is_some), "{stages:?}\n{}", timed.stderr);
+    assert!(positions.is_sorted(), "{stages:?}");
+    assert!(stages.iter().any(|stage| stage.starts_with("shell: ")), "{stages:?}");
+}

@@ -274,3 +274,38 @@ fn commands_run_in_a_session_s_folder_join_its_project() {
     assert_eq!(notes_project["commands"], 2, "{report:#}");
     assert_eq!(bucket["shell"], json!([]), "{report:#}");
 }
+
+/// A repository outside the configured roots that only a session reveals is read, and
+/// `doctor` says git found it (the roots' own read found none).
+#[test]
+fn doctor_counts_a_repository_only_a_session_revealed() {
+    use serde_json::json;
+    let home = Home::new();
+    home.git_identity(crate::support::ME.email, crate::support::ME.name);
+    home.config("[git]\nroots = [\"~/src\"]\n");
+    let path = home.path().join("elsewhere/tool");
+    fs_err::create_dir_all(&path).unwrap();
+    let tool = home.repo_handle(&path);
+    tool.git(&["init", "-q", "-b", "main"]);
+    tool.commit("a.txt", "tool: first cut", "2026-11-27T10:00:00+09:00");
+    let record = json!({
+        "parentUuid": null, "isSidechain": false, "userType": "external",
+        "cwd": path.display().to_string(), "sessionId": "00000000-0000-4000-8000-00000000bbbb",
+        "version": "2.1.50", "type": "user", "uuid": "00000000-0000-4000-8000-000000000002",
+        "timestamp": crate::support::at("11:00:00"),
+        "message": {"role": "user", "content": "Add the flag"},
+    });
+    home.write(
+        ".claude/projects/-x-elsewhere-tool/00000000-0000-4000-8000-00000000bbbb.jsonl",
+        &crate::support::jsonl(&[record]),
+    );
+    let run = home.run("2026-11-27T18:00:00+09:00", TOKYO, &["doctor"]);
+    let git = run.stdout.lines().find(|line| line.trim_start().starts_with("git:"));
+    assert_eq!(
+        git.map(str::trim),
+        Some("git: found · 1 repository · 1 commit today"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+}

@@ -237,6 +237,21 @@ fn atuin_home_moves_the_database() {
     assert_eq!(atuin, ["atuin: found · 11 entries", "  [HOME]/profiles/work/data/history.db"]);
 }
 
+/// A Claude Code session `session` (its last hex digits) of one prompt, `text` at
+/// `time` on Friday, run in `cwd`, in the folder Claude Code names after it.
+fn claude_prompt(home: &Home, cwd: &Path, session: &str, time: &str, text: &str) {
+    let id = format!("00000000-0000-4000-8000-00000000{session}");
+    let record = serde_json::json!({
+        "parentUuid": null, "isSidechain": false, "userType": "external",
+        "cwd": cwd.display().to_string(), "sessionId": id, "version": "2.1.50",
+        "type": "user", "uuid": format!("00000000-0000-4000-8000-0000000{session}01"),
+        "timestamp": crate::support::at(time),
+        "message": {"role": "user", "content": text},
+    });
+    let folder = cwd.display().to_string().replace('/', "-");
+    home.write(&format!(".claude/projects/{folder}/{id}.jsonl"), &crate::support::jsonl(&[record]));
+}
+
 /// A Claude Code session in a folder outside any repository makes that folder a
 /// project; the commands atuin recorded in a folder below it are counted under that
 /// project, not left in the Shell section.
@@ -247,17 +262,7 @@ fn commands_run_in_a_session_s_folder_join_its_project() {
     home.git_identity(crate::support::ME.email, crate::support::ME.name);
     let notes = home.path().join("notes");
     fs_err::create_dir_all(notes.join("drafts")).unwrap();
-    let record = json!({
-        "parentUuid": null, "isSidechain": false, "userType": "external",
-        "cwd": notes.display().to_string(), "sessionId": "00000000-0000-4000-8000-00000000aaaa",
-        "version": "2.1.50", "type": "user", "uuid": "00000000-0000-4000-8000-000000000001",
-        "timestamp": crate::support::at("10:00:00"),
-        "message": {"role": "user", "content": "Outline the talk"},
-    });
-    home.write(
-        ".claude/projects/-x-notes/00000000-0000-4000-8000-00000000aaaa.jsonl",
-        &crate::support::jsonl(&[record]),
-    );
+    claude_prompt(&home, &notes, "aaaa", "10:00:00", "Outline the talk");
     let db_path = home.path().join(".local/share/atuin/history.db");
     crate::support::write_atuin(
         &db_path,
@@ -279,7 +284,6 @@ fn commands_run_in_a_session_s_folder_join_its_project() {
 /// `doctor` says git found it (the roots' own read found none).
 #[test]
 fn doctor_counts_a_repository_only_a_session_revealed() {
-    use serde_json::json;
     let home = Home::new();
     home.git_identity(crate::support::ME.email, crate::support::ME.name);
     home.config("[git]\nroots = [\"~/src\"]\n");
@@ -288,17 +292,7 @@ fn doctor_counts_a_repository_only_a_session_revealed() {
     let tool = home.repo_handle(&path);
     tool.git(&["init", "-q", "-b", "main"]);
     tool.commit("a.txt", "tool: first cut", "2026-11-27T10:00:00+09:00");
-    let record = json!({
-        "parentUuid": null, "isSidechain": false, "userType": "external",
-        "cwd": path.display().to_string(), "sessionId": "00000000-0000-4000-8000-00000000bbbb",
-        "version": "2.1.50", "type": "user", "uuid": "00000000-0000-4000-8000-000000000002",
-        "timestamp": crate::support::at("11:00:00"),
-        "message": {"role": "user", "content": "Add the flag"},
-    });
-    home.write(
-        ".claude/projects/-x-elsewhere-tool/00000000-0000-4000-8000-00000000bbbb.jsonl",
-        &crate::support::jsonl(&[record]),
-    );
+    claude_prompt(&home, &path, "bbbb", "11:00:00", "Add the flag");
     let run = home.run("2026-11-27T18:00:00+09:00", TOKYO, &["doctor"]);
     let git = run.stdout.lines().find(|line| line.trim_start().starts_with("git:"));
     assert_eq!(

@@ -72,7 +72,7 @@ pub fn aggregate(
     warnings.dedup();
     let time_spent = sum(buckets.iter().map(|bucket| &bucket.time_spent));
     let outlook = crate::outlook::outlook(kind, &buckets, &sessions, notes, &wip, &options.tickets);
-    Report {
+    let mut report = Report {
         schema_version: SCHEMA_VERSION,
         kind,
         buckets,
@@ -83,7 +83,9 @@ pub fn aggregate(
         time_spent,
         narrative_check: None,
         outlook,
-    }
+    };
+    crate::names::qualify(&mut report);
+    report
 }
 
 /// A project's events while they are being gathered.
@@ -136,6 +138,7 @@ impl ProjectParts {
         Some(Project {
             remote: None,
             name: self.name,
+            qualifier: None,
             path,
             last_activity,
             commits,

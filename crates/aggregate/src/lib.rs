@@ -10,6 +10,7 @@ mod error;
 mod group;
 pub mod holidays;
 mod merge;
+mod names;
 mod outlook;
 mod shell;
 mod tickets;

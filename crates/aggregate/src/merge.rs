@@ -61,6 +61,7 @@ pub fn merge(local: MachineReport, others: Vec<MachineReport>, rules: TimeRules)
     report.warnings.dedup();
     report.meta.machines = machines;
     recompute_report(&mut report);
+    crate::names::qualify(&mut report);
     report
 }
 

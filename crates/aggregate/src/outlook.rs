@@ -244,6 +244,7 @@ fn open_work(buckets: &[Bucket], wip: &[WipEvent]) -> Vec<OpenWork> {
         .map(|(path, (name, files, stashes, unpushed, branches))| OpenWork {
             ahead: ahead.remove(&path).unwrap_or_default(),
             name,
+            qualifier: None,
             path,
             uncommitted_files: files.len() as u64,
             stashes: stashes.len() as u64,

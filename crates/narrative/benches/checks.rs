@@ -74,6 +74,7 @@ fn busy_day() -> Report {
             Project {
                 remote: None,
                 name: format!("service-{p}"),
+                qualifier: None,
                 path: format!("/home/dev/src/service-{p}").into(),
                 last_activity: at(40_000),
                 totals: Totals { projects: 1, commits: 6, sessions: 1, ..Totals::default() },

@@ -126,8 +126,9 @@ fn outlook_object(outlook: &Outlook, redact: &mut impl FnMut(&str) -> Value) -> 
             .iter()
             .map(|open| {
                 let mut item = Map::new();
-                item.insert("id".into(), redact(&format!("{OPEN_ID_PREFIX}{}", open.name)));
-                item.insert("project".into(), redact(&open.name));
+                let name = qualified(&open.name, open.qualifier.as_deref());
+                item.insert("id".into(), redact(&format!("{OPEN_ID_PREFIX}{name}")));
+                item.insert("project".into(), redact(&name));
                 if open.uncommitted_files > 0 {
                     item.insert("uncommitted_files".into(), json!(open.uncommitted_files));
                 }
@@ -202,13 +203,23 @@ fn bucket_object(
     object
 }
 
+/// A project's name as the report shows it: followed by what tells it apart from another
+/// of the same name (`api (acme/web)`), so that the model, and the check of what it
+/// writes, see one name per project.
+fn qualified<'a>(name: &'a str, qualifier: Option<&str>) -> std::borrow::Cow<'a, str> {
+    match qualifier {
+        Some(qualifier) => format!("{name} ({qualifier})").into(),
+        None => name.into(),
+    }
+}
+
 fn project_object(
     project: &Project,
     outlook: &Outlook,
     redact: &mut impl FnMut(&str) -> Value,
 ) -> Value {
     let mut object = Map::new();
-    object.insert("name".into(), redact(&project.name));
+    object.insert("name".into(), redact(&qualified(&project.name, project.qualifier.as_deref())));
     if !project.commits.is_empty() {
         let items: Vec<Value> = project
             .commits

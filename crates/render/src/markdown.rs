@@ -186,10 +186,14 @@ fn standup_blockers(out: &mut String, report: &Report, lang: Lang, time_zone: &T
         .map(|(project, blocker)| {
             let line = blocker_line(blocker, lang, time_zone, today);
             match project {
-                Some(project) if project.path.as_os_str().is_empty() => {
-                    format!("{} — {line}", lang.labels().unknown_project)
-                }
-                Some(project) => format!("{} — {line}", escape_text(&project.name)),
+                Some(project) => format!(
+                    "{} — {line}",
+                    project_name(
+                        lang,
+                        (&project.name, project.qualifier.as_deref()),
+                        &project.path
+                    )
+                ),
                 None => line,
             }
         })
@@ -355,16 +359,34 @@ fn next_section(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &Tim
     open_work(out, outlook, lang, time_zone);
 }
 
+/// How a project is named: its folder name, followed by what tells it apart from another
+/// of the same name in the report (`api (acme/web)`, `api（acme/web）` in Japanese), or
+/// the unknown project's label when it has no folder.
+fn project_name(
+    lang: Lang,
+    (name, qualifier): (&str, Option<&str>),
+    path: &std::path::Path,
+) -> String {
+    if path.as_os_str().is_empty() {
+        return lang.labels().unknown_project.to_owned();
+    }
+    match (qualifier, lang) {
+        (None, _) => escape_text(name),
+        (Some(qualifier), Lang::En) => {
+            format!("{} ({})", escape_text(name), escape_text(qualifier))
+        }
+        (Some(qualifier), Lang::Ja) => {
+            format!("{}（{}）", escape_text(name), escape_text(qualifier))
+        }
+    }
+}
+
 /// One line per project with work left open, then one per local branch of it with
 /// commits not pushed. A project whose branches ahead are known counts its unpushed
 /// commits there, not again on its own line.
 fn open_work(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &TimeZone) {
     for open in &outlook.open_work {
-        let name = if open.path.as_os_str().is_empty() {
-            lang.labels().unknown_project.to_owned()
-        } else {
-            escape_text(&open.name)
-        };
+        let name = project_name(lang, (&open.name, open.qualifier.as_deref()), &open.path);
         let unpushed = if open.ahead.is_empty() { open.unpushed.len() } else { 0 };
         if open.uncommitted_files > 0 || open.stashes > 0 || unpushed > 0 {
             let branches: Vec<String> = if unpushed > 0 {
@@ -412,11 +434,11 @@ fn still_open(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZon
         let date = bucket.window.date;
         for project in &bucket.projects {
             for blocker in &project.blockers {
-                let name = if project.path.as_os_str().is_empty() {
-                    lang.labels().unknown_project.to_owned()
-                } else {
-                    escape_text(&project.name)
-                };
+                let name = project_name(
+                    lang,
+                    (&project.name, project.qualifier.as_deref()),
+                    &project.path,
+                );
                 lines.push(format!("{name} — {}", blocker_line(blocker, lang, time_zone, date)));
             }
         }
@@ -505,11 +527,7 @@ pub(crate) fn project_section(
     let _ = write!(
         out,
         "\n{level} {} · {heading}\n\n",
-        if project.path.as_os_str().is_empty() {
-            lang.labels().unknown_project.to_owned()
-        } else {
-            escape_text(&project.name)
-        }
+        project_name(lang, (&project.name, project.qualifier.as_deref()), &project.path)
     );
     // Commits are labelled with their branches only when they are on more than one.
     let labels: Vec<Vec<String>> = narrowest_branches(&project.commits);

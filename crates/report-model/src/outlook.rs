@@ -77,6 +77,10 @@ pub struct FollowUp {
 pub struct OpenWork {
     /// The project's name.
     pub name: String,
+    /// What tells the project apart from another of the same name (as
+    /// `Project::qualifier`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qualifier: Option<String>,
     /// The project's path (the key of its `Project` in the buckets).
     pub path: PathBuf,
     /// Files not committed, modified during the report's days.

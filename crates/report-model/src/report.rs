@@ -103,6 +103,13 @@ pub struct Project {
     /// Folder name of the repository's main work tree; empty (with an empty `path`) for
     /// sessions whose working directory is unknown.
     pub name: String,
+    /// The parent folders that tell this project apart from another of the report with
+    /// the same `name` (`acme/web` for `~/src/acme/web/api` beside `~/src/oss/web/api`):
+    /// the fewest last folders of the path's parent, as many for each project of that
+    /// name, that differ between them all, joined by `/`. Absent when the name is the
+    /// report's only one; the report shows `name (qualifier)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qualifier: Option<String>,
     /// Absolute path of the project.
     pub path: PathBuf,
     /// The repository's remote URL, normalized (`host/owner/name`: no scheme, user,

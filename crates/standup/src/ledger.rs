@@ -539,9 +539,12 @@ pub(crate) fn published(report: &mut Report, allow: &[String]) {
             }
             if !allowed("paths") && !project.path.as_os_str().is_empty() {
                 project.path = PathBuf::from(&project.name);
+                // Told apart by the folders above it: a part of its path.
+                project.qualifier = None;
             }
             if !allowed("projects") {
                 project.name = String::new();
+                project.qualifier = None;
                 project.path = PathBuf::new();
             }
             blocker_text(&mut project.blockers);

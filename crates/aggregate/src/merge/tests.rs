@@ -302,3 +302,97 @@ fn warnings_of_another_machine_name_it_and_nothing_is_marked_alone() {
     assert_eq!(merged.warnings[0].machine.as_deref(), Some("devbox"));
     assert_eq!(merged.buckets[0].projects[0].commits[0].machines, vec!["laptop".to_owned()]);
 }
+
+/// The qualifiers of a report's projects, bucket by bucket: `(name, qualifier)`.
+fn qualifiers(report: &Report) -> Vec<Vec<(String, Option<String>)>> {
+    report
+        .buckets
+        .iter()
+        .map(|bucket| {
+            bucket
+                .projects
+                .iter()
+                .map(|project| (project.name.clone(), project.qualifier.clone()))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn projects_of_one_name_are_told_apart_by_their_folders_on_every_day() {
+    let acme = project("api", "/home/me/src/acme/api");
+    let oss = project("api", "/home/me/src/oss/api");
+    let tool = project("tool", "/home/me/src/acme/tool");
+    let windows = vec![
+        (
+            BucketKind::PreviousWorkday,
+            Window {
+                date: "2026-11-26".parse().unwrap(),
+                start: ts("2026-11-25T15:00:00Z"),
+                end: ts("2026-11-26T15:00:00Z"),
+            },
+        ),
+        day()[0],
+    ];
+    let commits = vec![
+        // Only `acme/api` on the first day: the name is still shared in the report.
+        commit(&acme, &"a".repeat(40), "first day", "2026-11-26T01:00:00Z", 1),
+        commit(&acme, &"b".repeat(40), "second day", "2026-11-27T01:00:00Z", 1),
+        commit(&oss, &"c".repeat(40), "the fork", "2026-11-27T02:00:00Z", 1),
+        commit(&tool, &"d".repeat(40), "alone", "2026-11-27T03:00:00Z", 1),
+    ];
+    let meta = machine("laptop", Vec::new(), Vec::new(), &[], Vec::new()).report.meta;
+    let activity = Activity { commits, ..Activity::default() };
+    let report =
+        aggregate(ReportKind::Standup, &windows, activity, Vec::new(), meta, &Options::default());
+    let named =
+        |name: &str, qualifier: Option<&str>| (name.to_owned(), qualifier.map(str::to_owned));
+    assert_eq!(
+        qualifiers(&report),
+        vec![
+            vec![named("api", Some("acme"))],
+            vec![named("tool", None), named("api", Some("oss")), named("api", Some("acme"))],
+        ]
+    );
+}
+
+#[test]
+fn a_merged_report_is_told_apart_again_as_a_whole() {
+    let laptop_api = project("api", "/home/me/src/api");
+    let devbox_api = project("api", "/srv/work/api");
+    // Two repositories of one name on two machines, with different remotes: two
+    // projects, which neither machine's own report qualified.
+    let laptop = machine(
+        "laptop",
+        vec![commit(&laptop_api, &"a".repeat(40), "ours", "2026-11-27T01:00:00Z", 1)],
+        Vec::new(),
+        &[("api", "github.com/acme/api")],
+        Vec::new(),
+    );
+    let devbox = machine(
+        "devbox",
+        vec![commit(&devbox_api, &"b".repeat(40), "theirs", "2026-11-27T02:00:00Z", 1)],
+        Vec::new(),
+        &[("api", "github.com/other/api")],
+        Vec::new(),
+    );
+    assert_eq!(qualifiers(&laptop.report), vec![vec![("api".to_owned(), None)]]);
+    let merged = merge(laptop, vec![devbox.clone()], TimeRules::default());
+    assert_eq!(
+        qualifiers(&merged),
+        vec![vec![
+            ("api".to_owned(), Some("work".to_owned())),
+            ("api".to_owned(), Some("src".to_owned()))
+        ]]
+    );
+    // The same repository on both machines is one project, and one name.
+    let again = machine(
+        "laptop",
+        vec![commit(&laptop_api, &"c".repeat(40), "ours", "2026-11-27T01:00:00Z", 1)],
+        Vec::new(),
+        &[("api", "github.com/other/api")],
+        Vec::new(),
+    );
+    let merged = merge(again, vec![devbox], TimeRules::default());
+    assert_eq!(qualifiers(&merged), vec![vec![("api".to_owned(), None)]]);
+}

@@ -265,6 +265,7 @@ fn noted_plans_and_open_work_are_citable() {
     ];
     report.outlook.open_work = vec![OpenWork {
         name: "api".to_owned(),
+        qualifier: None,
         path: "/src/api".into(),
         uncommitted_files: 2,
         stashes: 0,
@@ -321,6 +322,7 @@ fn branches_ahead_are_counted_in_the_open_work() {
         |name: &str, commits| AheadBranch { name: name.to_owned(), commits, newest: crate::at(0) };
     report.outlook.open_work = vec![OpenWork {
         name: "api".to_owned(),
+        qualifier: None,
         path: "/src/api".into(),
         uncommitted_files: 0,
         stashes: 0,

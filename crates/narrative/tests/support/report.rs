@@ -81,6 +81,7 @@ pub(crate) fn project(name: &str, commits: Vec<Commit>, sessions: Vec<Session>) 
     Project {
         remote: None,
         name: name.to_owned(),
+        qualifier: None,
         path: format!("/home/dev/src/{name}").into(),
         last_activity: at(40_000),
         commits,

@@ -18,6 +18,7 @@ mod hostile_home;
 mod identities;
 mod machines;
 mod mcp;
+mod names;
 mod narrative;
 mod narrative_eval;
 mod next_steps;

@@ -15,7 +15,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::Parser as _;
 use jiff::civil::Date;
-use report_model::{BlockerKind, Report, ReportKind, Warning, WarningDetail};
+use report_model::{BlockerKind, NoteKind, Report, ReportKind, Warning, WarningDetail};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -487,13 +487,34 @@ fn git_status(env: &collect::Env, dir: &Path, args: &[&str]) -> Result<Option<i3
 /// Keeps only what `allow` lets through, in place: no warnings (they name paths), no
 /// narrative; project paths only with `paths` (else the project's name stands for it),
 /// remotes only with `remotes`, shell commands only with `shell` (a failing-command
-/// blocker then names the command's head only), work in progress only with `wip`; then
-/// every total is recomputed from what is left.
+/// blocker then names the command's head only), work in progress only with `wip`; the
+/// person's notes of the day: a plan only with `next`, a blocker only with `blockers`, a
+/// plain note never (their words for their own report); a ticket key only with the
+/// commits or sessions that name it; then every total is recomputed from what is left.
+/// A published day is a daily report: its outlook holds no carried plans and no open
+/// work, only notes and tickets.
 pub(crate) fn published(report: &mut Report, allow: &[String]) {
     let allowed = |item: &str| allow.iter().any(|known| known == item);
     report.warnings.clear();
     report.narrative = None;
     report.narrative_check = None;
+    report.outlook.notes.retain(|note| match note.kind {
+        NoteKind::Plan => allowed("next"),
+        NoteKind::Blocker => allowed("blockers"),
+        NoteKind::Note => false,
+    });
+    for ticket in &mut report.outlook.tickets {
+        if !allowed("commits") {
+            ticket.commits.clear();
+        }
+        if !allowed("sessions") {
+            ticket.sessions.clear();
+        }
+    }
+    report
+        .outlook
+        .tickets
+        .retain(|ticket| !ticket.commits.is_empty() || !ticket.sessions.is_empty());
     let grouping = aggregate::ShellGrouping::default();
     let blocker_text = |blockers: &mut Vec<report_model::Blocker>| {
         if !allowed("blockers") {

@@ -222,3 +222,60 @@ fn a_broken_or_foreign_entry_is_a_warning_and_the_other_members_are_there() {
     let missing = team.lead.run(NOW, TOKYO, &["team", "--ledger", "~/nowhere"]);
     assert_eq!(missing.code, 2, "{}", missing.snapshot());
 }
+
+/// What `publish` writes of the day's notes and ticket keys, with `allow` as
+/// `[publish] allow` (`None`: the default): the notes' kinds and texts, the ticket keys.
+fn published_outlook(home: &Home, allow: Option<&str>) -> (Vec<(String, String)>, Vec<String>) {
+    let allow = allow.map_or_else(String::new, |allow| format!("[publish]\nallow = {allow}\n"));
+    home.config(&format!(
+        "[identity]\nemails = [\"me@example.com\"]\nname = \"me\"\n[ledger]\ndir = \"~/team\"\n{allow}"
+    ));
+    let run = home.run(NOW, TOKYO, &["publish", "--show-what-is-published"]);
+    let day: Value = serde_json::from_str(run.success()).unwrap();
+    let text = |value: &Value, key: &str| value[key].as_str().unwrap().to_owned();
+    let notes = day["outlook"]["notes"].as_array().map_or_else(Vec::new, |notes| {
+        notes.iter().map(|note| (text(note, "kind"), text(note, "text"))).collect()
+    });
+    let tickets = day["outlook"]["tickets"].as_array().map_or_else(Vec::new, |tickets| {
+        tickets.iter().map(|ticket| text(ticket, "key")).collect()
+    });
+    (notes, tickets)
+}
+
+#[test]
+fn a_published_day_holds_the_notes_and_tickets_its_allow_list_lets_through() {
+    let home = Home::new();
+    home.git_identity("me@example.com", "Me");
+    fs_err::create_dir_all(home.path().join("team")).unwrap();
+    home.repo("api").commit("f", "ABC-12: retry on 503", "2026-11-27T10:00:00+09:00");
+    for note in [
+        &["note", "call the bank about the mortgage"][..],
+        &["note", "--plan", "write the retry test"],
+        &["note", "--blocker", "waiting on the staging keys"],
+    ] {
+        assert_eq!(home.run(NOW, TOKYO, note).code, 0);
+    }
+    let note = |kind: &str, text: &str| (kind.to_owned(), text.to_owned());
+    // The default (`projects commits sessions next blockers`): the plan and the blocker,
+    // never the plain note; the ticket its commit names.
+    assert_eq!(
+        published_outlook(&home, None),
+        (
+            vec![
+                note("plan", "write the retry test"),
+                note("blocker", "waiting on the staging keys")
+            ],
+            vec!["ABC-12".to_owned()]
+        )
+    );
+    // Commits only: no notes at all.
+    assert_eq!(
+        published_outlook(&home, Some("[\"commits\"]")),
+        (vec![], vec!["ABC-12".to_owned()])
+    );
+    // Without the commits, the key their subject holds is not published either.
+    assert_eq!(
+        published_outlook(&home, Some("[\"projects\", \"next\"]")),
+        (vec![note("plan", "write the retry test")], vec![])
+    );
+}

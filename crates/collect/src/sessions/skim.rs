@@ -258,7 +258,10 @@ fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
 }
 
 /// What serde_json accepts after a backslash (`u` then wants four hex digits).
-#[cfg_attr(target_arch = "x86_64", expect(dead_code, reason = "the SSE2 masks spell it out"))]
+#[cfg_attr(
+    all(target_arch = "x86_64", not(test)),
+    expect(dead_code, reason = "the SSE2 masks spell it out")
+)]
 const ESCAPES: &[u8] = b"\"\\/bfnrtu";
 
 /// The index of the quote that closes the string whose text starts at `at`, when the
@@ -329,6 +332,7 @@ fn escaped(backslash: u64, carry: &mut u64) -> u64 {
 }
 
 /// One bit per byte of a 64-byte block.
+#[cfg_attr(test, derive(Debug, PartialEq, Eq))]
 struct Masks {
     quote: u64,
     backslash: u64,
@@ -405,20 +409,21 @@ mod masks {
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
-mod masks {
-    impl super::Masks {
-        #[inline]
-        pub(super) fn of(chunk: &[u8; 64]) -> super::Masks {
-            let mut masks = super::Masks { quote: 0, backslash: 0, newline: 0, control: 0 };
-            for (index, byte) in chunk.iter().enumerate() {
-                masks.quote |= u64::from(*byte == b'"') << index;
-                masks.newline |= u64::from(*byte == b'n') << index;
-                masks.backslash |= u64::from(*byte == b'\\') << index;
-                masks.control |= u64::from(*byte < 0x20) << index;
-            }
-            masks
+/// The masks a byte at a time: what every target but x86-64 uses, and what the tests hold
+/// the SSE2 masks to.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+mod portable {
+    /// [`super::Masks`] of `chunk`.
+    #[inline]
+    pub(super) fn masks(chunk: &[u8; 64]) -> super::Masks {
+        let mut masks = super::Masks { quote: 0, backslash: 0, newline: 0, control: 0 };
+        for (index, byte) in chunk.iter().enumerate() {
+            masks.quote |= u64::from(*byte == b'"') << index;
+            masks.newline |= u64::from(*byte == b'n') << index;
+            masks.backslash |= u64::from(*byte == b'\\') << index;
+            masks.control |= u64::from(*byte < 0x20) << index;
         }
+        masks
     }
 
     /// The bytes that may follow a backslash ([`super::ESCAPES`]), and the `u`s.
@@ -433,13 +438,25 @@ mod masks {
     }
 }
 
+#[cfg(not(target_arch = "x86_64"))]
+mod masks {
+    impl super::Masks {
+        #[inline]
+        pub(super) fn of(chunk: &[u8; 64]) -> super::Masks {
+            super::portable::masks(chunk)
+        }
+    }
+
+    pub(super) use super::portable::escape_masks;
+}
+
 use masks::escape_masks;
 
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
 
-    use super::{string_end, without_tool_output};
+    use super::{Masks, escape_masks, portable, string_end, without_tool_output};
 
     /// serde's verdict on the string whose text is `text`: the index of its closing
     /// quote in `"text` when serde skips it, found by parsing each prefix ending at a
@@ -569,5 +586,87 @@ mod tests {
         // An invalid escape in the output: the line is parsed as it is (and fails there).
         let invalid = line.replace("x\\\"y", "x\\qy");
         assert_eq!(cut(&invalid), None);
+    }
+
+    /// Where the walk steps over a separator, an empty list or an empty object, and
+    /// goes on to the next output: every output is taken out (a wrong step would
+    /// decline the copy, and the line would be parsed whole, the same but slower).
+    #[test]
+    fn every_output_is_taken_out_past_spaces_empty_values_and_other_blocks() {
+        let long = "out ".repeat(80);
+        let cut = |line: &str| {
+            without_tool_output(line.as_bytes())
+                .map(|out| String::from_utf8(out.bytes().to_vec()).unwrap())
+        };
+        // Spaces around every token, an empty block, then two outputs.
+        let spaced = format!(
+            r#"{{ "type" : "user" , "message" : {{ "content" : [ {{ }} , {{ "type" : "tool_result" , "content" : "{long}" }} , {{ "type" : "tool_result" , "content" : "{long}" }} ] }} }}"#
+        );
+        assert_eq!(
+            cut(&spaced).as_deref(),
+            Some(
+                r#"{ "type" : "user" , "message" : { "content" : [ { } , { "type" : "tool_result" , "content" : "" } , { "type" : "tool_result" , "content" : "" } ] } }"#
+            )
+        );
+        // An empty list of blocks, and the output again in `toolUseResult` after it.
+        let empty =
+            format!(r#"{{"message":{{"content":[ ]}},"toolUseResult":{{"stdout":"{long}"}}}}"#);
+        assert_eq!(
+            cut(&empty).as_deref(),
+            Some(r#"{"message":{"content":[ ]},"toolUseResult":{"stdout":""}}"#)
+        );
+    }
+
+    /// A field the reader looks at written twice (the message's `content`, a block's
+    /// `tool_use_id`): the strict parse refuses such a message, so the copy is declined
+    /// and the line is left to serde.
+    #[test]
+    fn a_field_written_twice_leaves_the_line_to_serde() {
+        let long = "out ".repeat(80);
+        let block = format!(r#"{{"type":"tool_result","content":"{long}"}}"#);
+        let cut = |line: &str| without_tool_output(line.as_bytes()).map(|out| out.bytes().to_vec());
+        let once = format!(r#"{{"message":{{"content":[{block}]}}}}"#);
+        assert!(cut(&once).is_some());
+        let contents = format!(r#"{{"message":{{"content":[{block}],"content":[]}}}}"#);
+        assert_eq!(cut(&contents), None);
+        let ids = format!(
+            r#"{{"message":{{"content":[{{"tool_use_id":"a","type":"tool_result","tool_use_id":"b","content":"{long}"}}]}}}}"#
+        );
+        assert_eq!(cut(&ids), None);
+    }
+
+    /// The SSE2 masks of x86-64 are the byte loop's, which every other target uses (and
+    /// no test ran before), on every byte value at every place of a block.
+    #[test]
+    fn the_masks_are_the_byte_loop_s() {
+        let chunks = (0..=255u8).flat_map(|value| {
+            let runs: [u8; 64] = std::array::from_fn(|index| {
+                value.wrapping_add(u8::try_from(index * 7 % 256).expect("below 256"))
+            });
+            [[value; 64], runs]
+        });
+        for chunk in chunks {
+            assert_eq!(Masks::of(&chunk), portable::masks(&chunk), "{chunk:?}");
+            assert_eq!(escape_masks(&chunk), portable::escape_masks(&chunk), "{chunk:?}");
+        }
+    }
+
+    /// Whether what was taken out is UTF-8, which a copy whose message is kept raw needs.
+    #[test]
+    fn the_outputs_taken_out_are_checked_as_utf8() {
+        let line = |output: &[u8]| {
+            let mut line = br#"{"message":{"content":[{"type":"tool_result","content":""#.to_vec();
+            line.extend_from_slice(output);
+            line.extend_from_slice(br#""}]}}"#);
+            line
+        };
+        let text = line("é ".repeat(200).as_bytes());
+        let copy = without_tool_output(&text).expect("an output to take out");
+        assert!(copy.taken_out_is_utf8(&text));
+        let mut bytes = "é ".repeat(200).into_bytes();
+        bytes[1] = 0xff;
+        let broken = line(&bytes);
+        let copy = without_tool_output(&broken).expect("an output to take out");
+        assert!(!copy.taken_out_is_utf8(&broken));
     }
 }

@@ -579,7 +579,15 @@ pub(crate) fn write_atomically_checked(
         .permissions(permissions.clone())
         .tempfile_in(folder)
         .map_err(|error| {
-            std::io::Error::new(error.kind(), format!("in `{}`: {error}", folder.display()))
+            // tempfile's message ends with ` at path "<the random name it tried>"`, a file
+            // the person never asked for (its error type is private): the folder, then the
+            // system's reason.
+            let text = error.to_string();
+            let reason = text.split(" at path ").next().unwrap_or(&text);
+            std::io::Error::new(
+                error.kind(),
+                format!("cannot create a file in `{}`: {reason}", folder.display()),
+            )
         })?;
     temporary.write_all(bytes)?;
     if let Some(permissions) = existing {

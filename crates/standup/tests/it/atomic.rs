@@ -106,6 +106,22 @@ fn output_replaces_the_file_and_keeps_its_permissions() {
     assert_eq!(mode & 0o044, 0o044, "{mode:o}");
 }
 
+/// `-o` into a folder that is not there: an error naming that folder and the system's
+/// reason, and not the name of the temporary file that could not be made.
+#[test]
+fn output_into_a_missing_folder_names_the_folder() {
+    let home = home_with_work();
+    let report = home.path().join("out/sub/report.md");
+    let run = home.run(NOW, TOKYO, &["daily", "--no-llm", "-o", report.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.snapshot());
+    assert_eq!(
+        run.stderr.trim_end(),
+        "standup: error: writing the report: cannot create a file in `[HOME]/out/sub`: No such \
+         file or directory (os error 2)"
+    );
+    assert!(!home.path().join("out").exists());
+}
+
 /// The one narrative cache entry after a run with a model that answers.
 fn cached_entry(home: &Home) -> std::path::PathBuf {
     let dir = home.path().join(".cache/standup/narrative");

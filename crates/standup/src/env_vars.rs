@@ -40,6 +40,13 @@ pub(crate) const EDITOR: &str = "EDITOR";
 /// Where `standup schedule` looks for `systemctl` and `launchctl`.
 pub(crate) const PATH: &str = "PATH";
 
+/// The X11 display `--copy` puts the report on (read by the clipboard library; checked
+/// first so that a run without any display says so).
+pub(crate) const DISPLAY: &str = "DISPLAY";
+
+/// The Wayland display `--copy` puts the report on (as [`DISPLAY`]).
+pub(crate) const WAYLAND_DISPLAY: &str = "WAYLAND_DISPLAY";
+
 /// Variables the sources read (shell histories, agent log roots, atuin): `collect` owns
 /// the list, and the binary captures exactly it and passes it through the injected
 /// `Env`; the sources never read the process environment themselves.

@@ -40,6 +40,8 @@ impl ProcessEnv {
             env_vars::VISUAL,
             env_vars::EDITOR,
             env_vars::PATH,
+            env_vars::DISPLAY,
+            env_vars::WAYLAND_DISPLAY,
         ];
         names.extend(env_vars::SOURCE_VARS);
         let vars = names
@@ -388,7 +390,17 @@ pub(crate) fn report(env: &ProcessEnv, kind: ReportKind, args: &ReportArgs) -> R
         } else {
             text
         };
-        if let Err(reason) = crate::clipboard::copy_within(plain, html, CLIPBOARD_DEADLINE) {
+        // Without a display (ssh, a container, CI) arboard's own words are about an X11
+        // server it could not reach; say what is missing instead.
+        let no_display = cfg!(all(unix, not(target_os = "macos")))
+            && env.var(env_vars::DISPLAY).is_none()
+            && env.var(env_vars::WAYLAND_DISPLAY).is_none();
+        let copied = if no_display {
+            Err("no display: neither DISPLAY nor WAYLAND_DISPLAY is set".to_owned())
+        } else {
+            crate::clipboard::copy_within(plain, html, CLIPBOARD_DEADLINE)
+        };
+        if let Err(reason) = copied {
             print_warning(&format!("clipboard_unavailable: not copied ({reason})"));
         }
     }

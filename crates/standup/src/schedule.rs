@@ -371,6 +371,21 @@ fn resolve(backend: ScheduleBackend) -> ScheduleBackend {
     }
 }
 
+/// The scheduled run writes into `[output] daily_note`: without it every run fails (in
+/// the log only). Said at install, and the schedule is still written: the config may be
+/// finished after. A config that does not load is left to the run's own error.
+fn warn_without_daily_note(env: &ProcessEnv, config: Option<&Path>) {
+    if let Ok(loaded) = crate::pipeline::load_config_for(env, config) {
+        if loaded.output.daily_note.is_none() {
+            let file = config.map_or_else(|| env.default_config_path(), Path::to_path_buf);
+            print_warning(&format!(
+                "schedule_without_daily_note: the scheduled run puts the standup into the daily note `[output] daily_note` names, which `{}` does not set: each run will fail until it does (for example daily_note = \"~/Notes/Daily/{{date}}.md\")",
+                file.display()
+            ));
+        }
+    }
+}
+
 fn install(env: &ProcessEnv, args: &ScheduleInstallArgs) -> Result<(), Failure> {
     let places = Places::of(env);
     let config = match &args.config {
@@ -391,6 +406,7 @@ fn install(env: &ProcessEnv, args: &ScheduleInstallArgs) -> Result<(), Failure> 
             Some(path)
         }
     };
+    warn_without_daily_note(env, config.as_deref());
     let program = std::env::current_exe()
         .and_then(|exe| exe.canonicalize())
         .context("finding the path of the standup binary")

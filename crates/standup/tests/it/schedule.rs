@@ -273,6 +273,8 @@ fn the_timer_triggered_by_hand_appends_to_the_daily_note() {
         config.to_str().unwrap(),
     ]);
     run.success();
+    // Its config names the daily note: no warning.
+    assert_eq!(run.stderr, "");
     let service_path = scheduled.units().join("standup.service");
     let service = fs_err::read_to_string(&service_path).unwrap();
     verify_units(&[scheduled.units().join("standup.timer"), service_path]);
@@ -480,4 +482,25 @@ fn the_cron_backend_prints_the_line() {
     assert!(stdout.contains(&expected), "{expected}\n{stdout}");
     assert!(!scheduled.units().exists());
     assert!(!scheduled.home.path().join("Library").exists());
+}
+
+/// A schedule installed where no config sets `[output] daily_note`: written all the same,
+/// with a warning that each run will fail until the config sets it.
+#[test]
+fn installing_without_a_daily_note_warns_that_the_runs_will_fail() {
+    let scheduled = Scheduled::new();
+    let run = scheduled.run(&["schedule", "install", "--at", "09:25"]);
+    run.success();
+    let config = scheduled.config_home().join("standup/config.toml");
+    assert_eq!(
+        run.stderr.trim_end(),
+        format!(
+            "standup: warning: schedule_without_daily_note: the scheduled run puts the standup \
+             into the daily note `[output] daily_note` names, which `{}` does not set: each run \
+             will fail until it does (for example daily_note = \"~/Notes/Daily/{{date}}.md\")",
+            config.display()
+        )
+        .replace(&scheduled.home.path().display().to_string(), "[HOME]")
+    );
+    assert!(scheduled.units().join("standup.timer").is_file());
 }

@@ -242,7 +242,10 @@ pub(crate) fn run(env: &ProcessEnv, args: &NoteArgs) -> Result<(), Failure> {
                 NoteKind::Blocker => "[blocker] ",
             };
             let done = if note.done { " (closed)" } else { "" };
-            let _ = writeln!(out, "{:>3}. {kind}{}{done}", note.number, note.text);
+            // One line, as the report shows it (a note written with `--edit` or by a script
+            // may hold newlines).
+            let text = note.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let _ = writeln!(out, "{:>3}. {kind}{text}{done}", note.number);
         }
         // The person's own words, but shown cleaned and masked like every string.
         return write_stdout(clean::message(&out).as_bytes());

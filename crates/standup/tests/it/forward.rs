@@ -695,3 +695,19 @@ fn a_branch_ahead_is_found_by_git_too_when_the_repository_is_not_read_in_process
         "{en}"
     );
 }
+
+/// A note holding newlines (`standup note "$(cat draft)"`, or written with `--edit`) is
+/// one line in `--list`, as in the report.
+#[test]
+fn a_note_written_across_lines_is_listed_on_one() {
+    let home = home_with_repos();
+    note(&home, FRIDAY_EVENING, &["--plan", "ship the\nretry  test\n\tthen docs"]).success();
+    let list = note(&home, FRIDAY_EVENING, &["--list"]);
+    assert_eq!(list.success(), "2026-11-27:\n  1. [plan] ship the retry test then docs\n");
+    let report = run(&home, FRIDAY_EVENING, &["daily", "--no-llm", "--lang", "en"], None);
+    assert!(
+        report.success().contains("- Plan: ship the retry test then docs\n"),
+        "{}",
+        report.stdout
+    );
+}

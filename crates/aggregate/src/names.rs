@@ -9,7 +9,7 @@
 //! projects of that name, as many for each of them (`acme/web`, `oss/web`), so the same
 //! project reads the same on every day of the report.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
 use report_model::Report;
@@ -80,10 +80,7 @@ fn apart(paths: &[PathBuf]) -> Vec<String> {
     };
     for k in 1..=deepest {
         let found = tails(k);
-        let mut sorted: Vec<&String> = found.iter().collect();
-        sorted.sort();
-        sorted.dedup();
-        if sorted.len() == found.len() {
+        if found.iter().collect::<BTreeSet<_>>().len() == found.len() {
             return found;
         }
     }

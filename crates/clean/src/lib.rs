@@ -190,7 +190,7 @@ impl<'r> Cleaner<'r> {
         let notes = Some(MaskedSource::Notes);
         for note in &mut activity.notes {
             self.text(&mut note.text, max_chars, notes);
-            note.text = note.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            note.text = note_line(&note.text);
         }
         let shell = Some(MaskedSource::Shell);
         for command in &mut activity.shell {
@@ -350,6 +350,12 @@ pub fn quote(input: &str) -> String {
     let cleaned = message(input).replace(['\n', '\t'], " ");
     let (text, _) = sanitize::cap(&cleaned, QUOTE_MAX_CHARS);
     text.into_owned()
+}
+
+/// A note of the person as the report shows it: one line, its runs of white space
+/// (newlines, tabs) made one space.
+pub fn note_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// A whole message line (an error, a warning) made safe to print: sanitized and redacted

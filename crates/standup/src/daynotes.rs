@@ -244,8 +244,8 @@ pub(crate) fn run(env: &ProcessEnv, args: &NoteArgs) -> Result<(), Failure> {
             let done = if note.done { " (closed)" } else { "" };
             // One line, as the report shows it (a note written with `--edit` or by a script
             // may hold newlines).
-            let text = note.text.split_whitespace().collect::<Vec<_>>().join(" ");
-            let _ = writeln!(out, "{:>3}. {kind}{text}{done}", note.number);
+            let _ =
+                writeln!(out, "{:>3}. {kind}{}{done}", note.number, clean::note_line(&note.text));
         }
         // The person's own words, but shown cleaned and masked like every string.
         return write_stdout(clean::message(&out).as_bytes());

@@ -526,13 +526,15 @@ mod tests {
         }
     }
 
+    /// The copy [`without_tool_output`] makes of `line`, as text.
+    fn cut(line: &str) -> Option<String> {
+        without_tool_output(line.as_bytes())
+            .map(|out| String::from_utf8(out.bytes().to_vec()).unwrap())
+    }
+
     #[test]
     fn only_a_tool_result_s_output_is_taken_out() {
         let long = "x\\\"y ".repeat(100);
-        let cut = |line: &str| {
-            without_tool_output(line.as_bytes())
-                .map(|out| String::from_utf8(out.bytes().to_vec()).unwrap())
-        };
         let line = format!(
             r#"{{"type":"user","message":{{"role":"user","content":[{{"tool_use_id":"t","type":"tool_result","content":"{long}","is_error":false}}]}},"uuid":"u"}}"#
         );
@@ -594,10 +596,6 @@ mod tests {
     #[test]
     fn every_output_is_taken_out_past_spaces_empty_values_and_other_blocks() {
         let long = "out ".repeat(80);
-        let cut = |line: &str| {
-            without_tool_output(line.as_bytes())
-                .map(|out| String::from_utf8(out.bytes().to_vec()).unwrap())
-        };
         // Spaces around every token, an empty block, then two outputs.
         let spaced = format!(
             r#"{{ "type" : "user" , "message" : {{ "content" : [ {{ }} , {{ "type" : "tool_result" , "content" : "{long}" }} , {{ "type" : "tool_result" , "content" : "{long}" }} ] }} }}"#
@@ -624,7 +622,6 @@ mod tests {
     fn a_field_written_twice_leaves_the_line_to_serde() {
         let long = "out ".repeat(80);
         let block = format!(r#"{{"type":"tool_result","content":"{long}"}}"#);
-        let cut = |line: &str| without_tool_output(line.as_bytes()).map(|out| out.bytes().to_vec());
         let once = format!(r#"{{"message":{{"content":[{block}]}}}}"#);
         assert!(cut(&once).is_some());
         let contents = format!(r#"{{"message":{{"content":[{block}],"content":[]}}}}"#);

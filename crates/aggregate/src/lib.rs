@@ -20,7 +20,7 @@ mod windows;
 pub use blockers::FAILURES_MIN;
 pub use error::Error;
 pub use group::{NEXT_STEPS_MAX, Options, aggregate};
-pub use merge::{MachineReport, merge, retotal, union as union_time};
+pub use merge::{MachineReport, fold_clones, merge, retotal, union as union_time};
 pub use shell::{DEFAULT_IGNORE, DEFAULT_TWO_WORD, ShellGrouping, head};
 pub use tickets::{DEFAULT_PATTERNS as DEFAULT_TICKET_PATTERNS, TicketRules};
 pub use time::{TimeRules, time_spent};

@@ -65,6 +65,49 @@ pub fn merge(local: MachineReport, others: Vec<MachineReport>, rules: TimeRules)
     report
 }
 
+/// One machine's clones of one repository made one project: in each bucket, the
+/// projects whose remote is the same (a second clone for reviews, a copy of the work
+/// tree) are merged as two machines' projects are, into the first of them in the
+/// bucket's order (the most recently active), so a commit pulled into both is one
+/// commit. Projects without a remote are left as they are (nothing says two folders are
+/// one repository), and so is the open work, which belongs to each work tree. Totals are
+/// recomputed; with no two projects of one remote, `report` is unchanged.
+pub fn fold_clones(report: &mut Report, rules: TimeRules) {
+    let mut folded = false;
+    for bucket in &mut report.buckets {
+        let mut kept: Vec<Project> = Vec::with_capacity(bucket.projects.len());
+        let mut here = false;
+        for project in std::mem::take(&mut bucket.projects) {
+            let same =
+                |known: &&mut Project| known.remote.is_some() && known.remote == project.remote;
+            match kept.iter_mut().find(same) {
+                Some(known) => {
+                    merge_project(known, project, rules);
+                    here = true;
+                }
+                None => kept.push(project),
+            }
+        }
+        bucket.projects = kept;
+        if here {
+            recompute_bucket(bucket);
+            folded = true;
+        }
+    }
+    if !folded {
+        return;
+    }
+    let mut totals = Totals::default();
+    let mut projects = BTreeSet::new();
+    for bucket in &report.buckets {
+        totals += &bucket.totals;
+        projects.extend(bucket.projects.iter().map(|project| project.path.clone()));
+    }
+    totals.projects = projects.len() as u64;
+    report.totals = totals;
+    crate::names::qualify(report);
+}
+
 /// Names `machine` on every commit, session and shell group of `report`.
 fn mark(report: &mut Report, machine: &str) {
     let add = |machines: &mut Vec<String>| {

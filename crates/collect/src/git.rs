@@ -992,6 +992,11 @@ fn listing_command(env: &Env, repo: &Repo) -> Command {
             "--no-show-signature",
             "--diff-merges=off",
         ])
+        // Messages and names in UTF-8 whatever the commits' `encoding` header: without it
+        // git writes them in `i18n.logOutputEncoding`, which defaults to the repository's
+        // `i18n.commitEncoding` (Shift_JIS, ISO-8859-1 …), and the report would show
+        // replacement characters.
+        .arg("--encoding=UTF-8")
         // Branch tips as decorations, for containment; merges are listed (without a
         // diff) for the same reason and left out below unless asked for.
         .args(["--decorate=full", "--decorate-refs=refs/heads/", "--decorate-refs=refs/remotes/"])

@@ -480,6 +480,7 @@ pub(crate) fn render_report(
         aggregate::aggregate(kind, &windows, gathered.activity, gathered.warnings, meta, &options);
     aggregate::settle(&mut report, &calendar);
     crate::machines::set_remotes(&mut report, &repo_reads, &config);
+    aggregate::fold_clones(&mut report, config.time_rules);
     if crate::machines::wanted(args, &config) {
         report = crate::machines::merge_day(env, &config, kind, args, report);
     }

@@ -396,3 +396,57 @@ fn a_merged_report_is_told_apart_again_as_a_whole() {
     let merged = merge(again, vec![devbox], TimeRules::default());
     assert_eq!(qualifiers(&merged), vec![vec![("api".to_owned(), None)]]);
 }
+
+#[test]
+fn clones_of_one_remote_on_one_machine_are_one_project() {
+    let review = project("api-review", "/home/me/review/api-review");
+    let main = project("api", "/home/me/src/api");
+    let local = project("notes", "/home/me/notes");
+    let copy = project("notes-copy", "/home/me/notes-copy");
+    let shared = "a".repeat(40);
+    let same_local = "d".repeat(40);
+    let MachineReport { mut report, .. } = machine(
+        "laptop",
+        vec![
+            // Pushed from `api`, pulled into `api-review`.
+            commit(&main, &shared, "fix the retry", "2026-11-27T01:00:00Z", 10),
+            commit(&review, &shared, "fix the retry", "2026-11-27T01:00:00Z", 10),
+            commit(&review, &"b".repeat(40), "review fixup", "2026-11-27T02:00:00Z", 3),
+            // Two folders without a remote: nothing says they are one repository.
+            commit(&local, &same_local, "notes", "2026-11-27T00:30:00Z", 1),
+            commit(&copy, &same_local, "notes", "2026-11-27T00:30:00Z", 1),
+        ],
+        vec![session(&main, "s-main", &["2026-11-27T03:00:00Z"])],
+        &[("api", "github.com/acme/api"), ("api-review", "github.com/acme/api")],
+        Vec::new(),
+    );
+    let before = report.clone();
+    super::fold_clones(&mut report, TimeRules::default());
+    let projects: Vec<(&str, u64, u64)> = report.buckets[0]
+        .projects
+        .iter()
+        .map(|project| (project.name.as_str(), project.totals.commits, project.totals.sessions))
+        .collect();
+    // The most recently active clone (the session at 03:00) keeps its name and path.
+    assert_eq!(projects, vec![("api", 2, 1), ("notes", 1, 0), ("notes-copy", 1, 0)]);
+    let api = &report.buckets[0].projects[0];
+    assert_eq!(api.path, PathBuf::from("/home/me/src/api"));
+    let subjects: Vec<&str> = api.commits.iter().map(|commit| commit.subject.as_str()).collect();
+    assert_eq!(subjects, ["review fixup", "fix the retry"]);
+    assert_eq!(api.totals.insertions, 13);
+    assert_eq!(report.buckets[0].totals.commits, 4);
+    assert_eq!(report.totals.commits, 4);
+    assert_eq!(report.totals.projects, 3);
+    assert_eq!(before.totals.commits, 5);
+    // Nothing to fold: nothing changes.
+    let MachineReport { report: plain, .. } = machine(
+        "laptop",
+        vec![commit(&main, &shared, "fix the retry", "2026-11-27T01:00:00Z", 10)],
+        Vec::new(),
+        &[("api", "github.com/acme/api")],
+        Vec::new(),
+    );
+    let mut folded = plain.clone();
+    super::fold_clones(&mut folded, TimeRules::default());
+    assert_eq!(folded, plain);
+}

@@ -234,6 +234,68 @@ fn without_any_identity_every_author_is_shown_with_a_warning() {
     assert_eq!(warning_codes(&report), ["identity_unknown"]);
 }
 
+/// A commit whose message is in a legacy encoding, as git writes it where
+/// `i18n.commitEncoding` names one: the message bytes in that encoding and an `encoding`
+/// header naming it.
+fn commit_encoded(repo: &crate::support::Repo, encoding: &str, message: &[u8], date: &str) {
+    let file = repo.path.join(".git/message");
+    fs_err::write(&file, message).unwrap();
+    repo.git(&["config", "i18n.commitEncoding", encoding]);
+    let output = repo
+        .git_command(&["commit", "-q", "--allow-empty", "-F", file.to_str().unwrap()])
+        .env("GIT_AUTHOR_DATE", date)
+        .env("GIT_COMMITTER_DATE", date)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "commit: {}", String::from_utf8_lossy(&output.stderr));
+}
+
+#[test]
+fn a_message_in_a_legacy_encoding_is_shown_in_utf8() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    // Where the repository's configuration names the encoding, git writes its log in it
+    // unless asked for UTF-8: the report showed `caf\u{fffd} au lait`.
+    let latin = home.repo("latin");
+    commit_encoded(&latin, "ISO-8859-1", b"caf\xe9 au lait\n", "2026-11-27T10:00:00+09:00");
+    let sjis = home.repo("sjis");
+    commit_encoded(
+        &sjis,
+        "Shift_JIS",
+        b"\x93\xfa\x95\xf1\x82\xcc\x8f\x43\x90\xb3\n",
+        "2026-11-27T11:00:00+09:00",
+    );
+    assert_eq!(daily_subjects(&home, FRIDAY_EVENING, TOKYO, &[]), ["日報の修正", "café au lait"]);
+}
+
+#[test]
+fn clones_of_one_remote_are_one_project_and_a_commit_in_both_is_counted_once() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let origin = home.path().join("origin.git");
+    let work = home.repo("app");
+    work.git(&["init", "-q", "--bare", origin.to_str().unwrap()]);
+    work.git(&["remote", "add", "origin", origin.to_str().unwrap()]);
+    work.commit("a", "ABC-1: retry on 503", "2026-11-27T09:00:00+09:00");
+    work.git(&["push", "-q", "origin", "main"]);
+    // A second clone for reviews, where the pushed commit arrives with a pull.
+    let review = home.path().join("src/app-review");
+    work.git(&["clone", "-q", origin.to_str().unwrap(), review.to_str().unwrap()]);
+    let review = home.repo_handle(&review);
+    review.commit("b", "review: tidy the test", "2026-11-27T10:00:00+09:00");
+    let report = json(&home, FRIDAY_EVENING, TOKYO, &["daily"]);
+    let projects = report["buckets"][0]["projects"].as_array().unwrap();
+    assert_eq!(projects.len(), 1, "{projects:#?}");
+    // The most recently active clone names the project.
+    assert_eq!(projects[0]["name"], "app-review");
+    assert_eq!(subjects(&report).concat(), ["review: tidy the test", "ABC-1: retry on 503"]);
+    assert_eq!(report["totals"]["commits"], 2);
+    assert_eq!(report["totals"]["projects"], 1);
+    let tickets = &report["outlook"]["tickets"];
+    assert_eq!(tickets[0]["key"], "ABC-1");
+    assert_eq!(tickets[0]["commits"].as_array().unwrap().len(), 1, "{tickets:#}");
+}
+
 #[test]
 fn a_linked_worktree_folds_into_its_repository() {
     let home = Home::new();

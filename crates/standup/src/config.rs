@@ -727,8 +727,11 @@ fn parse_days(
                     holidays.span(),
                     "holidays",
                     format!(
-                        "`{}` is not a date (expected `YYYY-MM-DD` or `\"jp\"`)",
-                        clean::quote(&text)
+                        "`{}` {}",
+                        clean::quote(&text),
+                        crate::pipeline::not_a_day(&text).unwrap_or_else(|| {
+                            "is not a date (expected `YYYY-MM-DD` or `\"jp\"`)".to_owned()
+                        })
                     ),
                 )
             })?;
@@ -1347,7 +1350,9 @@ mod tests {
     fn bad_values() {
         insta::assert_snapshot!(error("day_start = \"25:00\"\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `day_start`: `25:00` is not a time of day (expected `HH:MM`, such as `04:00`)");
         insta::assert_snapshot!(error("workdays = [\"mon\", \"funday\"]\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `workdays`: `funday` is not a day of the week (expected `mon` … `sun`)");
-        insta::assert_snapshot!(error("holidays = [\"2026-13-01\"]\n"), @r#"config `/home/me/.config/standup/config.toml` line 1, key `holidays`: `2026-13-01` is not a date (expected `YYYY-MM-DD` or `"jp"`)"#);
+        insta::assert_snapshot!(error("holidays = [\"2026-13-01\"]\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `holidays`: `2026-13-01` is not a date: there is no month 13");
+        insta::assert_snapshot!(error("holidays = [\"2026-02-30\"]\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `holidays`: `2026-02-30` is not a date: February 2026 has 28 days");
+        insta::assert_snapshot!(error("holidays = [\"Dec 24\"]\n"), @r#"config `/home/me/.config/standup/config.toml` line 1, key `holidays`: `Dec 24` is not a date (expected `YYYY-MM-DD` or `"jp"`)"#);
         insta::assert_snapshot!(error("lang = \"fr\"\n"), @"config `/home/me/.config/standup/config.toml` line 1, key `lang`: `fr` is not a language (expected `en` or `ja`)");
     }
 

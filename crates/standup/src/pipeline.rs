@@ -300,6 +300,32 @@ fn parse_date(text: &str, now: Timestamp, calendar: &Calendar) -> Result<Date, F
     parse_day("--date", text, now, calendar)
 }
 
+/// Why `text`, written `YYYY-MM-DD`, names no day of the calendar (`2026-02-30`: February
+/// 2026 has 28 days); `None` when it is not of that shape.
+pub(crate) fn not_a_day(text: &str) -> Option<String> {
+    let mut parts = text.split('-');
+    let mut number = |digits: usize| {
+        let part = parts.next().filter(|part| {
+            part.len() == digits && part.bytes().all(|byte| byte.is_ascii_digit())
+        })?;
+        part.parse::<i16>().ok()
+    };
+    let (year, month, day) = (number(4)?, number(2)?, number(2)?);
+    if parts.next().is_some() {
+        return None;
+    }
+    let Ok(month_number) = i8::try_from(month) else { return None };
+    let Ok(first) = Date::new(year, month_number, 1) else {
+        return Some(format!("is not a date: there is no month {month:02}"));
+    };
+    let days = first.days_in_month();
+    if day == 0 {
+        return Some("is not a date: there is no day 00".to_owned());
+    }
+    (day > i16::from(days))
+        .then(|| format!("is not a date: {} has {days} days", first.strftime("%B %Y")))
+}
+
 /// A date option (`--date`, `--since`, `--until`): `today`, `yesterday` or `YYYY-MM-DD`,
 /// in [`YEARS`].
 pub(crate) fn parse_day(
@@ -315,10 +341,9 @@ pub(crate) fn parse_day(
             today.yesterday().map_err(|error| usage(format!("{flag} yesterday: {error}")))?
         }
         other => other.parse().map_err(|_| {
-            usage(format!(
-                "{flag} `{}` is not `today`, `yesterday` or a date `YYYY-MM-DD`",
-                clean::quote(other)
-            ))
+            let why = not_a_day(other)
+                .unwrap_or_else(|| "is not `today`, `yesterday` or a date `YYYY-MM-DD`".to_owned());
+            usage(format!("{flag} `{}` {why}", clean::quote(other)))
         })?,
     };
     if !YEARS.contains(&date.year()) {

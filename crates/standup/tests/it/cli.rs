@@ -47,6 +47,24 @@ fn usage_errors_exit_2_with_one_line() {
     ----- stderr -----
     standup: error: --date `someday` is not `today`, `yesterday` or a date `YYYY-MM-DD`
     ");
+    // A date of the right shape that the calendar does not have says why.
+    for (date, why) in [
+        ("2026-02-29", "February 2026 has 28 days"),
+        ("2028-02-30", "February 2028 has 29 days"),
+        ("2026-11-31", "November 2026 has 30 days"),
+        ("2026-13-01", "there is no month 13"),
+        ("2026-00-01", "there is no month 00"),
+        ("2026-11-00", "there is no day 00"),
+    ] {
+        for flag in ["--date", "--since"] {
+            let run = home.run(NOW, TOKYO, &["daily", flag, date]);
+            assert_eq!(run.code, 2);
+            assert_eq!(
+                run.stderr,
+                format!("standup: error: {flag} `{date}` is not a date: {why}\n"),
+            );
+        }
+    }
     let run = home.run("not a time", TOKYO, &["daily"]);
     assert_eq!(run.code, 2);
     assert!(

@@ -318,7 +318,7 @@ fn merge_commits(commits: &mut SourceOutput<CommitEvent>, more: SourceOutput<Com
         (Some(status), Some(more_status)) => {
             status.found |= more_status.found;
             status.files += more_status.files;
-            status.entries += more_status.entries;
+            status.entries = crate::git::distinct_commits(&commits.events);
             status.locations.extend(more_status.locations);
             status.locations.sort();
             status.limits.extend(more_status.limits);

@@ -778,7 +778,7 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
         found: !repos.is_empty(),
         locations: roots_of(repos),
         files: repos.len() as u64,
-        entries: read.output.events.len() as u64,
+        entries: distinct_commits(&read.output.events),
         limits: Vec::new(),
         ..SourceStatus::new(report_model::Source::Git)
     };
@@ -789,6 +789,12 @@ pub fn read_repos(env: &Env, repos: &[Repo], options: &ReadOptions<'_>) -> ReadO
     }
     read.output.statuses.push(status);
     read
+}
+
+/// How many commits `events` hold, a commit found in several clones of one repository
+/// counted once (as the report counts it).
+pub(crate) fn distinct_commits(events: &[CommitEvent]) -> u64 {
+    events.iter().map(|event| event.commit.hash.as_str()).collect::<BTreeSet<_>>().len() as u64
 }
 
 fn roots_of(repos: &[Repo]) -> Vec<PathBuf> {

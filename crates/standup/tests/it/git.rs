@@ -294,6 +294,10 @@ fn clones_of_one_remote_are_one_project_and_a_commit_in_both_is_counted_once() {
     let tickets = &report["outlook"]["tickets"];
     assert_eq!(tickets[0]["key"], "ABC-1");
     assert_eq!(tickets[0]["commits"].as_array().unwrap().len(), 1, "{tickets:#}");
+    // `doctor` counts the day's commits as the report does.
+    let doctor = home.run(FRIDAY_EVENING, TOKYO, &["doctor"]);
+    let git = doctor.success().lines().find(|line| line.starts_with("git:")).unwrap();
+    assert_eq!(git, "git: found · 2 repositories · 2 commits today");
 }
 
 #[test]

@@ -453,4 +453,112 @@ mod tests {
         assert_eq!(read_small(&file, 300_000).unwrap(), large);
         assert!(matches!(read_small(&file, 299_999), Err(Error::TooLarge { .. })));
     }
+
+    #[test]
+    fn read_small_at_reads_regular_files_up_to_the_limit_and_refuses_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = fs_err::File::open(dir.path()).unwrap();
+        let folder = std::os::fd::AsFd::as_fd(folder.file());
+        fs_err::write(dir.path().join("f"), "0123456789").unwrap();
+        // As large as the limit: read; one byte over: refused.
+        assert_eq!(read_small_at(folder, "f", 10).unwrap().unwrap(), b"0123456789");
+        assert_eq!(read_small_at(folder, "f", 9).unwrap_err().to_string(), "larger than the limit");
+        fs_err::write(dir.path().join("empty"), "").unwrap();
+        assert_eq!(read_small_at(folder, "empty", 0).unwrap().unwrap(), b"");
+        assert!(read_small_at(folder, "missing", 10).unwrap().is_none());
+        fs_err::create_dir(dir.path().join("sub")).unwrap();
+        assert_eq!(read_small_at(folder, "sub", 10).unwrap_err().to_string(), "not a regular file");
+        // No writer: a blocking open would never return.
+        let _guard = crate::test_fifo::Fifo::make(&dir.path().join("fifo"));
+        assert_eq!(
+            read_small_at(folder, "fifo", 10).unwrap_err().to_string(),
+            "not a regular file"
+        );
+    }
+
+    /// A reader over `input`, `capacity` bytes at a time, whose `fill_buf` fails once with
+    /// `kind` before each of its first `times` fills after the first `clean` ones
+    /// (`usize::MAX`: every fill after those fails). As a `BufReader` does, a call while bytes are
+    /// still buffered returns them without reading.
+    struct Failing<'a> {
+        input: &'a [u8],
+        capacity: usize,
+        kind: io::ErrorKind,
+        clean: usize,
+        times: usize,
+        buffered: usize,
+        failed: bool,
+    }
+
+    impl io::Read for Failing<'_> {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            unreachable!("read through BufRead only")
+        }
+    }
+
+    impl BufRead for Failing<'_> {
+        fn fill_buf(&mut self) -> io::Result<&[u8]> {
+            if self.buffered == 0 {
+                if self.clean > 0 {
+                    self.clean -= 1;
+                } else if self.times == usize::MAX {
+                    return Err(io::Error::from(self.kind));
+                } else if !self.failed && self.times > 0 {
+                    self.times -= 1;
+                    self.failed = true;
+                    return Err(io::Error::from(self.kind));
+                }
+                self.failed = false;
+                self.buffered = self.capacity.min(self.input.len());
+            }
+            Ok(&self.input[..self.buffered])
+        }
+
+        fn consume(&mut self, amount: usize) {
+            self.input = &self.input[amount..];
+            self.buffered -= amount;
+        }
+    }
+
+    #[test]
+    fn an_interrupted_read_is_tried_again_and_another_error_is_returned() {
+        let read = |kind: io::ErrorKind, capacity: usize, each: bool| {
+            let input = b"first\nsecond line\n";
+            // An interruption passes; another error, from the second fill on (so that
+            // with a small buffer it comes in the middle of a line), stays until returned.
+            let (clean, times) =
+                if kind == io::ErrorKind::Interrupted { (0, 3) } else { (1, usize::MAX) };
+            let reader =
+                Failing { input, capacity, kind, clean, times, buffered: 0, failed: false };
+            let mut lines = Lines::new(reader, 100);
+            let mut seen = Vec::new();
+            if each {
+                let done = lines.for_each(|_, bytes| {
+                    seen.push(String::from_utf8_lossy(bytes).into_owned());
+                });
+                return done.map(|()| seen).map_err(|error| error.kind());
+            }
+            loop {
+                match lines.next_line() {
+                    Ok(Some(line)) => seen.push(String::from_utf8_lossy(line.bytes).into_owned()),
+                    Ok(None) => return Ok(seen),
+                    Err(error) => return Err(error.kind()),
+                }
+            }
+        };
+        // Lines lent whole from the buffer, and lines copied across fills; one at a time
+        // and all of them.
+        for (capacity, each) in [(64, false), (4, false), (64, true), (4, true)] {
+            assert_eq!(
+                read(io::ErrorKind::Interrupted, capacity, each),
+                Ok(vec!["first".to_owned(), "second line".to_owned()]),
+                "capacity {capacity}, for_each {each}"
+            );
+            assert_eq!(
+                read(io::ErrorKind::PermissionDenied, capacity, each),
+                Err(io::ErrorKind::PermissionDenied),
+                "capacity {capacity}, for_each {each}"
+            );
+        }
+    }
 }

@@ -66,29 +66,35 @@ pub fn merge(local: MachineReport, others: Vec<MachineReport>, rules: TimeRules)
 }
 
 /// One machine's clones of one repository made one project: in each bucket, the
-/// projects whose remote is the same (a second clone for reviews, a copy of the work
-/// tree) are merged as two machines' projects are, into the first of them in the
-/// bucket's order (the most recently active), so a commit pulled into both is one
-/// commit. Projects without a remote are left as they are (nothing says two folders are
-/// one repository), and so is the open work, which belongs to each work tree. Totals are
-/// recomputed; with no two projects of one remote, `report` is unchanged.
+/// projects of one repository (the same remote: a second clone for reviews, a copy of
+/// the work tree; or a clone whose remote is the folder of another project here, as
+/// `git clone ~/src/app /tmp/app-try` makes) are merged as two machines' projects are,
+/// into the first of them in the bucket's order (the most recently active), so a commit
+/// found in both is one commit. Projects without a remote are otherwise left as they are
+/// (nothing says two folders are one repository), and so is the open work, which belongs
+/// to each work tree. Totals are recomputed; with nothing to fold, `report` is unchanged.
 pub fn fold_clones(report: &mut Report, rules: TimeRules) {
     let mut folded = false;
     for bucket in &mut report.buckets {
-        let mut kept: Vec<Project> = Vec::with_capacity(bucket.projects.len());
+        let keys = repository_keys(&bucket.projects);
+        let mut kept: Vec<(Option<String>, Project)> = Vec::with_capacity(bucket.projects.len());
         let mut here = false;
-        for project in std::mem::take(&mut bucket.projects) {
-            let same =
-                |known: &&mut Project| known.remote.is_some() && known.remote == project.remote;
-            match kept.iter_mut().find(same) {
-                Some(known) => {
+        for ((key, local), mut project) in
+            keys.into_iter().zip(std::mem::take(&mut bucket.projects))
+        {
+            match kept.iter_mut().find(|(known, _)| key.is_some() && *known == key) {
+                Some((_, known)) => {
+                    if local {
+                        // A folder here is no remote for the project it folds into.
+                        project.remote = None;
+                    }
                     merge_project(known, project, rules);
                     here = true;
                 }
-                None => kept.push(project),
+                None => kept.push((key, project)),
             }
         }
-        bucket.projects = kept;
+        bucket.projects = kept.into_iter().map(|(_, project)| project).collect();
         if here {
             recompute_bucket(bucket);
             folded = true;
@@ -106,6 +112,30 @@ pub fn fold_clones(report: &mut Report, rules: TimeRules) {
     totals.projects = projects.len() as u64;
     report.totals = totals;
     crate::names::qualify(report);
+}
+
+/// What tells each project's repository in [`fold_clones`]: its remote, where that
+/// remote is not the folder of another project (then that project's own key); its
+/// folder without a remote (a clone may name it); `None` for the sessions without a
+/// project. With it, whether the remote is such a folder.
+fn repository_keys(projects: &[Project]) -> Vec<(Option<String>, bool)> {
+    let own = |project: &Project| {
+        project.remote.clone().or_else(|| {
+            let path = project.path.to_str().filter(|path| !path.is_empty())?;
+            Some(path.to_owned())
+        })
+    };
+    let by_path: std::collections::BTreeMap<&str, Option<String>> = projects
+        .iter()
+        .filter_map(|project| Some((project.path.to_str()?, own(project))))
+        .collect();
+    projects
+        .iter()
+        .map(|project| match project.remote.as_deref().and_then(|remote| by_path.get(remote)) {
+            Some(key) => (key.clone(), true),
+            None => (own(project), false),
+        })
+        .collect()
 }
 
 /// Names `machine` on every commit, session and shell group of `report`.

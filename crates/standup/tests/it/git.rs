@@ -283,13 +283,20 @@ fn clones_of_one_remote_are_one_project_and_a_commit_in_both_is_counted_once() {
     work.git(&["clone", "-q", origin.to_str().unwrap(), review.to_str().unwrap()]);
     let review = home.repo_handle(&review);
     review.commit("b", "review: tidy the test", "2026-11-27T10:00:00+09:00");
+    // And a clone of the work tree's folder, to try something: its remote is that folder.
+    let trial = home.path().join("src/app-try");
+    work.git(&["clone", "-q", work.path.to_str().unwrap(), trial.to_str().unwrap()]);
+    home.repo_handle(&trial).commit("c", "try: a bigger pool", "2026-11-27T08:00:00+09:00");
     let report = json(&home, FRIDAY_EVENING, TOKYO, &["daily"]);
     let projects = report["buckets"][0]["projects"].as_array().unwrap();
     assert_eq!(projects.len(), 1, "{projects:#?}");
     // The most recently active clone names the project.
     assert_eq!(projects[0]["name"], "app-review");
-    assert_eq!(subjects(&report).concat(), ["review: tidy the test", "ABC-1: retry on 503"]);
-    assert_eq!(report["totals"]["commits"], 2);
+    assert_eq!(
+        subjects(&report).concat(),
+        ["review: tidy the test", "ABC-1: retry on 503", "try: a bigger pool"]
+    );
+    assert_eq!(report["totals"]["commits"], 3);
     assert_eq!(report["totals"]["projects"], 1);
     let tickets = &report["outlook"]["tickets"];
     assert_eq!(tickets[0]["key"], "ABC-1");
@@ -297,7 +304,7 @@ fn clones_of_one_remote_are_one_project_and_a_commit_in_both_is_counted_once() {
     // `doctor` counts the day's commits as the report does.
     let doctor = home.run(FRIDAY_EVENING, TOKYO, &["doctor"]);
     let git = doctor.success().lines().find(|line| line.starts_with("git:")).unwrap();
-    assert_eq!(git, "git: found · 2 repositories · 2 commits today");
+    assert_eq!(git, "git: found · 3 repositories · 3 commits today");
 }
 
 #[test]

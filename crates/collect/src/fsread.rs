@@ -396,6 +396,24 @@ mod tests {
     }
 
     #[test]
+    fn lines_skipped_for_their_length_are_one_error_naming_the_file() {
+        let mut lines = Lines::new(&b"ok\nmuch too long\nfine\nalso too long\n"[..], 6);
+        lines.for_each(|_, _| {}).unwrap();
+        let error = lines.too_long(Path::new("/h/.zsh_history")).unwrap();
+        assert!(
+            matches!(
+                &error,
+                Error::LinesTooLong { count: 2, line: 2, limit: 6, path }
+                    if path == Path::new("/h/.zsh_history")
+            ),
+            "{error:?}"
+        );
+        let mut lines = Lines::new(&b"ok\nfine\n"[..], 6);
+        lines.for_each(|_, _| {}).unwrap();
+        assert!(lines.too_long(Path::new("/h/.zsh_history")).is_none());
+    }
+
+    #[test]
     fn blank_lines_and_a_cut_last_line() {
         let (seen, too_long, _) = lines(b"a\n\nlast", 10);
         assert_eq!(

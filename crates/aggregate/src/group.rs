@@ -305,13 +305,21 @@ fn add_work_in_progress(
             wip.files.iter().filter(|file| window.contains(file.modified)).collect();
         let stashes: Vec<&report_model::WipStash> =
             wip.stashes.iter().filter(|stash| window.contains(stash.time)).collect();
-        if files.is_empty() && stashes.is_empty() {
+        // An operation stopped midway shows on the day it stopped (the outlook carries it
+        // as long as it stays stopped).
+        let stopped = wip.stopped.filter(|stopped| window.contains(stopped.since));
+        if files.is_empty() && stashes.is_empty() && stopped.is_none() {
             continue;
         }
         let project_parts = entry(parts, &wip.project);
+        project_parts.wip.stopped = stopped.or(project_parts.wip.stopped);
         // Placed by the latest of them; not a moment of the time spent, which counts
         // commits, prompts and commands only.
-        let latest = files.iter().map(|file| file.modified).chain(stashes.iter().map(|s| s.time));
+        let latest = files
+            .iter()
+            .map(|file| file.modified)
+            .chain(stashes.iter().map(|s| s.time))
+            .chain(stopped.map(|stopped| stopped.since));
         if let Some(latest) = latest.max() {
             project_parts.last_activity =
                 Some(project_parts.last_activity.map_or(latest, |last| last.max(latest)));

@@ -69,21 +69,30 @@ pub fn merge(local: MachineReport, others: Vec<MachineReport>, rules: TimeRules)
 /// projects of one repository (the same remote: a second clone for reviews, a copy of
 /// the work tree; or a clone whose remote is the folder of another project here, as
 /// `git clone ~/src/app /tmp/app-try` makes) are merged as two machines' projects are,
-/// into the first of them in the bucket's order (the most recently active), so a commit
-/// found in both is one commit. Projects without a remote are otherwise left as they are
+/// into the first of them in the bucket's order (the most recently active; but a clone
+/// of a folder here folds into that folder's project), so a commit found in both is one
+/// commit. Projects without a remote are otherwise left as they are
 /// (nothing says two folders are one repository), and so is the open work, which belongs
 /// to each work tree. Totals are recomputed; with nothing to fold, `report` is unchanged.
 pub fn fold_clones(report: &mut Report, rules: TimeRules) {
     let mut folded = false;
     for bucket in &mut report.buckets {
         let keys = repository_keys(&bucket.projects);
-        let mut kept: Vec<(Option<String>, Project)> = Vec::with_capacity(bucket.projects.len());
+        // Each project kept, with its key and whether its remote is a folder here.
+        let mut kept: Vec<(Option<String>, bool, Project)> =
+            Vec::with_capacity(bucket.projects.len());
         let mut here = false;
-        for ((key, local), mut project) in
+        for ((key, mut local), mut project) in
             keys.into_iter().zip(std::mem::take(&mut bucket.projects))
         {
-            match kept.iter_mut().find(|(known, _)| key.is_some() && *known == key) {
-                Some((_, known)) => {
+            match kept.iter_mut().find(|(known, _, _)| key.is_some() && *known == key) {
+                Some((_, known_local, known)) => {
+                    // The folder a clone was made from names the project, not the clone.
+                    if *known_local && !local {
+                        std::mem::swap(known, &mut project);
+                        *known_local = false;
+                        local = true;
+                    }
                     if local {
                         // A folder here is no remote for the project it folds into.
                         project.remote = None;
@@ -91,10 +100,10 @@ pub fn fold_clones(report: &mut Report, rules: TimeRules) {
                     merge_project(known, project, rules);
                     here = true;
                 }
-                None => kept.push((key, project)),
+                None => kept.push((key, local, project)),
             }
         }
-        bucket.projects = kept.into_iter().map(|(_, project)| project).collect();
+        bucket.projects = kept.into_iter().map(|(_, _, project)| project).collect();
         if here {
             recompute_bucket(bucket);
             folded = true;
@@ -264,6 +273,7 @@ fn merge_wip(ours: Option<Wip>, theirs: Option<Wip>) -> Option<Wip> {
                     ours.stashes.push(stash);
                 }
             }
+            ours.stopped = ours.stopped.or(theirs.stopped);
             Some(ours)
         }
         (ours, theirs) => ours.or(theirs),

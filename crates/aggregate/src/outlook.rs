@@ -207,7 +207,8 @@ fn mentions(work: &Words, plan: &Words) -> bool {
 
 /// Per project with any, its work left open over the report: uncommitted files and
 /// stashes of every bucket, the commits not pushed, and the local branches ahead of their
-/// upstream read at report time (`wip`), whenever their commits were made.
+/// upstream and an operation stopped midway, read at report time (`wip`), whenever their
+/// commits were made or it stopped.
 fn open_work(buckets: &[Bucket], wip: &[WipEvent]) -> Vec<OpenWork> {
     // Per project: its name, uncommitted files, stashes, unpushed commits and their
     // branches.
@@ -230,10 +231,14 @@ fn open_work(buckets: &[Bucket], wip: &[WipEvent]) -> Vec<OpenWork> {
         }
     }
     let mut ahead: BTreeMap<PathBuf, Vec<report_model::AheadBranch>> = BTreeMap::new();
-    for event in wip.iter().filter(|event| !event.ahead.is_empty()) {
+    let mut stopped: BTreeMap<PathBuf, report_model::Stopped> = BTreeMap::new();
+    for event in wip.iter().filter(|event| !event.ahead.is_empty() || event.stopped.is_some()) {
         let entry = open.entry(event.project.path.clone()).or_default();
         if entry.0.is_empty() {
             entry.0.clone_from(&event.project.name);
+        }
+        if let Some(operation) = event.stopped {
+            stopped.insert(event.project.path.clone(), operation);
         }
         let branches = ahead.entry(event.project.path.clone()).or_default();
         branches.extend(event.ahead.iter().cloned());
@@ -243,6 +248,7 @@ fn open_work(buckets: &[Bucket], wip: &[WipEvent]) -> Vec<OpenWork> {
     open.into_iter()
         .map(|(path, (name, files, stashes, unpushed, branches))| OpenWork {
             ahead: ahead.remove(&path).unwrap_or_default(),
+            stopped: stopped.remove(&path),
             name,
             qualifier: None,
             path,
@@ -256,6 +262,7 @@ fn open_work(buckets: &[Bucket], wip: &[WipEvent]) -> Vec<OpenWork> {
                 || open.stashes > 0
                 || !open.unpushed.is_empty()
                 || !open.ahead.is_empty()
+                || open.stopped.is_some()
         })
         .collect()
 }

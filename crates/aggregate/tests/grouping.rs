@@ -3,7 +3,9 @@
 //! examples, ignored heads, and work in progress kept by its own time.
 
 use aggregate::{Options, ShellGrouping};
-use report_model::{Activity, BucketKind, Report, ShellEvent, WipEvent, WipFile, WipStash};
+use report_model::{
+    Activity, BucketKind, Operation, Report, ShellEvent, Stopped, WipEvent, WipFile, WipStash,
+};
 
 mod support;
 use support::*;
@@ -111,6 +113,7 @@ fn work_in_progress_is_kept_by_its_own_time() {
             ],
             stashes: Vec::new(),
             ahead: Vec::new(),
+            stopped: None,
         },
         // A stash only.
         WipEvent {
@@ -121,6 +124,31 @@ fn work_in_progress_is_kept_by_its_own_time() {
                 message: "WIP on main: try".to_owned(),
             }],
             ahead: Vec::new(),
+            stopped: None,
+        },
+        // A rebase that stopped on the day, with a conflict: kept, placed by it.
+        WipEvent {
+            project: project("db"),
+            files: Vec::new(),
+            stashes: Vec::new(),
+            ahead: Vec::new(),
+            stopped: Some(Stopped {
+                operation: Operation::Rebase,
+                conflicts: 1,
+                since: ts("2026-03-06T13:00:00Z"),
+            }),
+        },
+        // A merge stopped days before: not the day's (the outlook carries it).
+        WipEvent {
+            project: project("ops"),
+            files: Vec::new(),
+            stashes: Vec::new(),
+            ahead: Vec::new(),
+            stopped: Some(Stopped {
+                operation: Operation::Merge,
+                conflicts: 0,
+                since: ts("2026-03-02T13:00:00Z"),
+            }),
         },
         // Nothing of the day: no project.
         WipEvent {
@@ -128,6 +156,7 @@ fn work_in_progress_is_kept_by_its_own_time() {
             files: vec![file("notes.md", "2026-03-01T10:00:00Z")],
             stashes: Vec::new(),
             ahead: Vec::new(),
+            stopped: None,
         },
     ];
     let report = report(Activity { wip, ..Activity::default() }, &Options::default());
@@ -140,6 +169,14 @@ fn work_in_progress_is_kept_by_its_own_time() {
     let web = wip_of("web").expect("web's work in progress");
     assert_eq!(web.stashes, ["WIP on main: try"]);
     assert!(projects.iter().all(|project| project.name != "cli"), "{projects:?}");
+    assert!(projects.iter().all(|project| project.name != "ops"), "{projects:?}");
+    let db = wip_of("db").expect("db's work in progress");
+    assert_eq!(
+        db.stopped.map(|stopped| (stopped.operation, stopped.conflicts)),
+        Some((Operation::Rebase, 1))
+    );
+    let db = projects.iter().find(|project| project.name == "db").expect("db");
+    assert_eq!(db.last_activity, ts("2026-03-06T13:00:00Z"));
     let api = projects.iter().find(|project| project.name == "api").expect("api");
     assert_eq!(api.last_activity, ts("2026-03-06T10:00:00Z"));
 }

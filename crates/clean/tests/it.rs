@@ -130,6 +130,7 @@ fn escapes_leave_paths_statuses_warnings_and_the_identity() {
             commits: 3,
             newest: "2026-11-22T01:00:00Z".parse().unwrap(),
         }],
+        stopped: None,
     }];
     let mut read = collect::git::RepoRead {
         below_skew: 0,

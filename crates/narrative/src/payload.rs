@@ -156,6 +156,13 @@ fn outlook_object(outlook: &Outlook, redact: &mut impl FnMut(&str) -> Value) -> 
                         .collect();
                     item.insert("branches_ahead".into(), Value::Array(branches));
                 }
+                if let Some(stopped) = &open.stopped {
+                    let mut value = json!({"operation": stopped.operation});
+                    if stopped.conflicts > 0 {
+                        value["conflicts"] = json!(stopped.conflicts);
+                    }
+                    item.insert("stopped".into(), value);
+                }
                 Value::Object(item)
             })
             .collect();

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use jiff::civil::{Date, Weekday};
-use report_model::{FollowUpStatus, Lang, MaskedSource, NoteKind};
+use report_model::{FollowUpStatus, Lang, MaskedSource, NoteKind, Operation, Stopped};
 
 pub(crate) struct Labels {
     pub(crate) daily_title: &'static str,
@@ -86,7 +86,9 @@ pub(crate) trait LangText: Copy {
         files: &[String],
         stashes: usize,
         unpushed: u64,
+        stopped: Option<&Stopped>,
     ) -> String;
+    fn stopped(self, stopped: &Stopped) -> String;
     fn on_branches(self, branches: &[String]) -> String;
     fn next_steps(self, items: &[String], agent: &str, session: &str) -> String;
     fn in_progress_mark(self) -> &'static str;
@@ -209,9 +211,13 @@ impl LangText for Lang {
         files: &[String],
         stashes: usize,
         unpushed: u64,
+        stopped: Option<&Stopped>,
     ) -> String {
         let more = file_count.saturating_sub(files.len());
         let mut parts = Vec::new();
+        if let Some(stopped) = stopped {
+            parts.push(self.stopped(stopped));
+        }
         match self {
             Lang::En => {
                 if file_count > 0 {
@@ -250,6 +256,29 @@ impl LangText for Lang {
                 }
                 format!("作業中: {}", parts.join("・"))
             }
+        }
+    }
+
+    /// `a rebase stopped with 2 conflicts to resolve`, `a merge stopped, waiting for `git
+    /// merge --continue``; `リベースが中断（未解決のコンフリクト2件）`.
+    fn stopped(self, stopped: &Stopped) -> String {
+        let (en, ja, command) = match stopped.operation {
+            Operation::Rebase => ("rebase", "リベース", "git rebase --continue"),
+            Operation::Merge => ("merge", "マージ", "git merge --continue"),
+            Operation::CherryPick => {
+                ("cherry-pick", "チェリーピック", "git cherry-pick --continue")
+            }
+            Operation::Revert => ("revert", "リバート", "git revert --continue"),
+        };
+        let conflicts = stopped.conflicts;
+        match (self, conflicts) {
+            (Lang::En, 0) => format!("a {en} stopped, waiting for `{command}`"),
+            (Lang::En, _) => {
+                let noun = if conflicts == 1 { "conflict" } else { "conflicts" };
+                format!("a {en} stopped with {conflicts} {noun} to resolve")
+            }
+            (Lang::Ja, 0) => format!("{ja}が中断（`{command}` 待ち）"),
+            (Lang::Ja, _) => format!("{ja}が中断（未解決のコンフリクト{conflicts}件）"),
         }
     }
 
@@ -527,6 +556,7 @@ pub(crate) trait OutlookText: Copy {
     fn open_plan(self, text: &str, noted: &str) -> String;
     fn open_work(self, project: &str, files: u64, stashes: u64, unpushed: usize) -> String;
     fn branch_ahead(self, project: &str, branch: &str, commits: u64, newest: &str) -> String;
+    fn stopped_since(self, project: &str, stopped: &str, since: &str) -> String;
     fn interrupted_session(self, agent: &str, title: &str, at: &str) -> String;
     fn agent_failing_command(
         self,
@@ -656,6 +686,15 @@ impl OutlookText for Lang {
 
     /// `app — branch `feature/x`: 3 commits not pushed (latest Fri 27 Nov 2026)`;
     /// `project` is already escaped, `branch` a code span.
+    /// `api — a rebase stopped with 1 conflict to resolve (since 2026-11-27 (Fri))`;
+    /// `stopped` is [`LangText::stopped`]'s.
+    fn stopped_since(self, project: &str, stopped: &str, since: &str) -> String {
+        match self {
+            Lang::En => format!("{project} — {stopped} (since {since})"),
+            Lang::Ja => format!("{project} — {since}から{stopped}"),
+        }
+    }
+
     fn branch_ahead(self, project: &str, branch: &str, commits: u64, newest: &str) -> String {
         match self {
             Lang::En => {

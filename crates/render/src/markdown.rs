@@ -401,6 +401,11 @@ fn open_work(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &TimeZo
                 lang.open_work(&name, open.uncommitted_files, open.stashes, unpushed)
             );
         }
+        if let Some(stopped) = &open.stopped {
+            let since = lang.short_date(stopped.since.to_zoned(time_zone.clone()).date());
+            let _ =
+                writeln!(out, "- {}", lang.stopped_since(&name, &lang.stopped(stopped), &since));
+        }
         for branch in &open.ahead {
             let newest = branch.newest.to_zoned(time_zone.clone()).date();
             let _ = writeln!(
@@ -613,7 +618,13 @@ pub(crate) fn project_section(
         let _ = writeln!(
             out,
             "- {}",
-            lang.in_progress(wip.files.len(), &files, wip.stashes.len(), wip.unpushed_commits)
+            lang.in_progress(
+                wip.files.len(),
+                &files,
+                wip.stashes.len(),
+                wip.unpushed_commits,
+                wip.stopped.as_ref()
+            )
         );
     }
     blockers(out, &project.blockers, lang, time_zone, date);

@@ -354,6 +354,39 @@ pub struct WipEvent {
     /// repository without remotes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ahead: Vec<AheadBranch>,
+    /// A rebase, merge, cherry-pick or revert stopped midway in the main work tree, at
+    /// report time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
+}
+
+/// A git operation stopped midway in a work tree, waiting for the person: conflicts to
+/// resolve, or a `--continue` (a rebase stopped to edit a commit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Stopped {
+    /// What stopped.
+    pub operation: Operation,
+    /// Paths with conflicts not resolved yet (git's unmerged entries).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub conflicts: u64,
+    /// When it stopped: when git last wrote its state (`rebase-merge/`, `MERGE_HEAD` …).
+    pub since: Timestamp,
+}
+
+/// The operations git can leave stopped in a work tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum Operation {
+    /// `git rebase` (`rebase-merge/` or `rebase-apply/`).
+    Rebase,
+    /// `git merge` (`MERGE_HEAD`).
+    Merge,
+    /// `git cherry-pick` (`CHERRY_PICK_HEAD`).
+    CherryPick,
+    /// `git revert` (`REVERT_HEAD`).
+    Revert,
 }
 
 /// A local branch with commits its upstream (or, without one, every remote-tracking

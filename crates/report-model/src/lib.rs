@@ -15,8 +15,8 @@ mod warning;
 
 pub use event::{
     Activity, Agent, AheadBranch, CommitEvent, FAILED_COMMANDS_MAX, FAILED_RUNS_MAX, FailedCommand,
-    FailedRun, ProjectRef, SessionEvent, Shell, ShellEvent, TODOS_MAX, Todo, TodoStatus, WipEvent,
-    WipFile, WipStash,
+    FailedRun, Operation, ProjectRef, SessionEvent, Shell, ShellEvent, Stopped, TODOS_MAX, Todo,
+    TodoStatus, WipEvent, WipFile, WipStash,
 };
 pub use kinds::{Lang, MaskedSource, Source, UnknownName, group_thousands, plural};
 pub use outlook::{

@@ -99,6 +99,10 @@ pub struct OpenWork {
     /// (read at report time), by name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ahead: Vec<crate::AheadBranch>,
+    /// A rebase, merge, cherry-pick or revert stopped midway at report time, whenever it
+    /// stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<crate::Stopped>,
 }
 
 /// A ticket key found in the work (a branch name, a commit subject, a session title),

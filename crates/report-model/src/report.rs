@@ -272,12 +272,19 @@ pub struct Wip {
     /// The window's commits (the ones listed) that are not pushed.
     #[serde(default)]
     pub unpushed_commits: u64,
+    /// A rebase, merge, cherry-pick or revert that stopped in the window and was still
+    /// stopped at report time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<crate::Stopped>,
 }
 
 impl Wip {
     /// Whether there is nothing in progress.
     pub fn is_empty(&self) -> bool {
-        self.files.is_empty() && self.stashes.is_empty() && self.unpushed_commits == 0
+        self.files.is_empty()
+            && self.stashes.is_empty()
+            && self.unpushed_commits == 0
+            && self.stopped.is_none()
     }
 }
 

@@ -420,6 +420,8 @@ fn clones_of_one_remote_on_one_machine_are_one_project() {
             // Clones of a folder here (`git clone ~/notes /tmp/notes-try`): the same
             // repository as that folder's project, with or without a remote of its own.
             commit(&notes_try, &same_local, "notes", "2026-11-27T00:30:00Z", 1),
+            // The clone is the more recently active, yet the folder names the project.
+            commit(&notes_try, &"f".repeat(40), "try later", "2026-11-27T05:00:00Z", 1),
             commit(&api_try, &shared, "fix the retry", "2026-11-27T01:00:00Z", 10),
             commit(&api_try, &"e".repeat(40), "an experiment", "2026-11-27T01:30:00Z", 2),
         ],
@@ -440,18 +442,19 @@ fn clones_of_one_remote_on_one_machine_are_one_project() {
         .map(|project| (project.name.as_str(), project.totals.commits, project.totals.sessions))
         .collect();
     // The most recently active clone (the session at 03:00) keeps its name and path.
-    assert_eq!(projects, vec![("api", 3, 1), ("notes", 1, 0), ("notes-copy", 1, 0)]);
-    let api = &report.buckets[0].projects[0];
+    assert_eq!(projects, vec![("notes", 2, 0), ("api", 3, 1), ("notes-copy", 1, 0)]);
+    assert_eq!(report.buckets[0].projects[0].path, PathBuf::from("/home/me/notes"));
+    let api = &report.buckets[0].projects[1];
     assert_eq!(api.path, PathBuf::from("/home/me/src/api"));
     let subjects: Vec<&str> = api.commits.iter().map(|commit| commit.subject.as_str()).collect();
     assert_eq!(subjects, ["review fixup", "an experiment", "fix the retry"]);
     assert_eq!(api.totals.insertions, 15);
     // The folder's project keeps its (absent) remote: the clone's is a path here.
-    assert_eq!(report.buckets[0].projects[1].remote, None);
-    assert_eq!(report.buckets[0].totals.commits, 5);
-    assert_eq!(report.totals.commits, 5);
+    assert_eq!(report.buckets[0].projects[0].remote, None);
+    assert_eq!(report.buckets[0].totals.commits, 6);
+    assert_eq!(report.totals.commits, 6);
     assert_eq!(report.totals.projects, 3);
-    assert_eq!(before.totals.commits, 8);
+    assert_eq!(before.totals.commits, 9);
     // Nothing to fold: nothing changes.
     let MachineReport { report: plain, .. } = machine(
         "laptop",

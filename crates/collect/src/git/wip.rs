@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use jiff::{SignedDuration, Timestamp};
-use report_model::{WipEvent, WipFile, WipStash};
+use report_model::{Operation, Stopped, WipEvent, WipFile, WipStash};
 
 use std::os::fd::OwnedFd;
 
@@ -158,11 +158,17 @@ pub(crate) fn read_wip(
     let opened = reader.is_none().then(|| super::inproc::Reader::open_in(env, repo)).flatten();
     let reader = reader.or(opened.as_ref());
     let in_process = || reader?.status(since, status);
+    let mut stopped = None;
     if repo.project.path.join(".git").exists() {
-        match in_process() {
-            Some(named) => keep((&repo.project.path, ""), named, since, &mut files),
+        // The in-process status leaves a work tree with conflicts to git, so it has none.
+        let conflicts = match in_process() {
+            Some(named) => {
+                keep((&repo.project.path, ""), named, since, &mut files);
+                0
+            }
             None => status_files(env, (&repo.project.path, ""), since, timeout, &mut files)?,
-        }
+        };
+        stopped = stopped_operation(&repo.git_dir, conflicts);
     }
     for worktree in linked_worktrees(repo, since) {
         let name = worktree.file_name().map(|name| name.to_string_lossy().into_owned());
@@ -180,10 +186,37 @@ pub(crate) fn read_wip(
     } else {
         Vec::new()
     };
-    if files.is_empty() && stashes.is_empty() && ahead.is_empty() {
+    if files.is_empty() && stashes.is_empty() && ahead.is_empty() && stopped.is_none() {
         return Ok(None);
     }
-    Ok(Some(WipEvent { project: repo.project.clone(), files, stashes, ahead }))
+    Ok(Some(WipEvent { project: repo.project.clone(), files, stashes, ahead, stopped }))
+}
+
+/// The operation stopped midway in the work tree of `git_dir`, by the state git keeps
+/// while it waits (as `git status` tells it, and the shell prompts' git helpers), dated
+/// by when git last wrote that state; `conflicts`: the work tree's unmerged paths.
+fn stopped_operation(git_dir: &Path, conflicts: u64) -> Option<Stopped> {
+    let time = |name: &str, folder: bool| {
+        let meta = fs_err::symlink_metadata(git_dir.join(name)).ok()?;
+        let kind = meta.file_type();
+        if (folder && !kind.is_dir()) || (!folder && !kind.is_file()) {
+            return None;
+        }
+        Timestamp::try_from(meta.modified().ok()?).ok()
+    };
+    // `rebase-apply/applying` is `git am`'s, which is not a rebase.
+    let apply =
+        time("rebase-apply", true).filter(|_| time("rebase-apply/applying", false).is_none());
+    let (operation, since) = [
+        (Operation::Rebase, time("rebase-merge", true)),
+        (Operation::Rebase, apply),
+        (Operation::Merge, time("MERGE_HEAD", false)),
+        (Operation::CherryPick, time("CHERRY_PICK_HEAD", false)),
+        (Operation::Revert, time("REVERT_HEAD", false)),
+    ]
+    .into_iter()
+    .find_map(|(operation, since)| Some((operation, since?)))?;
+    Some(Stopped { operation, conflicts, since })
 }
 
 /// The work in progress of a repository whose files and stashes were read already (and
@@ -199,17 +232,19 @@ pub(crate) fn read_ahead_only(
         files: Vec::new(),
         stashes: Vec::new(),
         ahead,
+        stopped: None,
     }))
 }
 
-/// Adds the files of one work tree's `git status` modified at or after `since`.
+/// Adds the files of one work tree's `git status` modified at or after `since`; how
+/// many of its paths are unmerged (conflicts), whenever they were modified.
 pub(super) fn status_files(
     env: &Env,
     (work_tree, prefix): (&Path, &str),
     since: Timestamp,
     timeout: Duration,
     files: &mut Vec<WipFile>,
-) -> Result<(), GitFailure> {
+) -> Result<u64, GitFailure> {
     let mut git = command(env);
     git.current_dir(work_tree)
         .args(["status", "--porcelain=v2", "-z", "--untracked-files=normal"])
@@ -220,8 +255,9 @@ pub(super) fn status_files(
         let first = stderr.lines().find(|line| !line.trim().is_empty());
         return Err(GitFailure::Failed(first.unwrap_or("git status failed").trim().to_owned()));
     }
-    keep((work_tree, prefix), parse_status(&done.stdout), since, files);
-    Ok(())
+    let (named, conflicts) = parse_status(&done.stdout);
+    keep((work_tree, prefix), named, since, files);
+    Ok(conflicts)
 }
 
 /// Adds the paths a work tree's status named (each with whether it is deleted in the
@@ -249,10 +285,11 @@ fn modified(path: &Path) -> Option<Timestamp> {
 }
 
 /// The changed paths of `git status --porcelain=v2 -z`, each with whether it is deleted
-/// in the work tree. Ignored entries are not asked for; a rename's original path is
-/// skipped.
-fn parse_status(stdout: &[u8]) -> Vec<(String, bool)> {
+/// in the work tree, and how many are unmerged. Ignored entries are not asked for; a
+/// rename's original path is skipped.
+fn parse_status(stdout: &[u8]) -> (Vec<(String, bool)>, u64) {
     let mut paths = Vec::new();
+    let mut unmerged = 0;
     let mut entries = stdout.split(|&byte| byte == 0);
     while let Some(entry) = entries.next() {
         let text = String::from_utf8_lossy(entry);
@@ -279,10 +316,13 @@ fn parse_status(stdout: &[u8]) -> Vec<(String, bool)> {
         if path.is_empty() {
             continue;
         }
+        if kind == "u" {
+            unmerged += 1;
+        }
         let deleted = xy.is_some_and(|xy| xy.ends_with('D'));
         paths.push((path, deleted));
     }
-    paths
+    (paths, unmerged)
 }
 
 /// The stash entries, newest first: from `logs/refs/stash` (each line
@@ -369,8 +409,13 @@ mod tests {
     #[test]
     fn the_join_asks_the_repositories_the_listing_left_and_a_session_or_the_work_names() {
         let project = repo(Path::new("/src/api")).project;
-        let found =
-            Some(WipEvent { project, files: Vec::new(), stashes: Vec::new(), ahead: Vec::new() });
+        let found = Some(WipEvent {
+            project,
+            files: Vec::new(),
+            stashes: Vec::new(),
+            ahead: Vec::new(),
+            stopped: None,
+        });
         // (outcome, state after the listing, worked on, a session ran there) →
         // (asked after the join, asked for branches ahead alone)
         let cases = [
@@ -477,13 +522,16 @@ mod tests {
         let stdout = b"1 .M N... 100644 100644 100644 aaa bbb src/f.txt\x001 .D N... 100644 100644 000000 aaa aaa gone.txt\x002 R. N... 100644 100644 100644 aaa aaa R100 new name.txt\x00old.txt\x00? draft-notes.md\x00u UU N... 100644 100644 100644 100644 a b c both.txt\x00";
         assert_eq!(
             parse_status(stdout),
-            [
-                ("src/f.txt".to_owned(), false),
-                ("gone.txt".to_owned(), true),
-                ("new name.txt".to_owned(), false),
-                ("draft-notes.md".to_owned(), false),
-                ("both.txt".to_owned(), false),
-            ]
+            (
+                vec![
+                    ("src/f.txt".to_owned(), false),
+                    ("gone.txt".to_owned(), true),
+                    ("new name.txt".to_owned(), false),
+                    ("draft-notes.md".to_owned(), false),
+                    ("both.txt".to_owned(), false),
+                ],
+                1
+            )
         );
     }
 }

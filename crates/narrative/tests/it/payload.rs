@@ -272,6 +272,7 @@ fn noted_plans_and_open_work_are_citable() {
         unpushed: vec!["abc".to_owned()],
         branches: Vec::new(),
         ahead: Vec::new(),
+        stopped: None,
     }];
     let payload = prompt_json(&report);
     assert_eq!(
@@ -329,6 +330,7 @@ fn branches_ahead_are_counted_in_the_open_work() {
         unpushed: vec!["abc".to_owned()],
         branches: vec!["feature/x".to_owned()],
         ahead: vec![branch("feature/x", 3), branch("spike", 1)],
+        stopped: None,
     }];
     let payload = prompt_json(&report);
     assert_eq!(
@@ -400,4 +402,46 @@ fn ticket_keys_are_citable_with_where_they_were_found() {
     assert!(ops.get("tickets").is_none(), "{ops}");
     // The link is not sent: the model has no use for it.
     assert!(!payload.to_string().contains("tracker.example.com"));
+}
+
+#[test]
+fn an_operation_stopped_midway_is_open_work_the_narrative_may_cite() {
+    use report_model::{OpenWork, Operation, Stopped};
+    let api = project("api", vec![commit("api: retry the upload", 2)], Vec::new());
+    let mut report = daily(vec![api], Vec::new());
+    report.outlook.open_work = vec![OpenWork {
+        name: "api".to_owned(),
+        qualifier: None,
+        path: "/src/api".into(),
+        uncommitted_files: 2,
+        stashes: 0,
+        unpushed: Vec::new(),
+        branches: Vec::new(),
+        ahead: Vec::new(),
+        stopped: Some(Stopped { operation: Operation::Rebase, conflicts: 2, since: crate::at(0) }),
+    }];
+    let payload = prompt_json(&report);
+    assert_eq!(
+        payload["outlook"]["open_work"],
+        serde_json::json!({"items": [{
+            "id": "open:api", "project": "api", "uncommitted_files": 2,
+            "stopped": {"operation": "rebase", "conflicts": 2},
+        }]})
+    );
+    let prompt = build_prompt(&report, redactor(), &Limits::default(), Lang::En).unwrap();
+    let reply = serde_json::json!({"summary": [
+        {"text": "A rebase of api stopped with 2 conflicts.", "evidence": ["open:api"]},
+        {"text": "A rebase of api stopped with 7 conflicts.", "evidence": ["open:api"]},
+    ], "blockers": []})
+    .to_string();
+    let checked = narrative::check_reply(
+        report.kind,
+        &prompt,
+        &reply,
+        &Limits::default(),
+        Lang::En,
+        redactor(),
+    );
+    let kept: Vec<bool> = checked.check.sentences.iter().map(|sentence| sentence.kept).collect();
+    assert_eq!(kept, [true, false], "{:?}", checked.check.sentences);
 }

@@ -347,14 +347,30 @@ fn a_submodule_is_a_repository_of_its_own() {
     let inner = home.repo_handle(&app.path.join("vendor-lib"));
     inner.commit("inner", "work inside the submodule", "2026-11-27T10:00:00+09:00");
     let report = json(&home, FRIDAY_EVENING, TOKYO, &["daily"]);
-    let mut names: Vec<String> = report["buckets"][0]["projects"]
+    let mut projects: Vec<(String, Vec<String>)> = report["buckets"][0]["projects"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|project| project["name"].as_str().unwrap().to_owned())
+        .map(|project| {
+            let subjects = project["commits"].as_array().unwrap().iter();
+            let subjects = subjects.map(|commit| commit["subject"].as_str().unwrap().to_owned());
+            (project["name"].as_str().unwrap().to_owned(), subjects.collect())
+        })
         .collect();
-    names.sort();
-    assert_eq!(names, ["app", "library", "vendor-lib"]);
+    projects.sort();
+    // Not the superproject's work: the submodule's own repository's. Cloned from
+    // `library` here, it is that repository (the clones of one repository are one
+    // project), so its commit is the library's.
+    assert_eq!(
+        projects,
+        [
+            ("app".to_owned(), vec!["app work".to_owned()]),
+            (
+                "library".to_owned(),
+                vec!["work inside the submodule".to_owned(), "library work".to_owned()]
+            ),
+        ]
+    );
 }
 
 #[test]

@@ -342,13 +342,13 @@ pub(crate) fn write_executable(path: &Path, text: &str) {
     assert!(child.wait().unwrap().success(), "could not write {}", path.display());
 }
 
-/// Sets a file's modification time to `when` (RFC 3339).
+/// Sets a file's (or a folder's) modification time to `when` (RFC 3339).
 pub(crate) fn touch(path: &Path, when: &str) {
     let time: jiff::Timestamp = when.parse().unwrap();
-    fs_err::File::options()
-        .append(true)
-        .open(path)
-        .unwrap()
-        .set_modified(std::time::SystemTime::from(time))
-        .unwrap();
+    let file = if path.is_dir() {
+        fs_err::File::open(path)
+    } else {
+        fs_err::File::options().append(true).open(path)
+    };
+    file.unwrap().set_modified(std::time::SystemTime::from(time)).unwrap();
 }

@@ -329,3 +329,91 @@ fn work_in_progress_is_not_counted_in_the_time_spent() {
     // It still places the project: its latest activity is the edit.
     assert_eq!(app["last_activity"], "2026-11-27T06:00:00Z");
 }
+
+#[test]
+fn a_rebase_or_merge_stopped_midway_is_in_progress_and_left_open() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    // A rebase of `topic` onto `main` stopped at a conflict in f.txt.
+    let repo = home.repo("app");
+    repo.commit("f.txt", "base", "2026-11-26T10:00:00+09:00");
+    repo.git(&["checkout", "-q", "-b", "topic"]);
+    repo.commit_as(
+        ME,
+        "f.txt",
+        "topic\n",
+        "topic change",
+        "2026-11-27T09:00:00+09:00",
+        "2026-11-27T09:00:00+09:00",
+    );
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commit_as(
+        ME,
+        "f.txt",
+        "main\n",
+        "main change",
+        "2026-11-27T09:30:00+09:00",
+        "2026-11-27T09:30:00+09:00",
+    );
+    repo.git(&["checkout", "-q", "topic"]);
+    let rebase = repo.git_command(&["rebase", "main"]).output().unwrap();
+    assert!(!rebase.status.success(), "the rebase stops at the conflict");
+    touch(&repo.path.join(".git/rebase-merge"), "2026-11-27T10:00:00+09:00");
+    touch(&repo.path.join("f.txt"), "2026-11-27T10:00:00+09:00");
+    // A merge stopped before its commit (`--no-commit`), nothing to resolve.
+    let other = home.repo("web");
+    other.commit("a.txt", "base", "2026-11-26T10:00:00+09:00");
+    other.git(&["checkout", "-q", "-b", "feature"]);
+    other.commit("b.txt", "feature work", "2026-11-27T11:00:00+09:00");
+    other.git(&["checkout", "-q", "main"]);
+    other.commit("c.txt", "main work", "2026-11-27T11:30:00+09:00");
+    other.git(&["merge", "-q", "--no-ff", "--no-commit", "feature"]);
+    touch(&other.path.join(".git/MERGE_HEAD"), "2026-11-27T12:00:00+09:00");
+
+    let report = run_json(&home, &["daily"]);
+    let stopped = &project(&report, "app")["wip"]["stopped"];
+    assert_eq!(
+        stopped,
+        &serde_json::json!({"operation": "rebase", "conflicts": 1, "since": "2026-11-27T01:00:00Z"})
+    );
+    assert_eq!(
+        project(&report, "web")["wip"]["stopped"],
+        serde_json::json!({"operation": "merge", "since": "2026-11-27T03:00:00Z"})
+    );
+    let en = markdown(&home, "en");
+    assert!(
+        en.contains("- In progress: a rebase stopped with 1 conflict to resolve · 1 file not committed (f.txt)\n"),
+        "{en}"
+    );
+    assert!(
+        en.contains("- In progress: a merge stopped, waiting for `git merge --continue`"),
+        "{en}"
+    );
+    let ja = markdown(&home, "ja");
+    assert!(
+        ja.contains(
+            "- 作業中: リベースが中断（未解決のコンフリクト1件）・未コミット1ファイル（f.txt）\n"
+        ),
+        "{ja}"
+    );
+    // Monday's standup carries it as work left open, whenever it stopped.
+    let monday = home.run("2026-11-30T09:00:00+09:00", TOKYO, &["standup", "--no-llm"]);
+    let monday = monday.success();
+    assert!(
+        monday.contains(
+            "- app — a rebase stopped with 1 conflict to resolve (since 2026-11-27 (Fri))\n"
+        ),
+        "{monday}"
+    );
+    // Aborted: nothing stopped any more.
+    repo.git(&["rebase", "--abort"]);
+    let report = run_json(&home, &["daily"]);
+    let app = report["buckets"][0]["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|project| project["name"] == "app")
+        .cloned()
+        .unwrap_or_default();
+    assert!(app["wip"]["stopped"].is_null(), "{app:#}");
+}

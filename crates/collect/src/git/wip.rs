@@ -202,7 +202,9 @@ fn stopped_operation(git_dir: &Path, conflicts: u64) -> Option<Stopped> {
         if (folder && !kind.is_dir()) || (!folder && !kind.is_file()) {
             return None;
         }
-        Timestamp::try_from(meta.modified().ok()?).ok()
+        // To the second, as every other time of the report.
+        let time = Timestamp::try_from(meta.modified().ok()?).ok()?;
+        Timestamp::from_second(time.as_second()).ok()
     };
     // `rebase-apply/applying` is `git am`'s, which is not a rebase.
     let apply =

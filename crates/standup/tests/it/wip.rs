@@ -368,7 +368,8 @@ fn a_rebase_or_merge_stopped_midway_is_in_progress_and_left_open() {
     other.git(&["checkout", "-q", "main"]);
     other.commit("c.txt", "main work", "2026-11-27T11:30:00+09:00");
     other.git(&["merge", "-q", "--no-ff", "--no-commit", "feature"]);
-    touch(&other.path.join(".git/MERGE_HEAD"), "2026-11-27T12:00:00+09:00");
+    // Written at a fraction of a second: the report says the second.
+    touch(&other.path.join(".git/MERGE_HEAD"), "2026-11-27T12:00:00.75+09:00");
 
     let report = run_json(&home, &["daily"]);
     let stopped = &project(&report, "app")["wip"]["stopped"];

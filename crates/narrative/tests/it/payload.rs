@@ -12,6 +12,25 @@ fn prompt_json(report: &report_model::Report) -> Value {
     serde_json::from_str(data_of(&prompt.user)).unwrap()
 }
 
+/// Whether each summary sentence of `reply` is kept when checked against `prompt`, the
+/// prompt of `report`; and the checked sentences, for the message of a failed assertion.
+fn kept(
+    report: &report_model::Report,
+    prompt: &narrative::Prompt,
+    reply: &str,
+) -> (Vec<bool>, Vec<report_model::CheckedSentence>) {
+    let checked = narrative::check_reply(
+        report.kind,
+        prompt,
+        reply,
+        &Limits::default(),
+        Lang::En,
+        redactor(),
+    );
+    let sentences = checked.check.sentences;
+    (sentences.iter().map(|sentence| sentence.kept).collect(), sentences)
+}
+
 #[test]
 fn daily_payload() {
     let payload = prompt_json(&small_daily());
@@ -299,16 +318,8 @@ fn noted_plans_and_open_work_are_citable() {
         {"text": "In api, 5 files are uncommitted.", "evidence": ["open:api"]},
     ], "blockers": []})
     .to_string();
-    let checked = narrative::check_reply(
-        report.kind,
-        &prompt,
-        &reply,
-        &Limits::default(),
-        Lang::En,
-        redactor(),
-    );
-    let kept: Vec<bool> = checked.check.sentences.iter().map(|sentence| sentence.kept).collect();
-    assert_eq!(kept, [true, true, true, false, false], "{:?}", checked.check.sentences);
+    let (kept, sentences) = kept(&report, &prompt, &reply);
+    assert_eq!(kept, [true, true, true, false, false], "{sentences:?}");
 }
 
 /// A project's branches ahead of their upstream are in its open work with their counts;
@@ -347,16 +358,8 @@ fn branches_ahead_are_counted_in_the_open_work() {
         {"text": "In api, 9 commits are unpushed.", "evidence": ["open:api"]},
     ], "blockers": []})
     .to_string();
-    let checked = narrative::check_reply(
-        report.kind,
-        &prompt,
-        &reply,
-        &Limits::default(),
-        Lang::En,
-        redactor(),
-    );
-    let kept: Vec<bool> = checked.check.sentences.iter().map(|sentence| sentence.kept).collect();
-    assert_eq!(kept, [true, true, false], "{:?}", checked.check.sentences);
+    let (kept, sentences) = kept(&report, &prompt, &reply);
+    assert_eq!(kept, [true, true, false], "{sentences:?}");
 }
 
 /// The report's ticket keys are in the payload per project, each citable as
@@ -434,14 +437,6 @@ fn an_operation_stopped_midway_is_open_work_the_narrative_may_cite() {
         {"text": "A rebase of api stopped with 7 conflicts.", "evidence": ["open:api"]},
     ], "blockers": []})
     .to_string();
-    let checked = narrative::check_reply(
-        report.kind,
-        &prompt,
-        &reply,
-        &Limits::default(),
-        Lang::En,
-        redactor(),
-    );
-    let kept: Vec<bool> = checked.check.sentences.iter().map(|sentence| sentence.kept).collect();
-    assert_eq!(kept, [true, false], "{:?}", checked.check.sentences);
+    let (kept, sentences) = kept(&report, &prompt, &reply);
+    assert_eq!(kept, [true, false], "{sentences:?}");
 }

@@ -71,9 +71,9 @@ pub fn merge(local: MachineReport, others: Vec<MachineReport>, rules: TimeRules)
 /// `git clone ~/src/app /tmp/app-try` makes) are merged as two machines' projects are,
 /// into the first of them in the bucket's order (the most recently active; but a clone
 /// of a folder here folds into that folder's project), so a commit found in both is one
-/// commit. Projects without a remote are otherwise left as they are
-/// (nothing says two folders are one repository), and so is the open work, which belongs
-/// to each work tree. Totals are recomputed; with nothing to fold, `report` is unchanged.
+/// commit. Projects without a remote are otherwise left as they are (nothing says two
+/// folders are one repository), and so is the open work, which belongs to each work
+/// tree. Totals are recomputed; with nothing to fold, `report` is unchanged.
 pub fn fold_clones(report: &mut Report, rules: TimeRules) {
     let mut folded = false;
     for bucket in &mut report.buckets {

@@ -496,8 +496,8 @@ mod tests {
 
     /// A reader over `input`, `capacity` bytes at a time, whose `fill_buf` fails once with
     /// `kind` before each of its first `times` fills after the first `clean` ones
-    /// (`usize::MAX`: every fill after those fails). As a `BufReader` does, a call while bytes are
-    /// still buffered returns them without reading.
+    /// (`usize::MAX`: every fill after those fails). As a `BufReader` does, a call while
+    /// bytes are still buffered returns them without reading.
     struct Failing<'a> {
         input: &'a [u8],
         capacity: usize,

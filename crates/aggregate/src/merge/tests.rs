@@ -441,7 +441,8 @@ fn clones_of_one_remote_on_one_machine_are_one_project() {
         .iter()
         .map(|project| (project.name.as_str(), project.totals.commits, project.totals.sessions))
         .collect();
-    // The most recently active clone (the session at 03:00) keeps its name and path.
+    // A repository's project keeps the name and path of its most recently active clone
+    // (`api`, the session at 03:00), or of the folder its clones were made from (`notes`).
     assert_eq!(projects, vec![("notes", 2, 0), ("api", 3, 1), ("notes-copy", 1, 0)]);
     assert_eq!(report.buckets[0].projects[0].path, PathBuf::from("/home/me/notes"));
     let api = &report.buckets[0].projects[1];

@@ -468,3 +468,38 @@ fn clones_of_one_remote_on_one_machine_are_one_project() {
     super::fold_clones(&mut folded, TimeRules::default());
     assert_eq!(folded, plain);
 }
+
+#[test]
+fn work_in_progress_of_two_machines_is_joined() {
+    use report_model::{Operation, Stopped, WipEvent, WipFile, WipStash};
+    let api = project("api", "/home/me/src/api");
+    let wip = |files: &[&str], stash: &str, stopped: Option<Stopped>| WipEvent {
+        project: api.clone(),
+        files: files
+            .iter()
+            .map(|path| WipFile { path: (*path).to_owned(), modified: ts("2026-11-27T02:00:00Z") })
+            .collect(),
+        stashes: vec![WipStash { time: ts("2026-11-27T02:30:00Z"), message: stash.to_owned() }],
+        ahead: Vec::new(),
+        stopped,
+    };
+    let with_wip = |name: &str, event: WipEvent| {
+        let MachineReport { mut report, .. } =
+            machine(name, Vec::new(), Vec::new(), &[], Vec::new());
+        let activity = Activity { wip: vec![event], ..Activity::default() };
+        let meta = report.meta.clone();
+        report =
+            aggregate(ReportKind::Daily, &day(), activity, Vec::new(), meta, &Options::default());
+        report.buckets[0].projects[0].remote = Some("github.com/acme/api".to_owned());
+        MachineReport { machine: name.to_owned(), report }
+    };
+    let rebase =
+        Stopped { operation: Operation::Rebase, conflicts: 1, since: ts("2026-11-27T03:00:00Z") };
+    let laptop = with_wip("laptop", wip(&["src/a.rs"], "WIP on main: a", None));
+    let devbox = with_wip("devbox", wip(&["src/a.rs", "src/b.rs"], "WIP on main: b", Some(rebase)));
+    let merged = merge(laptop, vec![devbox], TimeRules::default());
+    let wip = merged.buckets[0].projects[0].wip.clone().expect("the joined work in progress");
+    assert_eq!(wip.files, ["src/a.rs", "src/b.rs"]);
+    assert_eq!(wip.stashes, ["WIP on main: a", "WIP on main: b"]);
+    assert_eq!(wip.stopped, Some(rebase));
+}

@@ -520,6 +520,42 @@ mod tests {
     }
 
     #[test]
+    fn the_operation_stopped_is_told_by_the_state_git_keeps() {
+        let dir = tempfile::tempdir().unwrap();
+        let git = dir.path();
+        let told = |conflicts| {
+            stopped_operation(git, conflicts).map(|stopped| (stopped.operation, stopped.conflicts))
+        };
+        assert_eq!(told(0), None);
+        // A folder named as git's file, a file named as its folder: not git's state.
+        fs_err::create_dir(git.join("MERGE_HEAD")).unwrap();
+        fs_err::write(git.join("rebase-merge"), "").unwrap();
+        assert_eq!(told(0), None);
+        fs_err::remove_dir(git.join("MERGE_HEAD")).unwrap();
+        fs_err::remove_file(git.join("rebase-merge")).unwrap();
+        // `git am` keeps its state in `rebase-apply` too, with `applying`: not a rebase.
+        fs_err::create_dir(git.join("rebase-apply")).unwrap();
+        fs_err::write(git.join("rebase-apply/applying"), "").unwrap();
+        assert_eq!(told(0), None);
+        fs_err::remove_file(git.join("rebase-apply/applying")).unwrap();
+        assert_eq!(told(2), Some((Operation::Rebase, 2)));
+        fs_err::remove_dir(git.join("rebase-apply")).unwrap();
+        for (name, operation) in [
+            ("CHERRY_PICK_HEAD", Operation::CherryPick),
+            ("REVERT_HEAD", Operation::Revert),
+            ("MERGE_HEAD", Operation::Merge),
+        ] {
+            fs_err::write(git.join(name), "0123\n").unwrap();
+            assert_eq!(told(1), Some((operation, 1)), "{name}");
+            fs_err::remove_file(git.join(name)).unwrap();
+        }
+        // Both a rebase's state and a cherry-pick's: the rebase is looked at first.
+        fs_err::create_dir(git.join("rebase-merge")).unwrap();
+        fs_err::write(git.join("CHERRY_PICK_HEAD"), "0123\n").unwrap();
+        assert_eq!(told(0), Some((Operation::Rebase, 0)));
+    }
+
+    #[test]
     fn status_entries_give_their_paths() {
         let stdout = b"1 .M N... 100644 100644 100644 aaa bbb src/f.txt\x001 .D N... 100644 100644 000000 aaa aaa gone.txt\x002 R. N... 100644 100644 100644 aaa aaa R100 new name.txt\x00old.txt\x00? draft-notes.md\x00u UU N... 100644 100644 100644 100644 a b c both.txt\x00";
         assert_eq!(

@@ -557,6 +557,7 @@ pub(crate) trait OutlookText: Copy {
     fn open_work(self, project: &str, files: u64, stashes: u64, unpushed: usize) -> String;
     fn branch_ahead(self, project: &str, branch: &str, commits: u64, newest: &str) -> String;
     fn stopped_since(self, project: &str, stopped: &str, since: &str) -> String;
+    fn more_branches_ahead(self, count: usize, newest: &str) -> String;
     fn interrupted_session(self, agent: &str, title: &str, at: &str) -> String;
     fn agent_failing_command(
         self,
@@ -692,6 +693,18 @@ impl OutlookText for Lang {
         match self {
             Lang::En => format!("{project} — {stopped} (since {since})"),
             Lang::Ja => format!("{project} — {since}から{stopped}"),
+        }
+    }
+
+    /// `8 more branches with commits not pushed (latest 2026-11-09 (Mon))`: the branches
+    /// ahead past those given a line each, `newest` the newest commit among them.
+    fn more_branches_ahead(self, count: usize, newest: &str) -> String {
+        match self {
+            Lang::En => {
+                let noun = if count == 1 { "branch" } else { "branches" };
+                format!("{count} more {noun} with commits not pushed (latest {newest})")
+            }
+            Lang::Ja => format!("ほか未プッシュのブランチ{count}件（最新 {newest}）"),
         }
     }
 

@@ -28,6 +28,10 @@ const SESSION_ID_SHOWN: usize = 8;
 /// At most this many uncommitted files are named on a project, then `N more`.
 const WIP_FILES_SHOWN: usize = 5;
 
+/// At most this many local branches ahead of their upstream get a line of the open work
+/// (those with the newest commits), then one line for the rest.
+const BRANCHES_AHEAD_SHOWN: usize = 10;
+
 /// The report as Markdown in `lang`, with times shown in `time_zone`.
 pub fn markdown(report: &Report, lang: Lang, time_zone: &TimeZone) -> String {
     document(report, lang, time_zone, false)
@@ -383,9 +387,24 @@ fn project_name(
 
 /// One line per project with work left open, then one per local branch of it with
 /// commits not pushed. A project whose branches ahead are known counts its unpushed
-/// commits there, not again on its own line.
+/// commits there, not again on its own line. Past [`BRANCHES_AHEAD_SHOWN`] branches, the
+/// ones with the newest commits get their line and the rest one line at the end (a
+/// machine with months of old branches would fill the standup with them; the JSON keeps
+/// every one).
 fn open_work(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &TimeZone) {
-    for open in &outlook.open_work {
+    // Every branch ahead by project and place, newest first.
+    let mut branches: Vec<(Timestamp, usize, usize)> = outlook
+        .open_work
+        .iter()
+        .enumerate()
+        .flat_map(|(project, open)| {
+            open.ahead.iter().enumerate().map(move |(at, branch)| (branch.newest, project, at))
+        })
+        .collect();
+    branches.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| (a.1, a.2).cmp(&(b.1, b.2))));
+    let hidden: std::collections::BTreeSet<(usize, usize)> =
+        branches.iter().skip(BRANCHES_AHEAD_SHOWN).map(|&(_, project, at)| (project, at)).collect();
+    for (project, open) in outlook.open_work.iter().enumerate() {
         let name = project_name(lang, (&open.name, open.qualifier.as_deref()), &open.path);
         let unpushed = if open.ahead.is_empty() { open.unpushed.len() } else { 0 };
         if open.uncommitted_files > 0 || open.stashes > 0 || unpushed > 0 {
@@ -406,7 +425,10 @@ fn open_work(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &TimeZo
             let _ =
                 writeln!(out, "- {}", lang.stopped_since(&name, &lang.stopped(stopped), &since));
         }
-        for branch in &open.ahead {
+        for (at, branch) in open.ahead.iter().enumerate() {
+            if hidden.contains(&(project, at)) {
+                continue;
+            }
             let newest = branch.newest.to_zoned(time_zone.clone()).date();
             let _ = writeln!(
                 out,
@@ -419,6 +441,10 @@ fn open_work(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &TimeZo
                 )
             );
         }
+    }
+    if let Some(&(newest, _, _)) = branches.get(BRANCHES_AHEAD_SHOWN) {
+        let newest = lang.short_date(newest.to_zoned(time_zone.clone()).date());
+        let _ = writeln!(out, "- {}", lang.more_branches_ahead(hidden.len(), &newest));
     }
 }
 

@@ -711,3 +711,43 @@ fn a_note_written_across_lines_is_listed_on_one() {
         report.stdout
     );
 }
+
+#[test]
+fn past_ten_branches_ahead_the_newest_get_a_line_and_the_rest_one() {
+    let home = home_with_old_branches();
+    let lib = home.repo_handle(&home.path().join("src/lib"));
+    // Twelve more branches never pushed, one a day from the 10th to the 21st.
+    for day in 10..=21 {
+        let branch = format!("b{day}");
+        lib.git(&["checkout", "-q", "-b", &branch, "main"]);
+        lib.commit(
+            &format!("{branch}.rs"),
+            &format!("lib: {branch}"),
+            &format!("2026-11-{day}T10:00:00+09:00"),
+        );
+    }
+    lib.git(&["checkout", "-q", "main"]);
+    let en = standup(&home, "en");
+    let mut expected: Vec<String> = (13..=21)
+        .map(|day| {
+            format!(
+                "- lib — branch `b{day}`: 1 commit not pushed (latest 2026-11-{day} ({}))",
+                ["Fri", "Sat", "Sun", "Mon", "Tue", "Wed", "Thu"][(day - 13) % 7]
+            )
+        })
+        .collect();
+    expected.push(
+        "- lib — branch `feature/x`: 3 commits not pushed (latest 2026-11-25 (Wed))".to_owned(),
+    );
+    expected.push("- 3 more branches with commits not pushed (latest 2026-11-12 (Thu))".to_owned());
+    assert_eq!(section(&en, "## Next"), expected, "{en}");
+    let ja = standup(&home, "ja");
+    assert_eq!(
+        section(&ja, "## 今日の予定").last().copied(),
+        Some("- ほか未プッシュのブランチ3件（最新 11月12日（木））"),
+        "{ja}"
+    );
+    // The JSON keeps every one.
+    let report = json_report(&home, MONDAY_MORNING, &["standup"]);
+    assert_eq!(report["outlook"]["open_work"][0]["ahead"].as_array().unwrap().len(), 13);
+}

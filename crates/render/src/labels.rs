@@ -696,15 +696,15 @@ impl OutlookText for Lang {
         }
     }
 
-    /// `8 more branches with commits not pushed (latest 2026-11-09 (Mon))`: the branches
-    /// ahead past those given a line each, `newest` the newest commit among them.
+    /// `8 older branches with commits not pushed (latest 2026-11-09 (Mon))`: the branches
+    /// ahead not given a line each, `newest` the newest commit among them.
     fn more_branches_ahead(self, count: usize, newest: &str) -> String {
         match self {
             Lang::En => {
                 let noun = if count == 1 { "branch" } else { "branches" };
-                format!("{count} more {noun} with commits not pushed (latest {newest})")
+                format!("{count} older {noun} with commits not pushed (latest {newest})")
             }
-            Lang::Ja => format!("ほか未プッシュのブランチ{count}件（最新 {newest}）"),
+            Lang::Ja => format!("ほか未プッシュの古いブランチ{count}件（最新 {newest}）"),
         }
     }
 

@@ -127,7 +127,7 @@ pub(crate) fn document(report: &Report, lang: Lang, time_zone: &TimeZone, compac
                 // The evidence's blockers are in the one "Blockers" list below.
                 body(&mut out, &without_blockers(bucket), &report.outlook, lang, "###", time_zone);
             }
-            next_section(&mut out, &report.outlook, lang, time_zone);
+            next_section(&mut out, report, lang, time_zone);
             standup_blockers(&mut out, report, lang, time_zone);
         }
     }
@@ -339,7 +339,8 @@ fn notes(out: &mut String, bucket: &Bucket, outlook: &Outlook, lang: Lang, level
 /// A standup's "Next": the plans noted on the previous working day, each done (with the
 /// work that shows it), open or closed, then each project's work left open; nothing when
 /// there is none of these.
-fn next_section(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &TimeZone) {
+fn next_section(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
+    let outlook = &report.outlook;
     let plans: Vec<String> = outlook
         .follow_up
         .iter()
@@ -360,7 +361,7 @@ fn next_section(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &Tim
     for line in plans {
         let _ = writeln!(out, "- {line}");
     }
-    open_work(out, outlook, lang, time_zone);
+    open_work(out, report, lang, time_zone);
 }
 
 /// How a project is named: its folder name, followed by what tells it apart from another
@@ -387,11 +388,13 @@ fn project_name(
 
 /// One line per project with work left open, then one per local branch of it with
 /// commits not pushed. A project whose branches ahead are known counts its unpushed
-/// commits there, not again on its own line. Past [`BRANCHES_AHEAD_SHOWN`] branches, the
-/// ones with the newest commits get their line and the rest one line at the end (a
-/// machine with months of old branches would fill the standup with them; the JSON keeps
-/// every one).
-fn open_work(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &TimeZone) {
+/// commits there, not again on its own line. A branch with commits in the report's days
+/// always gets its line; of the older ones, only as many as make [`BRANCHES_AHEAD_SHOWN`]
+/// lines with the newest commits, and the rest one line at the end (a machine with
+/// months of old branches would fill the standup with them; the JSON keeps every one).
+fn open_work(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
+    let outlook = &report.outlook;
+    let days_from = report.buckets.first().map_or(Timestamp::MIN, |bucket| bucket.window.start);
     // Every branch ahead by project and place, newest first.
     let mut branches: Vec<(Timestamp, usize, usize)> = outlook
         .open_work
@@ -402,8 +405,14 @@ fn open_work(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &TimeZo
         })
         .collect();
     branches.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| (a.1, a.2).cmp(&(b.1, b.2))));
-    let hidden: std::collections::BTreeSet<(usize, usize)> =
-        branches.iter().skip(BRANCHES_AHEAD_SHOWN).map(|&(_, project, at)| (project, at)).collect();
+    let hidden: Vec<(Timestamp, usize, usize)> = branches
+        .into_iter()
+        .enumerate()
+        .filter(|&(rank, (newest, _, _))| rank >= BRANCHES_AHEAD_SHOWN && newest < days_from)
+        .map(|(_, branch)| branch)
+        .collect();
+    let hidden_at: std::collections::BTreeSet<(usize, usize)> =
+        hidden.iter().map(|&(_, project, at)| (project, at)).collect();
     for (project, open) in outlook.open_work.iter().enumerate() {
         let name = project_name(lang, (&open.name, open.qualifier.as_deref()), &open.path);
         let unpushed = if open.ahead.is_empty() { open.unpushed.len() } else { 0 };
@@ -426,7 +435,7 @@ fn open_work(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &TimeZo
                 writeln!(out, "- {}", lang.stopped_since(&name, &lang.stopped(stopped), &since));
         }
         for (at, branch) in open.ahead.iter().enumerate() {
-            if hidden.contains(&(project, at)) {
+            if hidden_at.contains(&(project, at)) {
                 continue;
             }
             let newest = branch.newest.to_zoned(time_zone.clone()).date();
@@ -442,7 +451,7 @@ fn open_work(out: &mut String, outlook: &Outlook, lang: Lang, time_zone: &TimeZo
             );
         }
     }
-    if let Some(&(newest, _, _)) = branches.get(BRANCHES_AHEAD_SHOWN) {
+    if let Some(&(newest, _, _)) = hidden.first() {
         let newest = lang.short_date(newest.to_zoned(time_zone.clone()).date());
         let _ = writeln!(out, "- {}", lang.more_branches_ahead(hidden.len(), &newest));
     }
@@ -484,7 +493,7 @@ fn still_open(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZon
     for line in lines {
         let _ = writeln!(out, "- {line}");
     }
-    open_work(out, &report.outlook, lang, time_zone);
+    open_work(out, report, lang, time_zone);
 }
 
 /// A piece of evidence as a code span: a commit's short hash, a session's agent and id.

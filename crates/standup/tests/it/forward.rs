@@ -713,7 +713,7 @@ fn a_note_written_across_lines_is_listed_on_one() {
 }
 
 #[test]
-fn past_ten_branches_ahead_the_newest_get_a_line_and_the_rest_one() {
+fn branches_ahead_of_the_report_s_days_keep_their_line_and_older_ones_past_ten_are_one() {
     let home = home_with_old_branches();
     let lib = home.repo_handle(&home.path().join("src/lib"));
     // Twelve more branches never pushed, one a day from the 10th to the 21st.
@@ -739,15 +739,37 @@ fn past_ten_branches_ahead_the_newest_get_a_line_and_the_rest_one() {
     expected.push(
         "- lib — branch `feature/x`: 3 commits not pushed (latest 2026-11-25 (Wed))".to_owned(),
     );
-    expected.push("- 3 more branches with commits not pushed (latest 2026-11-12 (Thu))".to_owned());
+    expected
+        .push("- 3 older branches with commits not pushed (latest 2026-11-12 (Thu))".to_owned());
     assert_eq!(section(&en, "## Next"), expected, "{en}");
     let ja = standup(&home, "ja");
     assert_eq!(
         section(&ja, "## 今日の予定").last().copied(),
-        Some("- ほか未プッシュのブランチ3件（最新 11月12日（木））"),
+        Some("- ほか未プッシュの古いブランチ3件（最新 11月12日（木））"),
         "{ja}"
     );
     // The JSON keeps every one.
     let report = json_report(&home, MONDAY_MORNING, &["standup"]);
     assert_eq!(report["outlook"]["open_work"][0]["ahead"].as_array().unwrap().len(), 13);
+    // Eleven branches with commits of the standup's days (Saturday): each keeps its line,
+    // and every older one goes into the last line.
+    for hour in 10..=20 {
+        let branch = format!("r{hour}");
+        lib.git(&["checkout", "-q", "-b", &branch, "main"]);
+        lib.commit(
+            &format!("{branch}.rs"),
+            &format!("lib: {branch}"),
+            &format!("2026-11-28T{hour}:00:00+09:00"),
+        );
+    }
+    lib.git(&["checkout", "-q", "main"]);
+    let en = standup(&home, "en");
+    let mut expected: Vec<String> = (10..=20)
+        .map(|hour| {
+            format!("- lib — branch `r{hour}`: 1 commit not pushed (latest 2026-11-28 (Sat))")
+        })
+        .collect();
+    expected
+        .push("- 13 older branches with commits not pushed (latest 2026-11-25 (Wed))".to_owned());
+    assert_eq!(section(&en, "## Next"), expected, "{en}");
 }

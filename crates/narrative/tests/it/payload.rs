@@ -12,6 +12,21 @@ fn prompt_json(report: &report_model::Report) -> Value {
     serde_json::from_str(data_of(&prompt.user)).unwrap()
 }
 
+/// The open work of `api` (`/src/api`) with nothing open yet: each test sets its own.
+fn open_api() -> report_model::OpenWork {
+    report_model::OpenWork {
+        name: "api".to_owned(),
+        qualifier: None,
+        path: "/src/api".into(),
+        uncommitted_files: 0,
+        stashes: 0,
+        unpushed: Vec::new(),
+        branches: Vec::new(),
+        ahead: Vec::new(),
+        stopped: None,
+    }
+}
+
 /// Whether each summary sentence of `reply` is kept when checked against `prompt`, the
 /// prompt of `report`; and the checked sentences, for the message of a failed assertion.
 fn kept(
@@ -282,17 +297,8 @@ fn noted_plans_and_open_work_are_citable() {
             evidence: Vec::new(),
         },
     ];
-    report.outlook.open_work = vec![OpenWork {
-        name: "api".to_owned(),
-        qualifier: None,
-        path: "/src/api".into(),
-        uncommitted_files: 2,
-        stashes: 0,
-        unpushed: vec!["abc".to_owned()],
-        branches: Vec::new(),
-        ahead: Vec::new(),
-        stopped: None,
-    }];
+    report.outlook.open_work =
+        vec![OpenWork { uncommitted_files: 2, unpushed: vec!["abc".to_owned()], ..open_api() }];
     let payload = prompt_json(&report);
     assert_eq!(
         payload["outlook"],
@@ -333,15 +339,10 @@ fn branches_ahead_are_counted_in_the_open_work() {
     let branch =
         |name: &str, commits| AheadBranch { name: name.to_owned(), commits, newest: crate::at(0) };
     report.outlook.open_work = vec![OpenWork {
-        name: "api".to_owned(),
-        qualifier: None,
-        path: "/src/api".into(),
-        uncommitted_files: 0,
-        stashes: 0,
         unpushed: vec!["abc".to_owned()],
         branches: vec!["feature/x".to_owned()],
         ahead: vec![branch("feature/x", 3), branch("spike", 1)],
-        stopped: None,
+        ..open_api()
     }];
     let payload = prompt_json(&report);
     assert_eq!(
@@ -413,15 +414,9 @@ fn an_operation_stopped_midway_is_open_work_the_narrative_may_cite() {
     let api = project("api", vec![commit("api: retry the upload", 2)], Vec::new());
     let mut report = daily(vec![api], Vec::new());
     report.outlook.open_work = vec![OpenWork {
-        name: "api".to_owned(),
-        qualifier: None,
-        path: "/src/api".into(),
         uncommitted_files: 2,
-        stashes: 0,
-        unpushed: Vec::new(),
-        branches: Vec::new(),
-        ahead: Vec::new(),
         stopped: Some(Stopped { operation: Operation::Rebase, conflicts: 2, since: crate::at(0) }),
+        ..open_api()
     }];
     let payload = prompt_json(&report);
     assert_eq!(

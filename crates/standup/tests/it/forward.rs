@@ -712,21 +712,22 @@ fn a_note_written_across_lines_is_listed_on_one() {
     );
 }
 
+/// A branch `name` off `main` with one commit of its own at `date`, never pushed; `main`
+/// checked out again.
+fn branch_off_main(repo: &crate::support::Repo, name: &str, date: &str) {
+    repo.git(&["checkout", "-q", "-b", name, "main"]);
+    repo.commit(&format!("{name}.rs"), &format!("lib: {name}"), date);
+    repo.git(&["checkout", "-q", "main"]);
+}
+
 #[test]
 fn branches_ahead_of_the_report_s_days_keep_their_line_and_older_ones_past_ten_are_one() {
     let home = home_with_old_branches();
     let lib = home.repo_handle(&home.path().join("src/lib"));
     // Twelve more branches never pushed, one a day from the 10th to the 21st.
     for day in 10..=21 {
-        let branch = format!("b{day}");
-        lib.git(&["checkout", "-q", "-b", &branch, "main"]);
-        lib.commit(
-            &format!("{branch}.rs"),
-            &format!("lib: {branch}"),
-            &format!("2026-11-{day}T10:00:00+09:00"),
-        );
+        branch_off_main(&lib, &format!("b{day}"), &format!("2026-11-{day}T10:00:00+09:00"));
     }
-    lib.git(&["checkout", "-q", "main"]);
     let en = standup(&home, "en");
     let mut expected: Vec<String> = (13..=21)
         .map(|day| {
@@ -754,15 +755,8 @@ fn branches_ahead_of_the_report_s_days_keep_their_line_and_older_ones_past_ten_a
     // Eleven branches with commits of the standup's days (Saturday): each keeps its line,
     // and every older one goes into the last line.
     for hour in 10..=20 {
-        let branch = format!("r{hour}");
-        lib.git(&["checkout", "-q", "-b", &branch, "main"]);
-        lib.commit(
-            &format!("{branch}.rs"),
-            &format!("lib: {branch}"),
-            &format!("2026-11-28T{hour}:00:00+09:00"),
-        );
+        branch_off_main(&lib, &format!("r{hour}"), &format!("2026-11-28T{hour}:00:00+09:00"));
     }
-    lib.git(&["checkout", "-q", "main"]);
     let en = standup(&home, "en");
     let mut expected: Vec<String> = (10..=20)
         .map(|hour| {

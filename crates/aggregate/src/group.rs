@@ -307,12 +307,14 @@ fn add_work_in_progress(
             wip.stashes.iter().filter(|stash| window.contains(stash.time)).collect();
         // An operation stopped midway shows on the day it stopped (the outlook carries it
         // as long as it stays stopped).
-        let stopped = wip.stopped.filter(|stopped| window.contains(stopped.since));
+        let stopped = wip.stopped.as_ref().filter(|stopped| window.contains(stopped.since));
         if files.is_empty() && stashes.is_empty() && stopped.is_none() {
             continue;
         }
         let project_parts = entry(parts, &wip.project);
-        project_parts.wip.stopped = stopped.or(project_parts.wip.stopped);
+        if let Some(stopped) = stopped {
+            project_parts.wip.stopped = Some(stopped.clone());
+        }
         // Placed by the latest of them; not a moment of the time spent, which counts
         // commits, prompts and commands only.
         let latest = files

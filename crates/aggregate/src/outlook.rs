@@ -237,8 +237,8 @@ fn open_work(buckets: &[Bucket], wip: &[WipEvent]) -> Vec<OpenWork> {
         if entry.0.is_empty() {
             entry.0.clone_from(&event.project.name);
         }
-        if let Some(operation) = event.stopped {
-            stopped.insert(event.project.path.clone(), operation);
+        if let Some(operation) = &event.stopped {
+            stopped.insert(event.project.path.clone(), operation.clone());
         }
         let branches = ahead.entry(event.project.path.clone()).or_default();
         branches.extend(event.ahead.iter().cloned());

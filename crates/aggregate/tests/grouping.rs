@@ -136,6 +136,7 @@ fn work_in_progress_is_kept_by_its_own_time() {
                 operation: Operation::Rebase,
                 conflicts: 1,
                 since: ts("2026-03-06T13:00:00Z"),
+                worktree: None,
             }),
         },
         // A merge stopped days before: not the day's (the outlook carries it).
@@ -148,6 +149,7 @@ fn work_in_progress_is_kept_by_its_own_time() {
                 operation: Operation::Merge,
                 conflicts: 0,
                 since: ts("2026-03-02T13:00:00Z"),
+                worktree: None,
             }),
         },
         // Nothing of the day: no project.

@@ -161,6 +161,9 @@ fn outlook_object(outlook: &Outlook, redact: &mut impl FnMut(&str) -> Value) -> 
                     if stopped.conflicts > 0 {
                         value["conflicts"] = json!(stopped.conflicts);
                     }
+                    if let Some(worktree) = &stopped.worktree {
+                        value["worktree"] = json!(redact(worktree));
+                    }
                     item.insert("stopped".into(), value);
                 }
                 Value::Object(item)

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use jiff::civil::{Date, Weekday};
 use report_model::{FollowUpStatus, Lang, MaskedSource, NoteKind, Operation, Stopped};
+use sanitize::markdown::code_span;
 
 pub(crate) struct Labels {
     pub(crate) daily_title: &'static str,
@@ -260,7 +261,8 @@ impl LangText for Lang {
     }
 
     /// `a rebase stopped with 2 conflicts to resolve`, `a merge stopped, waiting for `git
-    /// merge --continue``; `リベースが中断（未解決のコンフリクト2件）`.
+    /// merge --continue``; `リベースが中断（未解決のコンフリクト2件）`; in a linked worktree
+    /// `a rebase stopped in `api-fix` with …`, `` `api-fix`でリベースが中断… ``.
     fn stopped(self, stopped: &Stopped) -> String {
         let (en, ja, command) = match stopped.operation {
             Operation::Rebase => ("rebase", "リベース", "git rebase --continue"),
@@ -271,14 +273,20 @@ impl LangText for Lang {
             Operation::Revert => ("revert", "リバート", "git revert --continue"),
         };
         let conflicts = stopped.conflicts;
+        // A linked worktree's, by its folder name (the main work tree's goes unnamed).
+        let worktree = stopped.worktree.as_deref().map(code_span);
+        let (en_in, ja_in) = match &worktree {
+            Some(name) => (format!(" in {name}"), format!("{name}で")),
+            None => (String::new(), String::new()),
+        };
         match (self, conflicts) {
-            (Lang::En, 0) => format!("a {en} stopped, waiting for `{command}`"),
+            (Lang::En, 0) => format!("a {en} stopped{en_in}, waiting for `{command}`"),
             (Lang::En, _) => {
                 let noun = if conflicts == 1 { "conflict" } else { "conflicts" };
-                format!("a {en} stopped with {conflicts} {noun} to resolve")
+                format!("a {en} stopped{en_in} with {conflicts} {noun} to resolve")
             }
-            (Lang::Ja, 0) => format!("{ja}が中断（`{command}` 待ち）"),
-            (Lang::Ja, _) => format!("{ja}が中断（未解決のコンフリクト{conflicts}件）"),
+            (Lang::Ja, 0) => format!("{ja_in}{ja}が中断（`{command}` 待ち）"),
+            (Lang::Ja, _) => format!("{ja_in}{ja}が中断（未解決のコンフリクト{conflicts}件）"),
         }
     }
 

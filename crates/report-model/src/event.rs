@@ -354,15 +354,15 @@ pub struct WipEvent {
     /// repository without remotes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ahead: Vec<AheadBranch>,
-    /// A rebase, merge, cherry-pick or revert stopped midway in the main work tree, at
-    /// report time.
+    /// A rebase, merge, cherry-pick or revert stopped midway, at report time: the main
+    /// work tree's, else the most recent of the linked worktrees' ([`Stopped::worktree`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<Stopped>,
 }
 
 /// A git operation stopped midway in a work tree, waiting for the person: conflicts to
 /// resolve, or a `--continue` (a rebase stopped to edit a commit).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Stopped {
     /// What stopped.
@@ -372,6 +372,10 @@ pub struct Stopped {
     pub conflicts: u64,
     /// When it stopped: when git last wrote its state (`rebase-merge/`, `MERGE_HEAD` …).
     pub since: Timestamp,
+    /// The folder name of the linked worktree (`git worktree add`) it stopped in, as the
+    /// work tree's files are led by; none for the repository's main work tree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree: Option<String>,
 }
 
 /// The operations git can leave stopped in a work tree.

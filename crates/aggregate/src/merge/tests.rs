@@ -493,10 +493,15 @@ fn work_in_progress_of_two_machines_is_joined() {
         report.buckets[0].projects[0].remote = Some("github.com/acme/api".to_owned());
         MachineReport { machine: name.to_owned(), report }
     };
-    let rebase =
-        Stopped { operation: Operation::Rebase, conflicts: 1, since: ts("2026-11-27T03:00:00Z") };
+    let rebase = Stopped {
+        operation: Operation::Rebase,
+        conflicts: 1,
+        since: ts("2026-11-27T03:00:00Z"),
+        worktree: None,
+    };
     let laptop = with_wip("laptop", wip(&["src/a.rs"], "WIP on main: a", None));
-    let devbox = with_wip("devbox", wip(&["src/a.rs", "src/b.rs"], "WIP on main: b", Some(rebase)));
+    let devbox =
+        with_wip("devbox", wip(&["src/a.rs", "src/b.rs"], "WIP on main: b", Some(rebase.clone())));
     let merged = merge(laptop, vec![devbox], TimeRules::default());
     let wip = merged.buckets[0].projects[0].wip.clone().expect("the joined work in progress");
     assert_eq!(wip.files, ["src/a.rs", "src/b.rs"]);

@@ -94,16 +94,17 @@ fn bound(since: Timestamp) -> SystemTime {
 }
 
 /// The linked worktrees of the repository (`git worktree add`) whose own index or HEAD
-/// reflog changed at or after `since`, by their folder: `worktrees/<name>/gitdir` names
-/// the worktree's `.git` file. Stat-based, no process.
-pub(crate) fn linked_worktrees(repo: &Repo, since: Timestamp) -> Vec<PathBuf> {
+/// reflog changed at or after `since`: each one's folder (`worktrees/<name>/gitdir`
+/// names its `.git` file) and the folder git keeps its state in (`worktrees/<name>`),
+/// by folder. Stat-based, no process.
+pub(crate) fn linked_worktrees(repo: &Repo, since: Timestamp) -> Vec<(PathBuf, PathBuf)> {
     let bound = bound(since);
     let newer = |path: &Path| {
         fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= bound)
     };
     let admin = repo.git_dir.join("worktrees");
     let Ok(listing) = crate::listing::list(&admin) else { return Vec::new() };
-    let mut found: Vec<PathBuf> = listing
+    let mut found: Vec<(PathBuf, PathBuf)> = listing
         .entries
         .iter()
         .map(|entry| entry.path_in(&admin))
@@ -111,7 +112,7 @@ pub(crate) fn linked_worktrees(repo: &Repo, since: Timestamp) -> Vec<PathBuf> {
         .filter_map(|admin| {
             let text = fsread::read_small_text(&admin.join("gitdir"), 4096).ok()?;
             let folder = Path::new(text.trim()).parent()?.to_path_buf();
-            (folder != repo.project.path && folder.is_dir()).then_some(folder)
+            (folder != repo.project.path && folder.is_dir()).then_some((folder, admin))
         })
         .collect();
     found.sort();
@@ -137,8 +138,9 @@ pub(crate) fn status_mode(env: &Env, outside: super::OutsideConfig) -> Status {
 
 /// Reads the work in progress of the repository: uncommitted files modified at or after
 /// `since` in its main work tree and in each linked worktree whose index or HEAD moved
-/// since then (their paths led by the worktree's folder name and `:`), and stashes made
-/// at or after `since`. `Ok(None)` when there is none.
+/// since then (their paths led by the worktree's folder name and `:`), an operation
+/// stopped midway in one of those work trees, and stashes made at or after `since`.
+/// `Ok(None)` when there is none.
 ///
 /// The main work tree's `git status` is answered in process where that is git's answer
 /// (`status`: how far, [`status_mode`]), by `reader` when the caller has the repository
@@ -170,10 +172,17 @@ pub(crate) fn read_wip(
         };
         stopped = stopped_operation(&repo.git_dir, conflicts);
     }
-    for worktree in linked_worktrees(repo, since) {
+    for (worktree, admin) in linked_worktrees(repo, since) {
         let name = worktree.file_name().map(|name| name.to_string_lossy().into_owned());
-        let prefix = format!("{}:", name.unwrap_or_default());
-        status_files(env, (&worktree, &prefix), since, timeout, &mut files)?;
+        let name = name.unwrap_or_default();
+        let conflicts =
+            status_files(env, (&worktree, &format!("{name}:")), since, timeout, &mut files)?;
+        if let Some(here) = stopped_operation(&admin, conflicts) {
+            let here = Stopped { worktree: Some(name), ..here };
+            if told_before(&here, stopped.as_ref()) {
+                stopped = Some(here);
+            }
+        }
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     let stashes: Vec<WipStash> =
@@ -218,7 +227,13 @@ fn stopped_operation(git_dir: &Path, conflicts: u64) -> Option<Stopped> {
     ]
     .into_iter()
     .find_map(|(operation, since)| Some((operation, since?)))?;
-    Some(Stopped { operation, conflicts, since })
+    Some(Stopped { operation, conflicts, since, worktree: None })
+}
+
+/// Whether the operation stopped in a linked worktree (`here`) is the one to tell rather
+/// than the one found so far: the main work tree's goes first, then the most recent.
+fn told_before(here: &Stopped, kept: Option<&Stopped>) -> bool {
+    kept.is_none_or(|kept| kept.worktree.is_some() && kept.since < here.since)
 }
 
 /// The work in progress of a repository whose files and stashes were read already (and
@@ -514,9 +529,27 @@ mod tests {
             fs_err::write(admin.join("index"), b"").unwrap();
             filetime::set_file_mtime(admin.join("index"), at(since.as_second() + 60)).unwrap();
         }
-        assert_eq!(linked_worktrees(&repo, since), [linked]);
+        assert_eq!(linked_worktrees(&repo, since), [(linked, admin)]);
         // The skip check listed no worktree: none is looked at.
         assert!(!worked_with(&Ok(Vec::new())), "no worktree listed");
+    }
+
+    #[test]
+    fn the_main_work_tree_s_stopped_operation_goes_first_then_the_most_recent() {
+        let at = |second| Timestamp::from_second(second).unwrap();
+        let stopped = |worktree: Option<&str>, second| Stopped {
+            operation: Operation::Rebase,
+            conflicts: 0,
+            since: at(second),
+            worktree: worktree.map(str::to_owned),
+        };
+        let (main, early, late) =
+            (stopped(None, 100), stopped(Some("a"), 50), stopped(Some("b"), 200));
+        assert!(told_before(&early, None), "nothing found before");
+        assert!(!told_before(&late, Some(&main)), "the main work tree's, older, stays");
+        assert!(told_before(&late, Some(&early)), "a later one in another worktree");
+        assert!(!told_before(&early, Some(&late)), "an earlier one in another worktree");
+        assert!(!told_before(&early, Some(&stopped(Some("c"), 50))), "a tie keeps the first");
     }
 
     #[test]

@@ -415,7 +415,12 @@ fn an_operation_stopped_midway_is_open_work_the_narrative_may_cite() {
     let mut report = daily(vec![api], Vec::new());
     report.outlook.open_work = vec![OpenWork {
         uncommitted_files: 2,
-        stopped: Some(Stopped { operation: Operation::Rebase, conflicts: 2, since: crate::at(0) }),
+        stopped: Some(Stopped {
+            operation: Operation::Rebase,
+            conflicts: 2,
+            since: crate::at(0),
+            worktree: Some("api-fix".to_owned()),
+        }),
         ..open_api()
     }];
     let payload = prompt_json(&report);
@@ -423,7 +428,7 @@ fn an_operation_stopped_midway_is_open_work_the_narrative_may_cite() {
         payload["outlook"]["open_work"],
         serde_json::json!({"items": [{
             "id": "open:api", "project": "api", "uncommitted_files": 2,
-            "stopped": {"operation": "rebase", "conflicts": 2},
+            "stopped": {"operation": "rebase", "conflicts": 2, "worktree": "api-fix"},
         }]})
     );
     let prompt = build_prompt(&report, redactor(), &Limits::default(), Lang::En).unwrap();

@@ -418,3 +418,70 @@ fn a_rebase_or_merge_stopped_midway_is_in_progress_and_left_open() {
         .unwrap_or_default();
     assert!(app["wip"]["stopped"].is_null(), "{app:#}");
 }
+
+/// A rebase stopped in a linked worktree (`git worktree add`, as people and agents use
+/// them for a second task) keeps its state under `.git/worktrees/<name>/`: it is read
+/// there and named by the worktree's folder; the main work tree's own goes first.
+#[test]
+fn a_rebase_stopped_in_a_linked_worktree_is_named_by_it() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("f.txt", "base", "2026-11-26T10:00:00+09:00");
+    let folder = home.path().join("src/app-fix");
+    repo.git(&["worktree", "add", "-q", "-b", "fix", folder.to_str().unwrap()]);
+    let linked = home.repo_handle(&folder);
+    linked.commit("f.txt", "fix change", "2026-11-27T09:00:00+09:00");
+    repo.commit("f.txt", "main change", "2026-11-27T09:30:00+09:00");
+    let rebase = linked.git_command(&["rebase", "main"]).output().unwrap();
+    assert!(!rebase.status.success(), "the rebase stops at the conflict");
+    let admin = repo.path.join(".git/worktrees/app-fix");
+    assert!(admin.join("rebase-merge").is_dir(), "git keeps the worktree's state there");
+    touch(&admin.join("rebase-merge"), "2026-11-27T10:00:00+09:00");
+    touch(&folder.join("f.txt"), "2026-11-27T10:00:00+09:00");
+
+    let report = run_json(&home, &["daily"]);
+    assert_eq!(
+        project(&report, "app")["wip"]["stopped"],
+        serde_json::json!({
+            "operation": "rebase",
+            "conflicts": 1,
+            "since": "2026-11-27T01:00:00Z",
+            "worktree": "app-fix"
+        })
+    );
+    let en = markdown(&home, "en");
+    assert!(
+        en.contains(
+            "- In progress: a rebase stopped in `app-fix` with 1 conflict to resolve · 1 file not committed (app-fix:f.txt)\n"
+        ),
+        "{en}"
+    );
+    let ja = markdown(&home, "ja");
+    assert!(
+        ja.contains("- 作業中: `app-fix`でリベースが中断（未解決のコンフリクト1件）・"),
+        "{ja}"
+    );
+    let monday = home.run("2026-11-30T09:00:00+09:00", TOKYO, &["standup", "--no-llm"]);
+    let monday = monday.success();
+    assert!(
+        monday.contains(
+            "- app — a rebase stopped in `app-fix` with 1 conflict to resolve (since 2026-11-27 (Fri))\n"
+        ),
+        "{monday}"
+    );
+
+    // A merge stopped in the main work tree as well: the main work tree's is the one told.
+    repo.git(&["checkout", "-q", "-b", "side"]);
+    repo.commit("g.txt", "side work", "2026-11-27T11:00:00+09:00");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commit("h.txt", "main again", "2026-11-27T11:30:00+09:00");
+    repo.git(&["merge", "-q", "--no-ff", "--no-commit", "side"]);
+    // Stopped before the worktree's rebase: first all the same.
+    touch(&repo.path.join(".git/MERGE_HEAD"), "2026-11-27T09:45:00+09:00");
+    let report = run_json(&home, &["daily"]);
+    assert_eq!(
+        project(&report, "app")["wip"]["stopped"],
+        serde_json::json!({"operation": "merge", "since": "2026-11-27T00:45:00Z"})
+    );
+}

@@ -82,11 +82,22 @@ pub(crate) fn wording(detail: &WarningDetail, lang: Lang) -> String {
         } else {
             format!("git: cannot read `{path}`: {error}")
         },
-        D::GitWip { path, error } => if ja {
-            format!("git: `{path}` の作業中の変更を確認できません: {error}")
-        } else {
-            format!("git: cannot check `{path}` for work in progress: {error}")
-        },
+        D::GitWip { path, error } => {
+            // git (run with `LC_ALL=C`) refuses a repository another user owns (a clone
+            // made with `sudo`, a container's volume) until it is trusted; its own hint
+            // is on lines the warning does not keep.
+            let trust = error.contains("dubious ownership");
+            match (ja, trust) {
+                (true, false) => format!("git: `{path}` の作業中の変更を確認できません: {error}"),
+                (true, true) => format!(
+                    "git: `{path}` の作業中の変更を確認できません: {error}。他のユーザーが所有するリポジトリは `git config --global --add safe.directory '{path}'` で信頼するまで git が扱いません"
+                ),
+                (false, false) => format!("git: cannot check `{path}` for work in progress: {error}"),
+                (false, true) => format!(
+                    "git: cannot check `{path}` for work in progress: {error}; git works in a repository another user owns only once it is trusted: `git config --global --add safe.directory '{path}'`"
+                ),
+            }
+        }
         D::Unreadable { shell, path, error } => if ja {
             format!("{}`{path}` を読めません: {error}", prefix(*shell))
         } else {
@@ -517,6 +528,17 @@ mod tests {
         let wip =
             warning(WarningDetail::GitWip { path: "/r".to_owned(), error: "late".to_owned() });
         assert_eq!(text(&wip, Lang::En), "git: cannot check `/r` for work in progress: late");
+        let foreign = warning(WarningDetail::GitWip {
+            path: "/r".to_owned(),
+            error: "fatal: detected dubious ownership in repository at '/r'".to_owned(),
+        });
+        assert_eq!(
+            text(&foreign, Lang::En),
+            "git: cannot check `/r` for work in progress: fatal: detected dubious ownership in repository at '/r'; git works in a repository another user owns only once it is trusted: `git config --global --add safe.directory '/r'`"
+        );
+        assert!(text(&foreign, Lang::Ja).ends_with(
+            "`git config --global --add safe.directory '/r'` で信頼するまで git が扱いません"
+        ));
         assert_eq!(text(&wip, Lang::Ja), "git: `/r` の作業中の変更を確認できません: late");
         let long = warning(WarningDetail::LinesTooLong {
             shell: None,

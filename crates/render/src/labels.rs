@@ -3,7 +3,9 @@
 use std::fmt::Write as _;
 
 use jiff::civil::{Date, Weekday};
-use report_model::{FollowUpStatus, Lang, MaskedSource, NoteKind, Operation, Stopped};
+use report_model::{
+    FollowUpStatus, Lang, MaskedSource, NoteKind, Operation, Stopped, group_thousands,
+};
 use sanitize::markdown::code_span;
 
 pub(crate) struct Labels {
@@ -190,6 +192,8 @@ impl LangText for Lang {
     /// `(+12 −3, 2 files)` or `（+12 −3、2ファイル）`.
     fn stats(self, insertions: u64, deletions: u64, files: u64) -> String {
         let files = self.count(files, Noun::File);
+        // Grouped as the counts are: `+119,995` beside `30,000 files`.
+        let (insertions, deletions) = (group_thousands(insertions), group_thousands(deletions));
         match self {
             Lang::En => format!("(+{insertions} −{deletions}, {files})"),
             Lang::Ja => format!("（+{insertions} −{deletions}、{files}）"),
@@ -858,6 +862,8 @@ mod tests {
         assert_eq!(Lang::En.count(1204, Noun::Commit), "1,204 commits");
         assert_eq!(Lang::Ja.count(1204, Noun::Commit), "コミット1,204件");
         assert_eq!(Lang::En.count(1, Noun::File), "1 file");
+        assert_eq!(Lang::En.stats(119_995, 1000, 30_000), "(+119,995 −1,000, 30,000 files)");
+        assert_eq!(Lang::Ja.stats(119_995, 999, 1), "（+119,995 −999、1ファイル）");
     }
 }
 

@@ -1,8 +1,11 @@
 //! Local branches with commits not pushed, whenever those commits were made: each branch
 //! under `refs/heads` compared with its upstream (`branch.<name>.merge` through the
-//! remote's fetch refspec, as git's `%(upstream)`), or, without one (or with one that is
-//! gone), with every remote-tracking branch. A repository with no remote-tracking branch
-//! has nothing to push to and shows nothing.
+//! remote's fetch refspec, as git's `%(upstream)`), or, without one, with every
+//! remote-tracking branch. A branch whose upstream is gone (deleted on the remote and
+//! pruned here, most often once its pull request was merged by squash or rebase, whose
+//! commits are new ones) is not ahead: its commits were pushed when the upstream was
+//! there, and git tells it `[gone]`, not `ahead N`. A repository with no remote-tracking
+//! branch has nothing to push to and shows nothing.
 //!
 //! Read in process with gitoxide when the repository opens for the in-process reader
 //! ([`super::inproc::Reader`]): the branches whose tips their comparison does not already
@@ -60,10 +63,22 @@ fn in_process(reader: &super::inproc::Reader<'_>) -> Option<Vec<AheadBranch>> {
 
 /// The branches a painting compares: the remote-tracking branches' peeled ids, and the
 /// local branches in gix's order, each by full name with its peeled id and its
-/// upstream's (`None`: no upstream configured, or one that names no fetched branch).
+/// upstream's.
 struct Branches {
     remotes: Vec<gix::ObjectId>,
-    locals: Vec<(gix::refs::FullName, gix::ObjectId, Option<gix::ObjectId>)>,
+    locals: Vec<(gix::refs::FullName, gix::ObjectId, Upstream)>,
+}
+
+/// A local branch's upstream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Upstream {
+    /// None configured, or one the remote's fetch refspec maps to no remote-tracking
+    /// branch (as git's `%(upstream)` is empty).
+    None,
+    /// Configured, and its remote-tracking branch is not there (git's `[gone]`).
+    Gone,
+    /// The remote-tracking branch's commit.
+    At(gix::ObjectId),
 }
 
 /// The [`Branches`], from the refs the listing read on the same reader (`tips`), or else
@@ -98,8 +113,10 @@ fn branches(
         let mut locals = Vec::new();
         for (name, tip) in under("refs/heads/") {
             let name = gix::refs::FullName::try_from(name.as_str()).ok()?;
-            let upstream =
-                upstream_name(name.as_ref()).and_then(|upstream| find(upstream.as_ref()));
+            let upstream = match upstream_name(name.as_ref()) {
+                Some(upstream) => find(upstream.as_ref()).map_or(Upstream::Gone, Upstream::At),
+                None => Upstream::None,
+            };
             locals.push((name, *tip, upstream));
         }
         return Some(Branches { remotes, locals });
@@ -134,8 +151,9 @@ fn branches(
                     super::inproc::peeled(repository, loose, &mut upstream, packed).ok_or(())
                 })
                 .transpose()
-                .ok()?,
-            None => None,
+                .ok()?
+                .map_or(Upstream::Gone, Upstream::At),
+            None => Upstream::None,
         };
         locals.push((reference.name().to_owned(), tip, upstream));
     }
@@ -167,8 +185,9 @@ fn in_process_counted(
     let mut groups: BTreeMap<Group, Vec<(String, gix::ObjectId)>> = BTreeMap::new();
     for (name, tip, upstream) in locals {
         let (hidden, tracked) = match upstream {
-            Some(upstream) => (vec![upstream], true),
-            None => (remotes.clone(), false),
+            Upstream::At(upstream) => (vec![upstream], true),
+            Upstream::None => (remotes.clone(), false),
+            Upstream::Gone => continue,
         };
         if hidden.contains(&tip) {
             continue;
@@ -430,8 +449,10 @@ fn with_git(env: &Env, repo: &Repo, timeout: Duration) -> Result<Vec<AheadBranch
     let mut found = Vec::new();
     let mut alone = Vec::new();
     for line in refs.iter().filter(|line| line.full.starts_with("refs/heads/")) {
-        let tracked = !line.upstream.is_empty() && line.track != "gone";
-        if !tracked {
+        if line.track == "gone" {
+            continue;
+        }
+        if line.upstream.is_empty() {
             alone.push(line);
             continue;
         }
@@ -543,7 +564,7 @@ mod tests {
 
     /// A clone whose `main` is pushed, `feature/x` (tracking `origin/feature/x`) is 2
     /// ahead, `local` (no upstream) 3 ahead of every remote branch, and `gone` 1 ahead of
-    /// `main` with an upstream that was deleted.
+    /// `main` with an upstream that was deleted (not ahead: git says `[gone]`).
     fn home() -> (tempfile::TempDir, Repo) {
         let dir = tempfile::tempdir().unwrap();
         let origin = dir.path().join("origin");
@@ -577,7 +598,7 @@ mod tests {
     fn expected() -> Vec<AheadBranch> {
         let newest: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
         let branch = |name: &str, commits| AheadBranch { name: name.to_owned(), commits, newest };
-        vec![branch("feature/x", 2), branch("gone", 1), branch("local", 3)]
+        vec![branch("feature/x", 2), branch("local", 3)]
     }
 
     #[test]
@@ -647,7 +668,7 @@ mod tests {
         let found = in_process(&reader).unwrap();
         let counts: Vec<(&str, u64)> =
             found.iter().map(|branch| (branch.name.as_str(), branch.commits)).collect();
-        assert_eq!(counts, [("feature/x", 2), ("gone", 1), ("local", 3), ("stacked", 4)]);
+        assert_eq!(counts, [("feature/x", 2), ("local", 3), ("stacked", 4)]);
         let remotes: Vec<gix::ObjectId> = ["origin/main", "origin/feature/x"]
             .iter()
             .map(|name| repository.rev_parse_single(*name).unwrap().detach())
@@ -707,7 +728,7 @@ mod tests {
         assert_eq!(with_graph, with_git(&env, &repo, Duration::from_secs(30)).unwrap());
         let counts: Vec<(&str, u64)> =
             with_graph.iter().map(|branch| (branch.name.as_str(), branch.commits)).collect();
-        assert_eq!(counts, [("feature/x", 2), ("gone", 1), ("local", 4)]);
+        assert_eq!(counts, [("feature/x", 2), ("local", 4)]);
         assert_eq!(decoded_with, 1, "only the commit made after the graph is decoded");
 
         // `core.commitGraph=false`: git does not read the graph, nor does the painting.

@@ -696,6 +696,48 @@ fn a_branch_ahead_is_found_by_git_too_when_the_repository_is_not_read_in_process
     );
 }
 
+/// A branch pushed with its upstream, merged on the server by squash (a new commit on
+/// `main`) and deleted there, then pruned here (`git pull --prune`): its commits are in
+/// no remote-tracking branch, but they were pushed, and git says `[gone]`, not
+/// `ahead 3`. It is not open work, on either route (in process; git, asked when the
+/// repository has a linked worktree).
+#[test]
+fn a_branch_merged_by_squash_whose_upstream_is_gone_is_not_open_work() {
+    let home = home_with_old_branches();
+    let lib = home.repo_handle(&home.path().join("src/lib"));
+    lib.git(&["push", "-q", "-u", "origin", "feature/x"]);
+    // The server's squash merge, made in a second clone.
+    let server = home.path().join("server-side");
+    lib.git(&[
+        "clone",
+        "-q",
+        "-b",
+        "main",
+        home.path().join("lib.git").to_str().unwrap(),
+        server.to_str().unwrap(),
+    ]);
+    let server = home.repo_handle(&server);
+    server.git(&["merge", "-q", "--squash", "origin/feature/x"]);
+    server.git(&["commit", "-q", "-m", "lib: parse the header, body and trailer (#1)"]);
+    server.git(&["push", "-q", "origin", "main", ":feature/x"]);
+    lib.git(&["fetch", "-q", "--prune"]);
+    let branches = lib.git_command(&["branch", "-vv"]).output().unwrap();
+    let branches = String::from_utf8_lossy(&branches.stdout);
+    assert!(branches.contains("[origin/feature/x: gone]"), "{branches}");
+    let en = standup(&home, "en");
+    assert!(!en.contains("## Next"), "{en}");
+    // A branch never pushed still is, on git's route as well.
+    let worktree = home.path().join("src/lib-wt");
+    lib.git(&["worktree", "add", "-q", "-b", "spike", worktree.to_str().unwrap(), "main"]);
+    home.repo_handle(&worktree).commit("spike.rs", "lib: try a spike", "2026-11-26T11:00:00+09:00");
+    let en = standup(&home, "en");
+    assert_eq!(
+        section(&en, "## Next"),
+        ["- lib — branch `spike`: 1 commit not pushed (latest 2026-11-26 (Thu))"],
+        "{en}"
+    );
+}
+
 /// A note holding newlines (`standup note "$(cat draft)"`, or written with `--edit`) is
 /// one line in `--list`, as in the report.
 #[test]

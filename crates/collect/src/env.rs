@@ -37,6 +37,10 @@ impl Env {
         "QWEN_RUNTIME_DIR",
         // Factory Droid's stand-in for the home folder (it holds `.factory`).
         "FACTORY_HOME_OVERRIDE",
+        // Cline's folders: its own, its data, its sessions.
+        "CLINE_DIR",
+        "CLINE_DATA_DIR",
+        "CLINE_SESSION_DATA_DIR",
         // The local time zone of Aider's zone-less history times.
         "TZ",
         // atuin's home, database and config.
@@ -74,6 +78,12 @@ impl Env {
     pub fn var(&self, name: &str) -> Option<&str> {
         debug_assert!(Env::VARS.contains(&name), "`{name}` is not on collect::Env::VARS");
         self.vars.get(name).map(String::as_str).filter(|value| !value.is_empty())
+    }
+
+    /// [`Env::var`] as a path, when it is an absolute one (a program resolves a relative
+    /// one against the folder it ran in, which is not known here).
+    pub fn abs_var(&self, name: &str) -> Option<PathBuf> {
+        self.var(name).map(PathBuf::from).filter(|path| path.is_absolute())
     }
 
     /// A variable named by user data (a `$NAME` in a config file): its value when it is

@@ -233,7 +233,7 @@ const JA_OUTCOMES: [(&str, Outcome); 13] = [
 ];
 
 /// Agents as a sentence may name them, and the display name they stand for (lowercase).
-const AGENT_NAMES: [(&str, &str); 14] = [
+const AGENT_NAMES: [(&str, &str); 15] = [
     ("claude code", "claude code"),
     ("claude", "claude code"),
     ("codex", "codex"),
@@ -247,6 +247,7 @@ const AGENT_NAMES: [(&str, &str); 14] = [
     ("aider", "aider"),
     ("droid", "droid"),
     ("factory droid", "droid"),
+    ("cline", "cline"),
     ("pi", "pi"),
 ];
 

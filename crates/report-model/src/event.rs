@@ -57,11 +57,13 @@ pub enum Agent {
     Aider,
     /// Factory's Droid.
     Droid,
+    /// Cline's CLI.
+    Cline,
 }
 
 impl Agent {
     /// Every agent, in the order they are read and reported.
-    pub const ALL: [Agent; 11] = [
+    pub const ALL: [Agent; 12] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Gemini,
@@ -73,6 +75,7 @@ impl Agent {
         Agent::Amp,
         Agent::Aider,
         Agent::Droid,
+        Agent::Cline,
     ];
 
     /// The agent's product name, as people write it.
@@ -89,12 +92,13 @@ impl Agent {
             Agent::Amp => "Amp",
             Agent::Aider => "Aider",
             Agent::Droid => "Droid",
+            Agent::Cline => "Cline",
         }
     }
 
     /// The short name of the config's `[sessions] agents` and of `doctor`: `claude`,
     /// `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`,
-    /// `droid`.
+    /// `droid`, `cline`.
     pub fn config_name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude",
@@ -108,6 +112,7 @@ impl Agent {
             Agent::Amp => "amp",
             Agent::Aider => "aider",
             Agent::Droid => "droid",
+            Agent::Cline => "cline",
         }
     }
 }

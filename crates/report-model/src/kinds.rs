@@ -89,6 +89,8 @@ pub enum Source {
     Aider,
     /// Factory Droid sessions.
     Droid,
+    /// Cline CLI sessions.
+    Cline,
     /// zsh's history file.
     Zsh,
     /// bash's history file.
@@ -116,6 +118,7 @@ impl Source {
             Source::Amp => "amp",
             Source::Aider => "aider",
             Source::Droid => "droid",
+            Source::Cline => "cline",
             Source::Zsh => "zsh",
             Source::Bash => "bash",
             Source::Fish => "fish",
@@ -143,6 +146,7 @@ impl From<Agent> for Source {
             Agent::Amp => Source::Amp,
             Agent::Aider => Source::Aider,
             Agent::Droid => Source::Droid,
+            Agent::Cline => Source::Cline,
         }
     }
 }
@@ -160,7 +164,7 @@ impl From<Shell> for Source {
 
 impl Source {
     /// Every source, in the order `doctor` lists them.
-    pub const ALL: [Source; 16] = [
+    pub const ALL: [Source; 17] = [
         Source::Git,
         Source::Claude,
         Source::Codex,
@@ -173,6 +177,7 @@ impl Source {
         Source::Amp,
         Source::Aider,
         Source::Droid,
+        Source::Cline,
         Source::Zsh,
         Source::Bash,
         Source::Fish,

@@ -121,6 +121,7 @@ struct SessionsFile {
     cursor_home: Option<PathBuf>,
     amp_home: Option<PathBuf>,
     droid_home: Option<PathBuf>,
+    cline_home: Option<PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -810,6 +811,7 @@ fn parse_sessions(
         (report_model::Agent::Cursor, sessions.cursor_home),
         (report_model::Agent::Amp, sessions.amp_home),
         (report_model::Agent::Droid, sessions.droid_home),
+        (report_model::Agent::Cline, sessions.cline_home),
     ]
     .into_iter()
     .filter_map(|(agent, home)| Some((agent, home?)))
@@ -1190,7 +1192,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 [sessions]
 # AI coding agents whose local logs are read. Default: all of them.
 # agents = ["claude", "codex", "gemini", "copilot", "opencode", "pi", "qwen", "cursor",
-#           "amp", "aider", "droid"]
+#           "amp", "aider", "droid", "cline"]
 # Claude Code roots. Default: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and
 # $XDG_CONFIG_HOME/claude.
 # claude_roots = ["~/.claude"]
@@ -1206,6 +1208,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # cursor_home = "~/.cursor"                   # the IDE's User folder is found by itself
 # amp_home = "~/.local/share/amp"             # $XDG_DATA_HOME/amp
 # droid_home = "~/.factory"
+# cline_home = "~/.cline"                     # $CLINE_DIR; sessions in data/sessions
 
 [shell]
 # Histories read: "zsh", "bash", "fish", "atuin".

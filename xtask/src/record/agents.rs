@@ -94,6 +94,13 @@ pub(crate) const SPECS: &[Spec] = &[
         bin: "qwen",
         keep: &[".qwen/projects", ".qwen/tmp", ".qwen/projects.json"],
     },
+    Spec {
+        name: "cline",
+        package: "cline",
+        pinned: "3.0.65",
+        bin: "cline",
+        keep: &[".cline/data/sessions"],
+    },
 ];
 
 /// Writes the agent's configuration into the temp home, pointing it at the stand-in.
@@ -158,6 +165,25 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
                 "security": {"auth": {"selectedType": "openai"}},
                 "privacy": {"usageStatisticsEnabled": false},
                 "general": {"disableAutoUpdate": true},
+            })
+            .to_string(),
+        ),
+        "cline" => write(
+            ".cline/data/settings/providers.json",
+            &json!({
+                "version": 1,
+                "lastUsedProvider": "openai-compatible",
+                "modes": {},
+                "providers": {"openai-compatible": {
+                    "settings": {
+                        "provider": "openai-compatible",
+                        "apiKey": TEST_KEY,
+                        "model": MODEL,
+                        "baseUrl": format!("{base}/v1"),
+                    },
+                    "updatedAt": "2026-12-01T00:00:00.000Z",
+                    "tokenSource": "manual",
+                }},
             })
             .to_string(),
         ),
@@ -241,6 +267,13 @@ pub(crate) fn invocation(
                 ("OPENAI_MODEL", MODEL),
             ]),
         ),
+        "cline" => (
+            owned(&["--auto-approve", "true", prompt]),
+            // In this process: by default (`auto`) the CLI starts a hub daemon that leaves
+            // the process group (`setsid`), outlives the run and writes the session files
+            // itself; the files are the same core's either way.
+            vars(&[("CLINE_SESSION_BACKEND_MODE", "local")]),
+        ),
         _ => (owned(&[prompt]), Vec::new()),
     }
 }
@@ -309,6 +342,17 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
             for file in files_under(&home.join(".local/share/opencode/storage/session")) {
                 if let Some(first) = first_json(&file)? {
                     ids.extend(first.get("id").and_then(Value::as_str).map(str::to_owned));
+                }
+            }
+        }
+        "cline" => {
+            let Ok(entries) = fs_err::read_dir(home.join(".cline/data/sessions")) else {
+                return Ok(ids);
+            };
+            for entry in entries {
+                let path = entry?.path();
+                if path.is_dir() {
+                    ids.extend(path.file_name().and_then(|name| name.to_str()).map(str::to_owned));
                 }
             }
         }

@@ -67,9 +67,9 @@ pub(crate) const TODO_TOOLS: &[&str] =
     &["TodoWrite", "update_plan", "write_todos", "todowrite", "todo_write"];
 /// The shell tools: Claude Code `Bash`, Codex `exec_command` (`shell` in older
 /// versions), Gemini CLI and Qwen Code `run_shell_command`, opencode, pi and Copilot
-/// `bash`.
+/// `bash`, Cline `run_commands` (a list of command lines).
 pub(crate) const SHELL_TOOLS: &[&str] =
-    &["Bash", "exec_command", "shell", "run_shell_command", "bash"];
+    &["Bash", "exec_command", "shell", "run_shell_command", "bash", "run_commands"];
 /// The to-do list the stand-in writes: one item done, two pending.
 pub(crate) const TODOS: [(&str, &str); 3] = [
     ("Read the README", "completed"),
@@ -588,6 +588,10 @@ fn shell_arguments(schema: &Value) -> Value {
     let props = properties(schema);
     let has = |key: &str| props.is_some_and(|props| props.contains_key(key));
     let mut args = serde_json::Map::new();
+    if has("commands") && !has("command") {
+        // Cline's `run_commands`: command lines, each run by the shell.
+        return json!({"commands": [FAILING_COMMAND]});
+    }
     let key = if has("cmd") && !has("command") { "cmd" } else { "command" };
     let command_is_array = props
         .and_then(|props| props.get(key))

@@ -247,6 +247,129 @@ impl<'de> Deserialize<'de> for LNum {
     }
 }
 
+/// A list of objects, each read as `T`; anything else where the list or one of its
+/// elements should be (a string, a number, a nested list) is skipped instead of failing
+/// the record, and noted in `other`. `null` or a missing field is an empty list.
+#[derive(Debug)]
+pub(crate) struct Objects<T> {
+    /// The elements that were objects, in order.
+    pub(crate) items: Vec<T>,
+    /// Whether some value was not an object (or the whole was not a list).
+    pub(crate) other: bool,
+}
+
+impl<T> Default for Objects<T> {
+    fn default() -> Self {
+        Objects { items: Vec::new(), other: false }
+    }
+}
+
+/// What [`Objects`] and [`Object`] make of a value that is not the one they expect.
+macro_rules! skip_scalars {
+    ($value:expr) => {
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+    };
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Objects<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectsVisitor<T>(PhantomData<T>);
+
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectsVisitor<T> {
+            type Value = Objects<T>;
+
+            fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+                formatter.write_str("any JSON value")
+            }
+
+            skip_scalars!(Objects { items: Vec::new(), other: true });
+
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(Objects::default())
+            }
+
+            fn visit_none<E>(self) -> Result<Self::Value, E> {
+                Ok(Objects::default())
+            }
+
+            fn visit_some<D: Deserializer<'de>>(self, inner: D) -> Result<Self::Value, D::Error> {
+                Objects::deserialize(inner)
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                drain_map(map)?;
+                Ok(Objects { items: Vec::new(), other: true })
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut objects = Objects::default();
+                while let Some(Object(item)) = seq.next_element::<Object<T>>()? {
+                    match item {
+                        Some(item) => objects.items.push(item),
+                        None => objects.other = true,
+                    }
+                }
+                Ok(objects)
+            }
+        }
+
+        deserializer.deserialize_any(ObjectsVisitor(PhantomData))
+    }
+}
+
+/// One element of [`Objects`]: `T` when it is an object.
+struct Object<T>(Option<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor<T>(PhantomData<T>);
+
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
+            type Value = Object<T>;
+
+            fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+                formatter.write_str("any JSON value")
+            }
+
+            skip_scalars!(Object(None));
+
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(Object(None))
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                drain_seq(seq)?;
+                Ok(Object(None))
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(|item| Object(Some(item)))
+            }
+        }
+
+        deserializer.deserialize_any(ObjectVisitor(PhantomData))
+    }
+}
+
 /// How many characters of a message's text are kept: enough for an 80-character title.
 pub(crate) const TEXT_CAP_CHARS: usize = 200;
 

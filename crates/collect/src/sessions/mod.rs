@@ -1,5 +1,6 @@
 //! AI coding-agent session logs: Claude Code, OpenAI Codex CLI, Gemini CLI, GitHub
-//! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider and Factory Droid.
+//! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider, Factory Droid and Cline's
+//! CLI.
 //!
 //! Each agent keeps its own local logs; [`read_sessions`] turns the sessions that have
 //! records since a given instant into [`SessionEvent`]s, with one [`SourceStatus`](crate::SourceStatus) per
@@ -28,6 +29,7 @@
 mod aider;
 mod amp;
 mod claude;
+mod cline;
 mod codex;
 mod copilot;
 mod cursor;
@@ -116,6 +118,7 @@ pub fn read_sessions(
             Agent::Cursor => cursor::read(env, config, &mut ctx),
             Agent::Amp => amp::read(env, config, &mut ctx),
             Agent::Droid => droid::read(env, config, &mut ctx),
+            Agent::Cline => cline::read(env, config, &mut ctx),
             // Read with the work trees it lives in (`read_aider`).
             Agent::Aider => continue,
         };
@@ -169,6 +172,7 @@ const RECORDED: &[(Agent, &str)] = &[
     (Agent::Opencode, "1.18.33"),
     (Agent::Pi, "0.73.1"),
     (Agent::Qwen, "0.24.4"),
+    (Agent::Cline, "3.0.65"),
 ];
 
 /// The newest version of `agent` with recorded fixtures, if any.

@@ -60,14 +60,9 @@ const KNOWN_AGENTS: [&str; 6] = ["claude-code", "codex", "copilot", "omp", "open
 /// The user half atuin writes in `hostname` when it knows no user name.
 const UNKNOWN_USER: &str = "unknown-user";
 
-/// A variable that must hold an absolute path, as atuin's `var_abspath` reads it.
-fn abs_var(env: &Env, name: &str) -> Option<PathBuf> {
-    env.var(name).map(PathBuf::from).filter(|path| path.is_absolute())
-}
-
 /// atuin's home, and whether `ATUIN_HOME` set it.
 fn atuin_home(env: &Env) -> (PathBuf, bool) {
-    match abs_var(env, "ATUIN_HOME") {
+    match env.abs_var("ATUIN_HOME") {
         Some(home) => (home, true),
         None => (env.home.join(".atuin"), false),
     }
@@ -86,7 +81,7 @@ fn config_file(env: &Env) -> PathBuf {
     let legacy_dir = |xdg: Option<PathBuf>| {
         xdg.unwrap_or_else(|| env.home.join(".config")).join("atuin").join("config.toml")
     };
-    let legacy = legacy_dir(abs_var(env, "XDG_CONFIG_HOME"));
+    let legacy = legacy_dir(env.abs_var("XDG_CONFIG_HOME"));
     if legacy.exists() { legacy } else { file }
 }
 
@@ -99,7 +94,8 @@ fn unconfigured_data_dir(env: &Env) -> PathBuf {
         return data;
     }
     let default_legacy = env.home.join(".local/share/atuin");
-    let legacy = abs_var(env, "XDG_DATA_HOME")
+    let legacy = env
+        .abs_var("XDG_DATA_HOME")
         .map_or_else(|| default_legacy.clone(), |xdg| xdg.join("atuin"));
     if legacy.exists() || default_legacy.exists() { legacy } else { data }
 }
@@ -113,7 +109,7 @@ pub(super) fn shadowed_legacy_data_dir(env: &Env, db: &Path) -> Option<PathBuf> 
     if set || db != default.join("history.db") || !default.is_dir() {
         return None;
     }
-    let xdg = abs_var(env, "XDG_DATA_HOME").map(|xdg| xdg.join("atuin"));
+    let xdg = env.abs_var("XDG_DATA_HOME").map(|xdg| xdg.join("atuin"));
     xdg.into_iter()
         .chain([env.home.join(".local/share/atuin")])
         .find(|legacy| legacy.is_dir() && *legacy != default)

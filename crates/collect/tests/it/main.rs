@@ -3,6 +3,7 @@
 mod agent_aider;
 mod agent_amp;
 mod agent_claude;
+mod agent_cline;
 mod agent_codex;
 mod agent_copilot;
 mod agent_cursor;

@@ -8,9 +8,12 @@ use serde_json::Value;
 
 use crate::support::Home;
 
-/// After every recording (made from 2026-12-01 22:00 to 2026-12-02 05:00 UTC), in the
-/// same day in Tokyo.
+/// After the recordings made from 2026-12-01 22:00 to 2026-12-02 05:00 UTC, in the same
+/// day in Tokyo.
 const NOW: &str = "2026-12-02T18:00:00+09:00";
+/// The Monday after the later recordings (Cline's, 2026-12-05 16:31 UTC: Sunday the 6th
+/// in Tokyo).
+const LATER: &str = "2026-12-07T09:00:00+09:00";
 const TOKYO: &str = "Asia/Tokyo";
 
 fn recordings() -> Vec<PathBuf> {
@@ -57,7 +60,12 @@ fn every_recorded_agent_is_in_every_report() {
     let json = home.run(NOW, TOKYO, &["daily", "--no-llm", "--format", "json"]);
     assert_eq!(json.code, 0, "{}", json.snapshot());
     let report: Value = serde_json::from_str(&json.stdout).unwrap();
-    let sessions: Vec<&Value> = report["buckets"]
+    // Every day of every recording.
+    let range =
+        home.run(LATER, TOKYO, &["daily", "--no-llm", "--format", "json", "--since", "2026-12-01"]);
+    assert_eq!(range.code, 0, "{}", range.snapshot());
+    let range: Value = serde_json::from_str(&range.stdout).unwrap();
+    let sessions: Vec<&Value> = range["buckets"]
         .as_array()
         .unwrap()
         .iter()
@@ -125,6 +133,29 @@ fn every_recorded_agent_is_in_every_report() {
     assert_eq!(blockers[0]["kind"], "agent_failing_command");
     assert_eq!(blockers[0]["evidence"][0]["agent"], "pi");
     assert_eq!(blockers[0]["evidence"][1]["exit"], 3);
+
+    // Cline's, recorded on another day: in that day's reports and Monday's standup, its
+    // third session ending on the failed `sh check.sh` too.
+    for (args, lang) in [
+        (&["daily", "--date", "2026-12-06"][..], "en"),
+        (&["daily", "--date", "2026-12-06"][..], "ja"),
+        (&["standup"][..], "en"),
+        (&["week", "--date", "2026-12-06"][..], "en"),
+    ] {
+        let mut all = args.to_vec();
+        all.extend(["--no-llm", "--lang", lang]);
+        let run = home.run(LATER, TOKYO, &all);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.snapshot());
+        assert!(run.stdout.contains("AI: Cline `"), "{args:?} {lang}\n{}", run.stdout);
+    }
+    let run = home.run(LATER, TOKYO, &["daily", "--date", "2026-12-06", "--no-llm"]);
+    let line =
+        run.stdout.lines().find(|line| line.starts_with("- Blocked?: `sh check.sh` failed at "));
+    assert!(
+        line.is_some_and(|line| line.ends_with(" (Cline session), and the session ended there")),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -146,6 +177,7 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         "cursor: not found",
         "amp: not found",
         "droid: not found",
+        "cline: found · 3 files",
         "  versions seen: 2.1.197, 2.1.332",
         "  versions seen: 0.171.0",
     ] {

@@ -890,13 +890,29 @@ fn read_repo(
             event.commit.deletions = deletions;
         }
     }
+    // Only the local branches whose upstream is gone hold a commit no remote-tracking
+    // branch has: it was pushed once (merged by squash or rebase, the branch deleted and
+    // pruned), as the branches ahead tell it. Asked only when some commit is so held.
+    let only_local = |hash: &str| {
+        containment
+            .by_commit
+            .get(hash)
+            .is_some_and(|contained| contained.remote.is_empty() && !contained.local.is_empty())
+    };
+    let gone = if config.has_remote && commits.iter().any(|event| only_local(&event.commit.hash)) {
+        ahead::gone_upstreams(env, repo, options.timeout, reader.as_ref())?
+    } else {
+        BTreeSet::new()
+    };
     for event in &mut commits {
         let commit = &mut event.commit;
         match containment.by_commit.get(&commit.hash) {
             Some(contained) => {
                 commit.branches.clone_from(&contained.local);
                 commit.remote_branches.clone_from(&contained.remote);
-                commit.unpushed = config.has_remote && contained.remote.is_empty();
+                let pushed_once = !contained.local.is_empty()
+                    && contained.local.iter().all(|branch| gone.contains(branch));
+                commit.unpushed = config.has_remote && contained.remote.is_empty() && !pushed_once;
             }
             None => commit.unpushed = config.has_remote,
         }

@@ -56,6 +56,38 @@ pub(crate) fn read_ahead(
     with_git(env, repo, timeout)
 }
 
+/// The local branches whose upstream is gone (git's `[gone]`), by short name: their
+/// commits were pushed once, whatever remote-tracking branch holds them now. Read from
+/// the refs `reader` has (its configuration names each branch's upstream), else asked of
+/// git (one `git for-each-ref`).
+pub(crate) fn gone_upstreams(
+    env: &Env,
+    repo: &Repo,
+    timeout: Duration,
+    reader: Option<&super::inproc::Reader<'_>>,
+) -> Result<std::collections::BTreeSet<String>, GitFailure> {
+    let read =
+        reader.and_then(|reader| branches(reader.repository(), reader.loose(), reader.refs()));
+    if let Some(Branches { locals, .. }) = read {
+        return Ok(locals
+            .iter()
+            .filter(|(_, _, upstream)| *upstream == Upstream::Gone)
+            .map(|(name, _, _)| name.as_ref().shorten().to_string())
+            .collect());
+    }
+    let mut git = command(env);
+    git.current_dir(work_dir(repo)).arg("--git-dir").arg(&repo.git_dir);
+    git.args(["for-each-ref", "--format=%(refname:short)%00%(upstream:track,nobracket)"]);
+    git.arg("refs/heads");
+    let done = run(git, timeout)?;
+    Ok(String::from_utf8_lossy(&done)
+        .lines()
+        .filter_map(|line| line.split_once('\0'))
+        .filter(|(_, track)| *track == "gone")
+        .map(|(name, _)| name.to_owned())
+        .collect())
+}
+
 /// The in-process answer, or `None` when anything fails (git is then asked).
 fn in_process(reader: &super::inproc::Reader<'_>) -> Option<Vec<AheadBranch>> {
     in_process_counted(reader.repository(), reader.loose(), reader.refs()).map(|(found, _)| found)

@@ -705,7 +705,19 @@ fn a_branch_ahead_is_found_by_git_too_when_the_repository_is_not_read_in_process
 fn a_branch_merged_by_squash_whose_upstream_is_gone_is_not_open_work() {
     let home = home_with_old_branches();
     let lib = home.repo_handle(&home.path().join("src/lib"));
+    // Wednesday's report says what was not pushed that day, as it is now.
+    let wednesday = |home: &Home| {
+        let args = ["daily", "--date", "2026-11-25", "--no-llm"];
+        let report = run(home, MONDAY_MORNING, &args, None).success().to_owned();
+        report
+            .lines()
+            .filter(|line| line.starts_with("- In progress:"))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(wednesday(&home), ["- In progress: 3 commits not pushed"]);
     lib.git(&["push", "-q", "-u", "origin", "feature/x"]);
+    assert!(wednesday(&home).is_empty());
     // The server's squash merge, made in a second clone.
     let server = home.path().join("server-side");
     lib.git(&[
@@ -726,6 +738,8 @@ fn a_branch_merged_by_squash_whose_upstream_is_gone_is_not_open_work() {
     assert!(branches.contains("[origin/feature/x: gone]"), "{branches}");
     let en = standup(&home, "en");
     assert!(!en.contains("## Next"), "{en}");
+    // Nor are its commits "not pushed" on the day they were made.
+    assert!(wednesday(&home).is_empty());
     // A branch never pushed still is, on git's route as well.
     let worktree = home.path().join("src/lib-wt");
     lib.git(&["worktree", "add", "-q", "-b", "spike", worktree.to_str().unwrap(), "main"]);
@@ -736,6 +750,7 @@ fn a_branch_merged_by_squash_whose_upstream_is_gone_is_not_open_work() {
         ["- lib — branch `spike`: 1 commit not pushed (latest 2026-11-26 (Thu))"],
         "{en}"
     );
+    assert!(wednesday(&home).is_empty(), "git's route: the gone upstream asked of git");
 }
 
 /// A note holding newlines (`standup note "$(cat draft)"`, or written with `--edit`) is

@@ -76,6 +76,41 @@ fn uncommitted_files_modified_in_the_window_are_in_progress() {
     assert_eq!(project(&thursday, "app")["wip"]["files"], serde_json::json!(["a.txt"]));
 }
 
+/// git's global ignore and attributes files in their default place
+/// (`~/.config/git/ignore`, `~/.config/git/attributes`) change what `git status`
+/// reports, and no configuration key names them: the answer is still git's, a log file
+/// they ignore not listed and a file whose `ident` keyword they collapse not modified.
+#[test]
+fn the_global_ignore_and_attributes_files_are_obeyed() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    // Committed with `ident` on: the blob holds `$Id$`, the index the file's own size.
+    home.write(".config/git/attributes", "*.txt ident\n");
+    let repo = home.repo("app");
+    let thursday = "2026-11-26T10:00:00+09:00";
+    repo.commit_as(ME, "id.txt", "$Id: 1111 $\n", "keyword", thursday, thursday);
+    repo.commit_as(
+        ME,
+        "a.txt",
+        "v1\n",
+        "friday work",
+        "2026-11-27T10:00:00+09:00",
+        "2026-11-27T10:00:00+09:00",
+    );
+    write_at(&repo, "debug.log", "noise\n", "2026-11-27T15:00:00+09:00");
+    write_at(&repo, "notes.md", "notes\n", "2026-11-27T15:00:00+09:00");
+    // Another expansion of the keyword, of the same size: git collapses it before
+    // comparing, so the file is not modified.
+    write_at(&repo, "id.txt", "$Id: 2222 $\n", "2026-11-27T15:30:00+09:00");
+    let files = |home: &Home| project(&run_json(home, &["daily"]), "app")["wip"]["files"].clone();
+    assert_eq!(files(&home), serde_json::json!(["debug.log", "notes.md"]), "the attributes file");
+    home.write(".config/git/ignore", "*.log\n");
+    assert_eq!(files(&home), serde_json::json!(["notes.md"]), "the ignore file");
+    fs_err::remove_file(home.path().join(".config/git/attributes")).unwrap();
+    // Without it the keyword is compared as written: the file is modified.
+    assert_eq!(files(&home), serde_json::json!(["id.txt", "notes.md"]), "the ignore file alone");
+}
+
 /// A repository `quiet` whose one commit is from October, with `b.txt` written in the
 /// window and staged. Staging rewrites the index: the cheap sign that the work tree was
 /// worked on.

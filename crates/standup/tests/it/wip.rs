@@ -188,6 +188,49 @@ fn a_stash_made_in_the_window_is_in_progress() {
     assert!(thursday["buckets"][0]["projects"].as_array().unwrap().is_empty());
 }
 
+/// A repository the person neither committed in nor ran a session or command in over
+/// the standup's days, but left work in: a stash, or a file changed and staged. Its
+/// branches ahead are looked for then (an old branch is news where work was left), and
+/// not where nothing was left.
+#[test]
+fn branches_ahead_are_looked_for_where_work_was_left_open_without_a_commit() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let remote = home.path().join("lib.git");
+    let repo = home.repo("lib");
+    repo.git(&["init", "-q", "--bare", remote.to_str().unwrap()]);
+    repo.git(&["remote", "add", "origin", remote.to_str().unwrap()]);
+    repo.commit("a.rs", "lib: first cut", "2026-11-20T10:00:00+09:00");
+    repo.git(&["push", "-q", "-u", "origin", "main"]);
+    repo.git(&["checkout", "-q", "-b", "feature/x"]);
+    repo.commit("x.rs", "lib: parse the header", "2026-11-20T14:00:00+09:00");
+    repo.git(&["checkout", "-q", "main"]);
+    let next = |home: &Home| {
+        let run = home.run("2026-11-30T09:00:00+09:00", TOKYO, &["standup", "--no-llm"]);
+        let text = run.success().to_owned();
+        text.lines()
+            .filter(|line| line.starts_with("- lib — "))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let branch = "- lib — branch `feature/x`: 1 commit not pushed (latest 2026-11-20 (Fri))";
+    assert_eq!(next(&home), Vec::<String>::new(), "nothing left open: not looked for");
+    // A stash made on Friday, nothing else.
+    fs_err::write(repo.path.join("a.rs"), "half done\n").unwrap();
+    let stash = repo
+        .git_command(&["stash", "push", "-q", "-m", "half-done parser"])
+        .env("GIT_COMMITTER_DATE", "2026-11-27T11:00:00+09:00")
+        .output()
+        .unwrap();
+    assert!(stash.status.success());
+    assert_eq!(next(&home), ["- lib — left open: 1 stash", branch]);
+    // A file changed and staged on Saturday, no stash.
+    repo.git(&["stash", "drop", "-q"]);
+    write_at(&repo, "a.rs", "changed\n", "2026-11-28T10:00:00+09:00");
+    repo.git(&["add", "a.rs"]);
+    assert_eq!(next(&home), ["- lib — left open: 1 file not committed", branch]);
+}
+
 #[test]
 fn commits_no_remote_tracking_branch_holds_are_not_pushed() {
     let home = Home::new();

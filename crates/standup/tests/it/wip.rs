@@ -231,6 +231,33 @@ fn branches_ahead_are_looked_for_where_work_was_left_open_without_a_commit() {
     assert_eq!(next(&home), ["- lib — left open: 1 file not committed", branch]);
 }
 
+/// A work tree whose index git cannot read: the commits are still reported, and the
+/// warning gives git's own first words.
+#[test]
+fn a_work_tree_git_cannot_read_is_a_warning_in_git_s_words() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("a.txt", "friday work", "2026-11-27T10:00:00+09:00");
+    fs_err::write(repo.path.join(".git/index"), b"not an index at all, twelve+ bytes").unwrap();
+    let report = run_json(&home, &["daily"]);
+    assert_eq!(project(&report, "app")["commits"][0]["subject"], "friday work");
+    let warnings: Vec<&str> = report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|warning| warning["code"] == "git_failed")
+        .filter_map(|warning| warning["message"].as_str())
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "git: cannot check `[HOME]/src/app` for work in progress: error: bad signature 0x20746f6e"
+        ],
+        "{report:#}"
+    );
+}
+
 #[test]
 fn commits_no_remote_tracking_branch_holds_are_not_pushed() {
     let home = Home::new();

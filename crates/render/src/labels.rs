@@ -76,6 +76,7 @@ pub(crate) trait LangText: Copy {
     fn no_activity(self, dates: &[Date]) -> String;
     fn count(self, n: u64, noun: Noun) -> String;
     fn no_commits(self) -> &'static str;
+    fn no_message(self) -> &'static str;
     fn stats(self, insertions: u64, deletions: u64, files: u64) -> String;
     fn prompts(self, n: u64) -> String;
     fn prompts_with_models(self, n: u64, models: &[String]) -> String;
@@ -186,6 +187,15 @@ impl LangText for Lang {
         match self {
             Lang::En => "no commits",
             Lang::Ja => "コミットなし",
+        }
+    }
+
+    /// In place of a commit's subject when it has none (`git commit
+    /// --allow-empty-message`), as forges write it.
+    fn no_message(self) -> &'static str {
+        match self {
+            Lang::En => "(no commit message)",
+            Lang::Ja => "（コミットメッセージなし）",
         }
     }
 

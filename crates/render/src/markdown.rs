@@ -551,6 +551,11 @@ fn shell_group(out: &mut String, group: &ShellGroup, lang: Lang) {
     out.push('\n');
 }
 
+/// A commit's subject as escaped text, or what stands for it when it has none.
+fn subject(subject: &str, lang: Lang) -> String {
+    if subject.trim().is_empty() { lang.no_message().to_owned() } else { escape_text(subject) }
+}
+
 pub(crate) fn project_section(
     out: &mut String,
     project: &Project,
@@ -597,10 +602,8 @@ pub(crate) fn project_section(
         };
         // A subject is prose (`feat(api): …`, `#123`): escaped text, not a code span.
         let machines = machine_tag(&commit.machines);
-        let item = format!(
-            "{}{separator}{stats}{branches}{suffix}{machines}",
-            escape_text(&commit.subject)
-        );
+        let subject = subject(&commit.subject, lang);
+        let item = format!("{subject}{separator}{stats}{branches}{suffix}{machines}");
         items.push((tickets.first().copied(), item));
     }
     for session in &project.sessions {

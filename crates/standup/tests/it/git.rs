@@ -597,3 +597,27 @@ fn the_repository_around_the_home_is_read_unless_a_ceiling_hides_it() {
     // A ceiling at the home itself does not count for a search that starts there.
     assert_eq!(subjects_with(Some(home.path())), ["Outer work"]);
 }
+
+/// A commit made with `--allow-empty-message` has no subject: the report says so rather
+/// than leaving an empty item; the JSON keeps the empty subject.
+#[test]
+fn a_commit_without_a_message_says_so() {
+    let home = Home::new();
+    home.git_identity(ME.email, ME.name);
+    let repo = home.repo("app");
+    repo.commit("a.txt", "first", "2026-11-27T10:00:00+09:00");
+    fs_err::write(repo.path.join("a.txt"), "changed\n").unwrap();
+    repo.git_command(&["commit", "-q", "-a", "--allow-empty-message", "-m", ""])
+        .env("GIT_AUTHOR_DATE", "2026-11-27T11:00:00+09:00")
+        .env("GIT_COMMITTER_DATE", "2026-11-27T11:00:00+09:00")
+        .status()
+        .unwrap();
+    assert_eq!(daily_subjects(&home, FRIDAY_EVENING, TOKYO, &[]), ["", "first"]);
+    for (lang, line) in [
+        ("en", "- (no commit message) (+1 −1, 1 file)\n"),
+        ("ja", "- （コミットメッセージなし）（+1 −1、1ファイル）\n"),
+    ] {
+        let run = home.run(FRIDAY_EVENING, TOKYO, &["daily", "--no-llm", "--lang", lang]);
+        assert!(run.success().contains(line), "{}", run.stdout);
+    }
+}

@@ -21,14 +21,15 @@ fn manifest(id: &str, extra: &str) -> String {
 }
 
 /// A conversation: a typed prompt, a reply calling `run_commands` with two lines (one
-/// passes, one fails), their results, a reply in another model, a second prompt in plan
-/// mode, and a reply before the window's end.
+/// passes, one fails), their results, a `read_files` result (not a command), a reply in
+/// another model, a second prompt in plan mode, and a reply before the window's end.
 fn conversation(id: &str) -> String {
     format!(
         r#"{{"version":1,"updated_at":"2026-03-02T10:09:00.000Z","agent":"cline","sessionId":"{id}","messages":[
 {{"id":"u1","role":"user","content":[{{"type":"text","text":"<user_input mode=\"act\">Fix the   login redirect</user_input>"}}],"ts":1772445600000}},
 {{"id":"a1","role":"assistant","content":[{{"type":"text","text":"Running the tests."}},{{"type":"tool_use","id":"call_1","name":"run_commands","input":{{"commands":["npm test","npm run lint"]}}}}],"ts":1772445605000,"modelInfo":{{"id":"claude-sonnet-4-5","provider":"anthropic"}}}},
 {{"id":"u2","role":"user","content":[{{"type":"tool_result","tool_use_id":"call_1","name":"run_commands","content":[{{"query":"npm test","result":"ok","success":true}},{{"query":"npm run lint","result":"[Command exited with code 1]","error":"Command exited with code 1","success":false}}]}}],"ts":1772445610000}},
+{{"id":"u2b","role":"user","content":[{{"type":"tool_result","tool_use_id":"call_2","name":"read_files","content":[{{"query":"src/login.ts","result":"export {{}}","success":true}}]}}],"ts":1772445612000}},
 {{"id":"a2","role":"assistant","content":[{{"type":"text","text":"Lint fails."}}],"ts":1772445615000,"modelInfo":{{"id":"gpt-5.1","provider":"openai"}}}},
 {{"id":"u3","role":"user","content":[{{"type":"text","text":"<user_input mode=\"plan\">and plan the test</user_input>"}}],"ts":1772445900000}},
 {{"id":"a3","role":"assistant","content":[{{"type":"text","text":"Plan."}}],"ts":1772445905000,"modelInfo":{{"id":"gpt-5.1","provider":"openai"}}}}
@@ -60,6 +61,7 @@ fn cline_prompts_models_commands_and_title() {
             "2026-03-02T10:00:00Z",
             "2026-03-02T10:00:05Z",
             "2026-03-02T10:00:10Z",
+            "2026-03-02T10:00:12Z",
             "2026-03-02T10:00:15Z",
             "2026-03-02T10:05:00Z",
             "2026-03-02T10:05:05Z",
@@ -75,7 +77,8 @@ fn cline_prompts_models_commands_and_title() {
         .iter()
         .map(|failed| (failed.command.as_str(), failed.runs.iter().map(|run| run.exit).collect()))
         .collect();
-    // `npm test` passed; the lint's failure is the last command the session ran.
+    // `npm test` passed; the lint's failure is the last command the session ran (a file
+    // read is not one).
     assert_eq!(failed, [("npm run lint", vec![1])]);
     assert!(found.failed_commands[0].last);
     let cline = status(&output, Agent::Cline);
@@ -111,6 +114,11 @@ fn cline_sub_agent_sessions_are_activity_of_their_parent() {
         .replace("1772445600000", "1772449200000")
         .replace("npm run lint", "cargo test");
     write_session(&home, child, &child_manifest, &child_conversation);
+    // One naming its parent alone, without the flag: a sub-agent all the same.
+    let second = "1772445700001_cd34f";
+    let second_manifest = manifest(second, &format!(r#","parent_session_id":"{ID}""#));
+    let second_conversation = conversation(second).replace("17724456", "17724528");
+    write_session(&home, second, &second_manifest, &second_conversation);
     let output = home.read(Agent::Cline, ts(SINCE));
     let ids: Vec<&str> = output.events.iter().map(|event| event.session_id.as_str()).collect();
     assert_eq!(ids, [ID]);
@@ -121,7 +129,7 @@ fn cline_sub_agent_sessions_are_activity_of_their_parent() {
     assert!(main.activity.contains(&ts("2026-03-02T11:00:00Z")));
     assert_eq!(main.title, "Login redirect");
     assert_eq!(main.failed_commands.len(), 1);
-    assert_eq!(status(&output, Agent::Cline).files, 2);
+    assert_eq!(status(&output, Agent::Cline).files, 3);
 }
 
 #[test]
@@ -139,9 +147,17 @@ fn cline_old_sessions_are_not_opened_and_the_window_bounds_prompts_and_models() 
     let folder = home.path().join(format!("{SESSIONS}/{old}"));
     let old_time = filetime::FileTime::from_unix_time(ts("2026-02-20T00:00:00Z").as_second(), 0);
     filetime::set_file_mtime(folder, old_time).unwrap();
+    // A conversation rewritten in place: its folder and manifest keep their old times.
+    let in_place = "1772000000001_inpla";
+    write_session(&home, in_place, &manifest(in_place, ""), &conversation(in_place));
+    for name in [String::new(), format!("/{in_place}.json")] {
+        let path = home.path().join(format!("{SESSIONS}/{in_place}{name}"));
+        filetime::set_file_mtime(path, old_time).unwrap();
+    }
     let output = home.read(Agent::Cline, ts("2026-03-02T10:04:00Z"));
     assert!(output.warnings.is_empty(), "{:?}", output.warnings);
-    assert_eq!(status(&output, Agent::Cline).files, 2);
+    assert_eq!(status(&output, Agent::Cline).files, 3);
+    assert!(output.events.iter().any(|event| event.session_id == in_place), "read all the same");
     let found = session(&output, Agent::Cline, ID);
     assert_eq!(found.prompts, times(&["2026-03-02T10:05:00Z"]));
     assert_eq!(found.models, ["gpt-5.1"]);
@@ -170,6 +186,18 @@ fn cline_broken_files_are_warned_and_odd_shapes_noted() {
         status(&output, Agent::Cline).unknown,
         ["message role system", "message that is not an object", "session origin schedule"]
     );
+}
+
+#[test]
+fn cline_with_no_session_yet_is_found() {
+    let home = Home::new();
+    let output = home.read(Agent::Cline, ts(SINCE));
+    assert!(!status(&output, Agent::Cline).found);
+    fs_err::create_dir_all(home.path().join(SESSIONS)).unwrap();
+    let output = home.read(Agent::Cline, ts(SINCE));
+    let cline = status(&output, Agent::Cline);
+    assert!(cline.found && output.events.is_empty());
+    assert_eq!(cline.files, 0);
 }
 
 #[test]

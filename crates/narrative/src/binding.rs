@@ -233,7 +233,7 @@ const JA_OUTCOMES: [(&str, Outcome); 13] = [
 ];
 
 /// Agents as a sentence may name them, and the display name they stand for (lowercase).
-const AGENT_NAMES: [(&str, &str); 15] = [
+const AGENT_NAMES: [(&str, &str); 17] = [
     ("claude code", "claude code"),
     ("claude", "claude code"),
     ("codex", "codex"),
@@ -248,6 +248,8 @@ const AGENT_NAMES: [(&str, &str); 15] = [
     ("droid", "droid"),
     ("factory droid", "droid"),
     ("cline", "cline"),
+    ("kilo code", "kilo code"),
+    ("kilo", "kilo code"),
     ("pi", "pi"),
 ];
 

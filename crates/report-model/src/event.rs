@@ -59,11 +59,13 @@ pub enum Agent {
     Droid,
     /// Cline's CLI.
     Cline,
+    /// Kilo Code's CLI (an opencode fork).
+    Kilo,
 }
 
 impl Agent {
     /// Every agent, in the order they are read and reported.
-    pub const ALL: [Agent; 12] = [
+    pub const ALL: [Agent; 13] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Gemini,
@@ -76,6 +78,7 @@ impl Agent {
         Agent::Aider,
         Agent::Droid,
         Agent::Cline,
+        Agent::Kilo,
     ];
 
     /// The agent's product name, as people write it.
@@ -93,12 +96,13 @@ impl Agent {
             Agent::Aider => "Aider",
             Agent::Droid => "Droid",
             Agent::Cline => "Cline",
+            Agent::Kilo => "Kilo Code",
         }
     }
 
     /// The short name of the config's `[sessions] agents` and of `doctor`: `claude`,
     /// `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`,
-    /// `droid`, `cline`.
+    /// `droid`, `cline`, `kilo`.
     pub fn config_name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude",
@@ -113,6 +117,7 @@ impl Agent {
             Agent::Aider => "aider",
             Agent::Droid => "droid",
             Agent::Cline => "cline",
+            Agent::Kilo => "kilo",
         }
     }
 }

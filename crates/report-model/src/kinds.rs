@@ -91,6 +91,8 @@ pub enum Source {
     Droid,
     /// Cline CLI sessions.
     Cline,
+    /// Kilo Code CLI sessions.
+    Kilo,
     /// zsh's history file.
     Zsh,
     /// bash's history file.
@@ -119,6 +121,7 @@ impl Source {
             Source::Aider => "aider",
             Source::Droid => "droid",
             Source::Cline => "cline",
+            Source::Kilo => "kilo",
             Source::Zsh => "zsh",
             Source::Bash => "bash",
             Source::Fish => "fish",
@@ -147,6 +150,7 @@ impl From<Agent> for Source {
             Agent::Aider => Source::Aider,
             Agent::Droid => Source::Droid,
             Agent::Cline => Source::Cline,
+            Agent::Kilo => Source::Kilo,
         }
     }
 }
@@ -164,7 +168,7 @@ impl From<Shell> for Source {
 
 impl Source {
     /// Every source, in the order `doctor` lists them.
-    pub const ALL: [Source; 17] = [
+    pub const ALL: [Source; 18] = [
         Source::Git,
         Source::Claude,
         Source::Codex,
@@ -178,6 +182,7 @@ impl Source {
         Source::Aider,
         Source::Droid,
         Source::Cline,
+        Source::Kilo,
         Source::Zsh,
         Source::Bash,
         Source::Fish,

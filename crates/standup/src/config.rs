@@ -122,6 +122,7 @@ struct SessionsFile {
     amp_home: Option<PathBuf>,
     droid_home: Option<PathBuf>,
     cline_home: Option<PathBuf>,
+    kilo_home: Option<PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -812,6 +813,7 @@ fn parse_sessions(
         (report_model::Agent::Amp, sessions.amp_home),
         (report_model::Agent::Droid, sessions.droid_home),
         (report_model::Agent::Cline, sessions.cline_home),
+        (report_model::Agent::Kilo, sessions.kilo_home),
     ]
     .into_iter()
     .filter_map(|(agent, home)| Some((agent, home?)))
@@ -1192,7 +1194,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 [sessions]
 # AI coding agents whose local logs are read. Default: all of them.
 # agents = ["claude", "codex", "gemini", "copilot", "opencode", "pi", "qwen", "cursor",
-#           "amp", "aider", "droid", "cline"]
+#           "amp", "aider", "droid", "cline", "kilo"]
 # Claude Code roots. Default: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and
 # $XDG_CONFIG_HOME/claude.
 # claude_roots = ["~/.claude"]
@@ -1209,6 +1211,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # amp_home = "~/.local/share/amp"             # $XDG_DATA_HOME/amp
 # droid_home = "~/.factory"
 # cline_home = "~/.cline"                     # $CLINE_DIR; sessions in data/sessions
+# kilo_home = "~/.local/share/kilo"           # $XDG_DATA_HOME/kilo
 
 [shell]
 # Histories read: "zsh", "bash", "fish", "atuin".

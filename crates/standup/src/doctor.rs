@@ -334,7 +334,7 @@ fn source_line(status: &collect::SourceStatus) -> String {
             // What the agent keeps its sessions in: one database (opencode, Cursor's
             // stores), else log files.
             let (one, many) = match source {
-                Source::Opencode => ("database", "databases"),
+                Source::Opencode | Source::Kilo => ("database", "databases"),
                 Source::Claude | Source::Codex => ("transcript", "transcripts"),
                 _ => ("file", "files"),
             };

@@ -95,6 +95,13 @@ pub(crate) const SPECS: &[Spec] = &[
         keep: &[".qwen/projects", ".qwen/tmp", ".qwen/projects.json"],
     },
     Spec {
+        name: "kilo",
+        package: "@kilocode/cli",
+        pinned: "7.7.7",
+        bin: "kilo",
+        keep: &[".local/share/kilo/kilo", ".local/share/kilo/storage"],
+    },
+    Spec {
         name: "cline",
         package: "cline",
         pinned: "3.0.65",
@@ -165,6 +172,24 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
                 "security": {"auth": {"selectedType": "openai"}},
                 "privacy": {"usageStatisticsEnabled": false},
                 "general": {"disableAutoUpdate": true},
+            })
+            .to_string(),
+        ),
+        "kilo" => write(
+            ".config/kilo/kilo.json",
+            &json!({
+                "$schema": "https://app.kilo.ai/config.json",
+                "provider": {"standin": {
+                    "npm": "@ai-sdk/openai-compatible",
+                    "name": "Stand-in",
+                    "options": {"baseURL": format!("{base}/v1"), "apiKey": TEST_KEY},
+                    "models": {MODEL: {"name": "Stand-in model"}},
+                }},
+                "model": format!("standin/{MODEL}"),
+                "small_model": format!("standin/{MODEL}"),
+                "autoupdate": false,
+                "share": "disabled",
+                "permission": {"bash": "allow", "edit": "allow", "webfetch": "allow"},
             })
             .to_string(),
         ),
@@ -267,6 +292,16 @@ pub(crate) fn invocation(
                 ("OPENAI_MODEL", MODEL),
             ]),
         ),
+        "kilo" => (
+            owned(&["run", prompt]),
+            vars(&[
+                ("KILO_DISABLE_MODELS_FETCH", "1"),
+                ("KILO_DISABLE_AUTOUPDATE", "1"),
+                ("KILO_DISABLE_LSP_DOWNLOAD", "1"),
+                ("KILO_DISABLE_SHARE", "1"),
+                ("KILO_DISABLE_SESSION_INGEST", "1"),
+            ]),
+        ),
         "cline" => (
             owned(&["--auto-approve", "true", prompt]),
             // In this process: by default (`auto`) the CLI starts a hub daemon that leaves
@@ -326,8 +361,9 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
                 }
             }
         }
-        "opencode" => {
-            let db = home.join(".local/share/opencode/opencode.db");
+        "opencode" | "kilo" => {
+            let folder = if spec.name == "kilo" { "kilo" } else { "opencode" };
+            let db = home.join(format!(".local/share/{folder}/{folder}.db"));
             if db.exists() {
                 let conn = rusqlite::Connection::open_with_flags(
                     &db,
@@ -339,7 +375,7 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
                     ids.insert(row?);
                 }
             }
-            for file in files_under(&home.join(".local/share/opencode/storage/session")) {
+            for file in files_under(&home.join(format!(".local/share/{folder}/storage/session"))) {
                 if let Some(first) = first_json(&file)? {
                     ids.extend(first.get("id").and_then(Value::as_str).map(str::to_owned));
                 }

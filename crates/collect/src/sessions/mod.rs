@@ -1,6 +1,6 @@
 //! AI coding-agent session logs: Claude Code, OpenAI Codex CLI, Gemini CLI, GitHub
-//! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider, Factory Droid and Cline's
-//! CLI.
+//! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider, Factory Droid, Cline's CLI
+//! and Kilo Code's CLI.
 //!
 //! Each agent keeps its own local logs; [`read_sessions`] turns the sessions that have
 //! records since a given instant into [`SessionEvent`]s, with one [`SourceStatus`](crate::SourceStatus) per
@@ -112,13 +112,14 @@ pub fn read_sessions(
             Agent::Codex => codex::read(env, config, &mut ctx),
             Agent::Gemini => gemini::read(env, config, &mut ctx),
             Agent::Copilot => copilot::read(env, config, &mut ctx),
-            Agent::Opencode => opencode::read(env, config, &mut ctx),
+            Agent::Opencode => opencode::read_as(env, config, &mut ctx, opencode::OPENCODE),
             Agent::Pi => pi::read(env, config, &mut ctx),
             Agent::Qwen => qwen::read(env, config, &mut ctx),
             Agent::Cursor => cursor::read(env, config, &mut ctx),
             Agent::Amp => amp::read(env, config, &mut ctx),
             Agent::Droid => droid::read(env, config, &mut ctx),
             Agent::Cline => cline::read(env, config, &mut ctx),
+            Agent::Kilo => opencode::read_as(env, config, &mut ctx, opencode::KILO),
             // Read with the work trees it lives in (`read_aider`).
             Agent::Aider => continue,
         };
@@ -173,6 +174,7 @@ const RECORDED: &[(Agent, &str)] = &[
     (Agent::Pi, "0.73.1"),
     (Agent::Qwen, "0.24.4"),
     (Agent::Cline, "3.0.65"),
+    (Agent::Kilo, "7.7.7"),
 ];
 
 /// The newest version of `agent` with recorded fixtures, if any.

@@ -197,12 +197,31 @@ struct Found {
     commands: HashMap<String, Vec<super::ShellRun>>,
 }
 
-pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
-    let home: PathBuf =
-        agent_home(env, config, Agent::Opencode, || env.data_home().join("opencode"));
+/// An agent that keeps opencode's stores: opencode, and Kilo Code's CLI, a fork of it
+/// (`@kilocode/cli` 7.7.7 writes the same tables to `<data>/kilo/kilo.db`, recorded in
+/// `fixtures/agents/kilo/7.7.7/`, plus tables of its own that are not read).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Flavor {
+    agent: Agent,
+    /// The folder under `<data>`, and the start of its databases' names.
+    name: &'static str,
+}
+
+/// opencode itself.
+pub(crate) const OPENCODE: Flavor = Flavor { agent: Agent::Opencode, name: "opencode" };
+/// Kilo Code's CLI.
+pub(crate) const KILO: Flavor = Flavor { agent: Agent::Kilo, name: "kilo" };
+
+pub(crate) fn read_as(
+    env: &Env,
+    config: &SessionsConfig,
+    ctx: &mut Ctx,
+    flavor: Flavor,
+) -> (Drafts, SourceStatus) {
+    let home: PathBuf = agent_home(env, config, flavor.agent, || env.data_home().join(flavor.name));
     let mut status = SourceStatus {
         locations: vec![home.clone()],
-        ..SourceStatus::new(report_model::Source::Opencode)
+        ..SourceStatus::new(report_model::Source::from(flavor.agent))
     };
     let mut drafts = Drafts::new();
     if !home.is_dir() {
@@ -212,7 +231,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     let mut found = Found::default();
     for (path, _) in ctx.list_dir_typed(&home) {
         let name = super::file_name(&path).unwrap_or_default();
-        if !(name.starts_with("opencode") && super::has_extension(&path, "db")) {
+        if !(name.starts_with(flavor.name) && super::has_extension(&path, "db")) {
             continue;
         }
         status.files += 1;
@@ -252,10 +271,18 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     for root in &roots {
         read_storage(ctx, &mut counts, &mut status, root, &mut found);
     }
-    assemble(found, ctx.since, &mut status, &mut drafts);
+    assemble(found, (ctx.since, flavor.agent), &mut status, &mut drafts);
     status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
     status.limits.extend(super::malformed_limit(&counts));
     (drafts, status)
+}
+
+/// A prompt's text without the pair of double quotes `run` puts around each argument
+/// that holds a space (`opencode run "fix the tests"` stores `"fix the tests"`, in
+/// opencode 1.18.33 and Kilo's CLI 7.7.7 alike): the person typed the words, the shell
+/// took their quotes.
+fn unquoted(text: &str) -> &str {
+    text.strip_prefix('"').and_then(|rest| rest.strip_suffix('"')).unwrap_or(text)
 }
 
 /// `path` with `suffix` appended to its name (`-wal`, `-shm`).
@@ -678,7 +705,12 @@ fn read_json<T: for<'de> Deserialize<'de>>(
 
 /// Turns the sessions and messages found into drafts: a sub-agent's messages go to its
 /// root session as activity.
-fn assemble(found: Found, since: Timestamp, status: &mut SourceStatus, drafts: &mut Drafts) {
+fn assemble(
+    found: Found,
+    (since, agent): (Timestamp, Agent),
+    status: &mut SourceStatus,
+    drafts: &mut Drafts,
+) {
     let Found { infos, messages, todos, commands } = found;
     for info in infos.values() {
         if let Some(version) = &info.version {
@@ -699,7 +731,7 @@ fn assemble(found: Found, since: Timestamp, status: &mut SourceStatus, drafts: &
     for message in messages {
         let root = root_of(&message.session);
         let own = root == message.session;
-        let draft = super::draft(drafts, Agent::Opencode, &root);
+        let draft = super::draft(drafts, agent, &root);
         match message.role.as_deref() {
             Some("user" | "assistant") | None => {}
             Some(other) => status.note_unknown(&format!("message role {other}")),
@@ -720,7 +752,7 @@ fn assemble(found: Found, since: Timestamp, status: &mut SourceStatus, drafts: &
                 if time >= since {
                     draft.prompts.push(time);
                 }
-                draft.note_prompt_text(time, text);
+                draft.note_prompt_text(time, unquoted(text));
             }
             if let Some(cwd) = message.cwd {
                 cwd_from_replies.entry(root).or_insert(cwd);
@@ -760,6 +792,15 @@ fn assemble(found: Found, since: Timestamp, status: &mut SourceStatus, drafts: &
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prompt_loses_the_quotes_run_put_around_it() {
+        assert_eq!(unquoted("\"fix the tests\""), "fix the tests");
+        assert_eq!(unquoted("fix \"the\" tests"), "fix \"the\" tests");
+        assert_eq!(unquoted("\"half"), "\"half");
+        assert_eq!(unquoted("\""), "\"");
+        assert_eq!(unquoted("\"\""), "");
+    }
 
     #[test]
     fn placeholder_titles_are_told_from_real_ones() {

@@ -11,8 +11,8 @@ use crate::support::Home;
 /// After the recordings made from 2026-12-01 22:00 to 2026-12-02 05:00 UTC, in the same
 /// day in Tokyo.
 const NOW: &str = "2026-12-02T18:00:00+09:00";
-/// The Monday after the later recordings (Cline's, 2026-12-05 16:31 UTC: Sunday the 6th
-/// in Tokyo).
+/// The Monday after the later recordings (Cline's and Kilo Code's, 2026-12-05 16:31 and
+/// 17:22 UTC: Sunday the 6th in Tokyo).
 const LATER: &str = "2026-12-07T09:00:00+09:00";
 const TOKYO: &str = "Asia/Tokyo";
 
@@ -134,8 +134,8 @@ fn every_recorded_agent_is_in_every_report() {
     assert_eq!(blockers[0]["evidence"][0]["agent"], "pi");
     assert_eq!(blockers[0]["evidence"][1]["exit"], 3);
 
-    // Cline's, recorded on another day: in that day's reports and Monday's standup, its
-    // third session ending on the failed `sh check.sh` too.
+    // Cline's and Kilo Code's, recorded on another day: in that day's reports and Monday's
+    // standup.
     for (args, lang) in [
         (&["daily", "--date", "2026-12-06"][..], "en"),
         (&["daily", "--date", "2026-12-06"][..], "ja"),
@@ -146,13 +146,20 @@ fn every_recorded_agent_is_in_every_report() {
         all.extend(["--no-llm", "--lang", lang]);
         let run = home.run(LATER, TOKYO, &all);
         assert_eq!(run.code, 0, "{args:?}: {}", run.snapshot());
-        assert!(run.stdout.contains("AI: Cline `"), "{args:?} {lang}\n{}", run.stdout);
+        for name in ["Cline", "Kilo Code"] {
+            let line = format!("AI: {name} `");
+            assert!(run.stdout.contains(&line), "{args:?} {lang} {name}\n{}", run.stdout);
+        }
     }
     let run = home.run(LATER, TOKYO, &["daily", "--date", "2026-12-06", "--no-llm"]);
-    let line =
-        run.stdout.lines().find(|line| line.starts_with("- Blocked?: `sh check.sh` failed at "));
-    assert!(
-        line.is_some_and(|line| line.ends_with(" (Cline session), and the session ended there")),
+    // Both ended on it; one blocker for the one command, citing the later session.
+    let blockers: Vec<&str> =
+        run.stdout.lines().filter(|line| line.starts_with("- Blocked?: ")).collect();
+    assert_eq!(
+        blockers,
+        [
+            "- Blocked?: `sh check.sh` failed at 02:22 (Kilo Code session), and the session ended there"
+        ],
         "{}",
         run.stdout
     );
@@ -178,6 +185,8 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         "amp: not found",
         "droid: not found",
         "cline: found · 3 files",
+        "kilo: found · 1 database",
+        "  versions seen: 7.7.7",
         "  versions seen: 2.1.197, 2.1.332",
         "  versions seen: 0.171.0",
     ] {

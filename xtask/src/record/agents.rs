@@ -137,20 +137,7 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
         ),
         "opencode" => write(
             ".config/opencode/opencode.json",
-            &json!({
-                "$schema": "https://opencode.ai/config.json",
-                "provider": {"standin": {
-                    "npm": "@ai-sdk/openai-compatible",
-                    "name": "Stand-in",
-                    "options": {"baseURL": format!("{base}/v1"), "apiKey": TEST_KEY},
-                    "models": {MODEL: {"name": "Stand-in model"}},
-                }},
-                "model": format!("standin/{MODEL}"),
-                "small_model": format!("standin/{MODEL}"),
-                "autoupdate": false,
-                "share": "disabled",
-            })
-            .to_string(),
+            &opencode_config(base, "https://opencode.ai/config.json").to_string(),
         ),
         "pi" => write(
             ".pi/agent/models.json",
@@ -175,24 +162,12 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
             })
             .to_string(),
         ),
-        "kilo" => write(
-            ".config/kilo/kilo.json",
-            &json!({
-                "$schema": "https://app.kilo.ai/config.json",
-                "provider": {"standin": {
-                    "npm": "@ai-sdk/openai-compatible",
-                    "name": "Stand-in",
-                    "options": {"baseURL": format!("{base}/v1"), "apiKey": TEST_KEY},
-                    "models": {MODEL: {"name": "Stand-in model"}},
-                }},
-                "model": format!("standin/{MODEL}"),
-                "small_model": format!("standin/{MODEL}"),
-                "autoupdate": false,
-                "share": "disabled",
-                "permission": {"bash": "allow", "edit": "allow", "webfetch": "allow"},
-            })
-            .to_string(),
-        ),
+        "kilo" => {
+            // Its `run` has no flag to let the shell run: the configuration does.
+            let mut config = opencode_config(base, "https://app.kilo.ai/config.json");
+            config["permission"] = json!({"bash": "allow", "edit": "allow", "webfetch": "allow"});
+            write(".config/kilo/kilo.json", &config.to_string())
+        }
         "cline" => write(
             ".cline/data/settings/providers.json",
             &json!({
@@ -214,6 +189,24 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
         ),
         _ => Ok(()),
     }
+}
+
+/// The configuration of opencode and of its fork Kilo Code: the stand-in as an
+/// OpenAI-compatible provider and the model of every request.
+fn opencode_config(base: &str, schema: &str) -> Value {
+    json!({
+        "$schema": schema,
+        "provider": {"standin": {
+            "npm": "@ai-sdk/openai-compatible",
+            "name": "Stand-in",
+            "options": {"baseURL": format!("{base}/v1"), "apiKey": TEST_KEY},
+            "models": {MODEL: {"name": "Stand-in model"}},
+        }},
+        "model": format!("standin/{MODEL}"),
+        "small_model": format!("standin/{MODEL}"),
+        "autoupdate": false,
+        "share": "disabled",
+    })
 }
 
 /// The arguments and environment of one run of `prompt`.

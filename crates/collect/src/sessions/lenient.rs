@@ -805,6 +805,43 @@ impl<'de> Deserialize<'de> for Text {
 mod tests {
     use super::*;
 
+    /// A record holding a list of objects, and a field after it.
+    #[derive(Deserialize, Default)]
+    #[serde(default)]
+    struct Listing {
+        list: Objects<Item>,
+        after: OStr,
+    }
+
+    #[derive(Deserialize, Default, Debug, PartialEq)]
+    #[serde(default)]
+    struct Item {
+        x: LNum,
+    }
+
+    #[test]
+    fn objects_keep_the_objects_and_note_anything_else() {
+        let read = |json: &str| {
+            let listing: Listing = serde_json::from_str(json).unwrap();
+            let xs: Vec<Option<i64>> =
+                listing.list.items.iter().map(|item| item.x.as_i64()).collect();
+            (xs, listing.list.other, listing.after.0.get().map(str::to_owned))
+        };
+        let after = Some("ok".to_owned());
+        assert_eq!(
+            read(r#"{"list":[{"x":1},"s",[1,[2]],{"x":2},null,3,true],"after":"ok"}"#),
+            (vec![Some(1), Some(2)], true, after.clone())
+        );
+        assert_eq!(read(r#"{"list":[],"after":"ok"}"#), (vec![], false, after.clone()));
+        assert_eq!(read(r#"{"list":null,"after":"ok"}"#), (vec![], false, after.clone()));
+        assert_eq!(read(r#"{"after":"ok"}"#), (vec![], false, after.clone()));
+        // Not a list: skipped whole, and what follows is still read.
+        for other in [r#"{"x":1,"y":{"z":[]}}"#, r#""text""#, "12", "-1", "1.5", "false"] {
+            let json = format!(r#"{{"list":{other},"after":"ok"}}"#);
+            assert_eq!(read(&json), (vec![], true, after.clone()), "{json}");
+        }
+    }
+
     #[derive(Deserialize, Default)]
     #[serde(default)]
     struct Probe<'a> {

@@ -66,11 +66,21 @@ pub(crate) fn leftover(cleaned: &str) -> Option<char> {
                     && !b.is_alphanumeric()
                     && !('\u{ff00}'..='\u{ffef}').contains(&b)
             });
+            // Unicode's `Ideographic` (PropList.txt): CJK, and the Tangut, Khitan and
+            // Nüshu ideographs and the few ideographic symbols beside them.
             let ideographic = before.is_some_and(|b| {
                 ('\u{3400}'..='\u{4dbf}').contains(&b)
                     || ('\u{4e00}'..='\u{9fff}').contains(&b)
                     || ('\u{20000}'..='\u{323af}').contains(&b)
                     || ('\u{f900}'..='\u{fad9}').contains(&b)
+                    || ('\u{3006}'..='\u{3007}').contains(&b)
+                    || ('\u{3021}'..='\u{3029}').contains(&b)
+                    || ('\u{3038}'..='\u{303a}').contains(&b)
+                    || b == '\u{16fe4}'
+                    || ('\u{17000}'..='\u{187f7}').contains(&b)
+                    || ('\u{18800}'..='\u{18cd5}').contains(&b)
+                    || ('\u{18cff}'..='\u{18d08}').contains(&b)
+                    || ('\u{1b170}'..='\u{1b2fb}').contains(&b)
             });
             let mongolian = before.is_some_and(|b| ('\u{1820}'..='\u{18aa}').contains(&b));
             !match u32::from(c) {

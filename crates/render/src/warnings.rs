@@ -240,6 +240,11 @@ pub(crate) fn wording(detail: &WarningDetail, lang: Lang) -> String {
             "HOME is not set and the user database names no home folder: agent logs, shell histories and the config under a home folder are not read"
         }
         .to_owned(),
+        D::HomeNotFound { path } => if ja {
+            format!("HOME のフォルダー `{path}` がないため、ホームフォルダーにあるエージェントのログ・シェル履歴・設定は読んでいません")
+        } else {
+            format!("HOME names no folder (`{path}`): agent logs, shell histories and the config under a home folder are not read")
+        },
         D::NotesUnreadable { path, error } => if ja {
             format!("notes: `{path}` を読めません: {error}")
         } else {

@@ -438,6 +438,12 @@ pub enum WarningDetail {
     },
     /// `HOME` is not set and the user database names no home folder.
     HomeMissing,
+    /// `HOME` names no folder (a service or a container given one that is not there):
+    /// nothing under it can be read.
+    HomeNotFound {
+        /// `HOME`'s value.
+        path: String,
+    },
     /// A day's notes file could not be read.
     NotesUnreadable {
         /// The file.
@@ -598,6 +604,7 @@ impl WarningDetail {
             | D::AtuinConfig { .. }
             | D::HomeUnset { .. }
             | D::HomeMissing
+            | D::HomeNotFound { .. }
             | D::NotesUnreadable { .. }
             | D::Unknown => WarningCode::SourceUnreadable,
             D::LinesTooLong { .. }
@@ -644,6 +651,7 @@ impl WarningDetail {
             | D::StoppedEarly { path, .. }
             | D::AtuinRows { path, .. }
             | D::HomeUnset { path }
+            | D::HomeNotFound { path }
             | D::NotesUnreadable { path, .. }
             | D::LedgerFolderUnreadable { path, .. }
             | D::LedgerEntryUnreadable { path, .. }
@@ -690,7 +698,8 @@ impl WarningDetail {
             | D::UndatedEntries { path, .. }
             | D::HistoryStale { path, .. }
             | D::AtuinRows { path, .. }
-            | D::HomeUnset { path } => clean(path, true),
+            | D::HomeUnset { path }
+            | D::HomeNotFound { path } => clean(path, true),
             D::Git { path, error }
             | D::GitWip { path, error }
             | D::Unreadable { path, error, .. }

@@ -49,7 +49,14 @@ impl ProcessEnv {
             .filter_map(|name| std::env::var(name).ok().map(|value| (name.to_owned(), value)))
             .collect();
         let (home, home_warning) = match std::env::var_os(env_vars::HOME) {
-            Some(home) if !home.is_empty() => (PathBuf::from(home), None),
+            Some(home) if !home.is_empty() => {
+                let home = PathBuf::from(home);
+                // A service or a container given a home that is not there reads nothing
+                // under it: said, rather than an empty report.
+                let missing = !home.is_dir();
+                let path = clean::quote(&home.to_string_lossy());
+                (home, missing.then(|| Warning::new(WarningDetail::HomeNotFound { path })))
+            }
             _ => home_from_user_database(),
         };
         ProcessEnv { home, vars, cwd: std::env::current_dir().ok(), home_warning }

@@ -303,3 +303,29 @@ fn timings_name_every_stage_in_order() {
     assert!(positions.is_sorted(), "{stages:?}");
     assert!(stages.iter().any(|stage| stage.starts_with("shell: ")), "{stages:?}");
 }
+
+/// A `HOME` that names no folder (a service or a container given the wrong one) reads
+/// nothing under it: the report says why it is empty.
+#[test]
+fn a_home_that_is_not_there_is_named() {
+    let home = Home::new();
+    let gone = home.path().join("no-such-home");
+    let mut command = home.command(home.path(), NOW, TOKYO, &["daily", "--no-llm"]);
+    command.env("HOME", &gone);
+    let run = home.run_command(&mut command);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        run.stdout.contains(
+            "- Warning: `source_unreadable` HOME names no folder (`[HOME]/no-such-home`): agent logs, shell histories and the config under a home folder are not read"
+        ),
+        "{}",
+        run.stdout
+    );
+    let mut command = home.command(home.path(), NOW, TOKYO, &["daily", "--no-llm", "--lang", "ja"]);
+    command.env("HOME", &gone);
+    let run = home.run_command(&mut command);
+    assert!(run.stdout.contains("HOME のフォルダー"), "{}", run.stdout);
+    // The real one: no such warning.
+    let run = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
+    assert!(!run.stdout.contains("HOME names no folder"), "{}", run.stdout);
+}

@@ -75,17 +75,29 @@ pub(crate) fn gone_upstreams(
             .map(|(name, _, _)| name.as_ref().shorten().to_string())
             .collect());
     }
+    Ok(for_each_ref(env, repo, timeout, &["refs/heads"])?
+        .into_iter()
+        .filter(|line| line.track == "gone")
+        .map(|line| line.short)
+        .collect())
+}
+
+/// The refs under `prefixes`, as one `git for-each-ref` lists them (name, short name,
+/// upstream, its tracking state, committer time).
+fn for_each_ref(
+    env: &Env,
+    repo: &Repo,
+    timeout: Duration,
+    prefixes: &[&str],
+) -> Result<Vec<RefLine>, GitFailure> {
     let mut git = command(env);
     git.current_dir(work_dir(repo)).arg("--git-dir").arg(&repo.git_dir);
-    git.args(["for-each-ref", "--format=%(refname:short)%00%(upstream:track,nobracket)"]);
-    git.arg("refs/heads");
-    let done = run(git, timeout)?;
-    Ok(String::from_utf8_lossy(&done)
-        .lines()
-        .filter_map(|line| line.split_once('\0'))
-        .filter(|(_, track)| *track == "gone")
-        .map(|(name, _)| name.to_owned())
-        .collect())
+    git.args([
+        "for-each-ref",
+        "--format=%(refname)%00%(refname:short)%00%(upstream)%00%(upstream:track,nobracket)%00%(committerdate:unix)",
+    ]);
+    git.args(prefixes);
+    Ok(parse_refs(&String::from_utf8_lossy(&run(git, timeout)?)))
 }
 
 /// The in-process answer, or `None` when anything fails (git is then asked).
@@ -465,16 +477,7 @@ fn paint(
 
 /// The git CLI's answer (see the module doc).
 fn with_git(env: &Env, repo: &Repo, timeout: Duration) -> Result<Vec<AheadBranch>, GitFailure> {
-    let mut git = command(env);
-    git.current_dir(work_dir(repo)).arg("--git-dir").arg(&repo.git_dir);
-    git.args([
-        "for-each-ref",
-        "--format=%(refname)%00%(refname:short)%00%(upstream)%00%(upstream:track,nobracket)%00%(committerdate:unix)",
-        "refs/heads",
-        "refs/remotes",
-    ]);
-    let done = run(git, timeout)?;
-    let refs = parse_refs(&String::from_utf8_lossy(&done));
+    let refs = for_each_ref(env, repo, timeout, &["refs/heads", "refs/remotes"])?;
     if !refs.iter().any(|line| line.full.starts_with("refs/remotes/")) {
         return Ok(Vec::new());
     }

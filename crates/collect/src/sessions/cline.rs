@@ -164,6 +164,9 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     status.found = listed.len() > 0 || folder.is_dir();
     let mut counts = Stats::default();
     let bound = std::time::SystemTime::from(ctx.since);
+    let newer = |path: &Path| {
+        fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= bound)
+    };
     for (name, kind, fresh) in listed.iter() {
         let Some(id) = name.to_str().filter(|id| !id.starts_with('.')) else { continue };
         if !super::is_folder(kind, || folder.join(name)) {
@@ -174,9 +177,6 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         let messages = session.join(format!("{id}.messages.json"));
         status.files += 1;
         // A file written in place leaves its folder's time alone: asked of the files too.
-        let newer = |path: &Path| {
-            fs_err::metadata(path).and_then(|meta| meta.modified()).is_ok_and(|time| time >= bound)
-        };
         if !(fresh || newer(&messages) || newer(&manifest)) {
             continue;
         }

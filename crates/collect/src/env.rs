@@ -41,6 +41,8 @@ impl Env {
         "CLINE_DIR",
         "CLINE_DATA_DIR",
         "CLINE_SESSION_DATA_DIR",
+        // Continue's folder (its sessions are in `sessions/`).
+        "CONTINUE_GLOBAL_DIR",
         // The local time zone of Aider's zone-less history times.
         "TZ",
         // atuin's home, database and config.

@@ -233,7 +233,7 @@ const JA_OUTCOMES: [(&str, Outcome); 13] = [
 ];
 
 /// Agents as a sentence may name them, and the display name they stand for (lowercase).
-const AGENT_NAMES: [(&str, &str); 17] = [
+const AGENT_NAMES: [(&str, &str); 18] = [
     ("claude code", "claude code"),
     ("claude", "claude code"),
     ("codex", "codex"),
@@ -250,6 +250,8 @@ const AGENT_NAMES: [(&str, &str); 17] = [
     ("cline", "cline"),
     ("kilo code", "kilo code"),
     ("kilo", "kilo code"),
+    // Not the bare word: "continue" is too common a verb to be taken for the agent.
+    ("continue.dev", "continue"),
     ("pi", "pi"),
 ];
 

@@ -61,11 +61,13 @@ pub enum Agent {
     Cline,
     /// Kilo Code's CLI (an opencode fork).
     Kilo,
+    /// Continue: its CLI `cn` and its editor extensions.
+    Continue,
 }
 
 impl Agent {
     /// Every agent, in the order they are read and reported.
-    pub const ALL: [Agent; 13] = [
+    pub const ALL: [Agent; 14] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Gemini,
@@ -79,6 +81,7 @@ impl Agent {
         Agent::Droid,
         Agent::Cline,
         Agent::Kilo,
+        Agent::Continue,
     ];
 
     /// The agent's product name, as people write it.
@@ -97,12 +100,13 @@ impl Agent {
             Agent::Droid => "Droid",
             Agent::Cline => "Cline",
             Agent::Kilo => "Kilo Code",
+            Agent::Continue => "Continue",
         }
     }
 
     /// The short name of the config's `[sessions] agents` and of `doctor`: `claude`,
     /// `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`,
-    /// `droid`, `cline`, `kilo`.
+    /// `droid`, `cline`, `kilo`, `continue`.
     pub fn config_name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude",
@@ -118,6 +122,7 @@ impl Agent {
             Agent::Droid => "droid",
             Agent::Cline => "cline",
             Agent::Kilo => "kilo",
+            Agent::Continue => "continue",
         }
     }
 }

@@ -93,6 +93,8 @@ pub enum Source {
     Cline,
     /// Kilo Code CLI sessions.
     Kilo,
+    /// Continue's sessions (CLI and editor extensions).
+    Continue,
     /// zsh's history file.
     Zsh,
     /// bash's history file.
@@ -122,6 +124,7 @@ impl Source {
             Source::Droid => "droid",
             Source::Cline => "cline",
             Source::Kilo => "kilo",
+            Source::Continue => "continue",
             Source::Zsh => "zsh",
             Source::Bash => "bash",
             Source::Fish => "fish",
@@ -151,6 +154,7 @@ impl From<Agent> for Source {
             Agent::Droid => Source::Droid,
             Agent::Cline => Source::Cline,
             Agent::Kilo => Source::Kilo,
+            Agent::Continue => Source::Continue,
         }
     }
 }
@@ -168,7 +172,7 @@ impl From<Shell> for Source {
 
 impl Source {
     /// Every source, in the order `doctor` lists them.
-    pub const ALL: [Source; 18] = [
+    pub const ALL: [Source; 19] = [
         Source::Git,
         Source::Claude,
         Source::Codex,
@@ -183,6 +187,7 @@ impl Source {
         Source::Droid,
         Source::Cline,
         Source::Kilo,
+        Source::Continue,
         Source::Zsh,
         Source::Bash,
         Source::Fish,

@@ -123,6 +123,7 @@ struct SessionsFile {
     droid_home: Option<PathBuf>,
     cline_home: Option<PathBuf>,
     kilo_home: Option<PathBuf>,
+    continue_home: Option<PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -814,6 +815,7 @@ fn parse_sessions(
         (report_model::Agent::Droid, sessions.droid_home),
         (report_model::Agent::Cline, sessions.cline_home),
         (report_model::Agent::Kilo, sessions.kilo_home),
+        (report_model::Agent::Continue, sessions.continue_home),
     ]
     .into_iter()
     .filter_map(|(agent, home)| Some((agent, home?)))
@@ -1194,7 +1196,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 [sessions]
 # AI coding agents whose local logs are read. Default: all of them.
 # agents = ["claude", "codex", "gemini", "copilot", "opencode", "pi", "qwen", "cursor",
-#           "amp", "aider", "droid", "cline", "kilo"]
+#           "amp", "aider", "droid", "cline", "kilo", "continue"]
 # Claude Code roots. Default: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and
 # $XDG_CONFIG_HOME/claude.
 # claude_roots = ["~/.claude"]
@@ -1212,6 +1214,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # droid_home = "~/.factory"
 # cline_home = "~/.cline"                     # $CLINE_DIR; sessions in data/sessions
 # kilo_home = "~/.local/share/kilo"           # $XDG_DATA_HOME/kilo
+# continue_home = "~/.continue"               # $CONTINUE_GLOBAL_DIR; sessions in sessions/
 
 [shell]
 # Histories read: "zsh", "bash", "fish", "atuin".

@@ -108,6 +108,13 @@ pub(crate) const SPECS: &[Spec] = &[
         bin: "cline",
         keep: &[".cline/data/sessions"],
     },
+    Spec {
+        name: "continue",
+        package: "@continuedev/cli",
+        pinned: "1.5.47",
+        bin: "cn",
+        keep: &[".continue/sessions"],
+    },
 ];
 
 /// Writes the agent's configuration into the temp home, pointing it at the stand-in.
@@ -186,6 +193,14 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
                 }},
             })
             .to_string(),
+        ),
+        // `~/.continue/config.yaml` is the local configuration `cn` reads when no hub
+        // assistant is named (`configLoader.ts`); the same file the editor extensions read.
+        "continue" => write(
+            ".continue/config.yaml",
+            &format!(
+                "name: Stand-in\nversion: 0.0.1\nschema: v1\nmodels:\n  - name: Stand-in model\n    provider: openai\n    model: {MODEL}\n    apiBase: {base}/v1\n    apiKey: {TEST_KEY}\n    roles: [chat, edit, apply, summarize]\n    capabilities: [tool_use]\n"
+            ),
         ),
         _ => Ok(()),
     }
@@ -302,6 +317,9 @@ pub(crate) fn invocation(
             // itself; the files are the same core's either way.
             vars(&[("CLINE_SESSION_BACKEND_MODE", "local")]),
         ),
+        "continue" => {
+            (owned(&["-p", prompt, "--auto"]), vars(&[("CONTINUE_CLI_ENABLE_TELEMETRY", "0")]))
+        }
         _ => (owned(&[prompt]), Vec::new()),
     }
 }
@@ -382,6 +400,13 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
                 let path = entry?.path();
                 if path.is_dir() {
                     ids.extend(path.file_name().and_then(|name| name.to_str()).map(str::to_owned));
+                }
+            }
+        }
+        "continue" => {
+            for file in files_under(&home.join(".continue/sessions")) {
+                if file.file_name().is_some_and(|name| name != "sessions.json") {
+                    ids.extend(stem(&file));
                 }
             }
         }

@@ -62,9 +62,9 @@ pub(crate) enum Script {
 
 /// The to-do tools, by the name each agent gives it: Claude Code `TodoWrite`, Codex
 /// `update_plan`, Gemini CLI `write_todos`, opencode `todowrite`, Qwen Code
-/// `todo_write`.
+/// `todo_write`, Continue `Checklist` (one Markdown string of `- [ ]` lines).
 pub(crate) const TODO_TOOLS: &[&str] =
-    &["TodoWrite", "update_plan", "write_todos", "todowrite", "todo_write"];
+    &["TodoWrite", "update_plan", "write_todos", "todowrite", "todo_write", "Checklist"];
 /// The shell tools: Claude Code `Bash`, Codex `exec_command` (`shell` in older
 /// versions), Gemini CLI and Qwen Code `run_shell_command`, opencode, pi and Copilot
 /// `bash`, Cline `run_commands` (a list of command lines).
@@ -532,6 +532,21 @@ fn properties(schema: &Value) -> Option<&serde_json::Map<String, Value>> {
 /// the schema has, and its other required strings filled (`activeForm`, `priority`,
 /// `id`).
 fn todo_arguments(name: &str, schema: &Value) -> Value {
+    // Continue's `Checklist`: the list as one Markdown string of task-list lines.
+    let typed = |kind: &str| {
+        properties(schema).and_then(|props| {
+            props.iter().find(|(_, prop)| prop.get("type").and_then(Value::as_str) == Some(kind))
+        })
+    };
+    if let (None, Some((key, _))) = (typed("array"), typed("string")) {
+        let lines: Vec<String> = TODOS
+            .iter()
+            .map(|(text, status)| {
+                format!("- [{}] {text}", if *status == "completed" { 'x' } else { ' ' })
+            })
+            .collect();
+        return json!({ key: lines.join("\n") });
+    }
     let list_key = properties(schema)
         .and_then(|props| {
             props.iter().find(|(_, prop)| prop.get("type").and_then(Value::as_str) == Some("array"))

@@ -303,7 +303,7 @@ fn millis(number: LNum) -> Option<Timestamp> {
 
 /// The absolute path a `file://` URI (percent-encoded, as VS Code's `URI.toString()`
 /// writes it) or a plain absolute path names.
-fn folder_path(value: &str) -> Option<PathBuf> {
+pub(super) fn folder_path(value: &str) -> Option<PathBuf> {
     let path = match value.strip_prefix("file://") {
         // `file:///home/…` has an empty authority; `file://localhost/…` names this host.
         Some(rest) => {

@@ -165,7 +165,7 @@ fn text_value(value: ValueRef<'_>) -> Option<String> {
 
 /// `count` times from `start` to `end`, evenly spaced, the first at `start`: where prompts
 /// are placed when the format records no time per message.
-fn spread(count: usize, start: Timestamp, end: Timestamp) -> Vec<Timestamp> {
+pub(super) fn spread(count: usize, start: Timestamp, end: Timestamp) -> Vec<Timestamp> {
     let end = end.max(start);
     let span = end.as_nanosecond() - start.as_nanosecond();
     let steps = i128::try_from(count.saturating_sub(1)).unwrap_or(1).max(1);
@@ -238,7 +238,7 @@ struct Meta {
 }
 
 /// A time written as a number of ms or as text.
-fn json_time(value: &serde_json::Value) -> Option<Timestamp> {
+pub(super) fn json_time(value: &serde_json::Value) -> Option<Timestamp> {
     match value {
         serde_json::Value::Number(number) => number.as_i64().and_then(from_ms),
         serde_json::Value::String(text) => {

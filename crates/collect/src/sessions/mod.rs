@@ -1,6 +1,6 @@
 //! AI coding-agent session logs: Claude Code, OpenAI Codex CLI, Gemini CLI, GitHub
-//! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider, Factory Droid, Cline's CLI
-//! and Kilo Code's CLI.
+//! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider, Factory Droid, Cline's CLI,
+//! Kilo Code's CLI and Continue (its CLI and editor extensions).
 //!
 //! Each agent keeps its own local logs; [`read_sessions`] turns the sessions that have
 //! records since a given instant into [`SessionEvent`]s, with one [`SourceStatus`](crate::SourceStatus) per
@@ -31,6 +31,7 @@ mod amp;
 mod claude;
 mod cline;
 mod codex;
+mod continue_dev;
 mod copilot;
 mod cursor;
 mod droid;
@@ -120,6 +121,7 @@ pub fn read_sessions(
             Agent::Droid => droid::read(env, config, &mut ctx),
             Agent::Cline => cline::read(env, config, &mut ctx),
             Agent::Kilo => opencode::read_as(env, config, &mut ctx, opencode::KILO),
+            Agent::Continue => continue_dev::read(env, config, &mut ctx),
             // Read with the work trees it lives in (`read_aider`).
             Agent::Aider => continue,
         };
@@ -175,6 +177,7 @@ const RECORDED: &[(Agent, &str)] = &[
     (Agent::Qwen, "0.24.4"),
     (Agent::Cline, "3.0.65"),
     (Agent::Kilo, "7.7.7"),
+    (Agent::Continue, "1.5.47"),
 ];
 
 /// The newest version of `agent` with recorded fixtures, if any.

@@ -5,6 +5,7 @@ mod agent_amp;
 mod agent_claude;
 mod agent_cline;
 mod agent_codex;
+mod agent_continue;
 mod agent_copilot;
 mod agent_cursor;
 mod agent_droid;

@@ -3,6 +3,7 @@
 //! and `doctor`, as a new user with all of them installed would.
 
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use serde_json::Value;
 
@@ -11,8 +12,8 @@ use crate::support::Home;
 /// After the recordings made from 2026-12-01 22:00 to 2026-12-02 05:00 UTC, in the same
 /// day in Tokyo.
 const NOW: &str = "2026-12-02T18:00:00+09:00";
-/// The Monday after the later recordings (Cline's and Kilo Code's, 2026-12-05 16:31 and
-/// 17:22 UTC: Sunday the 6th in Tokyo).
+/// The Monday after the later recordings (Cline's, Kilo Code's and Continue's, 2026-12-05
+/// 16:31, 17:22 and 18:10 UTC: Sunday the 6th in Tokyo).
 const LATER: &str = "2026-12-07T09:00:00+09:00";
 const TOKYO: &str = "Asia/Tokyo";
 
@@ -28,15 +29,18 @@ fn recordings() -> Vec<PathBuf> {
     found
 }
 
-fn copy_tree(source: &Path, target: &Path) {
+/// Copies a recording's files, each last modified when the recording ended (as the agent
+/// left them): Continue places a session's end by its file's time.
+fn copy_tree(source: &Path, target: &Path, modified: SystemTime) {
     fs_err::create_dir_all(target).unwrap();
     for entry in fs_err::read_dir(source).unwrap() {
         let entry = entry.unwrap();
         let to = target.join(entry.file_name());
         if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &to);
+            copy_tree(&entry.path(), &to, modified);
         } else {
             fs_err::copy(entry.path(), &to).unwrap();
+            fs_err::File::options().write(true).open(&to).unwrap().set_modified(modified).unwrap();
         }
     }
 }
@@ -45,7 +49,9 @@ fn copy_tree(source: &Path, target: &Path) {
 fn home_with_every_agent() -> Home {
     let home = Home::new();
     for recording in recordings() {
-        copy_tree(&recording.join("home"), home.path());
+        let until: jiff::Timestamp =
+            expected(&recording)["until"].as_str().unwrap().parse().unwrap();
+        copy_tree(&recording.join("home"), home.path(), SystemTime::from(until));
     }
     home
 }
@@ -134,7 +140,7 @@ fn every_recorded_agent_is_in_every_report() {
     assert_eq!(blockers[0]["evidence"][0]["agent"], "pi");
     assert_eq!(blockers[0]["evidence"][1]["exit"], 3);
 
-    // Cline's and Kilo Code's, recorded on another day: in that day's reports and Monday's
+    // Cline's, Kilo Code's and Continue's, recorded on another day: in that day's reports and Monday's
     // standup.
     for (args, lang) in [
         (&["daily", "--date", "2026-12-06"][..], "en"),
@@ -146,19 +152,20 @@ fn every_recorded_agent_is_in_every_report() {
         all.extend(["--no-llm", "--lang", lang]);
         let run = home.run(LATER, TOKYO, &all);
         assert_eq!(run.code, 0, "{args:?}: {}", run.snapshot());
-        for name in ["Cline", "Kilo Code"] {
+        for name in ["Cline", "Kilo Code", "Continue"] {
             let line = format!("AI: {name} `");
             assert!(run.stdout.contains(&line), "{args:?} {lang} {name}\n{}", run.stdout);
         }
     }
     let run = home.run(LATER, TOKYO, &["daily", "--date", "2026-12-06", "--no-llm"]);
-    // Both ended on it; one blocker for the one command, citing the later session.
+    // All three ended on it; one blocker for the one command, citing the latest session
+    // (Continue's, placed at its prompt: its format records no time per message).
     let blockers: Vec<&str> =
         run.stdout.lines().filter(|line| line.starts_with("- Blocked?: ")).collect();
     assert_eq!(
         blockers,
         [
-            "- Blocked?: `sh check.sh` failed at 02:22 (Kilo Code session), and the session ended there"
+            "- Blocked?: `sh check.sh` failed at 03:10 (Continue session), and the session ended there"
         ],
         "{}",
         run.stdout
@@ -186,6 +193,7 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         "droid: not found",
         "cline: found · 3 files",
         "kilo: found · 1 database",
+        "continue: found · 3 files",
         "  versions seen: 7.7.7",
         "  versions seen: 2.1.197, 2.1.332",
         "  versions seen: 0.171.0",

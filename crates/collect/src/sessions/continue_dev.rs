@@ -25,6 +25,10 @@
 //!   `parsedArgs`; `output[].content`); a command that exits non-zero with output on
 //!   stderr is `errored` with `Error (exit code N): …`, one that exits non-zero
 //!   silently is `done`, as Continue itself reports it.
+//! - A command the person types in shell mode (`!ls`, seen in the interactive CLI) is
+//!   saved as an assistant message with one `Bash` call whose id is
+//!   `shell-<epoch ms>-<random>`: the one time the format records. It is read as the
+//!   session's command, at that time.
 //!
 //! **No time is recorded per message.** A session starts at its `dateCreated` and was
 //! last active when its file was last written; its prompts are spread evenly over that
@@ -105,6 +109,7 @@ struct Usage {
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 struct ToolCallState {
+    tool_call_id: OStr,
     tool_call: ToolCall,
     status: OStr,
     parsed_args: Args,
@@ -339,6 +344,8 @@ fn note_tools(draft: &mut Draft, time: Timestamp, states: &[ToolCallState]) {
             }
             Some("Bash") => {
                 let Some(command) = args.command.0.get() else { continue };
+                // Typed in shell mode (`!`): the call's id tells when.
+                let time = state.tool_call_id.0.get().and_then(shell_mode_time).unwrap_or(time);
                 let exit = match state.status.0.get() {
                     Some("done") => Some(0),
                     Some("errored") => state
@@ -385,6 +392,12 @@ fn checklist(text: &str) -> Option<Vec<Todo>> {
     (!todos.is_empty()).then_some(todos)
 }
 
+/// When a command typed in shell mode ran: its call's id is `shell-<epoch ms>-<random>`.
+fn shell_mode_time(id: &str) -> Option<Timestamp> {
+    let (millis, _) = id.strip_prefix("shell-")?.split_once('-')?;
+    Timestamp::from_millisecond(millis.parse().ok()?).ok()
+}
+
 /// The exit code in a failed `Bash` call's output: `Error (exit code N)`.
 fn exit_code(output: &str) -> Option<i64> {
     let (_, rest) = output.split_once("(exit code ")?;
@@ -412,6 +425,17 @@ mod tests {
             ]
         );
         assert!(checklist("# Plan\nno boxes here").is_none());
+    }
+
+    #[test]
+    fn a_shell_mode_call_s_id_tells_its_time() {
+        assert_eq!(
+            shell_mode_time("shell-1796494946619-3klq94"),
+            Some(Timestamp::from_millisecond(1_796_494_946_619).expect("in range"))
+        );
+        assert_eq!(shell_mode_time("call_standin_0003"), None);
+        assert_eq!(shell_mode_time("shell-soon-x"), None);
+        assert_eq!(shell_mode_time("shell-1796494946619"), None);
     }
 
     #[test]

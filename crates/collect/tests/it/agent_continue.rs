@@ -247,3 +247,30 @@ fn continue_recorded_list_and_failed_command_are_read() {
     assert_eq!(todos, &recorded_todos());
     assert_eq!(failed, &vec![("sh check.sh".to_owned(), Some(3), 1, true)]);
 }
+
+#[test]
+fn continue_a_command_typed_in_shell_mode_is_at_its_own_time() {
+    let home = Home::new();
+    home.write(&format!("{SESSIONS}/sessions.json"), index(&[(ID, "1772445600000")]));
+    // As the interactive `cn` saves `!make check`: an assistant message with one `Bash`
+    // call whose id holds the time it ran (10:07:00), after the session's one prompt.
+    let text = format!(
+        r#"{{"sessionId":"{ID}","title":"Build","workspaceDirectory":"/home/dev/app","history":[
+{{"message":{{"role":"user","content":"build it"}},"contextItems":[]}},
+{{"message":{{"role":"assistant","content":"ok","usage":{{"model":"m1"}}}},"contextItems":[]}},
+{{"message":{{"role":"assistant","content":"","toolCalls":[]}},"contextItems":[],"toolCallStates":[{{"toolCallId":"shell-1772446020000-k3x9q1","toolCall":{{"id":"shell-1772446020000-k3x9q1","type":"function","function":{{"name":"Bash","arguments":"{{\"command\":\"make check\"}}"}}}},"status":"errored","parsedArgs":{{"command":"make check"}},"output":[{{"content":"Error (exit code 2): make: *** [check] Error 1"}}]}}]}}
+]}}"#
+    );
+    write_session(&home, ID, &text, "2026-03-02T10:30:00Z");
+    let output = home.read(Agent::Continue, ts(SINCE));
+    let found = session(&output, Agent::Continue, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:00Z"]));
+    let runs: Vec<(&str, i64, _)> = found
+        .failed_commands
+        .iter()
+        .flat_map(|failed| {
+            failed.runs.iter().map(|run| (failed.command.as_str(), run.exit, run.time))
+        })
+        .collect();
+    assert_eq!(runs, [("make check", 2, ts("2026-03-02T10:07:00Z"))]);
+}

@@ -233,7 +233,7 @@ const JA_OUTCOMES: [(&str, Outcome); 13] = [
 ];
 
 /// Agents as a sentence may name them, and the display name they stand for (lowercase).
-const AGENT_NAMES: [(&str, &str); 18] = [
+const AGENT_NAMES: [(&str, &str); 20] = [
     ("claude code", "claude code"),
     ("claude", "claude code"),
     ("codex", "codex"),
@@ -252,6 +252,8 @@ const AGENT_NAMES: [(&str, &str); 18] = [
     ("kilo", "kilo code"),
     // Not the bare word: "continue" is too common a verb to be taken for the agent.
     ("continue.dev", "continue"),
+    ("roo code", "roo code"),
+    ("roo", "roo code"),
     ("pi", "pi"),
 ];
 

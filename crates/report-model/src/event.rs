@@ -63,11 +63,13 @@ pub enum Agent {
     Kilo,
     /// Continue: its CLI `cn` and its editor extensions.
     Continue,
+    /// Roo Code's VS Code extension.
+    Roo,
 }
 
 impl Agent {
     /// Every agent, in the order they are read and reported.
-    pub const ALL: [Agent; 14] = [
+    pub const ALL: [Agent; 15] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Gemini,
@@ -82,6 +84,7 @@ impl Agent {
         Agent::Cline,
         Agent::Kilo,
         Agent::Continue,
+        Agent::Roo,
     ];
 
     /// The agent's product name, as people write it.
@@ -101,12 +104,13 @@ impl Agent {
             Agent::Cline => "Cline",
             Agent::Kilo => "Kilo Code",
             Agent::Continue => "Continue",
+            Agent::Roo => "Roo Code",
         }
     }
 
     /// The short name of the config's `[sessions] agents` and of `doctor`: `claude`,
     /// `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`,
-    /// `droid`, `cline`, `kilo`, `continue`.
+    /// `droid`, `cline`, `kilo`, `continue`, `roo`.
     pub fn config_name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude",
@@ -123,6 +127,7 @@ impl Agent {
             Agent::Cline => "cline",
             Agent::Kilo => "kilo",
             Agent::Continue => "continue",
+            Agent::Roo => "roo",
         }
     }
 }

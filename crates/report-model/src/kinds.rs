@@ -95,6 +95,8 @@ pub enum Source {
     Kilo,
     /// Continue's sessions (CLI and editor extensions).
     Continue,
+    /// Roo Code's tasks.
+    Roo,
     /// zsh's history file.
     Zsh,
     /// bash's history file.
@@ -125,6 +127,7 @@ impl Source {
             Source::Cline => "cline",
             Source::Kilo => "kilo",
             Source::Continue => "continue",
+            Source::Roo => "roo",
             Source::Zsh => "zsh",
             Source::Bash => "bash",
             Source::Fish => "fish",
@@ -155,6 +158,7 @@ impl From<Agent> for Source {
             Agent::Cline => Source::Cline,
             Agent::Kilo => Source::Kilo,
             Agent::Continue => Source::Continue,
+            Agent::Roo => Source::Roo,
         }
     }
 }
@@ -172,7 +176,7 @@ impl From<Shell> for Source {
 
 impl Source {
     /// Every source, in the order `doctor` lists them.
-    pub const ALL: [Source; 19] = [
+    pub const ALL: [Source; 20] = [
         Source::Git,
         Source::Claude,
         Source::Codex,
@@ -188,6 +192,7 @@ impl Source {
         Source::Cline,
         Source::Kilo,
         Source::Continue,
+        Source::Roo,
         Source::Zsh,
         Source::Bash,
         Source::Fish,

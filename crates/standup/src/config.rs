@@ -124,6 +124,7 @@ struct SessionsFile {
     cline_home: Option<PathBuf>,
     kilo_home: Option<PathBuf>,
     continue_home: Option<PathBuf>,
+    roo_home: Option<PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -816,6 +817,7 @@ fn parse_sessions(
         (report_model::Agent::Cline, sessions.cline_home),
         (report_model::Agent::Kilo, sessions.kilo_home),
         (report_model::Agent::Continue, sessions.continue_home),
+        (report_model::Agent::Roo, sessions.roo_home),
     ]
     .into_iter()
     .filter_map(|(agent, home)| Some((agent, home?)))
@@ -1196,7 +1198,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 [sessions]
 # AI coding agents whose local logs are read. Default: all of them.
 # agents = ["claude", "codex", "gemini", "copilot", "opencode", "pi", "qwen", "cursor",
-#           "amp", "aider", "droid", "cline", "kilo", "continue"]
+#           "amp", "aider", "droid", "cline", "kilo", "continue", "roo"]
 # Claude Code roots. Default: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and
 # $XDG_CONFIG_HOME/claude.
 # claude_roots = ["~/.claude"]
@@ -1215,6 +1217,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # cline_home = "~/.cline"                     # $CLINE_DIR; sessions in data/sessions
 # kilo_home = "~/.local/share/kilo"           # $XDG_DATA_HOME/kilo
 # continue_home = "~/.continue"               # $CONTINUE_GLOBAL_DIR; sessions in sessions/
+# roo_home = "~/roo-storage"                  # Roo Code's customStoragePath; tasks in tasks/
 
 [shell]
 # Histories read: "zsh", "bash", "fish", "atuin".

@@ -52,6 +52,25 @@ use super::lenient::{LBool, LNum, OStr, Objects, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path};
 use crate::{Env, SourceStatus, fsread};
 
+/// The hosts that write sessions here (`SessionSource` of Cline's SDK, `cline/cline`
+/// 21cb8d2 `sdk/packages/core/src/types/common.ts`): the CLI, the VS Code extension's
+/// SDK build, JetBrains, … . Another is noted as unknown.
+const SOURCES: [&str; 13] = [
+    "core",
+    "cli",
+    "subagent",
+    "desktop",
+    "kanban",
+    "api",
+    "web",
+    "vscode",
+    "enterprise",
+    "ide",
+    "jetbrains",
+    "neovim",
+    "unknown",
+];
+
 /// The largest manifest read (they are a few kilobytes).
 const MANIFEST_MAX: u64 = 1 << 20;
 
@@ -192,10 +211,24 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
 
 /// Where Cline keeps its sessions, by its own variables.
 fn sessions_folder(env: &Env) -> PathBuf {
-    env.abs_var("CLINE_SESSION_DATA_DIR")
-        .or_else(|| env.abs_var("CLINE_DATA_DIR").map(|data| data.join("sessions")))
-        .or_else(|| env.abs_var("CLINE_DIR").map(|dir| dir.join("data/sessions")))
-        .unwrap_or_else(|| env.home.join(".cline/data/sessions"))
+    env.abs_var("CLINE_SESSION_DATA_DIR").unwrap_or_else(|| data_folder_of(env).join("sessions"))
+}
+
+/// Cline's data folder (`data` in the config's `cline` folder, else by its variables):
+/// its sessions, and the tasks of its standalone builds and older CLI
+/// ([`super::cline_tasks`]).
+pub(super) fn data_folder(env: &Env, config: &SessionsConfig) -> PathBuf {
+    match config.homes.get(&Agent::Cline) {
+        Some(home) => config_path(env, home).join("data"),
+        None => data_folder_of(env),
+    }
+}
+
+/// Cline's data folder by its own variables.
+fn data_folder_of(env: &Env) -> PathBuf {
+    env.abs_var("CLINE_DATA_DIR")
+        .or_else(|| env.abs_var("CLINE_DIR").map(|dir| dir.join("data")))
+        .unwrap_or_else(|| env.home.join(".cline/data"))
 }
 
 /// Reads one session's manifest and conversation; `None` when neither can be read (each
@@ -238,7 +271,7 @@ fn session_draft(
     if let Some(version) = manifest.metadata.origin.version.0.get() {
         status.note_version(version);
     }
-    if let Some(source) = manifest.source.0.get().filter(|source| *source != "cli") {
+    if let Some(source) = manifest.source.0.get().filter(|source| !SOURCES.contains(source)) {
         status.note_unknown(&format!("session source {source}"));
     }
     if let Some(mode) = manifest.metadata.origin.mode.0.get().filter(|mode| *mode != "user") {

@@ -50,12 +50,12 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use jiff::Timestamp;
-use report_model::{Agent, Todo, TodoStatus};
+use report_model::Agent;
 use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
 use super::lenient::{OStr, Objects, Text};
-use super::{Ctx, Draft, Drafts, SessionsConfig, TODOS_MAX, add_draft, config_path};
+use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path};
 use crate::{Env, SourceStatus, fsread};
 
 /// Titles Continue gives a session before it has one.
@@ -338,7 +338,7 @@ fn note_tools(draft: &mut Draft, time: Timestamp, states: &[ToolCallState]) {
         let args = args.as_ref().unwrap_or(&state.parsed_args);
         match function.name.0.get() {
             Some("Checklist") if !state.status.0.is("errored") => {
-                if let Some(todos) = args.checklist.0.get().and_then(checklist) {
+                if let Some(todos) = args.checklist.0.get().and_then(super::markdown_todos) {
                     draft.note_todos(time, todos);
                 }
             }
@@ -364,34 +364,6 @@ fn note_tools(draft: &mut Draft, time: Timestamp, states: &[ToolCallState]) {
     }
 }
 
-/// The items of a Markdown task list (`- [ ] text`, `- [x] text`, `*` or `+` bullets);
-/// `None` when it has none.
-fn checklist(text: &str) -> Option<Vec<Todo>> {
-    let mut todos = Vec::new();
-    for line in text.lines() {
-        if todos.len() >= TODOS_MAX {
-            break;
-        }
-        let line = line.trim_start();
-        let Some(rest) = line.strip_prefix(['-', '*', '+']) else { continue };
-        let rest = rest.trim_start();
-        let (status, item) = if let Some(item) = rest.strip_prefix("[ ]") {
-            (TodoStatus::Pending, item)
-        } else if let Some(item) = rest.strip_prefix("[x]").or_else(|| rest.strip_prefix("[X]")) {
-            (TodoStatus::Completed, item)
-        } else {
-            continue;
-        };
-        let item = item.trim();
-        if item.is_empty() {
-            continue;
-        }
-        let text = item.chars().take(super::RAW_TODO_MAX_CHARS).collect();
-        todos.push(Todo { text, status });
-    }
-    (!todos.is_empty()).then_some(todos)
-}
-
 /// When a command typed in shell mode ran: its call's id is `shell-<epoch ms>-<random>`.
 fn shell_mode_time(id: &str) -> Option<Timestamp> {
     let (millis, _) = id.strip_prefix("shell-")?.split_once('-')?;
@@ -408,24 +380,6 @@ fn exit_code(output: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_checklist_is_read_line_by_line() {
-        let todos = checklist("- [x] Read the README\n- [ ] Add a test\n  * [X] nested done\nnot an item\n- [ ]   \n+ [ ] plus")
-            .expect("items");
-        let read: Vec<(&str, TodoStatus)> =
-            todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect();
-        assert_eq!(
-            read,
-            [
-                ("Read the README", TodoStatus::Completed),
-                ("Add a test", TodoStatus::Pending),
-                ("nested done", TodoStatus::Completed),
-                ("plus", TodoStatus::Pending),
-            ]
-        );
-        assert!(checklist("# Plan\nno boxes here").is_none());
-    }
 
     #[test]
     fn a_shell_mode_call_s_id_tells_its_time() {

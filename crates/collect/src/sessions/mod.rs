@@ -30,6 +30,7 @@ mod aider;
 mod amp;
 mod claude;
 mod cline;
+mod cline_tasks;
 mod codex;
 mod continue_dev;
 mod copilot;
@@ -119,8 +120,15 @@ pub fn read_sessions(
             Agent::Cursor => cursor::read(env, config, &mut ctx),
             Agent::Amp => amp::read(env, config, &mut ctx),
             Agent::Droid => droid::read(env, config, &mut ctx),
-            Agent::Cline => cline::read(env, config, &mut ctx),
-            Agent::Kilo => opencode::read_as(env, config, &mut ctx, opencode::KILO),
+            Agent::Cline => merged(
+                cline::read(env, config, &mut ctx),
+                cline_tasks::read(env, config, &mut ctx, cline_tasks::CLINE),
+            ),
+            Agent::Kilo => merged(
+                opencode::read_as(env, config, &mut ctx, opencode::KILO),
+                cline_tasks::read(env, config, &mut ctx, cline_tasks::KILO),
+            ),
+            Agent::Roo => cline_tasks::read(env, config, &mut ctx, cline_tasks::ROO),
             Agent::Continue => continue_dev::read(env, config, &mut ctx),
             // Read with the work trees it lives in (`read_aider`).
             Agent::Aider => continue,
@@ -130,6 +138,30 @@ pub fn read_sessions(
     }
     output.warnings = ctx.warnings;
     output
+}
+
+/// One agent's sessions read from two stores (Cline's CLI and its editor extension's
+/// tasks): the sessions of both, one status naming both.
+fn merged(
+    (mut drafts, mut status): (Drafts, crate::SourceStatus),
+    (more, other): (Drafts, crate::SourceStatus),
+) -> (Drafts, crate::SourceStatus) {
+    for draft in more.into_values() {
+        add_draft(&mut drafts, draft);
+    }
+    status.found |= other.found;
+    status.locations.extend(other.locations);
+    status.files += other.files;
+    status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
+    status.limits.extend(other.limits);
+    status.notes.extend(other.notes);
+    for version in &other.versions {
+        status.note_version(version);
+    }
+    for unknown in &other.unknown {
+        status.note_unknown(unknown);
+    }
+    (drafts, status)
 }
 
 /// Reads Aider's histories (`.aider.input.history`, kept at the root of the work tree
@@ -705,6 +737,34 @@ pub fn shorten_title(raw: &str) -> (String, bool) {
         }
     };
     (format!("{}…", cut.trim_end()), true)
+}
+
+/// The items of a Markdown task list (`- [ ] text`, `- [x] text`, `*` or `+` bullets), as
+/// Continue's `Checklist` and Cline's focus chain write it; `None` when it has none.
+fn markdown_todos(text: &str) -> Option<Vec<Todo>> {
+    let mut todos = Vec::new();
+    for line in text.lines() {
+        if todos.len() >= TODOS_MAX {
+            break;
+        }
+        let line = line.trim_start();
+        let Some(rest) = line.strip_prefix(['-', '*', '+']) else { continue };
+        let rest = rest.trim_start();
+        let (status, item) = if let Some(item) = rest.strip_prefix("[ ]") {
+            (TodoStatus::Pending, item)
+        } else if let Some(item) = rest.strip_prefix("[x]").or_else(|| rest.strip_prefix("[X]")) {
+            (TodoStatus::Completed, item)
+        } else {
+            continue;
+        };
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        let text = item.chars().take(RAW_TODO_MAX_CHARS).collect();
+        todos.push(Todo { text, status });
+    }
+    (!todos.is_empty()).then_some(todos)
 }
 
 /// A path from a configuration value or an environment variable, `~/` expanded.

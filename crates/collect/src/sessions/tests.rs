@@ -1,5 +1,5 @@
-use super::{dedup_paths, failed_commands, shorten_title};
-use report_model::{FAILED_COMMANDS_MAX, FAILED_RUNS_MAX, FailedCommand, FailedRun};
+use super::{dedup_paths, failed_commands, markdown_todos, shorten_title};
+use report_model::{FAILED_COMMANDS_MAX, FAILED_RUNS_MAX, FailedCommand, FailedRun, TodoStatus};
 
 fn at(second: i64) -> jiff::Timestamp {
     jiff::Timestamp::from_second(1_800_000_000 + second).expect("in range")
@@ -148,4 +148,21 @@ fn paths_are_deduplicated_in_order_as_paths_compare() {
         unique.iter().map(|p| p.as_os_str()).collect::<Vec<_>>(),
         scanned.iter().map(|p| p.as_os_str()).collect::<Vec<_>>()
     );
+}
+#[test]
+fn a_checklist_is_read_line_by_line() {
+    let todos = markdown_todos("- [x] Read the README\n- [ ] Add a test\n  * [X] nested done\nnot an item\n- [ ]   \n+ [ ] plus")
+            .expect("items");
+    let read: Vec<(&str, TodoStatus)> =
+        todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect();
+    assert_eq!(
+        read,
+        [
+            ("Read the README", TodoStatus::Completed),
+            ("Add a test", TodoStatus::Pending),
+            ("nested done", TodoStatus::Completed),
+            ("plus", TodoStatus::Pending),
+        ]
+    );
+    assert!(markdown_todos("# Plan\nno boxes here").is_none());
 }

@@ -4,6 +4,7 @@ mod agent_aider;
 mod agent_amp;
 mod agent_claude;
 mod agent_cline;
+mod agent_cline_tasks;
 mod agent_codex;
 mod agent_continue;
 mod agent_copilot;

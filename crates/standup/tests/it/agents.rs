@@ -225,3 +225,67 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         run.stdout
     );
 }
+
+/// Roo Code's task, as its extension writes it (`ui_messages.json`,
+/// `api_conversation_history.json`, `history_item.json`), under `storage`.
+fn write_roo_task(home: &Home, storage: &str) {
+    // 2026-12-02 10:00 Tokyo, in epoch milliseconds.
+    let t0: i64 = 1_796_173_200_000;
+    let todos = r#"{\"tool\":\"updateTodoList\",\"todos\":[{\"id\":\"1\",\"content\":\"Add backoff\",\"status\":\"completed\"},{\"id\":\"2\",\"content\":\"Test the timeout path\",\"status\":\"pending\"}]}"#;
+    let task = format!("{storage}/tasks/019c-roo");
+    home.write(
+        &format!("{task}/ui_messages.json"),
+        &format!(
+            r#"[{{"ts":{t0},"type":"say","say":"text","text":"Add retries to the HTTP client"}},
+{{"ts":{},"type":"ask","ask":"tool","text":"{todos}"}},
+{{"ts":{},"type":"ask","ask":"command","text":"cargo test -p client"}}]"#,
+            t0 + 5_000,
+            t0 + 9_000
+        ),
+    );
+    home.write(
+        &format!("{task}/api_conversation_history.json"),
+        &format!(
+            r#"[{{"role":"user","content":[{{"type":"text","text":"<environment_details>\n<model>claude-sonnet-4-5</model>\n</environment_details>"}}],"ts":{t0}}},
+{{"role":"assistant","content":[{{"type":"tool_use","id":"t1","name":"execute_command","input":{{"command":"cargo test -p client"}}}}]}},
+{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":"Command executed in terminal within working directory '/w'. Exit code: 101\nOutput:\nfailed"}}],"ts":{}}}]"#,
+            t0 + 20_000
+        ),
+    );
+    let workspace = home.path().join("src/client");
+    home.write(
+        &format!("{task}/history_item.json"),
+        &format!(r#"{{"id":"019c-roo","workspace":"{}"}}"#, workspace.display()),
+    );
+}
+
+#[test]
+fn an_editor_extension_s_tasks_are_in_the_report() {
+    let home = Home::new();
+    home.repo("src/client");
+    write_roo_task(&home, ".config/Code/User/globalStorage/rooveterinaryinc.roo-cline");
+    let run = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    for line in [
+        "## client · no commits · 1 AI session, 1 prompt",
+        "- AI: Roo Code `Add retries to the HTTP client` (1 prompt, claude-sonnet-4-5)",
+        "- Blocked?: `cargo test -p client` failed at 10:00 (Roo Code session), and the session ended there",
+        "- Next: Test the timeout path (Roo Code `019c-roo`)",
+    ] {
+        assert!(run.stdout.lines().any(|got| got.starts_with(line)), "{line}\n{}", run.stdout);
+    }
+    // Switched off by name; moved with `roo_home` (its `customStoragePath`).
+    home.config("[sessions]\nagents = [\"claude\"]\n");
+    let run = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
+    assert!(!run.stdout.contains("Roo Code"), "{}", run.stdout);
+    let home = Home::new();
+    home.repo("src/client");
+    write_roo_task(&home, "roo-storage");
+    let run = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
+    assert!(!run.stdout.contains("Roo Code"), "{}", run.stdout);
+    home.config("[sessions]\nroo_home = \"~/roo-storage\"\n");
+    let run = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
+    assert!(run.stdout.contains("- AI: Roo Code `Add retries"), "{}", run.stdout);
+    let doctor = home.run(NOW, TOKYO, &["doctor"]);
+    assert!(doctor.stdout.contains("roo: found · 1 file · 1 session today"), "{}", doctor.stdout);
+}

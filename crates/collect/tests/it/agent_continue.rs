@@ -274,3 +274,43 @@ fn continue_a_command_typed_in_shell_mode_is_at_its_own_time() {
         .collect();
     assert_eq!(runs, [("make check", 2, ts("2026-03-02T10:07:00Z"))]);
 }
+
+#[test]
+fn continue_a_failure_fixed_later_is_not_open_and_an_errored_list_is_not_kept() {
+    let home = Home::new();
+    home.write(&format!("{SESSIONS}/sessions.json"), index(&[(ID, "1772445600000")]));
+    let bash = |id: &str, status: &str, output: &str| {
+        format!(
+            r#"{{"toolCallId":"{id}","toolCall":{{"id":"{id}","type":"function","function":{{"name":"Bash","arguments":"{{\"command\":\"npm run lint\"}}"}}}},"status":"{status}","parsedArgs":{{"command":"npm run lint"}},"output":[{{"content":"{output}"}}]}}"#
+        )
+    };
+    let checklist = |id: &str, status: &str, list: &str| {
+        format!(
+            r#"{{"toolCallId":"{id}","toolCall":{{"id":"{id}","type":"function","function":{{"name":"Checklist","arguments":"{{}}"}}}},"status":"{status}","parsedArgs":{{"checklist":"{list}"}}}}"#
+        )
+    };
+    let text = format!(
+        r#"{{"sessionId":"{ID}","title":"Lint","workspaceDirectory":"/home/dev/app","history":[
+{{"message":{{"role":"user","content":"fix the lint"}},"contextItems":[]}},
+{{"message":{{"role":"assistant","content":""}},"contextItems":[],"toolCallStates":[{},{}]}},
+{{"message":{{"role":"user","content":"again"}},"contextItems":[]}},
+{{"message":{{"role":"assistant","content":""}},"contextItems":[],"toolCallStates":[{},{}]}}
+]}}"#,
+        bash("c1", "errored", "Error (exit code 1): 3 problems"),
+        checklist("c2", "done", "- [ ] Fix the lint"),
+        bash("c3", "done", "ok"),
+        checklist("c4", "errored", "- [x] Fix the lint"),
+    );
+    write_session(&home, ID, &text, "2026-03-02T10:30:00Z");
+    // Neither a file hidden by its dot nor a folder named like a session is one.
+    write_session(&home, ".draft", "not json", "2026-03-02T10:30:00Z");
+    fs_err::create_dir_all(home.path().join(format!("{SESSIONS}/folder.json"))).unwrap();
+    let output = home.read(Agent::Continue, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(status(&output, Agent::Continue).files, 1);
+    let found = session(&output, Agent::Continue, ID);
+    assert!(found.failed_commands.is_empty(), "it passed at 10:30: {:?}", found.failed_commands);
+    let todos: Vec<(&str, TodoStatus)> =
+        found.todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect();
+    assert_eq!(todos, [("Fix the lint", TodoStatus::Pending)], "the errored call wrote nothing");
+}

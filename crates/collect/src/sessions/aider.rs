@@ -12,7 +12,10 @@
 //!   stored. Besides prompts it holds the answers to Aider's yes/no questions
 //!   (`confirm_ask` reads them at the same prompt: any prefix of `yes`, `no`, `all`,
 //!   `skip`, `don't`), commands (`/add`, `/drop`, `!ls`, …), and `/run <command>`
-//!   lines Aider records itself after running a shell command the model suggested. A
+//!   lines Aider records itself after running a shell command the model suggested
+//!   (what Aider adds itself, `--message` and `/run`, is written twice, microseconds
+//!   apart, seen in Aider 0.86.2's own files: one of two equal entries under a second
+//!   apart is read). A
 //!   multi-line input typed between `{` (or `{tag`) and `}` (or `tag}`) is stored one
 //!   entry per line. `--message` text is stored as an entry too.
 //! - Commands are matched by unique prefix (`/as` is `/ask`). Only `/ask`, `/code`,
@@ -253,12 +256,26 @@ struct Sessions<'a> {
     runs: &'a Runs,
     since: Timestamp,
     block: Option<Block>,
+    /// The previous entry outside a block: its time and text.
+    previous: Option<(Timestamp, String)>,
 }
 
 impl Sessions<'_> {
     /// Places one complete entry in its session.
     fn add(&mut self, entry: &Entry) {
         let Some((civil, time)) = entry.time else { return };
+        // Aider writes what it adds itself (`--message`, `/run` lines) twice, a few
+        // microseconds apart: once to the file and once through prompt_toolkit's history
+        // of the same file (`InputOutput.add_to_input_history`). One entry is kept.
+        if self.block.is_none() {
+            let twice = self.previous.as_ref().is_some_and(|(before, text)| {
+                *text == entry.text && time.duration_since(*before).as_secs() < 1
+            });
+            self.previous = Some((time, entry.text.clone()));
+            if twice {
+                return;
+            }
+        }
         let (id, models) = match self.runs.at(time) {
             Some((_, label, models)) => {
                 (format!("aider:{label}:{}", self.tree.display()), models.as_slice())
@@ -348,7 +365,8 @@ fn read_input_history(
     zone: &TimeZone,
 ) {
     let path = tree.join(INPUT_HISTORY);
-    let mut sessions = Sessions { drafts, tree, runs, since: ctx.since, block: None };
+    let mut sessions =
+        Sessions { drafts, tree, runs, since: ctx.since, block: None, previous: None };
     let mut entry: Option<Entry> = None;
     let mut malformed = Malformed::default();
     jsonl::for_each_line(ctx, &path, |bytes, number, _| {

@@ -324,3 +324,33 @@ fn aider_a_multi_line_input_reads_as_its_lines_joined() {
     assert_eq!(output.events.len(), 1, "{:?}", output.events);
     assert_eq!(output.events[0].title, "add a cache for the sessions and test it");
 }
+
+#[test]
+fn aider_s_own_double_write_of_a_message_is_one_prompt() {
+    // As `aider --message …` 0.86.2 wrote it (the entry twice, 52 µs apart: once by
+    // `add_to_input_history`, once through prompt_toolkit's history of the same file),
+    // then the same words typed again two seconds later, which are a prompt of their own.
+    let input = "
+# 2026-03-02 19:00:45.972015
++Summarize this repository in one sentence
+
+# 2026-03-02 19:00:45.972067
++Summarize this repository in one sentence
+
+# 2026-03-02 19:00:47.000001
++Summarize this repository in one sentence
+";
+    let home = tokyo();
+    write(&home, "app", ".aider.input.history", input);
+    write(
+        &home,
+        "app",
+        ".aider.chat.history.md",
+        "\n# aider chat started at 2026-03-02 19:00:42\n\n> Aider v0.86.2  \n",
+    );
+    let output = read(&home, &["app"], ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let tree = home.path().join("app");
+    let run = session(&output, Agent::Aider, &id("2026-03-02T19:00:42", &tree));
+    assert_eq!(run.prompts, times(&["2026-03-02T10:00:45.972015Z", "2026-03-02T10:00:47.000001Z"]));
+}

@@ -12,12 +12,23 @@ use super::server::MODEL;
 /// The API key every agent is given: plainly not a real secret of any provider.
 pub(crate) const TEST_KEY: &str = "standin-test-key-not-a-secret";
 
-/// One npm agent.
+/// Where an agent's package comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Registry {
+    /// npm, installed with `npm install --prefix`.
+    Npm,
+    /// PyPI, installed with pip into a virtual environment of its own.
+    Pypi,
+}
+
+/// One agent.
 pub(crate) struct Spec {
     /// The folder name under `fixtures/agents/` ([`report_model::Agent::config_name`]).
     pub(crate) name: &'static str,
-    /// The npm package.
+    /// The package.
     pub(crate) package: &'static str,
+    /// Its registry.
+    pub(crate) registry: Registry,
     /// The version recorded by default (the one measured).
     pub(crate) pinned: &'static str,
     /// The command the package installs.
@@ -25,6 +36,9 @@ pub(crate) struct Spec {
     /// The files and folders (relative to HOME) that hold its sessions: only these are
     /// kept.
     pub(crate) keep: &'static [&'static str],
+    /// The files it writes in the repository it runs in (Aider's histories), kept in
+    /// the fixture's `repo/`.
+    pub(crate) repo_keep: &'static [&'static str],
 }
 
 /// The agents, in the order they are recorded.
@@ -32,13 +46,16 @@ pub(crate) const SPECS: &[Spec] = &[
     Spec {
         name: "claude",
         package: "@anthropic-ai/claude-code",
+        registry: Registry::Npm,
         pinned: "2.1.197",
         bin: "claude",
         keep: &[".claude/projects", ".claude/history.jsonl", ".claude/sessions"],
+        repo_keep: &[],
     },
     Spec {
         name: "codex",
         package: "@openai/codex",
+        registry: Registry::Npm,
         pinned: "0.171.0",
         bin: "codex",
         keep: &[
@@ -49,17 +66,21 @@ pub(crate) const SPECS: &[Spec] = &[
             ".codex/state_",
             ".codex/thread_history_",
         ],
+        repo_keep: &[],
     },
     Spec {
         name: "gemini",
         package: "@google/gemini-cli",
+        registry: Registry::Npm,
         pinned: "0.61.0",
         bin: "gemini",
         keep: &[".gemini/tmp", ".gemini/projects.json", ".gemini/history"],
+        repo_keep: &[],
     },
     Spec {
         name: "copilot",
         package: "@github/copilot",
+        registry: Registry::Npm,
         pinned: "1.0.102",
         bin: "copilot",
         keep: &[
@@ -68,10 +89,12 @@ pub(crate) const SPECS: &[Spec] = &[
             ".copilot/session-store.db",
             ".copilot/command-history-state.json",
         ],
+        repo_keep: &[],
     },
     Spec {
         name: "opencode",
         package: "opencode-ai",
+        registry: Registry::Npm,
         pinned: "1.18.33",
         bin: "opencode",
         keep: &[
@@ -79,43 +102,68 @@ pub(crate) const SPECS: &[Spec] = &[
             ".local/share/opencode/storage",
             ".local/state/opencode/prompt-history.jsonl",
         ],
+        repo_keep: &[],
     },
     Spec {
         name: "pi",
         package: "@mariozechner/pi-coding-agent",
+        registry: Registry::Npm,
         pinned: "0.73.1",
         bin: "pi",
         keep: &[".pi/agent/sessions"],
+        repo_keep: &[],
     },
     Spec {
         name: "qwen",
         package: "@qwen-code/qwen-code",
+        registry: Registry::Npm,
         pinned: "0.24.4",
         bin: "qwen",
         keep: &[".qwen/projects", ".qwen/tmp", ".qwen/projects.json"],
+        repo_keep: &[],
     },
     Spec {
         name: "kilo",
         package: "@kilocode/cli",
+        registry: Registry::Npm,
         pinned: "7.7.7",
         bin: "kilo",
         keep: &[".local/share/kilo/kilo", ".local/share/kilo/storage"],
+        repo_keep: &[],
     },
     Spec {
         name: "cline",
         package: "cline",
+        registry: Registry::Npm,
         pinned: "3.0.65",
         bin: "cline",
         keep: &[".cline/data/sessions"],
+        repo_keep: &[],
     },
     Spec {
         name: "continue",
         package: "@continuedev/cli",
+        registry: Registry::Npm,
         pinned: "1.5.47",
         bin: "cn",
         keep: &[".continue/sessions"],
+        repo_keep: &[],
+    },
+    Spec {
+        name: "aider",
+        package: "aider-chat",
+        registry: Registry::Pypi,
+        pinned: "0.86.2",
+        bin: "aider",
+        keep: &[],
+        repo_keep: &[".aider.input.history", ".aider.chat.history.md"],
     },
 ];
+
+/// The model the reader names for the stand-in's: Aider's carries litellm's provider.
+pub(crate) fn expected_model(spec: &Spec) -> String {
+    if spec.name == "aider" { format!("openai/{MODEL}") } else { MODEL.to_owned() }
+}
 
 /// Writes the agent's configuration into the temp home, pointing it at the stand-in.
 pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> anyhow::Result<()> {
@@ -224,6 +272,19 @@ fn opencode_config(base: &str, schema: &str) -> Value {
     })
 }
 
+/// Aider's flags besides the model and the message: no questions, no commits, no
+/// network, plain output.
+const AIDER_FLAGS: [&str; 8] = [
+    "--yes-always",
+    "--no-auto-commits",
+    "--no-gitignore",
+    "--no-check-update",
+    "--no-show-release-notes",
+    "--no-show-model-warnings",
+    "--analytics-disable",
+    "--no-pretty",
+];
+
 /// The arguments and environment of one run of `prompt`.
 pub(crate) fn invocation(
     spec: &Spec,
@@ -320,6 +381,19 @@ pub(crate) fn invocation(
         "continue" => {
             (owned(&["-p", prompt, "--auto"]), vars(&[("CONTINUE_CLI_ENABLE_TELEMETRY", "0")]))
         }
+        "aider" => (
+            [&["--model", &format!("openai/{MODEL}"), "--message", prompt][..], &AIDER_FLAGS]
+                .concat()
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+            vars(&[
+                ("OPENAI_API_BASE", &v1),
+                ("OPENAI_API_KEY", TEST_KEY),
+                // litellm fetches its model table from GitHub unless told not to.
+                ("LITELLM_LOCAL_MODEL_COST_MAP", "True"),
+            ]),
+        ),
         _ => (owned(&[prompt]), Vec::new()),
     }
 }
@@ -400,6 +474,17 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
                 let path = entry?.path();
                 if path.is_dir() {
                     ids.extend(path.file_name().and_then(|name| name.to_str()).map(str::to_owned));
+                }
+            }
+        }
+        "aider" => {
+            // Aider has no session id: the reader names a run by the time its chat
+            // history's header gives and the work tree.
+            let chat = Path::new(super::REPO).join(".aider.chat.history.md");
+            let text = fs_err::read_to_string(&chat).unwrap_or_default();
+            for line in text.lines() {
+                if let Some(start) = line.strip_prefix("# aider chat started at ") {
+                    ids.insert(format!("aider:{}:{}", start.replacen(' ', "T", 1), super::REPO));
                 }
             }
         }

@@ -33,8 +33,8 @@ use anyhow::{Context as _, bail};
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
-use agents::{SPECS, Spec};
-use server::{FAILING_COMMAND, MODEL, SHELL_TOOLS, Script, Server, TODO_TOOLS, TODOS};
+use agents::{Registry, SPECS, Spec};
+use server::{FAILING_COMMAND, SHELL_TOOLS, Script, Server, TODO_TOOLS, TODOS};
 
 /// The scratch repository the agents run in (recreated each time: the recorded cwd).
 pub(crate) const REPO: &str = "/tmp/standup-agents/repo";
@@ -91,7 +91,7 @@ pub(crate) fn record_agents(root: &Path, args: &[String]) -> anyhow::Result<()> 
     for spec in SPECS.iter().filter(|spec| only.as_deref().is_none_or(|only| only == spec.name)) {
         let version = match &version {
             Some(version) => version.clone(),
-            None if latest => npm_latest(spec)?,
+            None if latest => latest_version(spec)?,
             None => spec.pinned.to_owned(),
         };
         eprintln!("\n== {} {}@{version}", spec.name, spec.package);
@@ -134,18 +134,37 @@ pub(crate) fn record_agents(root: &Path, args: &[String]) -> anyhow::Result<()> 
     Ok(())
 }
 
-fn npm_latest(spec: &Spec) -> anyhow::Result<String> {
-    let output = Command::new("npm")
-        .args(["view", spec.package, "version"])
-        .stdin(Stdio::null())
-        .output()
-        .context("running npm view")?;
-    anyhow::ensure!(output.status.success(), "npm view {} failed", spec.package);
-    let version = String::from_utf8(output.stdout)?.trim().to_owned();
+/// The newest release on the agent's registry (`npm view`, `pip index versions`).
+fn latest_version(spec: &Spec) -> anyhow::Result<String> {
+    let mut command = match spec.registry {
+        Registry::Npm => {
+            let mut command = Command::new("npm");
+            command.args(["view", spec.package, "version"]);
+            command
+        }
+        Registry::Pypi => {
+            let mut command = Command::new("python3");
+            command.args(["-m", "pip", "index", "versions", spec.package]);
+            command
+        }
+    };
+    let output = command.stdin(Stdio::null()).output().context("asking the registry")?;
+    anyhow::ensure!(output.status.success(), "asking for {}'s versions failed", spec.package);
+    let text = String::from_utf8(output.stdout)?;
+    // pip: `aider-chat (0.86.2)` on its first line.
+    let version = match spec.registry {
+        Registry::Npm => text.trim().to_owned(),
+        Registry::Pypi => text
+            .lines()
+            .next()
+            .and_then(|line| line.split_once('(')?.1.split_once(')'))
+            .map(|(version, _)| version.to_owned())
+            .unwrap_or_default(),
+    };
     anyhow::ensure!(
         !version.is_empty()
             && version.chars().all(|c| c.is_ascii_alphanumeric() || ".-+".contains(c)),
-        "npm view {} gave {version:?}",
+        "the registry's newest {} is {version:?}",
         spec.package
     );
     Ok(version)
@@ -154,6 +173,9 @@ fn npm_latest(spec: &Spec) -> anyhow::Result<String> {
 /// Installs the package unless it already is; returns the folder of its commands.
 fn install(root: &Path, spec: &Spec, version: &str) -> anyhow::Result<PathBuf> {
     let prefix = root.join("target/agents").join(spec.name).join(version);
+    if spec.registry == Registry::Pypi {
+        return pip_install(&prefix, spec, version);
+    }
     let bin = prefix.join("node_modules/.bin");
     if bin.join(spec.bin).exists() {
         return Ok(bin);
@@ -176,6 +198,34 @@ fn install(root: &Path, spec: &Spec, version: &str) -> anyhow::Result<PathBuf> {
         prefix.display()
     );
     anyhow::ensure!(bin.join(spec.bin).exists(), "npm install made no {}", spec.bin);
+    Ok(bin)
+}
+
+/// Installs a PyPI package into a virtual environment of its own under `prefix`.
+fn pip_install(prefix: &Path, spec: &Spec, version: &str) -> anyhow::Result<PathBuf> {
+    let venv = prefix.join("venv");
+    let bin = venv.join("bin");
+    if bin.join(spec.bin).exists() {
+        return Ok(bin);
+    }
+    fs_err::create_dir_all(prefix)?;
+    eprintln!("installing {}=={version} into {}", spec.package, venv.display());
+    let log = fs_err::File::create(prefix.join("pip-install.log"))?;
+    let run = |command: &mut Command| -> anyhow::Result<()> {
+        let status = command
+            .stdin(Stdio::null())
+            .stdout(log.try_clone()?.into_file())
+            .stderr(log.try_clone()?.into_file())
+            .status()?;
+        anyhow::ensure!(status.success(), "see {}/pip-install.log", prefix.display());
+        Ok(())
+    };
+    run(Command::new("python3").args(["-m", "venv"]).arg(&venv)).context("python3 -m venv")?;
+    run(Command::new(bin.join("pip"))
+        .args(["install", "--quiet", "--disable-pip-version-check"])
+        .arg(format!("{}=={version}", spec.package)))
+    .context("pip install")?;
+    anyhow::ensure!(bin.join(spec.bin).exists(), "pip install made no {}", spec.bin);
     Ok(bin)
 }
 
@@ -307,11 +357,12 @@ fn record_one(
     drop(server);
     let fixture = root.join("fixtures/agents").join(spec.name).join(version);
     save(spec, &home, &fixture, &work)?;
+    save_repo_files(spec, &repo, &fixture)?;
     let expected = json!({
         "agent": spec.name,
         "package": spec.package,
         "version": version,
-        "node": node_version(),
+        "node": if spec.registry == Registry::Npm { node_version() } else { String::new() },
         "recorded_by": "cargo xtask record-agents (a loopback stand-in model server)",
         "since": started.to_string(),
         "until": until.to_string(),
@@ -322,7 +373,7 @@ fn record_one(
             "title": session.title,
             "title_from": session.title_from,
             "cwd": REPO,
-            "model": MODEL,
+            "model": agents::expected_model(spec),
             "since": session.since.to_string(),
             "until": session.until.to_string(),
             "todos": if session.called.iter().any(|name| TODO_TOOLS.contains(&name.as_str())) {
@@ -537,6 +588,20 @@ fn save(spec: &Spec, home: &Path, fixture: &Path, work: &Path) -> anyhow::Result
     Ok(())
 }
 
+/// Copies the files the agent keeps in the repository it ran in to `fixture/repo/`.
+fn save_repo_files(spec: &Spec, repo: &Path, fixture: &Path) -> anyhow::Result<()> {
+    for name in spec.repo_keep {
+        let from = repo.join(name);
+        if from.exists() {
+            let to = fixture.join("repo").join(name);
+            fs_err::create_dir_all(to.parent().context("file has a parent")?)?;
+            fs_err::copy(&from, &to)?;
+            eprintln!("kept\t{}\trepo/{name}", fs_err::metadata(&from)?.len());
+        }
+    }
+    Ok(())
+}
+
 /// Reads the recording back with the collect readers; returns the differences from
 /// `expected.json` and the record types they do not know.
 pub(crate) fn check(spec: &Spec, fixture: &Path) -> anyhow::Result<Vec<String>> {
@@ -548,9 +613,23 @@ pub(crate) fn check(spec: &Spec, fixture: &Path) -> anyhow::Result<Vec<String>> 
         serde_json::from_str(&fs_err::read_to_string(fixture.join("expected.json"))?)?;
     let since: Timestamp =
         expected["since"].as_str().context("expected.json has no since")?.parse()?;
-    let env = collect::Env::new(fixture.join("home"));
+    // Aider's times are the machine's local time: recorded with `TZ=UTC`.
+    let env = collect::Env::new(fixture.join("home")).with_var("TZ", "UTC".to_owned());
     let config = collect::sessions::SessionsConfig { agents: vec![agent], ..Default::default() };
-    let output = collect::sessions::read_sessions(&env, &config, since);
+    let mut output = collect::sessions::read_sessions(&env, &config, since);
+    if fixture.join("repo").is_dir() {
+        // Files of the repository the agent ran in (Aider's): read in the fixture's copy,
+        // then named by the scratch repository's path as when they were written.
+        let tree = fixture.join("repo");
+        let mut aider =
+            collect::sessions::read_aider(&env, &config, std::slice::from_ref(&tree), since);
+        for event in &mut aider.events {
+            event.session_id = event.session_id.replace(&tree.display().to_string(), REPO);
+            event.cwd = Some(PathBuf::from(REPO));
+        }
+        output.events.extend(aider.events);
+        output.warnings.extend(aider.warnings);
+    }
     let mut notes = Vec::new();
     for status in &output.statuses {
         for unknown in &status.unknown {

@@ -210,6 +210,7 @@ const RECORDED: &[(Agent, &str)] = &[
     (Agent::Cline, "3.0.65"),
     (Agent::Kilo, "7.7.7"),
     (Agent::Continue, "1.5.47"),
+    (Agent::Aider, "0.86.2"),
 ];
 
 /// The newest version of `agent` with recorded fixtures, if any.

@@ -11,12 +11,15 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use collect::sessions::{newest_recorded, version_newer};
+use collect::sessions::{SessionsConfig, newest_recorded, read_aider, version_newer};
 use jiff::Timestamp;
 use report_model::Agent;
 use serde_json::Value;
 
 use crate::support::{Home, copy_tree, fixtures};
+
+/// The scratch repository the agents ran in (`xtask/src/record/mod.rs` `REPO`).
+const SCRATCH_REPO: &str = "/tmp/standup-agents/repo";
 
 /// One recording: `fixtures/agents/<agent>/<version>/`.
 struct Recording {
@@ -83,13 +86,31 @@ fn mismatches(recording: &Recording) -> Vec<String> {
     let until: Timestamp = text(&expected, "until").parse().expect("until is a timestamp");
     assert!(since < until, "{label}: since {since} is not before until {until}");
     // Every file modified inside the recording's window, as the agent left it.
-    let home = Home::new();
-    copy_tree(
-        &recording.folder.join("home"),
-        home.path(),
-        to_system(since.saturating_add(jiff::SignedDuration::from_secs(1)).expect("in range")),
-    );
-    let output = home.read(agent, since);
+    // Aider's times are the machine's local time: it was recorded with `TZ=UTC`.
+    let home = Home::new().var("TZ", "UTC");
+    let written =
+        to_system(since.saturating_add(jiff::SignedDuration::from_secs(1)).expect("in range"));
+    if recording.folder.join("home").is_dir() {
+        copy_tree(&recording.folder.join("home"), home.path(), written);
+    }
+    let mut output = home.read(agent, since);
+    if recording.folder.join("repo").is_dir() {
+        // The files an agent keeps in the repository it ran in (Aider's), read in a copy
+        // and named by the scratch repository's path, where they were written.
+        let tree = home.path().join("repo");
+        copy_tree(&recording.folder.join("repo"), &tree, written);
+        let config = SessionsConfig { agents: vec![agent], ..SessionsConfig::default() };
+        let mut aider = read_aider(&home.env(), &config, std::slice::from_ref(&tree), since);
+        for event in &mut aider.events {
+            event.session_id = event.session_id.replace(&tree.display().to_string(), SCRATCH_REPO);
+            event.cwd = event
+                .cwd
+                .take()
+                .map(|cwd| if cwd == tree { PathBuf::from(SCRATCH_REPO) } else { cwd });
+        }
+        output.events.extend(aider.events);
+        output.warnings.extend(aider.warnings);
+    }
     for warning in &output.warnings {
         found.push(format!("{label}: warning {warning:?}"));
     }

@@ -13,7 +13,8 @@ use crate::support::Home;
 /// day in Tokyo.
 const NOW: &str = "2026-12-02T18:00:00+09:00";
 /// The Monday after the later recordings (Cline's, Kilo Code's and Continue's, 2026-12-05
-/// 16:31, 17:22 and 18:10 UTC: Sunday the 6th in Tokyo).
+/// 16:31, 17:22 and 18:10 UTC: Sunday the 6th in Tokyo; Aider's, 18:46 local time with
+/// `TZ=UTC`, read here as Tokyo's local time on Saturday the 5th).
 const LATER: &str = "2026-12-07T09:00:00+09:00";
 const TOKYO: &str = "Asia/Tokyo";
 
@@ -45,15 +46,33 @@ fn copy_tree(source: &Path, target: &Path, modified: SystemTime) {
     }
 }
 
-/// A home holding every recording's files.
+/// The scratch repository the agents ran in (`xtask/src/record/mod.rs` `REPO`).
+const SCRATCH_REPO: &str = "/tmp/standup-agents/repo";
+/// Where a home keeps the files an agent wrote in that repository (Aider's histories).
+const AGENT_REPO: &str = "agent-repo";
+
+/// A home holding every recording's files; those an agent wrote in the repository it
+/// ran in are in the repository `~/src/agent-repo`.
 fn home_with_every_agent() -> Home {
     let home = Home::new();
     for recording in recordings() {
         let until: jiff::Timestamp =
             expected(&recording)["until"].as_str().unwrap().parse().unwrap();
-        copy_tree(&recording.join("home"), home.path(), SystemTime::from(until));
+        if recording.join("home").is_dir() {
+            copy_tree(&recording.join("home"), home.path(), SystemTime::from(until));
+        }
+        if recording.join("repo").is_dir() {
+            let repo = home.repo(AGENT_REPO);
+            copy_tree(&recording.join("repo"), &repo.path, SystemTime::from(until));
+        }
     }
     home
+}
+
+/// A recorded session's id as the report names it (Aider's holds the repository it ran
+/// in, which is `~/src/agent-repo` here; the test's output writes the home `[HOME]`).
+fn id_in_report(id: &str) -> String {
+    id.replace(SCRATCH_REPO, &format!("[HOME]/src/{AGENT_REPO}"))
 }
 
 fn expected(recording: &Path) -> Value {
@@ -82,7 +101,8 @@ fn every_recorded_agent_is_in_every_report() {
     for recording in recordings() {
         let expected = expected(&recording);
         for session in expected["sessions"].as_array().unwrap() {
-            let found = sessions.iter().find(|found| found["session_id"] == session["id"]);
+            let id = id_in_report(session["id"].as_str().unwrap());
+            let found = sessions.iter().find(|found| found["session_id"] == id.as_str());
             match found {
                 Some(found) => {
                     assert_eq!(found["title"], session["title"], "{}", recording.display());
@@ -194,6 +214,7 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         "cline: found · 3 files",
         "kilo: found · 1 database",
         "continue: found · 3 files",
+        "aider: found · 1 file",
         "  versions seen: 7.7.7",
         "  versions seen: 2.1.197, 2.1.332",
         "  versions seen: 0.171.0",

@@ -342,3 +342,38 @@ fn old_tasks_are_not_opened_broken_ones_are_warned_and_roo_home_moves_the_folder
     let output = read_sessions(&home.env(), &config, ts(SINCE));
     assert_eq!(session(&output, Agent::Roo, "fresh").prompts.len(), 2);
 }
+
+#[test]
+fn cline_s_standalone_tasks_an_empty_folder_a_task_rewritten_in_place_and_odd_messages() {
+    let home = Home::new();
+    // Cline's standalone builds and older CLI keep the same tasks in its data folder.
+    let id = T0.to_string();
+    write_task(&home, ".cline/data", &id, &[("ui_messages.json", cline_ui())]);
+    // A chat file rewritten in place: its folder keeps an old time, the reader still
+    // opens it.
+    let old = filetime::FileTime::from_unix_time(ts("2026-02-20T00:00:00Z").as_second(), 0);
+    filetime::set_file_mtime(home.path().join(format!(".cline/data/tasks/{id}")), old).unwrap();
+    let output = home.read(Agent::Cline, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(session(&output, Agent::Cline, &id).prompts.len(), 2);
+    assert!(
+        status(&output, Agent::Cline).locations.contains(&home.path().join(".cline/data/tasks"))
+    );
+    // Roo Code and Kilo Code do not look there.
+    let output = home.read(Agent::Roo, ts(SINCE));
+    assert!(output.events.is_empty());
+
+    // An empty tasks folder: Roo Code is there, with no task yet.
+    let home = Home::new();
+    fs_err::create_dir_all(home.path().join(format!("{ROO}/tasks"))).unwrap();
+    let output = home.read(Agent::Roo, ts(SINCE));
+    let roo = status(&output, Agent::Roo);
+    assert!(roo.found && output.events.is_empty());
+
+    // A chat holding something that is not a message: noted, the rest read.
+    let odd = roo_ui("Add a test").replacen('[', "[\"stray\",", 1);
+    write_task(&home, ROO, "odd", &[("ui_messages.json", odd)]);
+    let output = home.read(Agent::Roo, ts(SINCE));
+    assert_eq!(session(&output, Agent::Roo, "odd").prompts.len(), 2);
+    assert_eq!(status(&output, Agent::Roo).unknown, ["message that is not an object"]);
+}

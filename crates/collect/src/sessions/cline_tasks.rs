@@ -464,40 +464,52 @@ fn read_api(
     for message in &api.items {
         let time = millis(message.ts);
         let in_window = time.is_none_or(|time| time >= since);
-        let Content::Blocks(blocks) = &message.content else {
-            if let (Content::Text(text), true) = (&message.content, message.role.0.is("user")) {
+        let user = message.role.0.is("user");
+        // Each text the message holds, with whether it is a tool's result and the call it
+        // answers.
+        let texts: Vec<(&str, bool, Option<&str>)> = match &message.content {
+            Content::Text(text) => vec![(text.as_str(), false, None)],
+            Content::Blocks(blocks) => {
+                let mut texts = Vec::new();
+                for block in &blocks.items {
+                    if block.kind.0.is("tool_use") && block.name.0.is("execute_command") {
+                        if let (Some(id), Some(command)) =
+                            (block.id.0.get(), block.input.command.0.get())
+                        {
+                            calls.insert(id, command);
+                        }
+                    }
+                    match (block.kind.0.get(), &block.content) {
+                        (Some("tool_result"), Some(content)) => texts.extend(
+                            content
+                                .texts()
+                                .into_iter()
+                                .map(|text| (text, true, block.tool_use_id.0.get())),
+                        ),
+                        (Some("text"), _) => {
+                            texts.extend(block.text.0.get().map(|text| (text, false, None)));
+                        }
+                        _ => {}
+                    }
+                }
+                texts
+            }
+            Content::Other(_) => Vec::new(),
+        };
+        for (text, result, answers) in texts {
+            // The environment details ride on the person's turns, never in a tool's output
+            // (which may quote anything, a `<model>` tag too).
+            if user && !result {
                 note_model(draft, text, models && in_window);
             }
-            continue;
-        };
-        for block in &blocks.items {
-            if block.kind.0.is("tool_use") && block.name.0.is("execute_command") {
-                if let (Some(id), Some(command)) = (block.id.0.get(), block.input.command.0.get()) {
-                    calls.insert(id, command);
-                }
-            }
-            if message.role.0.is("user") {
-                if let Some(text) = block.text.0.get() {
-                    note_model(draft, text, models && in_window);
-                }
-            }
-            let texts: Vec<&str> = match (block.kind.0.get(), &block.content) {
-                (Some("tool_result"), Some(content)) => content.texts(),
-                (Some("text"), _) => block.text.0.get().into_iter().collect(),
-                _ => continue,
-            };
-            for text in texts {
-                let named = named_command(text);
-                let command = named
-                    .or_else(|| block.tool_use_id.0.get().and_then(|id| calls.get(id).copied()));
-                let (Some(command), Some(exit)) = (command, exit_code(text)) else { continue };
-                let command = command.trim();
-                // The result's own time, else when the command was shown last before it.
-                let at =
-                    time.or_else(|| shown.get(command).and_then(|times| times.last().copied()));
-                if let Some(at) = at {
-                    draft.note_command(at, command, exit);
-                }
+            let command =
+                named_command(text).or_else(|| answers.and_then(|id| calls.get(id).copied()));
+            let (Some(command), Some(exit)) = (command, exit_code(text)) else { continue };
+            let command = command.trim();
+            // The result's own time, else when the command was shown last before it.
+            let at = time.or_else(|| shown.get(command).and_then(|times| times.last().copied()));
+            if let Some(at) = at {
+                draft.note_command(at, command, exit);
             }
         }
     }

@@ -48,6 +48,9 @@ fn cline_ui() -> String {
 {{"ts":{},"type":"say","say":"text","text":"Lint fails.","partial":true}},
 {{"ts":{},"type":"say","say":"user_feedback","text":"then fix the lint","modelInfo":{{"modelId":"gpt-5.1"}}}},
 {{"ts":{},"type":"say","say":"task_progress","text":"- [x] Reproduce\n- [ ] Fix\n- [ ] Lint"}},
+{{"ts":{},"type":"say","say":"command","text":"cargo build"}},
+{{"ts":{},"type":"ask","ask":"command","text":"make docsREQ_APP"}},
+{{"ts":{},"type":"say","say":"text","text":"Left for later:\n- [ ] not a plan, words of the reply"}},
 {{"ts":{},"type":"ask","ask":"resume_task","text":""}}
 ]"#,
         at(0),
@@ -59,6 +62,9 @@ fn cline_ui() -> String {
         at(40),
         at(300),
         at(310),
+        at(320),
+        at(325),
+        at(330),
         at(600),
     )
 }
@@ -72,7 +78,9 @@ fn cline_api() -> String {
 {{"role":"assistant","content":[{{"type":"text","text":"<execute_command><command>npm run lint</command></execute_command>"}}],"ts":{}}},
 {{"role":"user","content":[{{"type":"text","text":"[execute_command for 'npm run lint'] Result:\nCommand failed with exit code 2.\nOutput:\n2 problems"}}],"ts":{}}},
 {{"role":"assistant","content":[{{"type":"tool_use","id":"toolu_1","name":"execute_command","input":{{"command":"npm test"}}}}]}},
-{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"toolu_1","content":"[execute_command for 'npm test'] Result:\nCommand executed successfully (exit code 0).\nOutput:\nok"}}]}}
+{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"toolu_1","content":"[execute_command for 'npm test'] Result:\nCommand executed successfully (exit code 0).\nOutput:\nok"}}]}},
+{{"role":"user","content":"[execute_command for 'cargo build'] Result:\nCommand failed with exit code 101.\n<environment_details>\n<model>not-cline-s-record</model>\n</environment_details>"}},
+{{"role":"user","content":[{{"type":"text","text":"[execute_command for 'make docs'] Result:\nCommand failed with exit code 2."}}]}}
 ]"#,
         at(0),
         at(8),
@@ -100,7 +108,7 @@ fn cline_extension_tasks_are_read_beside_the_cli_sessions() {
     assert_eq!(found.prompts, times(&["2026-03-02T10:00:00Z", "2026-03-02T10:05:00Z"]));
     assert_eq!(
         found.activity.len(),
-        10,
+        13,
         "every message, the partial one too: {:?}",
         found.activity
     );
@@ -117,7 +125,9 @@ fn cline_extension_tasks_are_read_beside_the_cli_sessions() {
             ("Lint", TodoStatus::Pending)
         ]
     );
-    // The lint failed at its result's time; `npm test` passed (at the time it was shown).
+    // The lint failed at its result's time; `npm test` passed (at the time it was shown);
+    // the build's result has no time of its own: it failed when it was shown. Cline's
+    // model is its messages', not the environment details'.
     let failed: Vec<(&str, Vec<(i64, _)>)> = found
         .failed_commands
         .iter()
@@ -125,7 +135,14 @@ fn cline_extension_tasks_are_read_beside_the_cli_sessions() {
             (failed.command.as_str(), failed.runs.iter().map(|run| (run.exit, run.time)).collect())
         })
         .collect();
-    assert_eq!(failed, [("npm run lint", vec![(2, ts("2026-03-02T10:00:25Z"))])]);
+    assert_eq!(
+        failed,
+        [
+            ("npm run lint", vec![(2, ts("2026-03-02T10:00:25Z"))]),
+            ("cargo build", vec![(101, ts("2026-03-02T10:05:20Z"))]),
+            ("make docs", vec![(2, ts("2026-03-02T10:05:25Z"))])
+        ]
+    );
     let cline = status(&output, Agent::Cline);
     assert!(cline.found);
     assert_eq!(cline.files, 1);
@@ -376,4 +393,37 @@ fn cline_s_standalone_tasks_an_empty_folder_a_task_rewritten_in_place_and_odd_me
     let output = home.read(Agent::Roo, ts(SINCE));
     assert_eq!(session(&output, Agent::Roo, "odd").prompts.len(), 2);
     assert_eq!(status(&output, Agent::Roo).unknown, ["message that is not an object"]);
+}
+
+#[test]
+fn roo_s_list_without_an_edit_and_the_models_of_the_window_s_turns_only() {
+    let home = Home::new();
+    let id = "019c5a8e-0000-7000-8000-000000000003";
+    // The list as the tool wrote it, which the person did not edit.
+    let ui = roo_ui("Add a test")
+        .lines()
+        .filter(|line| !line.contains("user_edit_todos"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    // A turn of the day before (a plain string) names another model; a tool's output
+    // quotes a `<model>` tag; the window's turn names the model used.
+    let api = format!(
+        r#"[
+{{"role":"user","content":"<environment_details>\n<model>yesterday-model</model>\n</environment_details>","ts":{}}},
+{{"role":"user","content":[{{"type":"text","text":"<environment_details>\n<model>claude-opus-4-5</model>\n</environment_details>"}}],"ts":{}}},
+{{"role":"assistant","content":[{{"type":"tool_use","id":"r1","name":"read_file","input":{{"path":"a.xml"}}}}],"ts":{}}},
+{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"r1","content":"<model>quoted-in-a-file</model>"}}],"ts":{}}}
+]"#,
+        T0 - 86_400_000,
+        at(0),
+        at(1),
+        at(2)
+    );
+    write_task(&home, ROO, id, &[("ui_messages.json", ui), ("api_conversation_history.json", api)]);
+    let output = home.read(Agent::Roo, ts(SINCE));
+    let found = session(&output, Agent::Roo, id);
+    assert_eq!(found.models, ["claude-opus-4-5"]);
+    let todos: Vec<(&str, TodoStatus)> =
+        found.todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect();
+    assert_eq!(todos, [("Write the test", TodoStatus::InProgress)]);
 }

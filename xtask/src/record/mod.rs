@@ -564,8 +564,9 @@ fn save(spec: &Spec, home: &Path, fixture: &Path, work: &Path) -> anyhow::Result
     if fixture.exists() {
         fs_err::remove_dir_all(fixture)?;
     }
+    fs_err::create_dir_all(fixture)?;
+    // Made by the first file kept: git keeps no empty folder, so none is left here.
     let target = fixture.join("home");
-    fs_err::create_dir_all(&target)?;
     let mut report = String::new();
     for file in agents::files_under(home) {
         let relative = file.strip_prefix(home)?.to_string_lossy().into_owned();

@@ -257,7 +257,13 @@ fn the_recorded_table_names_the_newest_recording_of_each_agent() {
 fn recordings_are_small_and_hold_no_credentials() {
     let mut total = 0;
     for recording in recordings() {
-        let mut stack = vec![recording.folder.join("home")];
+        // The agent's files below HOME and in the repository it ran in (Aider's).
+        let mut stack: Vec<PathBuf> = ["home", "repo"]
+            .iter()
+            .map(|part| recording.folder.join(part))
+            .filter(|folder| folder.is_dir())
+            .collect();
+        assert!(!stack.is_empty(), "{}: no files recorded", recording.folder.display());
         while let Some(folder) = stack.pop() {
             for entry in fs_err::read_dir(&folder).expect("list fixture") {
                 let path = entry.expect("entry").path();

@@ -233,7 +233,7 @@ const JA_OUTCOMES: [(&str, Outcome); 13] = [
 ];
 
 /// Agents as a sentence may name them, and the display name they stand for (lowercase).
-const AGENT_NAMES: [(&str, &str); 20] = [
+const AGENT_NAMES: [(&str, &str); 21] = [
     ("claude code", "claude code"),
     ("claude", "claude code"),
     ("codex", "codex"),
@@ -254,6 +254,7 @@ const AGENT_NAMES: [(&str, &str); 20] = [
     ("continue.dev", "continue"),
     ("roo code", "roo code"),
     ("roo", "roo code"),
+    ("vs code chat", "vs code chat"),
     ("pi", "pi"),
 ];
 

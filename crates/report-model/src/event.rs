@@ -65,11 +65,13 @@ pub enum Agent {
     Continue,
     /// Roo Code's VS Code extension.
     Roo,
+    /// VS Code's own Chat (GitHub Copilot Chat, agent mode).
+    VsCode,
 }
 
 impl Agent {
     /// Every agent, in the order they are read and reported.
-    pub const ALL: [Agent; 15] = [
+    pub const ALL: [Agent; 16] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Gemini,
@@ -85,6 +87,7 @@ impl Agent {
         Agent::Kilo,
         Agent::Continue,
         Agent::Roo,
+        Agent::VsCode,
     ];
 
     /// The agent's product name, as people write it.
@@ -105,12 +108,13 @@ impl Agent {
             Agent::Kilo => "Kilo Code",
             Agent::Continue => "Continue",
             Agent::Roo => "Roo Code",
+            Agent::VsCode => "VS Code Chat",
         }
     }
 
     /// The short name of the config's `[sessions] agents` and of `doctor`: `claude`,
     /// `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`,
-    /// `droid`, `cline`, `kilo`, `continue`, `roo`.
+    /// `droid`, `cline`, `kilo`, `continue`, `roo`, `vscode`.
     pub fn config_name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude",
@@ -128,6 +132,7 @@ impl Agent {
             Agent::Kilo => "kilo",
             Agent::Continue => "continue",
             Agent::Roo => "roo",
+            Agent::VsCode => "vscode",
         }
     }
 }

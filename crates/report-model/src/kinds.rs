@@ -97,6 +97,8 @@ pub enum Source {
     Continue,
     /// Roo Code's tasks.
     Roo,
+    /// VS Code's chat sessions.
+    VsCode,
     /// zsh's history file.
     Zsh,
     /// bash's history file.
@@ -128,6 +130,7 @@ impl Source {
             Source::Kilo => "kilo",
             Source::Continue => "continue",
             Source::Roo => "roo",
+            Source::VsCode => "vscode",
             Source::Zsh => "zsh",
             Source::Bash => "bash",
             Source::Fish => "fish",
@@ -159,6 +162,7 @@ impl From<Agent> for Source {
             Agent::Kilo => Source::Kilo,
             Agent::Continue => Source::Continue,
             Agent::Roo => Source::Roo,
+            Agent::VsCode => Source::VsCode,
         }
     }
 }
@@ -176,7 +180,7 @@ impl From<Shell> for Source {
 
 impl Source {
     /// Every source, in the order `doctor` lists them.
-    pub const ALL: [Source; 20] = [
+    pub const ALL: [Source; 21] = [
         Source::Git,
         Source::Claude,
         Source::Codex,
@@ -193,6 +197,7 @@ impl Source {
         Source::Kilo,
         Source::Continue,
         Source::Roo,
+        Source::VsCode,
         Source::Zsh,
         Source::Bash,
         Source::Fish,

@@ -1198,7 +1198,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 [sessions]
 # AI coding agents whose local logs are read. Default: all of them.
 # agents = ["claude", "codex", "gemini", "copilot", "opencode", "pi", "qwen", "cursor",
-#           "amp", "aider", "droid", "cline", "kilo", "continue", "roo"]
+#           "amp", "aider", "droid", "cline", "kilo", "continue", "roo", "vscode"]
 # Claude Code roots. Default: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and
 # $XDG_CONFIG_HOME/claude.
 # claude_roots = ["~/.claude"]

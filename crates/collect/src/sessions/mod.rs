@@ -44,6 +44,7 @@ mod pi;
 mod qwen;
 mod scan;
 mod skim;
+mod vscode_chat;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -129,6 +130,7 @@ pub fn read_sessions(
                 cline_tasks::read(env, config, &mut ctx, cline_tasks::KILO),
             ),
             Agent::Roo => cline_tasks::read(env, config, &mut ctx, cline_tasks::ROO),
+            Agent::VsCode => vscode_chat::read(env, config, &mut ctx),
             Agent::Continue => continue_dev::read(env, config, &mut ctx),
             // Read with the work trees it lives in (`read_aider`).
             Agent::Aider => continue,

@@ -14,6 +14,7 @@ mod agent_gemini;
 mod agent_opencode;
 mod agent_pi;
 mod agent_qwen;
+mod agent_vscode_chat;
 mod discover;
 mod env_vars;
 mod fifo;

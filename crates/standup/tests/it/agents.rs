@@ -310,3 +310,40 @@ fn an_editor_extension_s_tasks_are_in_the_report() {
     let doctor = home.run(NOW, TOKYO, &["doctor"]);
     assert!(doctor.stdout.contains("roo: found · 1 file · 1 session today"), "{}", doctor.stdout);
 }
+
+#[test]
+fn vs_code_s_own_chat_is_in_the_report() {
+    let home = Home::new();
+    home.repo("src/client");
+    // 2026-12-02 10:00 Tokyo, in epoch milliseconds; a session as VS Code's operation log
+    // keeps it (its first state, then the request appended).
+    let t0: i64 = 1_796_173_200_000;
+    let storage = ".config/Code/User/workspaceStorage/4f1c";
+    home.write(
+        &format!("{storage}/workspace.json"),
+        &format!(r#"{{"folder":"file://{}"}}"#, home.path().join("src/client").display()),
+    );
+    home.write(
+        &format!("{storage}/chatSessions/vs-1.jsonl"),
+        &format!(
+            r#"{{"kind":0,"v":{{"version":3,"sessionId":"vs-1","creationDate":{t0},"requests":[]}}}}
+{{"kind":2,"k":["requests"],"v":[{{"requestId":"a","timestamp":{},"message":{{"text":"Why does the retry test flake?"}},"modelId":"copilot/gpt-4.1","response":[{{"kind":"toolInvocationSerialized","toolId":"run_in_terminal","toolSpecificData":{{"kind":"terminal","commandLine":{{"original":"cargo test retry"}},"terminalCommandState":{{"exitCode":101,"timestamp":{}}}}}}},{{"kind":"toolInvocationSerialized","toolId":"manage_todo_list","toolSpecificData":{{"kind":"todoList","todoList":[{{"id":1,"title":"Pin the clock in the retry test","status":"not-started"}}]}}}}]}}]}}
+"#,
+            t0 + 1_000,
+            t0 + 30_000
+        ),
+    );
+    let run = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    for line in [
+        "## client · no commits · 1 AI session, 1 prompt",
+        "- AI: VS Code Chat `Why does the retry test flake?` (1 prompt, copilot/gpt-4.1)",
+        "- Blocked?: `cargo test retry` failed at 10:00 (VS Code Chat session), and the session ended there",
+        "- Next: Pin the clock in the retry test (VS Code Chat `vs-1`)",
+    ] {
+        assert!(run.stdout.lines().any(|got| got.starts_with(line)), "{line}\n{}", run.stdout);
+    }
+    home.config("[sessions]\nagents = [\"claude\"]\n");
+    let run = home.run(NOW, TOKYO, &["daily", "--no-llm"]);
+    assert!(!run.stdout.contains("VS Code Chat"), "{}", run.stdout);
+}

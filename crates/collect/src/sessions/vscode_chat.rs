@@ -69,19 +69,13 @@ pub(crate) fn read(env: &Env, _config: &SessionsConfig, ctx: &mut Ctx) -> (Draft
         }
         let workspaces = user.join("workspaceStorage");
         let mut folders: Vec<(PathBuf, Option<String>)> = Vec::new();
-        if let Ok(listing) = crate::listing::list(&workspaces) {
-            for entry in listing.entries {
-                let id = entry.name.to_string_lossy().into_owned();
-                folders.push((workspaces.join(&id).join("chatSessions"), Some(id)));
-            }
+        for id in names(ctx, &workspaces) {
+            folders.push((workspaces.join(&id).join("chatSessions"), Some(id)));
         }
         let global = user.join("globalStorage");
         folders.push((global.join("emptyWindowChatSessions"), None));
-        if let Ok(listing) = crate::listing::list(&global.join("chatSessions")) {
-            for entry in listing.entries {
-                let id = entry.name.to_string_lossy().into_owned();
-                folders.push((global.join("chatSessions").join(&id), Some(id)));
-            }
+        for id in names(ctx, &global.join("chatSessions")) {
+            folders.push((global.join("chatSessions").join(&id), Some(id)));
         }
         let mut found = false;
         for (folder, workspace) in folders {
@@ -100,6 +94,24 @@ pub(crate) fn read(env: &Env, _config: &SessionsConfig, ctx: &mut Ctx) -> (Draft
     status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
     status.limits.extend(super::malformed_limit(&counts));
     (drafts, status)
+}
+
+/// The names in a folder (none when it is not there; a folder that cannot be listed is
+/// a warning).
+fn names(ctx: &mut Ctx, folder: &Path) -> Vec<String> {
+    match crate::listing::list(folder) {
+        Ok(listing) => {
+            if let Some(error) = listing.stopped {
+                ctx.fail(crate::Error::io(folder, error));
+            }
+            listing.entries.iter().map(|entry| entry.name.to_string_lossy().into_owned()).collect()
+        }
+        Err(error) if crate::listing::is_missing(&error) => Vec::new(),
+        Err(error) => {
+            ctx.fail(crate::Error::io(folder, error));
+            Vec::new()
+        }
+    }
 }
 
 /// The user folders looked in, VS Code's first.

@@ -237,8 +237,13 @@ fn slot<'v>(state: &'v mut Value, path: &[&Value]) -> Option<&'v mut Value> {
             }
             (Value::Number(index), Value::Array(items)) => {
                 let index = usize::try_from(index.as_u64()?).ok()?;
-                if index >= items.len() {
-                    items.resize(index + 1, Value::Null);
+                // One past the end appends; further is not a path VS Code writes (and a
+                // huge index must not make a huge list).
+                if index > items.len() {
+                    return None;
+                }
+                if index == items.len() {
+                    items.push(Value::Null);
                 }
                 &mut items[index]
             }

@@ -189,3 +189,30 @@ fn vscode_chat_windows_without_a_folder_old_files_other_editors_and_none_yet() {
     assert_eq!(late.prompts, times(&["2026-03-02T10:05:00Z"]));
     assert_eq!(late.models, ["copilot/gpt-4.1"]);
 }
+
+#[test]
+fn vscode_chat_logs_set_past_a_list_s_end_and_note_entries_they_do_not_know() {
+    let home = Home::new();
+    let id = "sparse";
+    let lines = [
+        format!(
+            r#"{{"kind":0,"v":{{"sessionId":"{id}","requests":[{{"requestId":"a","timestamp":{},"message":{{"text":"one"}}}}]}}}}"#,
+            at(0)
+        ),
+        // A request set by its index, one past the list's end; an entry of a kind this
+        // reader does not know.
+        format!(
+            r#"{{"kind":1,"k":["requests",1],"v":{{"requestId":"b","timestamp":{},"message":{{"text":"two"}}}}}}"#,
+            at(60)
+        ),
+        r#"{"kind":7,"k":["requests"],"v":"whatever a newer VS Code means by it"}"#.to_owned(),
+        // An index far past the end is no path VS Code writes: ignored, not a huge list.
+        r#"{"kind":1,"k":["requests",999999999999],"v":{"requestId":"z"}}"#.to_owned(),
+    ];
+    write(&home, &format!("workspaceStorage/w/chatSessions/{id}.jsonl"), &lines.join("\n"));
+    let output = home.read(Agent::VsCode, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let found = session(&output, Agent::VsCode, id);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:00Z", "2026-03-02T10:01:00Z"]));
+    assert_eq!(status(&output, Agent::VsCode).unknown, ["log entry kind 7"]);
+}

@@ -84,9 +84,6 @@ pub(crate) const KILO: Flavor =
 
 /// The editors whose user folders hold extensions' global storage.
 const EDITORS: [&str; 5] = ["Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf"];
-/// Remote hosts' user folders, below the home folder.
-const REMOTE_USER_DIRS: [&str; 2] =
-    [".vscode-server/data/User", ".vscode-server-insiders/data/User"];
 
 /// One message of `ui_messages.json`.
 #[derive(Deserialize, Default)]
@@ -235,17 +232,8 @@ fn task_folders(env: &Env, config: &SessionsConfig, flavor: Flavor) -> Vec<PathB
             return vec![config_path(env, home).join("tasks")];
         }
     }
-    let user_dirs = EDITORS
-        .iter()
-        .map(|editor| {
-            if cfg!(target_os = "macos") {
-                env.home.join("Library/Application Support").join(editor).join("User")
-            } else {
-                env.config_home().join(editor).join("User")
-            }
-        })
-        .chain(REMOTE_USER_DIRS.iter().map(|dir| env.home.join(dir)));
-    let mut folders: Vec<PathBuf> = user_dirs
+    let mut folders: Vec<PathBuf> = super::editor_user_dirs(env, &EDITORS)
+        .into_iter()
         .map(|user| user.join("globalStorage").join(flavor.extension).join("tasks"))
         .collect();
     if flavor.agent == Agent::Cline {
@@ -263,16 +251,7 @@ fn read_folder(
     folder: &Path,
     flavor: Flavor,
 ) {
-    let mut listed = match super::list_fresh(folder, ctx.since) {
-        Ok(listed) => listed,
-        Err(error) => {
-            ctx.fail(error);
-            return;
-        }
-    };
-    if let Some(error) = listed.broken.take() {
-        ctx.fail(error);
-    }
+    let listed = super::list_fresh_warned(ctx, folder);
     if listed.len() == 0 && !folder.is_dir() {
         return;
     }

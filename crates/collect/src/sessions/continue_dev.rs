@@ -160,13 +160,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         ..SourceStatus::new(report_model::Source::Continue)
     };
     let mut drafts = Drafts::new();
-    let mut listed = super::list_fresh(&folder, ctx.since).unwrap_or_else(|error| {
-        ctx.fail(error);
-        super::Fresh::default()
-    });
-    if let Some(error) = listed.broken.take() {
-        ctx.fail(error);
-    }
+    let listed = super::list_fresh_warned(ctx, &folder);
     status.found = listed.len() > 0 || folder.is_dir();
     let mut counts = Stats::default();
     let mut created: Option<HashMap<String, Timestamp>> = None;

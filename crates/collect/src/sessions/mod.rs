@@ -142,6 +142,41 @@ pub fn read_sessions(
     output
 }
 
+/// Remote hosts' VS Code user folders, below the home folder (VS Code Server's).
+const REMOTE_USER_DIRS: [&str; 2] =
+    [".vscode-server/data/User", ".vscode-server-insiders/data/User"];
+
+/// The user folders of `editors` (VS Code and its forks, by their folder names), in
+/// that order, then a remote host's: where extensions keep their global storage and VS
+/// Code its chats. `$XDG_CONFIG_HOME/<editor>/User`, or `~/Library/Application
+/// Support/<editor>/User` on macOS.
+fn editor_user_dirs(env: &Env, editors: &[&str]) -> Vec<PathBuf> {
+    editors
+        .iter()
+        .map(|editor| {
+            if cfg!(target_os = "macos") {
+                env.home.join("Library/Application Support").join(editor).join("User")
+            } else {
+                env.config_home().join(editor).join("User")
+            }
+        })
+        .chain(REMOTE_USER_DIRS.iter().map(|dir| env.home.join(dir)))
+        .collect()
+}
+
+/// Lists a sessions folder for [`list_fresh`]; a folder that cannot be listed, or stops
+/// part way, is a warning (and what was read is kept).
+fn list_fresh_warned(ctx: &mut Ctx, folder: &Path) -> Fresh {
+    let mut listed = list_fresh(folder, ctx.since).unwrap_or_else(|error| {
+        ctx.fail(error);
+        Fresh::default()
+    });
+    if let Some(error) = listed.broken.take() {
+        ctx.fail(error);
+    }
+    listed
+}
+
 /// One agent's sessions read from two stores (Cline's CLI and its editor extension's
 /// tasks): the sessions of both, one status naming both.
 fn merged(

@@ -52,14 +52,11 @@ use crate::{Env, SourceStatus, fsread};
 
 /// The editors whose user folders hold VS Code's chat sessions.
 const EDITORS: [&str; 3] = ["Code", "Code - Insiders", "VSCodium"];
-/// Remote hosts' user folders, below the home folder.
-const REMOTE_USER_DIRS: [&str; 2] =
-    [".vscode-server/data/User", ".vscode-server-insiders/data/User"];
 /// The largest session file read (a chat with its tools' output is megabytes at most).
 const SESSION_MAX: u64 = 256 << 20;
 
 pub(crate) fn read(env: &Env, _config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
-    let user_dirs = user_dirs(env);
+    let user_dirs = super::editor_user_dirs(env, &EDITORS);
     let mut status = SourceStatus::new(report_model::Source::VsCode);
     let mut drafts = Drafts::new();
     let mut counts = Stats::default();
@@ -114,21 +111,6 @@ fn names(ctx: &mut Ctx, folder: &Path) -> Vec<String> {
     }
 }
 
-/// The user folders looked in, VS Code's first.
-fn user_dirs(env: &Env) -> Vec<PathBuf> {
-    EDITORS
-        .iter()
-        .map(|editor| {
-            if cfg!(target_os = "macos") {
-                env.home.join("Library/Application Support").join(editor).join("User")
-            } else {
-                env.config_home().join(editor).join("User")
-            }
-        })
-        .chain(REMOTE_USER_DIRS.iter().map(|dir| env.home.join(dir)))
-        .collect()
-}
-
 /// The folder a workspace opened, from its `workspace.json`.
 fn workspace_folder(storage: &Path) -> Option<PathBuf> {
     let text = fsread::read_small(&storage.join("workspace.json"), 1 << 20).ok()?;
@@ -146,16 +128,7 @@ fn read_folder(
     folder: &Path,
     cwd: Option<&Path>,
 ) -> bool {
-    let mut listed = match super::list_fresh(folder, ctx.since) {
-        Ok(listed) => listed,
-        Err(error) => {
-            ctx.fail(error);
-            return false;
-        }
-    };
-    if let Some(error) = listed.broken.take() {
-        ctx.fail(error);
-    }
+    let listed = super::list_fresh_warned(ctx, folder);
     // By session id: the log when there is one, else the document.
     let mut files: HashMap<String, (bool, bool)> = HashMap::new();
     for (name, _, fresh) in listed.iter() {

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use collect::sessions::{SessionsConfig, read_sessions};
 use report_model::{Agent, TodoStatus, WarningCode};
 
-use crate::support::{Home, session, set_mtime, status, times, ts};
+use crate::support::{Home, failed_runs, session, set_mtime, status, times, todo_items, ts};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const CLINE: &str = ".config/Code/User/globalStorage/saoudrizwan.claude-dev";
@@ -115,8 +115,7 @@ fn cline_extension_tasks_are_read_beside_the_cli_sessions() {
     assert_eq!(found.title, "Fix the login redirect");
     assert_eq!(found.cwd, Some(PathBuf::from("/home/dev/app")), "the index before the details");
     assert_eq!(found.models, ["claude-sonnet-4-5", "gpt-5.1"]);
-    let todos: Vec<(&str, TodoStatus)> =
-        found.todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect();
+    let todos = todo_items(found);
     assert_eq!(
         todos,
         [
@@ -128,13 +127,7 @@ fn cline_extension_tasks_are_read_beside_the_cli_sessions() {
     // The lint failed at its result's time; `npm test` passed (at the time it was shown);
     // the build's result has no time of its own: it failed when it was shown. Cline's
     // model is its messages', not the environment details'.
-    let failed: Vec<(&str, Vec<(i64, _)>)> = found
-        .failed_commands
-        .iter()
-        .map(|failed| {
-            (failed.command.as_str(), failed.runs.iter().map(|run| (run.exit, run.time)).collect())
-        })
-        .collect();
+    let failed = failed_runs(found);
     assert_eq!(
         failed,
         [
@@ -250,8 +243,7 @@ fn roo_tasks_their_sub_tasks_lists_commands_and_models() {
     assert_eq!(found.title, "Add a test");
     assert_eq!(found.cwd, Some(PathBuf::from("/home/dev/roo")));
     assert_eq!(found.models, ["claude-opus-4-5"]);
-    let todos: Vec<(&str, TodoStatus)> =
-        found.todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect();
+    let todos = todo_items(found);
     assert_eq!(todos, [("Write the test", TodoStatus::Completed), ("Run it", TodoStatus::Pending)]);
     let failed: Vec<(&str, Vec<i64>)> = found
         .failed_commands
@@ -423,7 +415,6 @@ fn roo_s_list_without_an_edit_and_the_models_of_the_window_s_turns_only() {
     let output = home.read(Agent::Roo, ts(SINCE));
     let found = session(&output, Agent::Roo, id);
     assert_eq!(found.models, ["claude-opus-4-5"]);
-    let todos: Vec<(&str, TodoStatus)> =
-        found.todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect();
+    let todos = todo_items(found);
     assert_eq!(todos, [("Write the test", TodoStatus::InProgress)]);
 }

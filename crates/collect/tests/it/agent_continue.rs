@@ -7,7 +7,9 @@ use std::path::PathBuf;
 
 use report_model::{Agent, TodoStatus, WarningCode};
 
-use crate::support::{Home, recorded_todos, scripted, session, set_mtime, status, times, ts};
+use crate::support::{
+    Home, failed_runs, recorded_todos, scripted, session, set_mtime, status, times, todo_items, ts,
+};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const ID: &str = "3f1c2a9e-0b7d-4e61-9a55-2c1f0d6b7e11";
@@ -73,8 +75,7 @@ fn continue_prompts_are_spread_from_creation_to_the_last_write() {
     assert_eq!(found.cwd, Some(PathBuf::from("/home/dev/app")));
     assert_eq!(found.models, ["claude-sonnet-4-5", "gpt-5.1"]);
     // The newest list, written in the third turn.
-    let todos: Vec<(&str, TodoStatus)> =
-        found.todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect();
+    let todos = todo_items(found);
     assert_eq!(
         todos,
         [
@@ -86,18 +87,7 @@ fn continue_prompts_are_spread_from_creation_to_the_last_write() {
     assert_eq!(found.todos_time, Some(ts("2026-03-02T10:30:00Z")));
     // `npm test` passed; the lint failed in the second turn (its arguments read from the
     // call, as it has no `parsedArgs`); the cancelled run told nothing.
-    let failed: Vec<(&str, Vec<i64>, Vec<_>)> = found
-        .failed_commands
-        .iter()
-        .map(|failed| {
-            (
-                failed.command.as_str(),
-                failed.runs.iter().map(|run| run.exit).collect(),
-                failed.runs.iter().map(|run| run.time).collect(),
-            )
-        })
-        .collect();
-    assert_eq!(failed, [("npm run lint", vec![1], vec![ts("2026-03-02T10:15:00Z")])]);
+    assert_eq!(failed_runs(found), [("npm run lint", vec![(1, ts("2026-03-02T10:15:00Z"))])]);
     let continue_ = status(&output, Agent::Continue);
     assert!(continue_.found);
     assert_eq!((continue_.files, continue_.entries), (1, 1));
@@ -310,7 +300,6 @@ fn continue_a_failure_fixed_later_is_not_open_and_an_errored_list_is_not_kept() 
     assert_eq!(status(&output, Agent::Continue).files, 1);
     let found = session(&output, Agent::Continue, ID);
     assert!(found.failed_commands.is_empty(), "it passed at 10:30: {:?}", found.failed_commands);
-    let todos: Vec<(&str, TodoStatus)> =
-        found.todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect();
+    let todos = todo_items(found);
     assert_eq!(todos, [("Fix the lint", TodoStatus::Pending)], "the errored call wrote nothing");
 }

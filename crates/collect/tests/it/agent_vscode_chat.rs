@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use report_model::{Agent, TodoStatus, WarningCode};
 
-use crate::support::{Home, session, set_mtime, status, times, ts};
+use crate::support::{Home, failed_runs, session, set_mtime, status, times, todo_items, ts};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const USER: &str = ".config/Code/User";
@@ -72,8 +72,7 @@ fn vscode_chat_documents_prompts_models_commands_lists_and_folders() {
     assert_eq!(found.title, "Login redirect");
     assert_eq!(found.cwd, Some(PathBuf::from("/home/dev/my app")));
     assert_eq!(found.models, ["copilot/claude-sonnet-4", "copilot/gpt-4.1"]);
-    let todos: Vec<(&str, TodoStatus)> =
-        found.todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect();
+    let todos = todo_items(found);
     assert_eq!(
         todos,
         [
@@ -82,13 +81,7 @@ fn vscode_chat_documents_prompts_models_commands_lists_and_folders() {
             ("Add a test", TodoStatus::Pending)
         ]
     );
-    let failed: Vec<(&str, Vec<(i64, _)>)> = found
-        .failed_commands
-        .iter()
-        .map(|failed| {
-            (failed.command.as_str(), failed.runs.iter().map(|run| (run.exit, run.time)).collect())
-        })
-        .collect();
+    let failed = failed_runs(found);
     assert_eq!(failed, [("npm test", vec![(1, ts("2026-03-02T10:00:30Z"))])]);
     let vscode = status(&output, Agent::VsCode);
     assert!(vscode.found);

@@ -179,3 +179,19 @@ pub(crate) fn recorded_todos() -> Vec<(String, report_model::TodoStatus)> {
 pub(crate) fn recorded_failure() -> Vec<(String, Option<i64>, usize, bool)> {
     vec![("sh check.sh".to_owned(), Some(3), 1, true)]
 }
+
+/// A session's to-do list, each item's text and status.
+pub(crate) fn todo_items(event: &SessionEvent) -> Vec<(&str, report_model::TodoStatus)> {
+    event.todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect()
+}
+
+/// A session's failed commands, each with its failed runs' exit status and time.
+pub(crate) fn failed_runs(event: &SessionEvent) -> Vec<(&str, Vec<(i64, Timestamp)>)> {
+    event
+        .failed_commands
+        .iter()
+        .map(|failed| {
+            (failed.command.as_str(), failed.runs.iter().map(|run| (run.exit, run.time)).collect())
+        })
+        .collect()
+}

@@ -228,7 +228,7 @@ fn thread_draft(since: Timestamp, status: &mut SourceStatus, thread: Thread, pat
             draft.activity.push(time);
         }
     };
-    activity(millis(thread.created), &mut draft);
+    activity(thread.created.millis(), &mut draft);
     for event in &thread.usage_ledger.events {
         let time = event.timestamp.0.timestamp();
         activity(time, &mut draft);
@@ -243,7 +243,7 @@ fn thread_draft(since: Timestamp, status: &mut SourceStatus, thread: Thread, pat
     for message in &thread.messages {
         match message.role.0.get() {
             Some("user") => {
-                let Some(time) = millis(message.meta.sent_at) else { continue };
+                let Some(time) = message.meta.sent_at.millis() else { continue };
                 activity(Some(time), &mut draft);
                 let typed = !message.meta.from_automation.0
                     && !message.content.tool_result
@@ -294,11 +294,6 @@ fn thread_draft(since: Timestamp, status: &mut SourceStatus, thread: Thread, pat
         .and_then(|reference| reference.strip_prefix("refs/heads/"))
         .map(str::to_owned);
     draft
-}
-
-/// A time in epoch milliseconds.
-fn millis(number: LNum) -> Option<Timestamp> {
-    number.as_i64().and_then(|millis| Timestamp::from_millisecond(millis).ok())
 }
 
 /// The absolute path a `file://` URI (percent-encoded, as VS Code's `URI.toString()`

@@ -1002,9 +1002,7 @@ fn read_history(
             return Ok(());
         }
         let line: HistoryLine = serde_json::from_slice(bytes)?;
-        let Some(time) =
-            line.timestamp.as_i64().and_then(|millis| Timestamp::from_millisecond(millis).ok())
-        else {
+        let Some(time) = line.timestamp.millis() else {
             return Ok(());
         };
         // Most entries belong to a session whose transcript was listed: skip them before

@@ -287,7 +287,7 @@ fn session_draft(
         status.note_unknown("message that is not an object");
     }
     for message in &conversation.messages.items {
-        let time = message.ts.as_i64().and_then(|millis| Timestamp::from_millisecond(millis).ok());
+        let time = message.ts.millis();
         activity(time, &mut draft);
         let in_window = time.is_some_and(|time| time >= since);
         match message.role.0.get() {

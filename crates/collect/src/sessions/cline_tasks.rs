@@ -374,7 +374,7 @@ fn task_draft(
     let mut shown: HashMap<&str, Vec<Timestamp>> = HashMap::new();
     let mut todos = Vec::new();
     for (index, message) in messages.items.iter().enumerate() {
-        let Some(time) = millis(message.ts) else { continue };
+        let Some(time) = message.ts.millis() else { continue };
         let in_window = time >= since;
         if in_window {
             draft.activity.push(time);
@@ -441,7 +441,7 @@ fn read_api(
     // `execute_command` calls by id, for results that do not name their command.
     let mut calls: HashMap<&str, &str> = HashMap::new();
     for message in &api.items {
-        let time = millis(message.ts);
+        let time = message.ts.millis();
         let in_window = time.is_none_or(|time| time >= since);
         let user = message.role.0.is("user");
         // Each text the message holds, with whether it is a tool's result and the call it
@@ -542,11 +542,6 @@ fn api_cwd(api: &Objects<ApiMessage>) -> Option<PathBuf> {
             path.is_absolute().then_some(path)
         })
     })
-}
-
-/// A time in epoch milliseconds.
-fn millis(number: LNum) -> Option<Timestamp> {
-    number.as_i64().and_then(|millis| Timestamp::from_millisecond(millis).ok())
 }
 
 #[cfg(test)]

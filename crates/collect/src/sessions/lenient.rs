@@ -139,6 +139,11 @@ pub(crate) struct LBool(pub(crate) bool);
 pub(crate) struct LNum(pub(crate) Option<f64>);
 
 impl LNum {
+    /// The number as a time in epoch milliseconds, when it is one.
+    pub(crate) fn millis(self) -> Option<Timestamp> {
+        self.as_i64().and_then(|millis| Timestamp::from_millisecond(millis).ok())
+    }
+
     /// The number as a whole number, when it is one that fits.
     pub(crate) fn as_i64(self) -> Option<i64> {
         // The casts are guarded: only finite whole values inside the i64 range pass.

@@ -43,6 +43,8 @@ impl Env {
         "CLINE_SESSION_DATA_DIR",
         // Continue's folder (its sessions are in `sessions/`).
         "CONTINUE_GLOBAL_DIR",
+        // Goose's root for its config, data and state (its sessions in `data/sessions`).
+        "GOOSE_PATH_ROOT",
         // The local time zone of Aider's zone-less history times.
         "TZ",
         // atuin's home, database and config.

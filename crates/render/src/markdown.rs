@@ -25,6 +25,17 @@ const BRANCHES_SHOWN: usize = 3;
 /// How many characters of a session id cite it on a next-steps line.
 const SESSION_ID_SHOWN: usize = 8;
 
+/// Session ids at most this long are shown whole: Goose's `<yyyymmdd>_<n>` would be cut
+/// to its date, the same for every session of a day.
+const SESSION_ID_WHOLE: usize = 12;
+
+/// The part of a session id that cites it: the whole of a short one, else its start.
+fn shown_session_id(id: &str) -> String {
+    let keep =
+        if id.chars().count() <= SESSION_ID_WHOLE { SESSION_ID_WHOLE } else { SESSION_ID_SHOWN };
+    id.chars().take(keep).collect()
+}
+
 /// At most this many uncommitted files are named on a project, then `N more`.
 const WIP_FILES_SHOWN: usize = 5;
 
@@ -500,11 +511,9 @@ fn still_open(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZon
 fn cite(evidence: &Evidence) -> String {
     match evidence {
         Evidence::Commit { hash, .. } => code_span(&hash.chars().take(8).collect::<String>()),
-        Evidence::Session { agent, session_id, .. } => format!(
-            "{} {}",
-            agent.display_name(),
-            code_span(&session_id.chars().take(SESSION_ID_SHOWN).collect::<String>())
-        ),
+        Evidence::Session { agent, session_id, .. } => {
+            format!("{} {}", agent.display_name(), code_span(&shown_session_id(session_id)))
+        }
         Evidence::Command { exit, .. } => code_span(&exit.to_string()),
     }
 }
@@ -730,7 +739,7 @@ fn next_steps(out: &mut String, project: &Project, lang: Lang) {
             format!("{}{mark}", escape_text(&step.text))
         })
         .collect();
-    let session: String = first.session_id.chars().take(SESSION_ID_SHOWN).collect();
+    let session = shown_session_id(&first.session_id);
     let _ = writeln!(
         out,
         "- {}",
@@ -873,6 +882,14 @@ fn footer(out: &mut String, report: &Report, lang: Lang, time_zone: &TimeZone) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_session_ids_are_shown_whole_and_long_ones_by_their_start() {
+        assert_eq!(shown_session_id("20261205_12"), "20261205_12");
+        assert_eq!(shown_session_id("123456789012"), "123456789012");
+        assert_eq!(shown_session_id("1234567890123"), "12345678");
+        assert_eq!(shown_session_id("3f1c2a9e-0b7d-4e61-9a55-2c1f0d6b7e11"), "3f1c2a9e");
+    }
 
     #[test]
     fn warnings_quote_paths_and_keys_as_code_spans() {

@@ -67,11 +67,13 @@ pub enum Agent {
     Roo,
     /// VS Code's own Chat (GitHub Copilot Chat, agent mode).
     VsCode,
+    /// Goose (its CLI, desktop app and terminal integration share one database).
+    Goose,
 }
 
 impl Agent {
     /// Every agent, in the order they are read and reported.
-    pub const ALL: [Agent; 16] = [
+    pub const ALL: [Agent; 17] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Gemini,
@@ -88,6 +90,7 @@ impl Agent {
         Agent::Continue,
         Agent::Roo,
         Agent::VsCode,
+        Agent::Goose,
     ];
 
     /// The agent's product name, as people write it.
@@ -109,12 +112,13 @@ impl Agent {
             Agent::Continue => "Continue",
             Agent::Roo => "Roo Code",
             Agent::VsCode => "VS Code Chat",
+            Agent::Goose => "Goose",
         }
     }
 
     /// The short name of the config's `[sessions] agents` and of `doctor`: `claude`,
     /// `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`,
-    /// `droid`, `cline`, `kilo`, `continue`, `roo`, `vscode`.
+    /// `droid`, `cline`, `kilo`, `continue`, `roo`, `vscode`, `goose`.
     pub fn config_name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude",
@@ -133,6 +137,7 @@ impl Agent {
             Agent::Continue => "continue",
             Agent::Roo => "roo",
             Agent::VsCode => "vscode",
+            Agent::Goose => "goose",
         }
     }
 }

@@ -99,6 +99,8 @@ pub enum Source {
     Roo,
     /// VS Code's chat sessions.
     VsCode,
+    /// Goose's sessions database.
+    Goose,
     /// zsh's history file.
     Zsh,
     /// bash's history file.
@@ -131,6 +133,7 @@ impl Source {
             Source::Continue => "continue",
             Source::Roo => "roo",
             Source::VsCode => "vscode",
+            Source::Goose => "goose",
             Source::Zsh => "zsh",
             Source::Bash => "bash",
             Source::Fish => "fish",
@@ -163,6 +166,7 @@ impl From<Agent> for Source {
             Agent::Continue => Source::Continue,
             Agent::Roo => Source::Roo,
             Agent::VsCode => Source::VsCode,
+            Agent::Goose => Source::Goose,
         }
     }
 }
@@ -180,7 +184,7 @@ impl From<Shell> for Source {
 
 impl Source {
     /// Every source, in the order `doctor` lists them.
-    pub const ALL: [Source; 21] = [
+    pub const ALL: [Source; 22] = [
         Source::Git,
         Source::Claude,
         Source::Codex,
@@ -198,6 +202,7 @@ impl Source {
         Source::Continue,
         Source::Roo,
         Source::VsCode,
+        Source::Goose,
         Source::Zsh,
         Source::Bash,
         Source::Fish,

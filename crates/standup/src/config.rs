@@ -125,6 +125,7 @@ struct SessionsFile {
     kilo_home: Option<PathBuf>,
     continue_home: Option<PathBuf>,
     roo_home: Option<PathBuf>,
+    goose_home: Option<PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -818,6 +819,7 @@ fn parse_sessions(
         (report_model::Agent::Kilo, sessions.kilo_home),
         (report_model::Agent::Continue, sessions.continue_home),
         (report_model::Agent::Roo, sessions.roo_home),
+        (report_model::Agent::Goose, sessions.goose_home),
     ]
     .into_iter()
     .filter_map(|(agent, home)| Some((agent, home?)))
@@ -1198,7 +1200,8 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 [sessions]
 # AI coding agents whose local logs are read. Default: all of them.
 # agents = ["claude", "codex", "gemini", "copilot", "opencode", "pi", "qwen", "cursor",
-#           "amp", "aider", "droid", "cline", "kilo", "continue", "roo", "vscode"]
+#           "amp", "aider", "droid", "cline", "kilo", "continue", "roo", "vscode",
+#           "goose"]
 # Claude Code roots. Default: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and
 # $XDG_CONFIG_HOME/claude.
 # claude_roots = ["~/.claude"]
@@ -1218,6 +1221,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # kilo_home = "~/.local/share/kilo"           # $XDG_DATA_HOME/kilo
 # continue_home = "~/.continue"               # $CONTINUE_GLOBAL_DIR; sessions in sessions/
 # roo_home = "~/roo-storage"                  # Roo Code's customStoragePath; tasks in tasks/
+# goose_home = "~/.local/share/goose"         # $GOOSE_PATH_ROOT/data, $XDG_DATA_HOME/goose
 
 [shell]
 # Histories read: "zsh", "bash", "fish", "atuin".

@@ -331,10 +331,10 @@ fn source_line(status: &collect::SourceStatus) -> String {
             plural(status.entries, "commit", "commits")
         ),
         source if source.is_agent() => {
-            // What the agent keeps its sessions in: one database (opencode, Cursor's
-            // stores), else log files.
+            // What the agent keeps its sessions in: one database (opencode, Kilo Code,
+            // Goose), else log files.
             let (one, many) = match source {
-                Source::Opencode | Source::Kilo => ("database", "databases"),
+                Source::Opencode | Source::Kilo | Source::Goose => ("database", "databases"),
                 Source::Claude | Source::Codex => ("transcript", "transcripts"),
                 _ => ("file", "files"),
             };

@@ -158,6 +158,17 @@ pub(crate) const SPECS: &[Spec] = &[
         keep: &[],
         repo_keep: &[".aider.input.history", ".aider.chat.history.md"],
     },
+    Spec {
+        name: "goose",
+        // The CLI's own binary, as the npm package of Goose's terminal UI
+        // (`@aaif/goose-sdk`'s `resolve-binary.js`) installs it.
+        package: "@aaif/goose-binary-linux-x64",
+        registry: Registry::Npm,
+        pinned: "1.52.0",
+        bin: "goose-binary-linux-x64",
+        keep: &[".local/share/goose/sessions"],
+        repo_keep: &[],
+    },
 ];
 
 /// The model the reader names for the stand-in's: Aider's carries litellm's provider.
@@ -250,6 +261,14 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
                 "name: Stand-in\nversion: 0.0.1\nschema: v1\nmodels:\n  - name: Stand-in model\n    provider: openai\n    model: {MODEL}\n    apiBase: {base}/v1\n    apiKey: {TEST_KEY}\n    roles: [chat, edit, apply, summarize]\n    capabilities: [tool_use]\n"
             ),
         ),
+        // Goose reads its settings from `config.yaml` (any key may also be an
+        // environment variable); the provider `openai` with the stand-in as its host.
+        "goose" => write(
+            ".config/goose/config.yaml",
+            &format!(
+                "GOOSE_PROVIDER: openai\nGOOSE_MODEL: {MODEL}\nOPENAI_HOST: {base}\nGOOSE_MODE: auto\nGOOSE_TELEMETRY_ENABLED: false\nextensions:\n  developer:\n    enabled: true\n    type: builtin\n    name: developer\n    timeout: 300\n    bundled: true\n  todo:\n    enabled: true\n    type: platform\n    name: todo\n    bundled: true\n"
+            ),
+        ),
         _ => Ok(()),
     }
 }
@@ -285,6 +304,29 @@ const AIDER_FLAGS: [&str; 8] = [
     "--no-pretty",
 ];
 
+/// Claude Code's environment: the stand-in, no update, no telemetry.
+fn claude_vars(base: &str) -> Vec<(String, String)> {
+    [
+        // Root may skip the permission prompts only in a declared sandbox (the
+        // scratch repository and temp home are one).
+        ("IS_SANDBOX", "1"),
+        // `TodoWrite` rather than the task tools of newer versions (`HH()` in
+        // 2.1.197's bundle: tasks are off when this is falsy): what the reader reads.
+        ("CLAUDE_CODE_ENABLE_TASKS", "0"),
+        ("ANTHROPIC_BASE_URL", base),
+        ("ANTHROPIC_API_KEY", TEST_KEY),
+        ("ANTHROPIC_MODEL", MODEL),
+        ("ANTHROPIC_SMALL_FAST_MODEL", MODEL),
+        ("ANTHROPIC_DEFAULT_HAIKU_MODEL", MODEL),
+        ("DISABLE_AUTOUPDATER", "1"),
+        ("DISABLE_TELEMETRY", "1"),
+        ("DISABLE_ERROR_REPORTING", "1"),
+    ]
+    .iter()
+    .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+    .collect()
+}
+
 /// The arguments and environment of one run of `prompt`.
 pub(crate) fn invocation(
     spec: &Spec,
@@ -302,22 +344,7 @@ pub(crate) fn invocation(
     match spec.name {
         "claude" => (
             owned(&["-p", prompt, "--model", MODEL, "--dangerously-skip-permissions"]),
-            vars(&[
-                // Root may skip the permission prompts only in a declared sandbox (the
-                // scratch repository and temp home are one).
-                ("IS_SANDBOX", "1"),
-                // `TodoWrite` rather than the task tools of newer versions (`HH()` in
-                // 2.1.197's bundle: tasks are off when this is falsy): what the reader reads.
-                ("CLAUDE_CODE_ENABLE_TASKS", "0"),
-                ("ANTHROPIC_BASE_URL", base),
-                ("ANTHROPIC_API_KEY", TEST_KEY),
-                ("ANTHROPIC_MODEL", MODEL),
-                ("ANTHROPIC_SMALL_FAST_MODEL", MODEL),
-                ("ANTHROPIC_DEFAULT_HAIKU_MODEL", MODEL),
-                ("DISABLE_AUTOUPDATER", "1"),
-                ("DISABLE_TELEMETRY", "1"),
-                ("DISABLE_ERROR_REPORTING", "1"),
-            ]),
+            claude_vars(base),
         ),
         "codex" => (
             owned(&["exec", "--dangerously-bypass-approvals-and-sandbox", prompt]),
@@ -394,6 +421,14 @@ pub(crate) fn invocation(
                 ("LITELLM_LOCAL_MODEL_COST_MAP", "True"),
             ]),
         ),
+        "goose" => (
+            owned(&["run", "--text", prompt]),
+            vars(&[
+                ("OPENAI_API_KEY", TEST_KEY),
+                // Secrets from the environment and a file, not the system's keyring.
+                ("GOOSE_DISABLE_KEYRING", "1"),
+            ]),
+        ),
         _ => (owned(&[prompt]), Vec::new()),
     }
 }
@@ -449,17 +484,7 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
         "opencode" | "kilo" => {
             let folder = if spec.name == "kilo" { "kilo" } else { "opencode" };
             let db = home.join(format!(".local/share/{folder}/{folder}.db"));
-            if db.exists() {
-                let conn = rusqlite::Connection::open_with_flags(
-                    &db,
-                    rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
-                )?;
-                let mut statement = conn.prepare("SELECT id FROM session")?;
-                let rows = statement.query_map([], |row| row.get::<_, String>(0))?;
-                for row in rows {
-                    ids.insert(row?);
-                }
-            }
+            ids.extend(table_ids(&db, "session")?);
             for file in files_under(&home.join(format!(".local/share/{folder}/storage/session"))) {
                 if let Some(first) = first_json(&file)? {
                     ids.extend(first.get("id").and_then(Value::as_str).map(str::to_owned));
@@ -488,6 +513,12 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
                 }
             }
         }
+        "goose" => {
+            ids.extend(table_ids(
+                &home.join(".local/share/goose/sessions/sessions.db"),
+                "sessions",
+            )?);
+        }
         "continue" => {
             for file in files_under(&home.join(".continue/sessions")) {
                 if file.file_name().is_some_and(|name| name != "sessions.json") {
@@ -498,6 +529,18 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
         _ => {}
     }
     Ok(ids)
+}
+
+/// The `id` column of `table` in the database at `db` (none when there is no database).
+fn table_ids(db: &Path, table: &str) -> anyhow::Result<Vec<String>> {
+    if !db.exists() {
+        return Ok(Vec::new());
+    }
+    let conn =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    let mut statement = conn.prepare(&format!("SELECT id FROM {table}"))?;
+    let rows = statement.query_map([], |row| row.get::<_, String>(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 fn stem(path: &Path) -> Option<String> {

@@ -294,11 +294,7 @@ fn record_one(
     let bin = install(root, spec, version)?;
     let work = root.join("target/agents").join(spec.name).join(version);
     let repo = make_repo()?;
-    let home = PathBuf::from(HOMES).join(format!("home-{}", spec.name));
-    if home.exists() {
-        fs_err::remove_dir_all(&home)?;
-    }
-    fs_err::create_dir_all(&home)?;
+    let home = clean_home(spec)?;
     let cache = work.join("cache");
     fs_err::create_dir_all(&cache)?;
     let log = work.join("requests.log");
@@ -315,6 +311,9 @@ fn record_one(
         server.set_title(&title);
         server.set_script(*script);
         server.note(&format!("--- session {number}: {prompt}"));
+        if index > 0 {
+            wait_for_next_second()?;
+        }
         let before = agents::session_ids(spec, &home)?;
         let since = now_second();
         run_agent(
@@ -391,6 +390,25 @@ fn record_one(
     fs_err::write(fixture.join("expected.json"), serde_json::to_string_pretty(&expected)? + "\n")?;
     eprintln!("saved {}", fixture.display());
     Ok(fixture)
+}
+
+/// A new empty temp home for the agent.
+fn clean_home(spec: &Spec) -> anyhow::Result<PathBuf> {
+    let home = PathBuf::from(HOMES).join(format!("home-{}", spec.name));
+    if home.exists() {
+        fs_err::remove_dir_all(&home)?;
+    }
+    fs_err::create_dir_all(&home)?;
+    Ok(home)
+}
+
+/// Sleeps into the next second, so that each session has seconds of its own: agents that
+/// keep seconds only (Goose) would otherwise record sessions ending in the same second,
+/// which no person makes.
+fn wait_for_next_second() -> anyhow::Result<()> {
+    let into = Timestamp::now().subsec_nanosecond();
+    std::thread::sleep(Duration::from_nanos(u64::try_from(1_000_000_000 - into)?));
+    Ok(())
 }
 
 fn now_second() -> Timestamp {

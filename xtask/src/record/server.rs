@@ -62,12 +62,21 @@ pub(crate) enum Script {
 
 /// The to-do tools, by the name each agent gives it: Claude Code `TodoWrite`, Codex
 /// `update_plan`, Gemini CLI `write_todos`, opencode `todowrite`, Qwen Code
-/// `todo_write`, Continue `Checklist` (one Markdown string of `- [ ]` lines).
-pub(crate) const TODO_TOOLS: &[&str] =
-    &["TodoWrite", "update_plan", "write_todos", "todowrite", "todo_write", "Checklist"];
+/// `todo_write`, Continue `Checklist` (one Markdown string of `- [ ]` lines), Goose
+/// `todo__todo_write` (its `todo` extension's `todo_write`, one Markdown string).
+pub(crate) const TODO_TOOLS: &[&str] = &[
+    "TodoWrite",
+    "update_plan",
+    "write_todos",
+    "todowrite",
+    "todo_write",
+    "Checklist",
+    "todo__todo_write",
+];
 /// The shell tools: Claude Code `Bash`, Codex `exec_command` (`shell` in older
 /// versions), Gemini CLI and Qwen Code `run_shell_command`, opencode, pi and Copilot
-/// `bash`, Cline `run_commands` (a list of command lines).
+/// `bash`, Cline `run_commands` (a list of command lines), Goose `shell` (its
+/// `developer` extension's).
 pub(crate) const SHELL_TOOLS: &[&str] =
     &["Bash", "exec_command", "shell", "run_shell_command", "bash", "run_commands"];
 /// The to-do list the stand-in writes: one item done, two pending.

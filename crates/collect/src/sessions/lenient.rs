@@ -340,8 +340,15 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Objects<T> {
     }
 }
 
-/// One element of [`Objects`]: `T` when it is an object.
-struct Object<T>(Option<T>);
+/// One element of [`Objects`], or a field that should hold one object: `T` when it is an
+/// object, else `None` (a field of another shape is skipped, not an error).
+pub(crate) struct Object<T>(pub(crate) Option<T>);
+
+impl<T> Default for Object<T> {
+    fn default() -> Self {
+        Object(None)
+    }
+}
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

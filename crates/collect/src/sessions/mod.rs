@@ -1,6 +1,7 @@
 //! AI coding-agent session logs: Claude Code, OpenAI Codex CLI, Gemini CLI, GitHub
 //! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider, Factory Droid, Cline's CLI,
-//! Kilo Code's CLI and Continue (its CLI and editor extensions).
+//! Kilo Code's CLI, Continue (its CLI and editor extensions), the VS Code extensions of
+//! Cline, Roo Code and Kilo Code, VS Code's own Chat, and Goose.
 //!
 //! Each agent keeps its own local logs; [`read_sessions`] turns the sessions that have
 //! records since a given instant into [`SessionEvent`]s, with one [`SourceStatus`](crate::SourceStatus) per
@@ -37,6 +38,7 @@ mod copilot;
 mod cursor;
 mod droid;
 mod gemini;
+mod goose;
 mod jsonl;
 mod lenient;
 mod opencode;
@@ -131,6 +133,7 @@ pub fn read_sessions(
             ),
             Agent::Roo => cline_tasks::read(env, config, &mut ctx, cline_tasks::ROO),
             Agent::VsCode => vscode_chat::read(env, config, &mut ctx),
+            Agent::Goose => goose::read(env, config, &mut ctx),
             Agent::Continue => continue_dev::read(env, config, &mut ctx),
             // Read with the work trees it lives in (`read_aider`).
             Agent::Aider => continue,
@@ -248,6 +251,7 @@ const RECORDED: &[(Agent, &str)] = &[
     (Agent::Kilo, "7.7.7"),
     (Agent::Continue, "1.5.47"),
     (Agent::Aider, "0.86.2"),
+    (Agent::Goose, "1.52.0"),
 ];
 
 /// The newest version of `agent` with recorded fixtures, if any.

@@ -11,6 +11,7 @@ mod agent_copilot;
 mod agent_cursor;
 mod agent_droid;
 mod agent_gemini;
+mod agent_goose;
 mod agent_opencode;
 mod agent_pi;
 mod agent_qwen;

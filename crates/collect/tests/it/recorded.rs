@@ -286,5 +286,7 @@ fn recordings_are_small_and_hold_no_credentials() {
             }
         }
     }
-    assert!(total < 5 << 20, "the recordings hold {total} bytes");
+    // Three of them are databases with their write-ahead logs (opencode's, Kilo Code's
+    // and Goose's, 0.8 to 1.8 MB each, as the agents left them).
+    assert!(total < 8 << 20, "the recordings hold {total} bytes");
 }

@@ -160,8 +160,8 @@ fn every_recorded_agent_is_in_every_report() {
     assert_eq!(blockers[0]["evidence"][0]["agent"], "pi");
     assert_eq!(blockers[0]["evidence"][1]["exit"], 3);
 
-    // Cline's, Kilo Code's and Continue's, recorded on another day: in that day's reports and Monday's
-    // standup.
+    // Cline's, Kilo Code's, Continue's and Goose's, recorded on another day: in that day's
+    // reports and Monday's standup.
     for (args, lang) in [
         (&["daily", "--date", "2026-12-06"][..], "en"),
         (&["daily", "--date", "2026-12-06"][..], "ja"),
@@ -172,21 +172,19 @@ fn every_recorded_agent_is_in_every_report() {
         all.extend(["--no-llm", "--lang", lang]);
         let run = home.run(LATER, TOKYO, &all);
         assert_eq!(run.code, 0, "{args:?}: {}", run.snapshot());
-        for name in ["Cline", "Kilo Code", "Continue"] {
+        for name in ["Cline", "Kilo Code", "Continue", "Goose"] {
             let line = format!("AI: {name} `");
             assert!(run.stdout.contains(&line), "{args:?} {lang} {name}\n{}", run.stdout);
         }
     }
     let run = home.run(LATER, TOKYO, &["daily", "--date", "2026-12-06", "--no-llm"]);
-    // All three ended on it; one blocker for the one command, citing the latest session
-    // (Continue's, placed at its prompt: its format records no time per message).
+    // All four ended on it; one blocker for the one command, citing the latest session
+    // (Goose's, recorded last).
     let blockers: Vec<&str> =
         run.stdout.lines().filter(|line| line.starts_with("- Blocked?: ")).collect();
     assert_eq!(
         blockers,
-        [
-            "- Blocked?: `sh check.sh` failed at 03:10 (Continue session), and the session ended there"
-        ],
+        ["- Blocked?: `sh check.sh` failed at 05:42 (Goose session), and the session ended there"],
         "{}",
         run.stdout
     );
@@ -213,6 +211,7 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         "droid: not found",
         "cline: found · 3 files",
         "kilo: found · 1 database",
+        "goose: found · 1 database",
         "continue: found · 3 files",
         "aider: found · 1 file",
         "  versions seen: 7.7.7",

@@ -1,0 +1,524 @@
+//! Goose (the AAIF's `goose`, formerly Block's): its CLI, desktop app, terminal
+//! integration and ACP server keep every session in one SQLite database,
+//! `<data>/sessions/sessions.db`, where `<data>` is the config's `goose_home`, else
+//! `$GOOSE_PATH_ROOT/data` (an absolute value only, as Goose takes it), else
+//! `$XDG_DATA_HOME/goose`, else `~/.local/share/goose` (Goose's `Paths::data_dir`).
+//!
+//! Verified against the database `goose` 1.52.0 wrote when recorded (the binary of the
+//! npm package `@aaif/goose-binary-linux-x64` 1.52.0, `goose run --text`,
+//! `fixtures/agents/goose/1.52.0/`; its rows sit in the `-wal`), and the source of
+//! `block/goose` (`crates/goose/src/session/session_manager.rs`,
+//! `config/paths.rs`, `agents/platform_extensions/todo.rs`):
+//!
+//! - `sessions`: `id` (`<yyyymmdd>_<n>`), `name` (before schema 4 `description`, which
+//!   Goose still falls back to), `session_type` (`user`, `terminal`, `acp`, `gateway`,
+//!   `scheduled`, `sub_agent`, `hidden`), `working_dir`, `model_config_json`
+//!   (`model_name`), `extension_data` (JSON: the `todo` extension's list under
+//!   `todo.v0.content`), `parent_session_id` (newer schemas).
+//! - `messages`: `session_id`, `role` (`user` or `assistant`), `content_json` (a list of
+//!   items: `{type: "text", text}`, `{type: "toolRequest", id, toolCall: {status,
+//!   value: {name, arguments}}}`, `{type: "toolResponse", id, toolResult: {status,
+//!   value: {content, structuredContent, isError}}}`, …), `created_timestamp` (the
+//!   message's own time, epoch **seconds**: 1796502930 in the recording; a value that can
+//!   only be milliseconds is read as such), `metadata_json` (`userVisible`,
+//!   `agentVisible`, `turnContext`; `inference.requestedModel` on replies).
+//!
+//! So: only the messages created since the window began are queried (through the index of
+//! `timestamp`, the time each row was written, which is not before the message's), then the rows of
+//! their sessions (and the sessions' parents). A prompt is a `user` message with a text
+//! item, that holds no tool result and is visible to the person: Goose adds each turn's
+//! context (`<turn-context>`, `userVisible: false`) and compaction summaries as user
+//! messages the person never typed. Prompts are counted only in the sessions the person
+//! types in (`user`, `terminal`, `acp`); a scheduled job's, a gateway's (messages from a
+//! chat platform, which may be other people's) and an unknown type's messages are
+//! activity, `hidden` sessions (Goose's own) are not read, and a sub-agent's session
+//! (`sub_agent`, or any with a parent) is activity and models of the session it was
+//! started from. Goose records seconds: prompts of one session within one second are put
+//! a millisecond apart, in the table's order, so that each is counted.
+//!
+//! The title is the session's name, unless it is the placeholder Goose gives until it has
+//! generated one (`CLI Session`, `ACP Session`, `New Chat`); else the first prompt. The
+//! working directory is `working_dir`; models are the replies' `inference.model` (else
+//! `requestedModel`), else the session's `model_config_json.model_name`.
+//!
+//! Tools: the `developer` extension's `shell` (`developer__shell` in older versions)
+//! runs a command; its result's `structuredContent.exit_code` is the exit status (3 for
+//! the recorded `sh check.sh`), else the text's `Command exited with code N`, else 0 when
+//! the result is not an error. The `todo` extension's `todo_write` (offered to the model
+//! as `todo__todo_write`) replaces the session's list, one Markdown checklist kept in
+//! `extension_data`; that list is read, at the time of the session's newest call of the
+//! tool (whenever it was). The JSON Lines files of Goose before its database
+//! (`sessions/<name>.jsonl`, imported into it once) are not read.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use jiff::Timestamp;
+use report_model::Agent;
+use rusqlite::{Connection, OptionalExtension as _};
+use serde::Deserialize;
+
+use super::lenient::{LBool, LNum, OStr, Object, Objects};
+use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home};
+use crate::sqlite::{self, Failure, Outcome};
+use crate::{Env, SourceStatus};
+
+/// How many parents are followed from a sub-agent's session to its root.
+const MAX_NESTING: usize = 16;
+
+/// Names Goose gives a session until it has generated a title.
+const PLACEHOLDER_NAMES: [&str; 3] = ["CLI Session", "ACP Session", "New Chat"];
+
+/// Session types whose user messages the person typed.
+const TYPED: [&str; 3] = ["user", "terminal", "acp"];
+
+/// Session types whose messages are activity, not prompts: known, so not named as
+/// unknown.
+const NOT_TYPED: [&str; 3] = ["scheduled", "gateway", "sub_agent"];
+
+/// The shell tool's names.
+const SHELL_TOOLS: [&str; 2] = ["shell", "developer__shell"];
+
+/// One item of a message's `content_json`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Item {
+    #[serde(rename = "type")]
+    kind: OStr,
+    text: OStr,
+    id: OStr,
+    #[serde(rename = "toolCall")]
+    tool_call: Object<ToolCall>,
+    #[serde(rename = "toolResult")]
+    tool_result: Object<ToolResult>,
+}
+
+/// A tool request's call.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ToolCall {
+    status: OStr,
+    value: Object<CallValue>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct CallValue {
+    name: OStr,
+    arguments: Object<Arguments>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Arguments {
+    command: OStr,
+}
+
+/// A tool response's result.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ToolResult {
+    status: OStr,
+    value: Object<ResultValue>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ResultValue {
+    content: Objects<Part>,
+    #[serde(rename = "structuredContent")]
+    structured: Object<Structured>,
+    #[serde(rename = "isError")]
+    is_error: LBool,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Part {
+    text: OStr,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Structured {
+    exit_code: LNum,
+}
+
+/// A message's `metadata_json`.
+#[derive(Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct Metadata {
+    user_visible: serde_json::Value,
+    inference: Object<Inference>,
+}
+
+impl Default for Metadata {
+    fn default() -> Self {
+        Metadata { user_visible: serde_json::Value::Null, inference: Object::default() }
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Inference {
+    model: OStr,
+    requested_model: OStr,
+}
+
+/// `model_config_json`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ModelConfig {
+    model_name: OStr,
+}
+
+/// A session's row.
+#[derive(Debug, Default, Clone)]
+struct SessionRow {
+    name: Option<String>,
+    kind: Option<String>,
+    working_dir: Option<String>,
+    model: Option<String>,
+    parent: Option<String>,
+    /// The `todo` extension's list, as Markdown.
+    todo: Option<String>,
+}
+
+/// One message of the window.
+struct Msg {
+    session: String,
+    /// The row's id: the table's order of messages of one second.
+    id: i64,
+    role: Option<String>,
+    time: Timestamp,
+    content: Vec<Item>,
+    metadata: Metadata,
+}
+
+/// What the database gave.
+struct DbRead {
+    messages: Vec<Msg>,
+    sessions: HashMap<String, SessionRow>,
+    /// When each session with a list last called `todo_write`.
+    todo_times: HashMap<String, Timestamp>,
+}
+
+pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
+    let home: PathBuf =
+        agent_home(env, config, Agent::Goose, || match env.abs_var("GOOSE_PATH_ROOT") {
+            Some(root) => root.join("data"),
+            None => env.data_home().join("goose"),
+        });
+    let folder = home.join("sessions");
+    let path = folder.join("sessions.db");
+    let mut status = SourceStatus {
+        locations: vec![path.clone()],
+        ..SourceStatus::new(report_model::Source::Goose)
+    };
+    let mut drafts = Drafts::new();
+    if !path.exists() {
+        status.found = folder.is_dir();
+        return (drafts, status);
+    }
+    status.found = true;
+    status.files = 1;
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    if !(ctx.modified_since(&path) || ctx.modified_since(std::path::Path::new(&wal))) {
+        return (drafts, status);
+    }
+    let since = ctx.since;
+    match sqlite::read(&path, |conn| query(conn, since)) {
+        Outcome::Missing => {}
+        Outcome::Unreadable(error) => ctx.fail(error),
+        Outcome::Read(read) => assemble(read, since, &mut status, &mut drafts),
+    }
+    status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
+    (drafts, status)
+}
+
+/// A message's time: epoch seconds, or milliseconds when the value can only be those (a
+/// second count that large is past the year 5000).
+fn message_time(value: i64) -> Option<Timestamp> {
+    if value > 100_000_000_000 {
+        Timestamp::from_millisecond(value).ok()
+    } else {
+        Timestamp::from_second(value).ok()
+    }
+}
+
+/// The text of a row's column, whatever SQLite stored it as.
+fn text(row: &rusqlite::Row<'_>, column: &str) -> Option<String> {
+    match row.get_ref(column).ok()? {
+        rusqlite::types::ValueRef::Text(bytes) | rusqlite::types::ValueRef::Blob(bytes) => {
+            Some(String::from_utf8_lossy(bytes).into_owned())
+        }
+        _ => None,
+    }
+}
+
+/// Reads the messages created since `since`, their sessions and the sessions' parents.
+fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")?
+        .query_map([], |row| row.get::<_, String>(0))?
+        .collect::<Result<_, _>>()?;
+    if !(tables.iter().any(|table| table == "sessions")
+        && tables.iter().any(|table| table == "messages"))
+    {
+        return Err(Failure::Schema("it has no `sessions` and `messages` tables".to_owned()));
+    }
+    let mut read =
+        DbRead { messages: Vec::new(), sessions: HashMap::new(), todo_times: HashMap::new() };
+    {
+        // `timestamp` (when the row was written, SQLite's `CURRENT_TIMESTAMP`, never before
+        // the message's own time) is indexed: it bounds the rows read without a scan of the
+        // whole table, whose rows hold every tool's output.
+        let written = since.to_zoned(jiff::tz::TimeZone::UTC).strftime("%Y-%m-%d %H:%M:%S");
+        let mut statement = conn
+            .prepare("SELECT * FROM messages WHERE timestamp >= ?1 AND created_timestamp >= ?2")?;
+        let mut rows =
+            statement.query(rusqlite::params![written.to_string(), since.as_second()])?;
+        while let Some(row) = rows.next()? {
+            let Some(session) = text(row, "session_id") else { continue };
+            let Some(time) = row.get::<_, Option<i64>>("created_timestamp")?.and_then(message_time)
+            else {
+                continue;
+            };
+            if time < since {
+                continue;
+            }
+            let content = text(row, "content_json")
+                .and_then(|json| serde_json::from_str::<Objects<Item>>(&json).ok())
+                .unwrap_or_default()
+                .items;
+            let metadata = text(row, "metadata_json")
+                .and_then(|json| serde_json::from_str::<Metadata>(&json).ok())
+                .unwrap_or_default();
+            let id: i64 = row.get("id").unwrap_or_default();
+            read.messages.push(Msg {
+                session,
+                id,
+                role: text(row, "role"),
+                time,
+                content,
+                metadata,
+            });
+        }
+    }
+    // In each session's order (sorted here: an `ORDER BY` would have SQLite walk the
+    // session index over the whole table instead).
+    read.messages.sort_by(|a, b| (&a.session, a.time, a.id).cmp(&(&b.session, b.time, b.id)));
+    let mut session = conn.prepare("SELECT * FROM sessions WHERE id = ?1")?;
+    let mut wanted: Vec<String> = read.messages.iter().map(|msg| msg.session.clone()).collect();
+    wanted.dedup();
+    let mut depth = 0;
+    while !wanted.is_empty() && depth <= MAX_NESTING {
+        let mut parents = Vec::new();
+        for id in wanted {
+            if read.sessions.contains_key(&id) {
+                continue;
+            }
+            let row = session
+                .query_row([&id], |row| {
+                    let name = text(row, "name")
+                        .filter(|name| !name.trim().is_empty())
+                        .or_else(|| text(row, "description"));
+                    Ok(SessionRow {
+                        name,
+                        kind: text(row, "session_type"),
+                        working_dir: text(row, "working_dir"),
+                        model: text(row, "model_config_json")
+                            .and_then(|json| serde_json::from_str::<ModelConfig>(&json).ok())
+                            .and_then(|config| config.model_name.0.into_owned()),
+                        parent: text(row, "parent_session_id").filter(|id| !id.is_empty()),
+                        todo: text(row, "extension_data").and_then(|json| todo_content(&json)),
+                    })
+                })
+                .optional()?;
+            if let Some(row) = row {
+                parents.extend(row.parent.clone());
+                read.sessions.insert(id, row);
+            }
+        }
+        wanted = parents;
+        depth += 1;
+    }
+    let mut newest = conn.prepare(
+        "SELECT MAX(created_timestamp) FROM messages WHERE session_id = ?1 \
+         AND role = 'assistant' AND content_json LIKE '%todo_write%'",
+    )?;
+    for (id, row) in &read.sessions {
+        if row.todo.is_some() {
+            let time: Option<i64> = newest.query_row([id], |row| row.get(0))?;
+            if let Some(time) = time.and_then(message_time) {
+                read.todo_times.insert(id.clone(), time);
+            }
+        }
+    }
+    Ok(read)
+}
+
+/// The `todo` extension's list in a session's `extension_data`.
+fn todo_content(json: &str) -> Option<String> {
+    let data: serde_json::Value = serde_json::from_str(json).ok()?;
+    Some(data.get("todo.v0")?.get("content")?.as_str()?.to_owned())
+}
+
+/// The session a message counts for: its own, or the root it was started from.
+fn root_of<'s>(sessions: &'s HashMap<String, SessionRow>, id: &'s str) -> &'s str {
+    let mut current = id;
+    for _ in 0..MAX_NESTING {
+        match sessions.get(current).and_then(|row| row.parent.as_deref()) {
+            Some(parent) if sessions.contains_key(parent) => current = parent,
+            _ => break,
+        }
+    }
+    current
+}
+
+/// Turns the rows into drafts.
+fn assemble(read: DbRead, since: Timestamp, status: &mut SourceStatus, drafts: &mut Drafts) {
+    let DbRead { messages, sessions, todo_times } = read;
+    let mut by_root: BTreeMap<String, Draft> = BTreeMap::new();
+    // The shell calls not yet answered, by session and call id: the command.
+    let mut calls: HashMap<(&str, &str), String> = HashMap::new();
+    // The last prompt of each root, for the one-second ties.
+    let mut last_prompt: HashMap<String, Timestamp> = HashMap::new();
+    for msg in &messages {
+        let own = sessions.get(&msg.session);
+        let kind = own.and_then(|row| row.kind.as_deref()).unwrap_or("user");
+        if kind == "hidden" {
+            continue;
+        }
+        let root = root_of(&sessions, &msg.session).to_owned();
+        let sub_agent = root != msg.session || kind == "sub_agent";
+        let typed = !sub_agent && TYPED.contains(&kind);
+        if !typed && !sub_agent && !NOT_TYPED.contains(&kind) {
+            status.note_unknown(&format!("session type {kind}"));
+        }
+        let draft = by_root.entry(root.clone()).or_insert_with(|| Draft::new(Agent::Goose, &root));
+        draft.activity.push(msg.time);
+        if msg.role.as_deref() == Some("assistant") {
+            let inference = msg.metadata.inference.0.as_ref();
+            if let Some(model) = inference.and_then(|inference| {
+                inference.model.0.get().or_else(|| inference.requested_model.0.get())
+            }) {
+                draft.note_model(model);
+            }
+        }
+        let mut prompt: Option<&str> = None;
+        let mut result = false;
+        for item in &msg.content {
+            match item.kind.0.get() {
+                Some("text") if prompt.is_none() => {
+                    prompt = item.text.0.get().map(str::trim).filter(|text| !text.is_empty());
+                }
+                Some("toolRequest") if !sub_agent => {
+                    let Some(call) = item.tool_call.0.as_ref() else { continue };
+                    let Some(value) = call.value.0.as_ref() else { continue };
+                    let shell = value.name.0.get().is_some_and(|name| SHELL_TOOLS.contains(&name));
+                    let command =
+                        value.arguments.0.as_ref().and_then(|arguments| arguments.command.0.get());
+                    if let (true, Some(command), Some(id)) =
+                        (shell && !call.status.0.is("error"), command, item.id.0.get())
+                    {
+                        calls.insert((msg.session.as_str(), id), command.to_owned());
+                    }
+                }
+                Some("toolResponse") => {
+                    result = true;
+                    let Some(command) =
+                        item.id.0.get().and_then(|id| calls.remove(&(msg.session.as_str(), id)))
+                    else {
+                        continue;
+                    };
+                    if let Some(exit) = item.tool_result.0.as_ref().and_then(exit_status) {
+                        draft.note_command(msg.time, &command, exit);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let visible = !matches!(msg.metadata.user_visible, serde_json::Value::Bool(false));
+        if let (true, Some("user"), false, true, Some(text)) =
+            (typed, msg.role.as_deref(), result, visible, prompt)
+        {
+            // Seconds only: a prompt in the same second as the one before goes a
+            // millisecond after it.
+            let time = match last_prompt.get(&root) {
+                Some(last) if msg.time <= *last => {
+                    last.checked_add(jiff::SignedDuration::from_millis(1)).unwrap_or(msg.time)
+                }
+                _ => msg.time,
+            };
+            last_prompt.insert(root.clone(), time);
+            draft.prompts.push(time);
+            draft.activity.push(time);
+            draft.note_prompt_text(time, text);
+        }
+    }
+    for (root, mut draft) in by_root {
+        let row = sessions.get(&root).cloned().unwrap_or_default();
+        if draft.models.is_empty() {
+            if let Some(model) = &row.model {
+                draft.note_model(model);
+            }
+        }
+        draft.title = row
+            .name
+            .as_deref()
+            .map(str::trim)
+            .filter(|name| !name.is_empty() && !PLACEHOLDER_NAMES.contains(name))
+            .map(str::to_owned);
+        draft.cwd = row.working_dir.as_deref().filter(|dir| !dir.is_empty()).map(PathBuf::from);
+        if let Some(todos) = row.todo.as_deref().and_then(super::markdown_todos) {
+            let time = todo_times
+                .get(&root)
+                .copied()
+                .or_else(|| draft.activity.iter().max().copied())
+                .unwrap_or(since);
+            draft.note_todos(time, todos);
+        }
+        add_draft(drafts, draft);
+    }
+}
+
+/// A shell result's exit status: its `structuredContent.exit_code`, else the code its
+/// text names, else 0 for a result that is not an error.
+fn exit_status(result: &ToolResult) -> Option<i64> {
+    let value = result.value.0.as_ref()?;
+    if let Some(code) = value.structured.0.as_ref().and_then(|data| data.exit_code.as_i64()) {
+        return Some(code);
+    }
+    let named = value.content.items.iter().find_map(|part| {
+        let (_, rest) = part.text.0.get()?.split_once("exited with code ")?;
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '-').collect();
+        digits.parse().ok()
+    });
+    named.or((!value.is_error.0 && !result.status.0.is("error")).then_some(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_and_milliseconds_are_told_apart() {
+        assert_eq!(message_time(1_796_502_930), Timestamp::from_second(1_796_502_930).ok());
+        assert_eq!(
+            message_time(1_796_502_930_123),
+            Timestamp::from_millisecond(1_796_502_930_123).ok()
+        );
+    }
+
+    #[test]
+    fn the_todo_list_is_read_from_the_extension_data() {
+        assert_eq!(
+            todo_content(r#"{"todo.v0":{"content":"- [ ] a"},"other":1}"#).as_deref(),
+            Some("- [ ] a")
+        );
+        assert_eq!(todo_content(r#"{"enabled_extensions.v0":{}}"#), None);
+        assert_eq!(todo_content("not json"), None);
+    }
+}

@@ -510,6 +510,32 @@ mod tests {
             message_time(1_796_502_930_123),
             Timestamp::from_millisecond(1_796_502_930_123).ok()
         );
+        // The bound itself is still seconds (the year 5138).
+        assert_eq!(message_time(100_000_000_000), Timestamp::from_second(100_000_000_000).ok());
+    }
+
+    fn exit(json: &str) -> Option<i64> {
+        exit_status(&serde_json::from_str::<ToolResult>(json).expect("a tool result"))
+    }
+
+    #[test]
+    fn a_shell_result_s_exit_status() {
+        // Goose 1.52.0's result.
+        let ok = r#"{"status":"success","value":{"content":[{"type":"text","text":"ok"}],"structuredContent":{"exit_code":0},"isError":false}}"#;
+        assert_eq!(exit(ok), Some(0));
+        // Without the structured part: the code the text names, else 0 unless an error.
+        let named = r#"{"status":"success","value":{"content":[{"type":"text","text":"boom\n\nCommand exited with code 3."}],"isError":true}}"#;
+        assert_eq!(exit(named), Some(3));
+        let negative = r#"{"status":"success","value":{"content":[{"type":"text","text":"Command exited with code -1 (signal)"}],"isError":true}}"#;
+        assert_eq!(exit(negative), Some(-1));
+        let passed = r#"{"status":"success","value":{"content":[{"type":"text","text":"ok"}],"isError":false}}"#;
+        assert_eq!(exit(passed), Some(0));
+        let failed = r#"{"status":"success","value":{"content":[{"type":"text","text":"no such file"}],"isError":true}}"#;
+        assert_eq!(exit(failed), None);
+        let errored = r#"{"status":"error","value":{"content":[],"isError":false}}"#;
+        assert_eq!(exit(errored), None);
+        // The older shape (a list of contents): nothing told.
+        assert_eq!(exit(r#"{"status":"success","value":[{"type":"text","text":"ok"}]}"#), None);
     }
 
     #[test]

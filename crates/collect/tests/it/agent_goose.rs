@@ -279,11 +279,15 @@ fn goose_a_sub_agent_is_activity_of_the_session_that_started_it() {
     db.prompt("20260302_2", "2026-03-02T11:00:00Z", "the parent's instructions to it");
     db.reply("20260302_2", "2026-03-02T11:00:30Z", "done", "gpt-5-mini");
     db.shell("20260302_2", "2026-03-02T11:00:40Z", "call_s", "rm -rf build", 1);
+    // A child typed `user` is the parent's too, by its parent alone.
+    db.session("20260302_6", "user", "Child", "/work/app", &json!({}), "20260302_1");
+    db.prompt("20260302_6", "2026-03-02T11:05:00Z", "also the parent's words");
     let output = home.read(Agent::Goose, ts(SINCE));
     assert_eq!(output.events.len(), 1, "{:?}", output.events);
+    assert!(status(&output, Agent::Goose).unknown.is_empty());
     let event = session(&output, Agent::Goose, "20260302_1");
     assert_eq!(event.prompts.len(), 2);
-    assert_eq!(event.activity.last(), Some(&ts("2026-03-02T11:00:40Z")));
+    assert_eq!(event.activity.last(), Some(&ts("2026-03-02T11:05:00Z")));
     assert_eq!(event.models, ["gpt-5.1-codex", "gpt-5-mini"]);
     // The sub-agent's own commands are its work, not the session's.
     assert_eq!(failed_runs(event).len(), 1);
@@ -299,7 +303,13 @@ fn goose_scheduled_sessions_are_activity_and_hidden_ones_are_not_read() {
     db.session("20260302_8", "hidden", "", "/work/app", &json!({}), "");
     db.prompt("20260302_8", "2026-03-02T03:05:00Z", "internal");
     db.session("20260302_9", "terminal", "CLI Session", "/work/lib", &json!({}), "");
-    db.prompt("20260302_9", "2026-03-02T04:00:00Z", "what does this error mean?");
+    db.message(
+        "20260302_9",
+        "user",
+        "2026-03-02T04:00:00Z",
+        &json!([{"type": "text", "text": "what does this error mean?"}, {"type": "text", "text": "(pasted log)"}]),
+        &Value::Null,
+    );
     db.session("20260302_10", "teleport", "Odd", "/work/lib", &json!({}), "");
     db.prompt("20260302_10", "2026-03-02T04:30:00Z", "from somewhere new");
     let output = home.read(Agent::Goose, ts(SINCE));
@@ -314,11 +324,7 @@ fn goose_scheduled_sessions_are_activity_and_hidden_ones_are_not_read() {
     assert_eq!(term.title, "what does this error mean?");
     // An unknown type: activity, and named for `doctor`.
     assert!(session(&output, Agent::Goose, "20260302_10").prompts.is_empty());
-    assert!(
-        status(&output, Agent::Goose).unknown.iter().any(|unknown| unknown.contains("teleport")),
-        "{:?}",
-        status(&output, Agent::Goose).unknown
-    );
+    assert_eq!(status(&output, Agent::Goose).unknown, ["session type teleport"]);
 }
 
 #[test]
@@ -392,6 +398,76 @@ fn goose_a_corrupt_database_is_a_warning_naming_it() {
         "{}",
         crate::support::en(&output.warnings[0])
     );
+}
+
+#[test]
+fn goose_a_sub_agent_whose_parent_is_gone_is_activity_of_its_own() {
+    let home = Home::new();
+    let db = Db::create(&home.path().join(DB), SCHEMA);
+    db.session("20260302_2", "sub_agent", "Helper", "/work/app", &json!({}), "20260301_9");
+    db.prompt("20260302_2", "2026-03-02T11:00:00Z", "the parent's instructions to it");
+    db.shell("20260302_2", "2026-03-02T11:00:40Z", "call_s", "rm -rf build", 1);
+    let output = home.read(Agent::Goose, ts(SINCE));
+    let ids: Vec<&str> = output.events.iter().map(|event| event.session_id.as_str()).collect();
+    assert_eq!(ids, ["20260302_2"]);
+    let event = &output.events[0];
+    assert!(event.prompts.is_empty());
+    assert!(event.failed_commands.is_empty());
+    assert_eq!(event.title, "Helper");
+}
+
+#[test]
+fn goose_only_the_shell_s_calls_that_ran_are_commands() {
+    let home = Home::new();
+    let db = Db::create(&home.path().join(DB), SCHEMA);
+    db.session("20260302_1", "user", "Tools", "/work/app", &json!({}), "");
+    db.prompt("20260302_1", "2026-03-02T09:00:00Z", "go");
+    // Another tool with a `command` argument.
+    db.call(
+        "20260302_1",
+        "2026-03-02T09:01:00Z",
+        ("call_a", "analyze"),
+        &json!({"command": "make lint"}),
+        &json!({"structuredContent": {"exit_code": 2}, "isError": true}),
+    );
+    // A shell call the model made wrongly: Goose answers it with an error.
+    db.message(
+        "20260302_1",
+        "assistant",
+        "2026-03-02T09:02:00Z",
+        &json!([{"type": "toolRequest", "id": "call_b", "toolCall": {"status": "error", "value": {"name": "shell", "arguments": {"command": "make test"}}}}]),
+        &Value::Null,
+    );
+    db.message(
+        "20260302_1",
+        "user",
+        "2026-03-02T09:02:00Z",
+        &json!([{"type": "toolResponse", "id": "call_b", "toolResult": {"status": "error", "value": {"content": [{"type": "text", "text": "Command exited with code 1"}], "isError": true}}}]),
+        &Value::Null,
+    );
+    let output = home.read(Agent::Goose, ts(SINCE));
+    let event = session(&output, Agent::Goose, "20260302_1");
+    assert!(event.failed_commands.is_empty(), "{:?}", event.failed_commands);
+    assert_eq!(event.prompts.len(), 1);
+}
+
+#[test]
+fn goose_a_database_without_its_tables_is_a_warning_naming_it() {
+    for schema in [
+        "CREATE TABLE sessions (id TEXT PRIMARY KEY, working_dir TEXT);",
+        "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT);",
+        "CREATE TABLE other (id INTEGER);",
+    ] {
+        let home = Home::new();
+        let path = home.path().join(DB);
+        Db::create(&path, schema);
+        let output = home.read(Agent::Goose, ts(SINCE));
+        assert!(output.events.is_empty());
+        assert_eq!(output.warnings.len(), 1, "{schema}: {:?}", output.warnings);
+        let text = crate::support::en(&output.warnings[0]);
+        assert!(text.contains(&path.display().to_string()), "{text}");
+        assert!(text.contains("no `sessions` and `messages` tables"), "{text}");
+    }
 }
 
 #[test]

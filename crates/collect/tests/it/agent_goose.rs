@@ -471,6 +471,34 @@ fn goose_a_database_without_its_tables_is_a_warning_naming_it() {
 }
 
 #[test]
+fn goose_a_fifo_in_place_of_the_database_or_its_log_is_a_warning_not_a_wait() {
+    // In place of the database.
+    let home = Home::new();
+    let path = home.path().join(DB);
+    fs_err::create_dir_all(path.parent().expect("parent")).expect("folders");
+    let _fifo = crate::fifo::Fifo::make(&path);
+    let output = home.read(Agent::Goose, ts(SINCE));
+    assert!(output.events.is_empty());
+    assert_eq!(output.warnings.len(), 1, "{:?}", output.warnings);
+    assert!(crate::support::en(&output.warnings[0]).contains(&path.display().to_string()));
+    // In place of its write-ahead log, beside a real database.
+    let (home, db) = busy_home();
+    drop(db);
+    let wal = home.path().join(format!("{DB}-wal"));
+    let _ = fs_err::remove_file(&wal);
+    let _wal = crate::fifo::Fifo::make(&wal);
+    let output = home.read(Agent::Goose, ts(SINCE));
+    assert!(
+        output
+            .warnings
+            .iter()
+            .any(|warning| crate::support::en(warning).contains(&wal.display().to_string())),
+        "{:?}",
+        output.warnings
+    );
+}
+
+#[test]
 fn goose_the_recorded_list_and_failed_command_are_read() {
     let home = Home::new();
     crate::support::copy_tree(

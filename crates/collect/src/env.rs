@@ -45,6 +45,8 @@ impl Env {
         "CONTINUE_GLOBAL_DIR",
         // Goose's root for its config, data and state (its sessions in `data/sessions`).
         "GOOSE_PATH_ROOT",
+        // gptme's conversation logs.
+        "GPTME_LOGS_HOME",
         // The local time zone of Aider's zone-less history times.
         "TZ",
         // atuin's home, database and config.

@@ -233,7 +233,7 @@ const JA_OUTCOMES: [(&str, Outcome); 13] = [
 ];
 
 /// Agents as a sentence may name them, and the display name they stand for (lowercase).
-const AGENT_NAMES: [(&str, &str); 22] = [
+const AGENT_NAMES: [(&str, &str); 23] = [
     ("claude code", "claude code"),
     ("claude", "claude code"),
     ("codex", "codex"),
@@ -256,6 +256,7 @@ const AGENT_NAMES: [(&str, &str); 22] = [
     ("roo", "roo code"),
     ("vs code chat", "vs code chat"),
     ("goose", "goose"),
+    ("gptme", "gptme"),
     ("pi", "pi"),
 ];
 

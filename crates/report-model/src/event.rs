@@ -69,11 +69,13 @@ pub enum Agent {
     VsCode,
     /// Goose (its CLI, desktop app and terminal integration share one database).
     Goose,
+    /// gptme, the terminal agent.
+    Gptme,
 }
 
 impl Agent {
     /// Every agent, in the order they are read and reported.
-    pub const ALL: [Agent; 17] = [
+    pub const ALL: [Agent; 18] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Gemini,
@@ -91,6 +93,7 @@ impl Agent {
         Agent::Roo,
         Agent::VsCode,
         Agent::Goose,
+        Agent::Gptme,
     ];
 
     /// The agent's product name, as people write it.
@@ -113,12 +116,14 @@ impl Agent {
             Agent::Roo => "Roo Code",
             Agent::VsCode => "VS Code Chat",
             Agent::Goose => "Goose",
+            Agent::Gptme => "gptme",
         }
     }
 
     /// The short name of the config's `[sessions] agents` and of `doctor`: `claude`,
     /// `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`,
-    /// `droid`, `cline`, `kilo`, `continue`, `roo`, `vscode`, `goose`.
+    /// `droid`, `cline`, `kilo`, `continue`, `roo`, `vscode`, `goose`,
+    /// `gptme`.
     pub fn config_name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude",
@@ -138,6 +143,7 @@ impl Agent {
             Agent::Roo => "roo",
             Agent::VsCode => "vscode",
             Agent::Goose => "goose",
+            Agent::Gptme => "gptme",
         }
     }
 }

@@ -101,6 +101,8 @@ pub enum Source {
     VsCode,
     /// Goose's sessions database.
     Goose,
+    /// gptme's conversation logs.
+    Gptme,
     /// zsh's history file.
     Zsh,
     /// bash's history file.
@@ -134,6 +136,7 @@ impl Source {
             Source::Roo => "roo",
             Source::VsCode => "vscode",
             Source::Goose => "goose",
+            Source::Gptme => "gptme",
             Source::Zsh => "zsh",
             Source::Bash => "bash",
             Source::Fish => "fish",
@@ -167,6 +170,7 @@ impl From<Agent> for Source {
             Agent::Roo => Source::Roo,
             Agent::VsCode => Source::VsCode,
             Agent::Goose => Source::Goose,
+            Agent::Gptme => Source::Gptme,
         }
     }
 }
@@ -184,7 +188,7 @@ impl From<Shell> for Source {
 
 impl Source {
     /// Every source, in the order `doctor` lists them.
-    pub const ALL: [Source; 22] = [
+    pub const ALL: [Source; 23] = [
         Source::Git,
         Source::Claude,
         Source::Codex,
@@ -203,6 +207,7 @@ impl Source {
         Source::Roo,
         Source::VsCode,
         Source::Goose,
+        Source::Gptme,
         Source::Zsh,
         Source::Bash,
         Source::Fish,

@@ -169,11 +169,25 @@ pub(crate) const SPECS: &[Spec] = &[
         keep: &[".local/share/goose/sessions"],
         repo_keep: &[],
     },
+    Spec {
+        name: "gptme",
+        package: "gptme",
+        registry: Registry::Pypi,
+        pinned: "0.35.1",
+        bin: "gptme",
+        keep: &[".local/share/gptme/logs"],
+        repo_keep: &[],
+    },
 ];
 
 /// The model the reader names for the stand-in's: Aider's carries litellm's provider.
 pub(crate) fn expected_model(spec: &Spec) -> String {
-    if spec.name == "aider" { format!("openai/{MODEL}") } else { MODEL.to_owned() }
+    match spec.name {
+        "aider" => format!("openai/{MODEL}"),
+        // gptme's provider for an OpenAI-compatible server of one's own.
+        "gptme" => format!("local/{MODEL}"),
+        _ => MODEL.to_owned(),
+    }
 }
 
 /// Writes the agent's configuration into the temp home, pointing it at the stand-in.
@@ -421,6 +435,12 @@ pub(crate) fn invocation(
                 ("LITELLM_LOCAL_MODEL_COST_MAP", "True"),
             ]),
         ),
+        // Non-interactive, the tools as the API's function calls (its default writes them
+        // as Markdown code blocks), the stand-in as the `local` provider.
+        "gptme" => (
+            owned(&["-n", "--tool-format", "tool", "-m", &format!("local/{MODEL}"), prompt]),
+            vars(&[("OPENAI_BASE_URL", &v1), ("OPENAI_API_KEY", TEST_KEY)]),
+        ),
         "goose" => (
             owned(&["run", "--text", prompt]),
             vars(&[
@@ -491,17 +511,7 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
                 }
             }
         }
-        "cline" => {
-            let Ok(entries) = fs_err::read_dir(home.join(".cline/data/sessions")) else {
-                return Ok(ids);
-            };
-            for entry in entries {
-                let path = entry?.path();
-                if path.is_dir() {
-                    ids.extend(path.file_name().and_then(|name| name.to_str()).map(str::to_owned));
-                }
-            }
-        }
+        "cline" => ids.extend(folder_names(&home.join(".cline/data/sessions"), None)?),
         "aider" => {
             // Aider has no session id: the reader names a run by the time its chat
             // history's header gives and the work tree.
@@ -513,6 +523,10 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
                 }
             }
         }
+        "gptme" => ids.extend(folder_names(
+            &home.join(".local/share/gptme/logs"),
+            Some("conversation.jsonl"),
+        )?),
         "goose" => {
             ids.extend(table_ids(
                 &home.join(".local/share/goose/sessions/sessions.db"),
@@ -529,6 +543,20 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
         _ => {}
     }
     Ok(ids)
+}
+
+/// The names of the folders in `dir` (holding `file`, when given); none when `dir` is
+/// missing.
+fn folder_names(dir: &Path, file: Option<&str>) -> anyhow::Result<Vec<String>> {
+    let Ok(entries) = fs_err::read_dir(dir) else { return Ok(Vec::new()) };
+    let mut names = Vec::new();
+    for entry in entries {
+        let path = entry?.path();
+        if path.is_dir() && file.is_none_or(|file| path.join(file).is_file()) {
+            names.extend(path.file_name().and_then(|name| name.to_str()).map(str::to_owned));
+        }
+    }
+    Ok(names)
 }
 
 /// The `id` column of `table` in the database at `db` (none when there is no database).

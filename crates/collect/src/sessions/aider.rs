@@ -166,7 +166,7 @@ pub(crate) fn read(
 }
 
 /// The zone Aider's local times are in: `$TZ`, else the system's, else UTC.
-fn local_zone(env: &Env) -> TimeZone {
+pub(super) fn local_zone(env: &Env) -> TimeZone {
     if let Some(tz) = env.var("TZ") {
         let name = tz.strip_prefix(':').unwrap_or(tz);
         if let Ok(zone) = TimeZone::get(name).or_else(|_| TimeZone::posix(name)) {
@@ -177,7 +177,7 @@ fn local_zone(env: &Env) -> TimeZone {
 }
 
 /// A local time as Aider writes it (`2026-11-30 09:15:02[.123456]`), in `zone`.
-fn local_time(text: &str, zone: &TimeZone) -> Option<(DateTime, Timestamp)> {
+pub(super) fn local_time(text: &str, zone: &TimeZone) -> Option<(DateTime, Timestamp)> {
     let civil: DateTime = text.trim().parse().ok()?;
     let time = zone.to_ambiguous_timestamp(civil).earlier().ok()?;
     Some((civil, time))

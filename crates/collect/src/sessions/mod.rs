@@ -1,7 +1,7 @@
 //! AI coding-agent session logs: Claude Code, OpenAI Codex CLI, Gemini CLI, GitHub
 //! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider, Factory Droid, Cline's CLI,
 //! Kilo Code's CLI, Continue (its CLI and editor extensions), the VS Code extensions of
-//! Cline, Roo Code and Kilo Code, VS Code's own Chat, and Goose.
+//! Cline, Roo Code and Kilo Code, VS Code's own Chat, Goose and gptme.
 //!
 //! Each agent keeps its own local logs; [`read_sessions`] turns the sessions that have
 //! records since a given instant into [`SessionEvent`]s, with one [`SourceStatus`](crate::SourceStatus) per
@@ -39,6 +39,7 @@ mod cursor;
 mod droid;
 mod gemini;
 mod goose;
+mod gptme;
 mod jsonl;
 mod lenient;
 mod opencode;
@@ -134,6 +135,7 @@ pub fn read_sessions(
             Agent::Roo => cline_tasks::read(env, config, &mut ctx, cline_tasks::ROO),
             Agent::VsCode => vscode_chat::read(env, config, &mut ctx),
             Agent::Goose => goose::read(env, config, &mut ctx),
+            Agent::Gptme => gptme::read(env, config, &mut ctx),
             Agent::Continue => continue_dev::read(env, config, &mut ctx),
             // Read with the work trees it lives in (`read_aider`).
             Agent::Aider => continue,
@@ -252,6 +254,7 @@ const RECORDED: &[(Agent, &str)] = &[
     (Agent::Continue, "1.5.47"),
     (Agent::Aider, "0.86.2"),
     (Agent::Goose, "1.52.0"),
+    (Agent::Gptme, "0.35.1"),
 ];
 
 /// The newest version of `agent` with recorded fixtures, if any.

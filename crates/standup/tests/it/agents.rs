@@ -212,6 +212,7 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         "cline: found · 3 files",
         "kilo: found · 1 database",
         "goose: found · 1 database",
+        "gptme: found · 3 files",
         "continue: found · 3 files",
         "aider: found · 1 file",
         "  versions seen: 7.7.7",

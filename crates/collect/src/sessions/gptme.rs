@@ -15,7 +15,8 @@
 //!   time, read in the local zone as Aider's times are (`$TZ`, else the system's); a
 //!   timestamp with an offset is read as written.
 //! - `<logs>/<name>/config.toml`: `[chat] name` (the title gptme generated, or the one set
-//!   with `/rename`), `workspace` (the folder it worked in), `model`.
+//!   with `/rename`), `workspace` (the folder it worked in, written `~/…` below the home
+//!   folder), `model`.
 //! - Prompts are `user` messages that are not hidden and not gptme's own: its nudges in
 //!   non-interactive runs are user messages wrapped in `<system>…</system>`. gptme
 //!   appends the files a prompt names to it as ```` ````path ```` blocks: the text kept is
@@ -107,7 +108,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
             continue;
         }
         let Some(id) = super::file_name(&folder) else { continue };
-        let draft = read_conversation(ctx, &mut counts, (&id, &folder, &log), &zone);
+        let draft = read_conversation(ctx, &mut counts, (&id, &folder, &log), (&zone, &env.home));
         add_draft(&mut drafts, draft);
     }
     status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
@@ -127,7 +128,7 @@ fn read_conversation(
     ctx: &mut Ctx,
     counts: &mut Stats,
     (id, folder, log): (&str, &Path, &Path),
-    zone: &TimeZone,
+    (zone, home): (&TimeZone, &Path),
 ) -> Draft {
     let since = ctx.since;
     let mut draft = Draft::new(Agent::Gptme, id);
@@ -177,8 +178,21 @@ fn read_conversation(
         .unwrap_or_default()
         .chat;
     draft.title = chat.name.map(|name| name.trim().to_owned()).filter(|name| !name.is_empty());
-    draft.cwd = chat.workspace.filter(|dir| !dir.is_empty()).or(folder_named).map(PathBuf::from);
+    draft.cwd = chat
+        .workspace
+        .as_deref()
+        .and_then(|dir| workspace_path(dir, home))
+        .or(folder_named.map(PathBuf::from));
     draft
+}
+
+/// The folder `config.toml` names: absolute, or below the home folder as gptme writes
+/// it there (`~/src/app`); anything else is not a folder this reader can place.
+fn workspace_path(dir: &str, home: &Path) -> Option<PathBuf> {
+    if let Some(below) = dir.strip_prefix("~/") {
+        return Some(home.join(below));
+    }
+    dir.starts_with('/').then(|| PathBuf::from(dir))
 }
 
 /// The working directory gptme's context names (`**Working Directory:** /path`).
@@ -246,6 +260,14 @@ mod tests {
             message_time("2026-12-05T21:45:56+00:00", &tokyo),
             "2026-12-05T21:45:56Z".parse().ok()
         );
+    }
+
+    #[test]
+    fn a_workspace_below_the_home_is_written_with_a_tilde() {
+        let home = Path::new("/home/dev");
+        assert_eq!(workspace_path("~/src/app", home), Some(PathBuf::from("/home/dev/src/app")));
+        assert_eq!(workspace_path("/work/app", home), Some(PathBuf::from("/work/app")));
+        assert_eq!(workspace_path("src/app", home), None);
     }
 
     #[test]

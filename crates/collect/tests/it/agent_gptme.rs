@@ -121,6 +121,17 @@ fn gptme_without_its_config_the_title_is_the_typed_prompt_and_the_folder_the_con
 }
 
 #[test]
+fn gptme_a_workspace_below_the_home_is_placed_there() {
+    // gptme writes a folder below the home as `~/…` (seen running it interactively).
+    let home = utc_home();
+    home.write(&format!("{LOGS}/{ID}/conversation.jsonl"), conversation());
+    home.write(&format!("{LOGS}/{ID}/config.toml"), "[chat]\nworkspace = \"~/src/app\"\n");
+    let output = home.read(Agent::Gptme, ts(SINCE));
+    let event = session(&output, Agent::Gptme, ID);
+    assert_eq!(event.cwd.as_deref(), Some(home.path().join("src/app").as_path()));
+}
+
+#[test]
 fn gptme_times_without_a_zone_are_the_machine_s_local_time() {
     let home = Home::new().var("TZ", "Asia/Tokyo");
     home.write(&format!("{LOGS}/{ID}/conversation.jsonl"), conversation());

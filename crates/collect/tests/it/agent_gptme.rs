@@ -121,6 +121,21 @@ fn gptme_without_its_config_the_title_is_the_typed_prompt_and_the_folder_the_con
 }
 
 #[test]
+fn gptme_an_empty_logs_folder_is_found_and_a_prompt_at_the_window_s_start_counts() {
+    let home = utc_home();
+    fs_err::create_dir_all(home.path().join(LOGS)).expect("logs folder");
+    let output = home.read(Agent::Gptme, ts(SINCE));
+    assert!(status(&output, Agent::Gptme).found);
+    assert!(output.events.is_empty());
+    home.write(
+        &format!("{LOGS}/{ID}/conversation.jsonl"),
+        line("user", "2026-03-02T00:00:00", "right at midnight", &json!({})) + "\n",
+    );
+    let output = home.read(Agent::Gptme, ts(SINCE));
+    assert_eq!(session(&output, Agent::Gptme, ID).prompts, times(&[SINCE]));
+}
+
+#[test]
 fn gptme_a_workspace_below_the_home_is_placed_there() {
     // gptme writes a folder below the home as `~/…` (seen running it interactively).
     let home = utc_home();

@@ -19,9 +19,10 @@
 //!   folder), `model`.
 //! - Prompts are `user` messages that are not hidden and not gptme's own: its nudges in
 //!   non-interactive runs are user messages wrapped in `<system>…</system>`. gptme
-//!   appends the files a prompt names to it as ```` ````path ```` blocks: the text kept is
+//!   appends the files a prompt names to it as fenced blocks (four backticks and the
+//!   file's path): the text kept is
 //!   what comes before the first such block.
-//! - A command its `shell` tool ran is a `system` message `Ran command: `<cmd>`` (or
+//! - A command its `shell` tool ran is a `system` message ``Ran command: `sh check.sh` `` (or
 //!   `Ran allowlisted command`, or the command as a code block when it has several
 //!   lines; a long one is shortened by gptme itself), with `Return code: N` when N is not
 //!   0; `Command timed out`, `Command interrupted` and `Command killed` tell no status and
@@ -204,7 +205,7 @@ fn working_directory(content: &str) -> Option<String> {
         .filter(|dir| dir.starts_with('/'))
 }
 
-/// The command and exit status a `shell` output tells: `Ran command: `cmd``, or the
+/// The command and exit status a `shell` output tells: ``Ran command: `cmd` ``, or the
 /// command as a code block, and `Return code: N` when it is not 0.
 fn shell_run(content: &str) -> Option<(String, i64)> {
     let rest = content

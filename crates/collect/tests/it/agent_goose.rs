@@ -12,7 +12,8 @@ use rusqlite::{Connection, params};
 use serde_json::{Value, json};
 
 use crate::support::{
-    Home, failed_runs, recorded_todos, scripted, session, status, times, todo_items, ts,
+    Home, failed_runs, recorded_failure, recorded_todos, scripted, session, status, times,
+    todo_items, ts,
 };
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
@@ -501,11 +502,7 @@ fn goose_a_fifo_in_place_of_the_database_or_its_log_is_a_warning_not_a_wait() {
 #[test]
 fn goose_the_recorded_list_and_failed_command_are_read() {
     let home = Home::new();
-    crate::support::copy_tree(
-        &crate::support::fixtures().join("agents/goose/1.52.0/home"),
-        home.path(),
-        std::time::SystemTime::from(ts("2026-12-05T20:42:28Z")),
-    );
+    home.copy_fixture("agents/goose/1.52.0/home", "", ts("2026-12-05T20:42:28Z"));
     let output = home.read(Agent::Goose, ts("2026-12-05T00:00:00Z"));
     assert!(output.warnings.is_empty(), "{:?}", output.warnings);
     assert_eq!(output.events.len(), 3);
@@ -513,5 +510,5 @@ fn goose_the_recorded_list_and_failed_command_are_read() {
     assert_eq!(scripted.len(), 1, "{scripted:?}");
     let (todos, failed) = &scripted[0];
     assert_eq!(todos, &recorded_todos());
-    assert_eq!(failed, &vec![("sh check.sh".to_owned(), Some(3), 1, true)]);
+    assert_eq!(failed, &recorded_failure());
 }

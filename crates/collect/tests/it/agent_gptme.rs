@@ -195,11 +195,7 @@ fn gptme_a_malformed_line_is_counted_and_the_rest_read() {
 #[test]
 fn gptme_the_recorded_failed_command_is_read() {
     let home = utc_home();
-    crate::support::copy_tree(
-        &crate::support::fixtures().join("agents/gptme/0.35.1/home"),
-        home.path(),
-        std::time::SystemTime::from(ts("2026-12-05T21:46:14Z")),
-    );
+    home.copy_fixture("agents/gptme/0.35.1/home", "", ts("2026-12-05T21:46:14Z"));
     let output = home.read(Agent::Gptme, ts("2026-12-05T00:00:00Z"));
     assert!(output.warnings.is_empty(), "{:?}", output.warnings);
     assert_eq!(output.events.len(), 3);

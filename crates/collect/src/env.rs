@@ -47,6 +47,8 @@ impl Env {
         "GOOSE_PATH_ROOT",
         // gptme's conversation logs.
         "GPTME_LOGS_HOME",
+        // Kimi Code's home (its sessions in `sessions/`).
+        "KIMI_CODE_HOME",
         // The local time zone of Aider's zone-less history times.
         "TZ",
         // atuin's home, database and config.

@@ -233,7 +233,7 @@ const JA_OUTCOMES: [(&str, Outcome); 13] = [
 ];
 
 /// Agents as a sentence may name them, and the display name they stand for (lowercase).
-const AGENT_NAMES: [(&str, &str); 23] = [
+const AGENT_NAMES: [(&str, &str); 25] = [
     ("claude code", "claude code"),
     ("claude", "claude code"),
     ("codex", "codex"),
@@ -257,6 +257,8 @@ const AGENT_NAMES: [(&str, &str); 23] = [
     ("vs code chat", "vs code chat"),
     ("goose", "goose"),
     ("gptme", "gptme"),
+    ("kimi code", "kimi code"),
+    ("kimi", "kimi code"),
     ("pi", "pi"),
 ];
 

@@ -30,7 +30,14 @@ const SESSION_ID_SHOWN: usize = 8;
 const SESSION_ID_WHOLE: usize = 12;
 
 /// The part of a session id that cites it: the whole of a short one, else its start.
+/// A leading `session_` (Kimi Code's `session_<uuid>`) is skipped: it is the same for
+/// every session.
 fn shown_session_id(id: &str) -> String {
+    let id = ["session_", "session-"]
+        .iter()
+        .find_map(|prefix| id.strip_prefix(prefix))
+        .filter(|rest| !rest.is_empty())
+        .unwrap_or(id);
     let keep =
         if id.chars().count() <= SESSION_ID_WHOLE { SESSION_ID_WHOLE } else { SESSION_ID_SHOWN };
     id.chars().take(keep).collect()
@@ -889,6 +896,9 @@ mod tests {
         assert_eq!(shown_session_id("123456789012"), "123456789012");
         assert_eq!(shown_session_id("1234567890123"), "12345678");
         assert_eq!(shown_session_id("3f1c2a9e-0b7d-4e61-9a55-2c1f0d6b7e11"), "3f1c2a9e");
+        assert_eq!(shown_session_id("session_bc24452d-1868-4e16-91b9-ed60a2343947"), "bc24452d");
+        assert_eq!(shown_session_id("session-42"), "42");
+        assert_eq!(shown_session_id("session_"), "session_");
     }
 
     #[test]

@@ -71,11 +71,13 @@ pub enum Agent {
     Goose,
     /// gptme, the terminal agent.
     Gptme,
+    /// Kimi Code CLI, Moonshot AI's terminal agent.
+    Kimi,
 }
 
 impl Agent {
     /// Every agent, in the order they are read and reported.
-    pub const ALL: [Agent; 18] = [
+    pub const ALL: [Agent; 19] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Gemini,
@@ -94,6 +96,7 @@ impl Agent {
         Agent::VsCode,
         Agent::Goose,
         Agent::Gptme,
+        Agent::Kimi,
     ];
 
     /// The agent's product name, as people write it.
@@ -117,13 +120,14 @@ impl Agent {
             Agent::VsCode => "VS Code Chat",
             Agent::Goose => "Goose",
             Agent::Gptme => "gptme",
+            Agent::Kimi => "Kimi Code",
         }
     }
 
     /// The short name of the config's `[sessions] agents` and of `doctor`: `claude`,
     /// `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`,
     /// `droid`, `cline`, `kilo`, `continue`, `roo`, `vscode`, `goose`,
-    /// `gptme`.
+    /// `gptme`, `kimi`.
     pub fn config_name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude",
@@ -144,6 +148,7 @@ impl Agent {
             Agent::VsCode => "vscode",
             Agent::Goose => "goose",
             Agent::Gptme => "gptme",
+            Agent::Kimi => "kimi",
         }
     }
 }

@@ -103,6 +103,8 @@ pub enum Source {
     Goose,
     /// gptme's conversation logs.
     Gptme,
+    /// Kimi Code's session folders.
+    Kimi,
     /// zsh's history file.
     Zsh,
     /// bash's history file.
@@ -137,6 +139,7 @@ impl Source {
             Source::VsCode => "vscode",
             Source::Goose => "goose",
             Source::Gptme => "gptme",
+            Source::Kimi => "kimi",
             Source::Zsh => "zsh",
             Source::Bash => "bash",
             Source::Fish => "fish",
@@ -171,6 +174,7 @@ impl From<Agent> for Source {
             Agent::VsCode => Source::VsCode,
             Agent::Goose => Source::Goose,
             Agent::Gptme => Source::Gptme,
+            Agent::Kimi => Source::Kimi,
         }
     }
 }
@@ -188,7 +192,7 @@ impl From<Shell> for Source {
 
 impl Source {
     /// Every source, in the order `doctor` lists them.
-    pub const ALL: [Source; 23] = [
+    pub const ALL: [Source; 24] = [
         Source::Git,
         Source::Claude,
         Source::Codex,
@@ -208,6 +212,7 @@ impl Source {
         Source::VsCode,
         Source::Goose,
         Source::Gptme,
+        Source::Kimi,
         Source::Zsh,
         Source::Bash,
         Source::Fish,

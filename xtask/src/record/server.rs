@@ -63,7 +63,8 @@ pub(crate) enum Script {
 /// The to-do tools, by the name each agent gives it: Claude Code `TodoWrite`, Codex
 /// `update_plan`, Gemini CLI `write_todos`, opencode `todowrite`, Qwen Code
 /// `todo_write`, Continue `Checklist` (one Markdown string of `- [ ]` lines), Goose
-/// `todo__todo_write` (its `todo` extension's `todo_write`, one Markdown string).
+/// `todo__todo_write` (its `todo` extension's `todo_write`, one Markdown string), Kimi
+/// Code `TodoList` (items of `title` and `status`, `done` for completed).
 pub(crate) const TODO_TOOLS: &[&str] = &[
     "TodoWrite",
     "update_plan",
@@ -72,6 +73,7 @@ pub(crate) const TODO_TOOLS: &[&str] = &[
     "todo_write",
     "Checklist",
     "todo__todo_write",
+    "TodoList",
 ];
 /// The shell tools: Claude Code `Bash`, Codex `exec_command` (`shell` in older
 /// versions), Gemini CLI and Qwen Code `run_shell_command`, opencode, pi and Copilot
@@ -579,12 +581,30 @@ fn todo_arguments(name: &str, schema: &Value) -> Value {
         .flatten()
         .filter_map(Value::as_str)
         .collect();
+    // The statuses the schema allows: Kimi Code's are `pending`, `in_progress`, `done`.
+    let allowed: Vec<&str> = item_props
+        .and_then(|props| props.get("status"))
+        .and_then(|status| status.get("enum"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
     let items: Vec<Value> = TODOS
         .iter()
         .enumerate()
         .map(|(index, (text, status))| {
             let mut item = serde_json::Map::new();
             item.insert(text_key.to_owned(), json!(text));
+            let status = match *status {
+                "completed" if !allowed.is_empty() && !allowed.contains(&"completed") => {
+                    ["done", "complete"]
+                        .into_iter()
+                        .find(|done| allowed.contains(done))
+                        .unwrap_or(status)
+                }
+                _ => status,
+            };
             item.insert("status".to_owned(), json!(status));
             for key in &required {
                 if item.contains_key(*key) {

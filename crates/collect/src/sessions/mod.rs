@@ -1,7 +1,7 @@
 //! AI coding-agent session logs: Claude Code, OpenAI Codex CLI, Gemini CLI, GitHub
 //! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider, Factory Droid, Cline's CLI,
 //! Kilo Code's CLI, Continue (its CLI and editor extensions), the VS Code extensions of
-//! Cline, Roo Code and Kilo Code, VS Code's own Chat, Goose and gptme.
+//! Cline, Roo Code and Kilo Code, VS Code's own Chat, Goose, gptme and Kimi Code.
 //!
 //! Each agent keeps its own local logs; [`read_sessions`] turns the sessions that have
 //! records since a given instant into [`SessionEvent`]s, with one [`SourceStatus`](crate::SourceStatus) per
@@ -41,6 +41,7 @@ mod gemini;
 mod goose;
 mod gptme;
 mod jsonl;
+mod kimi;
 mod lenient;
 mod opencode;
 mod pi;
@@ -136,6 +137,7 @@ pub fn read_sessions(
             Agent::VsCode => vscode_chat::read(env, config, &mut ctx),
             Agent::Goose => goose::read(env, config, &mut ctx),
             Agent::Gptme => gptme::read(env, config, &mut ctx),
+            Agent::Kimi => kimi::read(env, config, &mut ctx),
             Agent::Continue => continue_dev::read(env, config, &mut ctx),
             // Read with the work trees it lives in (`read_aider`).
             Agent::Aider => continue,
@@ -255,6 +257,7 @@ const RECORDED: &[(Agent, &str)] = &[
     (Agent::Aider, "0.86.2"),
     (Agent::Goose, "1.52.0"),
     (Agent::Gptme, "0.35.1"),
+    (Agent::Kimi, "2.1.0"),
 ];
 
 /// The newest version of `agent` with recorded fixtures, if any.
@@ -719,6 +722,9 @@ struct RawTodo<'a> {
     /// Gemini CLI's `description`.
     #[serde(borrow)]
     description: lenient::LStr<'a>,
+    /// Kimi Code's `title`.
+    #[serde(borrow)]
+    title: lenient::LStr<'a>,
     #[serde(borrow)]
     status: lenient::LStr<'a>,
 }
@@ -736,7 +742,8 @@ fn todo_list(items: &serde_json::value::RawValue) -> Option<Vec<Todo>> {
             break;
         }
         let Ok(item) = serde_json::from_str::<RawTodo>(item.get()) else { continue };
-        let text = item.content.get().or(item.step.get()).or(item.description.get());
+        let text =
+            item.content.get().or(item.step.get()).or(item.description.get()).or(item.title.get());
         let (Some(text), Some(status)) = (text, item.status.get().and_then(TodoStatus::parse))
         else {
             continue;

@@ -159,9 +159,13 @@ fn every_recorded_agent_is_in_every_report() {
     assert_eq!(blockers[0]["kind"], "agent_failing_command");
     assert_eq!(blockers[0]["evidence"][0]["agent"], "pi");
     assert_eq!(blockers[0]["evidence"][1]["exit"], 3);
+}
 
-    // Cline's, Kilo Code's, Continue's and Goose's, recorded on another day: in that day's
-    // reports and Monday's standup.
+#[test]
+fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
+    let home = home_with_every_agent();
+    // Cline's, Kilo Code's, Continue's, Goose's and Kimi Code's, recorded on another day:
+    // in that day's reports and Monday's standup.
     for (args, lang) in [
         (&["daily", "--date", "2026-12-06"][..], "en"),
         (&["daily", "--date", "2026-12-06"][..], "ja"),
@@ -172,19 +176,29 @@ fn every_recorded_agent_is_in_every_report() {
         all.extend(["--no-llm", "--lang", lang]);
         let run = home.run(LATER, TOKYO, &all);
         assert_eq!(run.code, 0, "{args:?}: {}", run.snapshot());
-        for name in ["Cline", "Kilo Code", "Continue", "Goose"] {
+        for name in ["Cline", "Kilo Code", "Continue", "Goose", "Kimi Code"] {
             let line = format!("AI: {name} `");
             assert!(run.stdout.contains(&line), "{args:?} {lang} {name}\n{}", run.stdout);
         }
     }
     let run = home.run(LATER, TOKYO, &["daily", "--date", "2026-12-06", "--no-llm"]);
-    // All four ended on it; one blocker for the one command, citing the latest session
-    // (Goose's, recorded last).
+    // All five ended on it; one blocker for the one command, citing the latest session
+    // (Kimi Code's, recorded last).
     let blockers: Vec<&str> =
         run.stdout.lines().filter(|line| line.starts_with("- Blocked?: ")).collect();
     assert_eq!(
         blockers,
-        ["- Blocked?: `sh check.sh` failed at 05:42 (Goose session), and the session ended there"],
+        [
+            "- Blocked?: `sh check.sh` failed at 08:06 (Kimi Code session), and the session ended there"
+        ],
+        "{}",
+        run.stdout
+    );
+    // Its list is cited by the distinct part of its id, not the `session_` all share.
+    assert!(
+        run.stdout.contains(
+            "- Next: Add a test for hello.sh · Wire check.sh into CI (Kimi Code `bc24452d`)"
+        ),
         "{}",
         run.stdout
     );
@@ -213,6 +227,7 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         "kilo: found · 1 database",
         "goose: found · 1 database",
         "gptme: found · 3 files",
+        "kimi: found · 3 files",
         "continue: found · 3 files",
         "aider: found · 1 file",
         "  versions seen: 7.7.7",

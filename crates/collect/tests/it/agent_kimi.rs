@@ -1,0 +1,324 @@
+//! Tests of the Kimi Code reader (see crates/collect/src/sessions/kimi.rs).
+//!
+//! The files are written as Kimi Code 2.1.0 writes them (`fixtures/agents/kimi/2.1.0/`):
+//! `sessions/<bucket>/<session id>/state.json` and `agents/<agent>/wire.jsonl`, one
+//! event per line with its `type` and `time` in epoch milliseconds.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use collect::sessions::{SessionsConfig, read_sessions};
+use report_model::{Agent, TodoStatus, WarningCode};
+use serde_json::{Value, json};
+
+use crate::support::{
+    Home, en, failed_runs, recorded_failure, recorded_todos, scripted, session, status, times,
+    todo_items, ts,
+};
+
+const SINCE: &str = "2026-03-02T00:00:00Z";
+const BUCKET: &str = ".kimi-code/sessions/wd_app_0123456789ab";
+const ID: &str = "session_7d1f0c1e-1111-4222-8333-944455556666";
+
+/// Epoch milliseconds of an RFC 3339 time.
+fn ms(time: &str) -> i64 {
+    ts(time).as_millisecond()
+}
+
+fn record(kind: &str, time: &str, fields: &Value) -> String {
+    let mut line = json!({"type": kind, "agentId": "main", "time": ms(time)});
+    if let (Some(line), Some(fields)) = (line.as_object_mut(), fields.as_object()) {
+        line.extend(fields.clone());
+    }
+    line.to_string()
+}
+
+fn prompt(time: &str, text: &str, origin: &str, id: &str) -> String {
+    record(
+        "turn.prompt",
+        time,
+        &json!({"input": [{"type": "text", "text": text}], "origin": {"kind": origin}, "promptId": id}),
+    )
+}
+
+fn loop_event(time: &str, inner: &Value) -> String {
+    record("context.append_loop_event", time, &json!({"event": inner}))
+}
+
+fn bash(time: &str, call: &str, command: &str) -> String {
+    loop_event(
+        time,
+        &json!({"type": "tool.call", "toolCallId": call, "name": "Bash", "args": {"command": command}}),
+    )
+}
+
+fn result(time: &str, call: &str, output: &str, error: bool) -> String {
+    let mut result = json!({"output": output, "durationMs": 8});
+    if error {
+        result["isError"] = json!(true);
+    }
+    loop_event(time, &json!({"type": "tool.result", "toolCallId": call, "result": result}))
+}
+
+fn todos(time: &str, items: &[(&str, &str)]) -> String {
+    let value: Vec<Value> =
+        items.iter().map(|(title, status)| json!({"title": title, "status": status})).collect();
+    record("tools.update_store", time, &json!({"key": "todo", "value": value}))
+}
+
+/// The main agent's wire: yesterday's prompt, the day's prompt, the reminders Kimi Code
+/// injects and a cron job's turn (not the person's), a steer typed while it worked, a
+/// steer repeating a queued prompt, two models, two to-do lists, a command that failed
+/// and one that passed.
+fn main_wire() -> String {
+    [
+        r#"{"type": "metadata", "protocol_version": "1.5", "created_at": 1772405999000}"#.to_owned(),
+        prompt("2026-03-01T23:59:00Z", "yesterday's question", "user", "msg_0"),
+        prompt("2026-03-02T09:00:00.250Z", "why does check.sh fail?", "user", "msg_1"),
+        record(
+            "context.append_message",
+            "2026-03-02T09:00:00.300Z",
+            &json!({"message": {"role": "user", "content": [{"type": "text", "text": "<system-reminder>Today's date</system-reminder>"}], "origin": {"kind": "injection"}}}),
+        ),
+        record(
+            "llm.request",
+            "2026-03-02T09:00:01Z",
+            &json!({"provider": "kimi", "model": "kimi-k2.6", "modelAlias": "kimi-code/kimi-for-coding"}),
+        ),
+        todos("2026-03-02T09:00:02Z", &[("Read check.sh", "in_progress"), ("Fix it", "pending")]),
+        bash("2026-03-02T09:00:03Z", "call_1", "sh check.sh"),
+        result(
+            "2026-03-02T09:00:04Z",
+            "call_1",
+            "check: 1 test failed\nCommand failed with exit code: 3.",
+            true,
+        ),
+        bash("2026-03-02T09:00:05Z", "call_2", "cargo fmt --check"),
+        result("2026-03-02T09:00:06Z", "call_2", "", false),
+        record(
+            "turn.steer",
+            "2026-03-02T09:00:07Z",
+            &json!({"input": [{"type": "text", "text": "also check hello.sh"}], "origin": {"kind": "user"}, "messageId": "msg_2", "promptIds": ["msg_2"]}),
+        ),
+        record(
+            "turn.steer",
+            "2026-03-02T09:00:08Z",
+            &json!({"input": [{"type": "text", "text": "why does check.sh fail?"}], "origin": {"kind": "user"}, "messageId": "msg_1", "promptIds": ["msg_1"]}),
+        ),
+        prompt("2026-03-02T09:05:00Z", "daily check-in", "cron", "msg_3"),
+        prompt("2026-03-02T09:10:00Z", "then make it pass", "user", "msg_4"),
+        record("llm.request", "2026-03-02T09:10:01Z", &json!({"model": "kimi-k2.5"})),
+        todos("2026-03-02T09:10:02Z", &[("Read check.sh", "done"), ("Fix it", "in_progress")]),
+    ]
+    .join("\n")
+        + "\n"
+}
+
+fn state(fields: &Value) -> String {
+    let mut state = json!({"id": ID, "version": 2, "createdAt": ms("2026-03-01T23:58:00Z"), "archived": false, "agents": {"main": {"type": "main"}}});
+    if let (Some(state), Some(fields)) = (state.as_object_mut(), fields.as_object()) {
+        state.extend(fields.clone());
+    }
+    state.to_string()
+}
+
+fn write_session(home: &Home, state_fields: &Value) {
+    home.write(&format!("{BUCKET}/{ID}/agents/main/wire.jsonl"), main_wire());
+    home.write(&format!("{BUCKET}/{ID}/state.json"), state(state_fields));
+}
+
+#[test]
+fn kimi_a_session_s_prompts_title_models_list_and_failed_command_are_read() {
+    let home = Home::new();
+    write_session(
+        &home,
+        &json!({"cwd": "/work/app", "title": "Why check fails", "titleKind": "generated"}),
+    );
+    let output = home.read(Agent::Kimi, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let event = session(&output, Agent::Kimi, ID);
+    // Not yesterday's, not the cron job's, not the steer that repeats a prompt.
+    assert_eq!(
+        event.prompts,
+        times(&["2026-03-02T09:00:00.25Z", "2026-03-02T09:00:07Z", "2026-03-02T09:10:00Z"])
+    );
+    assert_eq!(event.title, "Why check fails");
+    assert_eq!(event.cwd.as_deref(), Some(Path::new("/work/app")));
+    assert_eq!(event.models, ["kimi-k2.6", "kimi-k2.5"]);
+    assert_eq!(
+        todo_items(event),
+        [("Read check.sh", TodoStatus::Completed), ("Fix it", TodoStatus::InProgress)]
+    );
+    assert_eq!(event.todos_time, Some(ts("2026-03-02T09:10:02Z")));
+    assert_eq!(failed_runs(event), [("sh check.sh", vec![(3, ts("2026-03-02T09:00:04Z"))])]);
+    assert_eq!(event.activity.first(), Some(&ts("2026-03-02T09:00:00.25Z")));
+    let status = status(&output, Agent::Kimi);
+    assert!(status.found);
+    assert_eq!((status.files, status.entries), (1, 1));
+    assert_eq!(status.locations, [home.path().join(".kimi-code/sessions")]);
+}
+
+#[test]
+fn kimi_without_a_title_the_first_prompt_names_it_and_an_old_state_s_work_dir_places_it() {
+    let home = Home::new();
+    write_session(&home, &json!({"workDir": "/work/old"}));
+    let output = home.read(Agent::Kimi, ts(SINCE));
+    let event = session(&output, Agent::Kimi, ID);
+    assert_eq!(event.title, "why does check.sh fail?");
+    assert_eq!(event.cwd.as_deref(), Some(Path::new("/work/old")));
+}
+
+#[test]
+fn kimi_a_sub_agent_s_wire_is_activity_of_its_session_not_prompts() {
+    let home = Home::new();
+    write_session(&home, &json!({"cwd": "/work/app"}));
+    home.write(
+        &format!("{BUCKET}/{ID}/agents/agent_explore_1/wire.jsonl"),
+        [
+            prompt("2026-03-02T11:00:00Z", "look for the failing test", "user", "msg_s1"),
+            record("llm.request", "2026-03-02T11:00:01Z", &json!({"model": "kimi-k2-turbo"})),
+            bash("2026-03-02T11:00:02Z", "call_s1", "false"),
+            result("2026-03-02T11:00:03Z", "call_s1", "Command failed with exit code: 1.", true),
+        ]
+        .join("\n")
+            + "\n",
+    );
+    let output = home.read(Agent::Kimi, ts(SINCE));
+    let event = session(&output, Agent::Kimi, ID);
+    assert_eq!(event.prompts.len(), 3);
+    assert_eq!(event.activity.last(), Some(&ts("2026-03-02T11:00:03Z")));
+    assert_eq!(event.models, ["kimi-k2.6", "kimi-k2.5"]);
+    assert_eq!(failed_runs(event).len(), 1);
+    // A session whose main wire is old but whose sub-agent worked in the window.
+    let home = Home::new();
+    home.write(
+        &format!("{BUCKET}/{ID}/agents/main/wire.jsonl"),
+        prompt("2026-03-01T10:00:00Z", "old", "user", "msg_0") + "\n",
+    );
+    home.write(
+        &format!("{BUCKET}/{ID}/agents/agent_1/wire.jsonl"),
+        record("llm.request", "2026-03-02T08:00:00Z", &json!({"model": "kimi-k2.6"})) + "\n",
+    );
+    let output = home.read(Agent::Kimi, ts(SINCE));
+    let event = session(&output, Agent::Kimi, ID);
+    assert!(event.prompts.is_empty());
+    assert_eq!(event.activity, times(&["2026-03-02T08:00:00Z"]));
+}
+
+#[test]
+fn kimi_an_empty_home_is_found_and_folders_without_a_main_wire_are_not_sessions() {
+    let home = Home::new();
+    fs_err::create_dir_all(home.path().join(".kimi-code/sessions/.index-dirty"))
+        .expect("sessions folder");
+    home.write(".kimi-code/sessions/.index-dirty/session_x.1796511972137", "");
+    home.write(&format!("{BUCKET}/session_y/state.json"), state(&json!({})));
+    let output = home.read(Agent::Kimi, ts(SINCE));
+    let found = status(&output, Agent::Kimi);
+    assert!(found.found);
+    assert_eq!(found.files, 0);
+    assert!(output.events.is_empty());
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    // Nothing at all: not found.
+    let output = Home::new().read(Agent::Kimi, ts(SINCE));
+    assert!(!status(&output, Agent::Kimi).found);
+}
+
+#[test]
+fn kimi_s_home_moves_with_its_variable_and_the_config() {
+    let home = Home::new();
+    home.write(
+        &format!("elsewhere/sessions/wd_app_0123456789ab/{ID}/agents/main/wire.jsonl"),
+        main_wire(),
+    );
+    let moved = Home::new().var("KIMI_CODE_HOME", home.path().join("elsewhere").to_string_lossy());
+    let output = moved.read(Agent::Kimi, ts(SINCE));
+    assert_eq!(session(&output, Agent::Kimi, ID).prompts.len(), 3);
+    let config = SessionsConfig {
+        agents: vec![Agent::Kimi],
+        homes: BTreeMap::from([(Agent::Kimi, home.path().join("elsewhere"))]),
+        ..SessionsConfig::default()
+    };
+    let output = read_sessions(&home.env(), &config, ts(SINCE));
+    assert_eq!(status(&output, Agent::Kimi).locations, [home.path().join("elsewhere/sessions")]);
+    assert_eq!(session(&output, Agent::Kimi, ID).prompts.len(), 3);
+}
+
+#[test]
+fn kimi_a_malformed_line_is_counted_and_the_rest_read() {
+    let home = Home::new();
+    let path = home.write(
+        &format!("{BUCKET}/{ID}/agents/main/wire.jsonl"),
+        format!("{}{{\"type\": \"turn.prompt\", \"time\": \n", main_wire()),
+    );
+    let output = home.read(Agent::Kimi, ts(SINCE));
+    assert_eq!(session(&output, Agent::Kimi, ID).prompts.len(), 3);
+    let malformed: Vec<_> =
+        output.warnings.iter().filter(|w| w.code() == WarningCode::MalformedLines).collect();
+    assert_eq!(malformed.len(), 1, "{:?}", output.warnings);
+    assert!(en(malformed[0]).contains(&path.display().to_string()));
+    assert_eq!(status(&output, Agent::Kimi).limits, ["1 malformed line skipped in 1 file"]);
+}
+
+#[test]
+fn kimi_the_recorded_list_and_failed_command_are_read() {
+    let home = Home::new();
+    home.copy_fixture("agents/kimi/2.1.0/home", "", ts("2026-12-05T23:06:49Z"));
+    let output = home.read(Agent::Kimi, ts("2026-12-05T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(output.events.len(), 3);
+    for event in &output.events {
+        assert_eq!(event.prompts.len(), 1, "{}", event.session_id);
+        assert_eq!(event.models, ["standin-model"]);
+        assert_eq!(event.cwd.as_deref(), Some(Path::new("/tmp/standup-agents/repo")));
+    }
+    let scripted = scripted(&output);
+    assert_eq!(scripted.len(), 1, "{scripted:?}");
+    let (todos, failed) = &scripted[0];
+    assert_eq!(todos, &recorded_todos());
+    assert_eq!(failed, &recorded_failure());
+}
+
+#[test]
+fn kimi_a_state_it_cannot_read_is_named_and_the_workspace_list_places_the_session() {
+    let home = Home::new();
+    home.write(&format!("{BUCKET}/{ID}/agents/main/wire.jsonl"), main_wire());
+    let state = home.path().join(format!("{BUCKET}/{ID}/state.json"));
+    #[expect(clippy::disallowed_methods, reason = "the test makes a FIFO with coreutils")]
+    let made = std::process::Command::new("mkfifo").arg(&state).status().expect("mkfifo runs");
+    assert!(made.success());
+    home.write(
+        ".kimi-code/workspaces.json",
+        json!({"version": 1, "workspaces": {
+            "wd_app_0123456789ab": {"root": "/work/app", "name": "app"},
+            "wd_other_ba9876543210": {"root": "/work/other", "name": "other"},
+        }, "deleted_workspace_ids": []})
+        .to_string(),
+    );
+    let output = home.read(Agent::Kimi, ts(SINCE));
+    let event = session(&output, Agent::Kimi, ID);
+    assert_eq!(event.cwd.as_deref(), Some(Path::new("/work/app")));
+    assert_eq!(event.title, "why does check.sh fail?");
+    let unreadable: Vec<String> = output
+        .warnings
+        .iter()
+        .filter(|w| w.code() == WarningCode::SourceUnreadable)
+        .map(en)
+        .collect();
+    assert_eq!(unreadable.len(), 1, "{:?}", output.warnings);
+    assert!(unreadable[0].contains(&state.display().to_string()), "{unreadable:?}");
+}
+
+#[test]
+fn kimi_a_malformed_state_is_counted_and_the_session_still_read() {
+    let home = Home::new();
+    home.write(&format!("{BUCKET}/{ID}/agents/main/wire.jsonl"), main_wire());
+    let path = home.write(&format!("{BUCKET}/{ID}/state.json"), "{\"title\": ");
+    let output = home.read(Agent::Kimi, ts(SINCE));
+    let event = session(&output, Agent::Kimi, ID);
+    assert_eq!(event.prompts.len(), 3);
+    assert_eq!(event.cwd, None);
+    let malformed: Vec<_> =
+        output.warnings.iter().filter(|w| w.code() == WarningCode::MalformedLines).collect();
+    assert_eq!(malformed.len(), 1, "{:?}", output.warnings);
+    assert!(en(malformed[0]).contains(&path.display().to_string()));
+}

@@ -218,9 +218,13 @@ fn kimi_an_empty_home_is_found_and_folders_without_a_main_wire_are_not_sessions(
     assert_eq!(found.files, 0);
     assert!(output.events.is_empty());
     assert!(output.warnings.is_empty(), "{:?}", output.warnings);
-    // Nothing at all: not found.
-    let output = Home::new().read(Agent::Kimi, ts(SINCE));
+    // Nothing at all: not found; an empty sessions folder: found.
+    let empty = Home::new();
+    let output = empty.read(Agent::Kimi, ts(SINCE));
     assert!(!status(&output, Agent::Kimi).found);
+    fs_err::create_dir_all(empty.path().join(".kimi-code/sessions")).expect("sessions folder");
+    let output = empty.read(Agent::Kimi, ts(SINCE));
+    assert!(status(&output, Agent::Kimi).found);
 }
 
 #[test]

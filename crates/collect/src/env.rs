@@ -49,6 +49,8 @@ impl Env {
         "GPTME_LOGS_HOME",
         // Kimi Code's home (its sessions in `sessions/`).
         "KIMI_CODE_HOME",
+        // Mistral Vibe's home (its sessions in `logs/session/unified/`).
+        "VIBE_HOME",
         // The local time zone of Aider's zone-less history times.
         "TZ",
         // atuin's home, database and config.

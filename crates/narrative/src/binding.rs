@@ -233,7 +233,7 @@ const JA_OUTCOMES: [(&str, Outcome); 13] = [
 ];
 
 /// Agents as a sentence may name them, and the display name they stand for (lowercase).
-const AGENT_NAMES: [(&str, &str); 25] = [
+const AGENT_NAMES: [(&str, &str); 26] = [
     ("claude code", "claude code"),
     ("claude", "claude code"),
     ("codex", "codex"),
@@ -259,6 +259,7 @@ const AGENT_NAMES: [(&str, &str); 25] = [
     ("gptme", "gptme"),
     ("kimi code", "kimi code"),
     ("kimi", "kimi code"),
+    ("mistral vibe", "mistral vibe"),
     ("pi", "pi"),
 ];
 

@@ -73,11 +73,13 @@ pub enum Agent {
     Gptme,
     /// Kimi Code CLI, Moonshot AI's terminal agent.
     Kimi,
+    /// Mistral Vibe, Mistral AI's terminal agent.
+    Vibe,
 }
 
 impl Agent {
     /// Every agent, in the order they are read and reported.
-    pub const ALL: [Agent; 19] = [
+    pub const ALL: [Agent; 20] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Gemini,
@@ -97,6 +99,7 @@ impl Agent {
         Agent::Goose,
         Agent::Gptme,
         Agent::Kimi,
+        Agent::Vibe,
     ];
 
     /// The agent's product name, as people write it.
@@ -121,13 +124,14 @@ impl Agent {
             Agent::Goose => "Goose",
             Agent::Gptme => "gptme",
             Agent::Kimi => "Kimi Code",
+            Agent::Vibe => "Mistral Vibe",
         }
     }
 
     /// The short name of the config's `[sessions] agents` and of `doctor`: `claude`,
     /// `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`,
     /// `droid`, `cline`, `kilo`, `continue`, `roo`, `vscode`, `goose`,
-    /// `gptme`, `kimi`.
+    /// `gptme`, `kimi`, `vibe`.
     pub fn config_name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude",
@@ -149,6 +153,7 @@ impl Agent {
             Agent::Goose => "goose",
             Agent::Gptme => "gptme",
             Agent::Kimi => "kimi",
+            Agent::Vibe => "vibe",
         }
     }
 }

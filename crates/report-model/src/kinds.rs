@@ -105,6 +105,8 @@ pub enum Source {
     Gptme,
     /// Kimi Code's session folders.
     Kimi,
+    /// Mistral Vibe's session store.
+    Vibe,
     /// zsh's history file.
     Zsh,
     /// bash's history file.
@@ -140,6 +142,7 @@ impl Source {
             Source::Goose => "goose",
             Source::Gptme => "gptme",
             Source::Kimi => "kimi",
+            Source::Vibe => "vibe",
             Source::Zsh => "zsh",
             Source::Bash => "bash",
             Source::Fish => "fish",
@@ -175,6 +178,7 @@ impl From<Agent> for Source {
             Agent::Goose => Source::Goose,
             Agent::Gptme => Source::Gptme,
             Agent::Kimi => Source::Kimi,
+            Agent::Vibe => Source::Vibe,
         }
     }
 }
@@ -192,7 +196,7 @@ impl From<Shell> for Source {
 
 impl Source {
     /// Every source, in the order `doctor` lists them.
-    pub const ALL: [Source; 24] = [
+    pub const ALL: [Source; 25] = [
         Source::Git,
         Source::Claude,
         Source::Codex,
@@ -213,6 +217,7 @@ impl Source {
         Source::Goose,
         Source::Gptme,
         Source::Kimi,
+        Source::Vibe,
         Source::Zsh,
         Source::Bash,
         Source::Fish,

@@ -207,7 +207,36 @@ pub(crate) const SPECS: &[Spec] = &[
         // Its `engines`: Node.js 22.19 or newer.
         node: Some("22"),
     },
+    Spec {
+        name: "vibe",
+        package: "mistral-vibe",
+        registry: Registry::Pypi,
+        pinned: "3.0.3",
+        bin: "vibe",
+        keep: &[".vibe/logs/session/unified"],
+        repo_keep: &[],
+        node: None,
+    },
 ];
+
+/// The Python a PyPI agent's virtual environment is made with: Mistral Vibe needs 3.12
+/// or newer (pyenv's `python3.13` here), the others the machine's `python3`.
+pub(crate) fn python(spec: &Spec) -> &'static str {
+    match spec.name {
+        "vibe" => "python3.13",
+        _ => "python3",
+    }
+}
+
+/// The requirements of a PyPI agent whose exact pins the registry cannot serve, installed
+/// unpinned: Mistral Vibe 3.0.3 pins `certifi==2026.10.19`, which PyPI's mirror here
+/// does not have.
+pub(crate) fn unpinned(spec: &Spec) -> &'static [&'static str] {
+    match spec.name {
+        "vibe" => &["certifi"],
+        _ => &[],
+    }
+}
 
 /// The model the reader names for the stand-in's: Aider's carries litellm's provider.
 pub(crate) fn expected_model(spec: &Spec) -> String {
@@ -312,6 +341,14 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
                 "GOOSE_PROVIDER: openai\nGOOSE_MODEL: {MODEL}\nOPENAI_HOST: {base}\nGOOSE_MODE: auto\nGOOSE_TELEMETRY_ENABLED: false\nextensions:\n  developer:\n    enabled: true\n    type: builtin\n    name: developer\n    timeout: 300\n    bundled: true\n  todo:\n    enabled: true\n    type: platform\n    name: todo\n    bundled: true\n"
             ),
         ),
+        // One provider and model: the stand-in, OpenAI-compatible (`backend = "generic"`);
+        // no telemetry, no update check.
+        "vibe" => write(
+            ".vibe/config.toml",
+            &format!(
+                "active_model = \"standin\"\nenable_telemetry = false\nenable_update_checks = false\nenable_auto_update = false\n\n[[providers]]\nname = \"standin\"\napi_base = \"{base}/v1\"\napi_key_env_var = \"STANDIN_API_KEY\"\nbackend = \"generic\"\n\n[[models]]\nname = \"{MODEL}\"\nprovider = \"standin\"\nalias = \"standin\"\n"
+            ),
+        ),
         _ => Ok(()),
     }
 }
@@ -369,6 +406,16 @@ fn claude_vars(base: &str) -> Vec<(String, String)> {
     .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
     .collect()
 }
+
+/// Kilo Code's CLI's environment: no model list, update, language servers, sharing or
+/// session upload.
+const KILO_VARS: [(&str, &str); 5] = [
+    ("KILO_DISABLE_MODELS_FETCH", "1"),
+    ("KILO_DISABLE_AUTOUPDATE", "1"),
+    ("KILO_DISABLE_LSP_DOWNLOAD", "1"),
+    ("KILO_DISABLE_SHARE", "1"),
+    ("KILO_DISABLE_SESSION_INGEST", "1"),
+];
 
 /// Kimi Code's environment: the stand-in as an OpenAI-compatible provider through the
 /// model variables it reads before its `config.toml`, no update, no telemetry.
@@ -447,16 +494,7 @@ pub(crate) fn invocation(
                 ("OPENAI_MODEL", MODEL),
             ]),
         ),
-        "kilo" => (
-            owned(&["run", prompt]),
-            vars(&[
-                ("KILO_DISABLE_MODELS_FETCH", "1"),
-                ("KILO_DISABLE_AUTOUPDATE", "1"),
-                ("KILO_DISABLE_LSP_DOWNLOAD", "1"),
-                ("KILO_DISABLE_SHARE", "1"),
-                ("KILO_DISABLE_SESSION_INGEST", "1"),
-            ]),
-        ),
+        "kilo" => (owned(&["run", prompt]), vars(&KILO_VARS)),
         "cline" => (
             owned(&["--auto-approve", "true", prompt]),
             // In this process: by default (`auto`) the CLI starts a hub daemon that leaves
@@ -496,6 +534,10 @@ pub(crate) fn invocation(
         ),
         // Prompt mode, which runs tools without a question.
         "kimi" => (owned(&["-p", prompt]), kimi_vars(&v1)),
+        "vibe" => (
+            owned(&["--auto-approve", "--trust", "-p", prompt]),
+            vars(&[("STANDIN_API_KEY", TEST_KEY)]),
+        ),
         _ => (owned(&[prompt]), Vec::new()),
     }
 }
@@ -588,6 +630,9 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
             for bucket in buckets {
                 ids.extend(folder_names(&bucket?.path(), Some("agents/main/wire.jsonl"))?);
             }
+        }
+        "vibe" => {
+            ids.extend(folder_names(&home.join(".vibe/logs/session/unified"), Some("meta.json"))?);
         }
         "continue" => {
             for file in files_under(&home.join(".continue/sessions")) {

@@ -227,13 +227,60 @@ fn pip_install(prefix: &Path, spec: &Spec, version: &str) -> anyhow::Result<Path
         anyhow::ensure!(status.success(), "see {}/pip-install.log", prefix.display());
         Ok(())
     };
-    run(Command::new("python3").args(["-m", "venv"]).arg(&venv)).context("python3 -m venv")?;
-    run(Command::new(bin.join("pip"))
-        .args(["install", "--quiet", "--disable-pip-version-check"])
-        .arg(format!("{}=={version}", spec.package)))
-    .context("pip install")?;
+    let python = agents::python(spec);
+    // pyenv's shims run `python3.13` only when that version is selected.
+    let version_of = python.strip_prefix("python").filter(|version| version.contains('.'));
+    let mut make_venv = Command::new(python);
+    make_venv.args(["-m", "venv"]).arg(&venv);
+    if let Some(version) = version_of {
+        make_venv.env("PYENV_VERSION", version);
+    }
+    run(&mut make_venv).with_context(|| format!("{python} -m venv"))?;
+    let pip = || {
+        let mut command = Command::new(bin.join("pip"));
+        command.args(["install", "--quiet", "--disable-pip-version-check"]);
+        command
+    };
+    let unpinned = agents::unpinned(spec);
+    if unpinned.is_empty() {
+        run(pip().arg(format!("{}=={version}", spec.package))).context("pip install")?;
+    } else {
+        // The package alone, then its requirements with the named pins relaxed.
+        run(pip().arg("--no-deps").arg(format!("{}=={version}", spec.package)))
+            .context("pip install --no-deps")?;
+        let listed = Command::new(bin.join("python"))
+            .args(["-c", REQUIREMENTS_OF])
+            .arg(spec.package)
+            .stdin(Stdio::null())
+            .output()
+            .context("listing the package's requirements")?;
+        anyhow::ensure!(listed.status.success(), "could not list {}'s requirements", spec.package);
+        let requirements: Vec<String> = String::from_utf8(listed.stdout)?
+            .lines()
+            .map(|line| relax(line, unpinned))
+            .filter(|line| !line.is_empty())
+            .collect();
+        let file = prefix.join("requirements.txt");
+        fs_err::write(&file, requirements.join("\n") + "\n")?;
+        run(pip().arg("-r").arg(&file)).context("pip install -r requirements.txt")?;
+    }
     anyhow::ensure!(bin.join(spec.bin).exists(), "pip install made no {}", spec.bin);
     Ok(bin)
+}
+
+/// Prints an installed distribution's requirements, one per line, without the extras'.
+const REQUIREMENTS_OF: &str = "import importlib.metadata as m, sys\nfor r in m.requires(sys.argv[1]) or []:\n    if 'extra ==' not in r:\n        print(r)";
+
+/// A requirement line with its version pin dropped when it names one of `unpinned`.
+fn relax(line: &str, unpinned: &[&str]) -> String {
+    let line = line.trim();
+    let name_end = line.find(|c: char| !(c.is_ascii_alphanumeric() || "-_.".contains(c)));
+    let name = &line[..name_end.unwrap_or(line.len())];
+    if unpinned.iter().any(|pin| pin.eq_ignore_ascii_case(name)) {
+        name.to_owned()
+    } else {
+        line.to_owned()
+    }
 }
 
 /// The scratch repository: three files and one commit, at a fixed path.

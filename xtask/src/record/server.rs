@@ -64,7 +64,8 @@ pub(crate) enum Script {
 /// `update_plan`, Gemini CLI `write_todos`, opencode `todowrite`, Qwen Code
 /// `todo_write`, Continue `Checklist` (one Markdown string of `- [ ]` lines), Goose
 /// `todo__todo_write` (its `todo` extension's `todo_write`, one Markdown string), Kimi
-/// Code `TodoList` (items of `title` and `status`, `done` for completed).
+/// Code `TodoList` (items of `title` and `status`, `done` for completed), Mistral Vibe
+/// `todo` (`action: "write"` and items of `id`, `content`, `status`, in pydantic's schema).
 pub(crate) const TODO_TOOLS: &[&str] = &[
     "TodoWrite",
     "update_plan",
@@ -74,6 +75,7 @@ pub(crate) const TODO_TOOLS: &[&str] = &[
     "Checklist",
     "todo__todo_write",
     "TodoList",
+    "todo",
 ];
 /// The shell tools: Claude Code `Bash`, Codex `exec_command` (`shell` in older
 /// versions), Gemini CLI and Qwen Code `run_shell_command`, opencode, pi and Copilot
@@ -524,7 +526,14 @@ fn scripted_call(body: &Value) -> Option<(String, Value)> {
         names.iter().find_map(|name| offered.iter().find(|(offered, _)| offered == name))
     };
     let mut steps = Vec::new();
-    if let Some((name, schema)) = find(TODO_TOOLS) {
+    // A to-do tool takes the list as an argument: gptme's `todo` has none in the
+    // tool-call format and is not called.
+    let todo = TODO_TOOLS.iter().find_map(|name| {
+        offered.iter().find(|(offered, schema)| {
+            offered == name && properties(schema).is_some_and(|props| !props.is_empty())
+        })
+    });
+    if let Some((name, schema)) = todo {
         steps.push((name.clone(), todo_arguments(name, schema)));
     }
     if let Some((name, schema)) = find(SHELL_TOOLS) {
@@ -546,7 +555,9 @@ fn todo_arguments(name: &str, schema: &Value) -> Value {
     // Continue's `Checklist`: the list as one Markdown string of task-list lines.
     let typed = |kind: &str| {
         properties(schema).and_then(|props| {
-            props.iter().find(|(_, prop)| prop.get("type").and_then(Value::as_str) == Some(kind))
+            props.iter().find(|(_, prop)| {
+                resolved(schema, prop).get("type").and_then(Value::as_str) == Some(kind)
+            })
         })
     };
     if let (None, Some((key, _))) = (typed("array"), typed("string")) {
@@ -560,13 +571,18 @@ fn todo_arguments(name: &str, schema: &Value) -> Value {
     }
     let list_key = properties(schema)
         .and_then(|props| {
-            props.iter().find(|(_, prop)| prop.get("type").and_then(Value::as_str) == Some("array"))
+            props.iter().find(|(_, prop)| {
+                resolved(schema, prop).get("type").and_then(Value::as_str) == Some("array")
+            })
         })
         .map_or_else(
             || if name == "update_plan" { "plan" } else { "todos" }.to_owned(),
             |(key, _)| key.clone(),
         );
-    let item_schema = schema.pointer(&format!("/properties/{list_key}/items")).cloned();
+    let item_schema = properties(schema)
+        .and_then(|props| props.get(&list_key))
+        .and_then(|list| resolved(schema, list).get("items"))
+        .map(|items| resolved(schema, items).clone());
     let item_props = item_schema.as_ref().and_then(properties);
     let text_key = ["content", "description", "step", "title", "text"]
         .iter()
@@ -584,7 +600,7 @@ fn todo_arguments(name: &str, schema: &Value) -> Value {
     // The statuses the schema allows: Kimi Code's are `pending`, `in_progress`, `done`.
     let allowed: Vec<&str> = item_props
         .and_then(|props| props.get("status"))
-        .and_then(|status| status.get("enum"))
+        .and_then(|status| resolved(schema, status).get("enum"))
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -623,7 +639,41 @@ fn todo_arguments(name: &str, schema: &Value) -> Value {
             Value::Object(item)
         })
         .collect();
-    json!({ list_key: items })
+    let mut args = serde_json::Map::new();
+    // A required mode beside the list (Mistral Vibe's `action`: `read` or `write`).
+    for (key, prop) in properties(schema).into_iter().flatten() {
+        let writes = resolved(schema, prop)
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|values| values.contains(&json!("write")));
+        if writes {
+            args.insert(key.clone(), json!("write"));
+        }
+    }
+    args.insert(list_key, Value::Array(items));
+    Value::Object(args)
+}
+
+/// A property's schema with a local `$ref` (`#/$defs/<name>`, pydantic's) followed and an
+/// `anyOf` of a type and `null` (an optional field) narrowed to the type.
+fn resolved<'s>(root: &'s Value, prop: &'s Value) -> &'s Value {
+    let mut prop = prop;
+    for _ in 0..4 {
+        if let Some(target) = prop.get("$ref").and_then(Value::as_str) {
+            match target.strip_prefix('#').and_then(|pointer| root.pointer(pointer)) {
+                Some(found) => prop = found,
+                None => return prop,
+            }
+        } else if let Some(options) = prop.get("anyOf").and_then(Value::as_array) {
+            match options.iter().find(|option| option.get("type") != Some(&json!("null"))) {
+                Some(option) => prop = option,
+                None => return prop,
+            }
+        } else {
+            return prop;
+        }
+    }
+    prop
 }
 
 /// The arguments of a shell tool: [`FAILING_COMMAND`] under `command` (Codex's `cmd`),

@@ -1,7 +1,7 @@
 //! AI coding-agent session logs: Claude Code, OpenAI Codex CLI, Gemini CLI, GitHub
 //! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider, Factory Droid, Cline's CLI,
 //! Kilo Code's CLI, Continue (its CLI and editor extensions), the VS Code extensions of
-//! Cline, Roo Code and Kilo Code, VS Code's own Chat, Goose, gptme and Kimi Code.
+//! Cline, Roo Code and Kilo Code, VS Code's own Chat, Goose, gptme, Kimi Code and Mistral Vibe.
 //!
 //! Each agent keeps its own local logs; [`read_sessions`] turns the sessions that have
 //! records since a given instant into [`SessionEvent`]s, with one [`SourceStatus`](crate::SourceStatus) per
@@ -48,6 +48,7 @@ mod pi;
 mod qwen;
 mod scan;
 mod skim;
+mod vibe;
 mod vscode_chat;
 
 use std::collections::BTreeMap;
@@ -138,6 +139,7 @@ pub fn read_sessions(
             Agent::Goose => goose::read(env, config, &mut ctx),
             Agent::Gptme => gptme::read(env, config, &mut ctx),
             Agent::Kimi => kimi::read(env, config, &mut ctx),
+            Agent::Vibe => vibe::read(env, config, &mut ctx),
             Agent::Continue => continue_dev::read(env, config, &mut ctx),
             // Read with the work trees it lives in (`read_aider`).
             Agent::Aider => continue,
@@ -258,6 +260,7 @@ const RECORDED: &[(Agent, &str)] = &[
     (Agent::Goose, "1.52.0"),
     (Agent::Gptme, "0.35.1"),
     (Agent::Kimi, "2.1.0"),
+    (Agent::Vibe, "3.0.3"),
 ];
 
 /// The newest version of `agent` with recorded fixtures, if any.

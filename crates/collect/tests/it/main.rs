@@ -17,6 +17,7 @@ mod agent_kimi;
 mod agent_opencode;
 mod agent_pi;
 mod agent_qwen;
+mod agent_vibe;
 mod agent_vscode_chat;
 mod discover;
 mod env_vars;

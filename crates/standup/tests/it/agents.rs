@@ -164,8 +164,8 @@ fn every_recorded_agent_is_in_every_report() {
 #[test]
 fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
     let home = home_with_every_agent();
-    // Cline's, Kilo Code's, Continue's, Goose's and Kimi Code's, recorded on another day:
-    // in that day's reports and Monday's standup.
+    // Cline's, Kilo Code's, Continue's, Goose's, Kimi Code's and Mistral Vibe's, recorded
+    // on another day: in that day's reports and Monday's standup.
     for (args, lang) in [
         (&["daily", "--date", "2026-12-06"][..], "en"),
         (&["daily", "--date", "2026-12-06"][..], "ja"),
@@ -176,29 +176,37 @@ fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
         all.extend(["--no-llm", "--lang", lang]);
         let run = home.run(LATER, TOKYO, &all);
         assert_eq!(run.code, 0, "{args:?}: {}", run.snapshot());
-        for name in ["Cline", "Kilo Code", "Continue", "Goose", "Kimi Code"] {
+        for name in ["Cline", "Kilo Code", "Continue", "Goose", "Kimi Code", "Mistral Vibe"] {
             let line = format!("AI: {name} `");
             assert!(run.stdout.contains(&line), "{args:?} {lang} {name}\n{}", run.stdout);
         }
     }
     let run = home.run(LATER, TOKYO, &["daily", "--date", "2026-12-06", "--no-llm"]);
-    // All five ended on it; one blocker for the one command, citing the latest session
-    // (Kimi Code's, recorded last).
+    // All six ended on it; one blocker for the one command, citing the latest session
+    // (Mistral Vibe's, recorded last).
     let blockers: Vec<&str> =
         run.stdout.lines().filter(|line| line.starts_with("- Blocked?: ")).collect();
     assert_eq!(
         blockers,
         [
-            "- Blocked?: `sh check.sh` failed at 08:06 (Kimi Code session), and the session ended there"
+            "- Blocked?: `sh check.sh` failed at 08:35 (Mistral Vibe session), and the session ended there"
         ],
         "{}",
         run.stdout
     );
-    // Its list is cited by the distinct part of its id, not the `session_` all share.
     assert!(
         run.stdout.contains(
-            "- Next: Add a test for hello.sh · Wire check.sh into CI (Kimi Code `bc24452d`)"
+            "- Next: Add a test for hello.sh · Wire check.sh into CI (Mistral Vibe `81165bb4`)"
         ),
+        "{}",
+        run.stdout
+    );
+    // Kimi Code's list, recorded before it, is cited by the distinct part of its id, not
+    // the `session_` all its ids share.
+    let run =
+        home.run(LATER, TOKYO, &["daily", "--date", "2026-12-06", "--no-llm", "--format", "json"]);
+    assert!(
+        run.stdout.contains("\"session_bc24452d-1868-4e16-91b9-ed60a2343947\""),
         "{}",
         run.stdout
     );
@@ -228,6 +236,7 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         "goose: found · 1 database",
         "gptme: found · 3 files",
         "kimi: found · 3 files",
+        "vibe: found · 3 files",
         "continue: found · 3 files",
         "aider: found · 1 file",
         "  versions seen: 7.7.7",

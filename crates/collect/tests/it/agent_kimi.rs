@@ -326,3 +326,41 @@ fn kimi_a_malformed_state_is_counted_and_the_session_still_read() {
     assert_eq!(malformed.len(), 1, "{:?}", output.warnings);
     assert!(en(malformed[0]).contains(&path.display().to_string()));
 }
+
+#[test]
+fn kimi_the_edges_of_prompts_lists_and_commands() {
+    let home = Home::new();
+    let wire = [
+        // At the window's first instant: counted.
+        prompt(SINCE, "right at midnight", "user", "msg_a"),
+        // A completion naming a prompt no `turn.prompt` wrote: the steer that delivers it
+        // is still the person's.
+        record("prompt.completed", "2026-03-02T09:00:00Z", &json!({"promptId": "msg_q"})),
+        record(
+            "turn.steer",
+            "2026-03-02T09:00:01Z",
+            &json!({"input": [{"type": "text", "text": "queued words"}], "origin": {"kind": "user"}, "promptIds": ["msg_q"]}),
+        ),
+        todos("2026-03-02T09:00:02Z", &[("The real list", "pending")]),
+        // Another key of the tool store, later: not the to-do list.
+        record(
+            "tools.update_store",
+            "2026-03-02T09:00:03Z",
+            &json!({"key": "goal", "value": [{"title": "Ship it", "status": "pending"}]}),
+        ),
+        // Another tool with a `command` argument: not a shell run.
+        loop_event(
+            "2026-03-02T09:00:04Z",
+            &json!({"type": "tool.call", "toolCallId": "call_c", "name": "CronCreate", "args": {"command": "make nightly", "cron": "0 3 * * *"}}),
+        ),
+        result("2026-03-02T09:00:05Z", "call_c", "Command failed with exit code: 2.", true),
+    ]
+    .join("\n")
+        + "\n";
+    home.write(&format!("{BUCKET}/{ID}/agents/main/wire.jsonl"), wire);
+    let output = home.read(Agent::Kimi, ts(SINCE));
+    let event = session(&output, Agent::Kimi, ID);
+    assert_eq!(event.prompts, times(&[SINCE, "2026-03-02T09:00:01Z"]));
+    assert_eq!(todo_items(event), [("The real list", TodoStatus::Pending)]);
+    assert!(event.failed_commands.is_empty(), "{:?}", event.failed_commands);
+}

@@ -138,6 +138,8 @@ fn write_store(home: &Home, folder: &str, meta_fields: &Value) {
                 ("set_envelope", json!({})),
             ]),
             record(12, &[("append_entry", message("user-turn-2", "user", "turn_start", "2026-03-02T09:10:00Z", "then make it pass"))]),
+            // A plugin's tool of the same shape, later: not the session's list.
+            record(13, &[("append_entry", effect("effect-plugin", "2026-03-02T09:10:01Z", "tracker.todo", &json!({"action": "write", "todos": [{"id": "p", "content": "Plugin's item"}]}), &json!({"status": "completed"}), "2026-03-02T09:10:01Z"))]),
         ]
         .join("\n")
             + "\n",
@@ -163,7 +165,7 @@ fn vibe_a_session_s_prompts_title_model_list_and_failed_command_are_read() {
     // The finished run replaced the running one.
     assert_eq!(failed_runs(event), [("sh check.sh", vec![(3, ts("2026-03-02T09:00:02Z"))])]);
     assert_eq!(event.activity.first(), Some(&ts("2026-03-02T09:00:00.25Z")));
-    assert_eq!(event.activity.last(), Some(&ts("2026-03-02T09:10:00Z")));
+    assert_eq!(event.activity.last(), Some(&ts("2026-03-02T09:10:01Z")));
     let status = status(&output, Agent::Vibe);
     assert!(status.found);
     assert_eq!((status.files, status.entries), (1, 1));
@@ -175,6 +177,18 @@ fn vibe_without_a_current_generation_every_journal_is_read() {
     let home = Home::new();
     write_store(&home, ID, &json!({}));
     fs_err::remove_file(home.path().join(format!("{ROOT}/{ID}/CURRENT"))).expect("remove");
+    // A file beside the journals that is not one (a segment being written under another
+    // name): not read.
+    home.write(
+        &format!("{ROOT}/{ID}/journal/0000000000000013.jsonl.tmp"),
+        record(
+            13,
+            &[(
+                "append_entry",
+                message("user-turn-t", "user", "turn_start", "2026-03-02T12:00:00Z", "not yet"),
+            )],
+        ) + "\n",
+    );
     let output = home.read(Agent::Vibe, ts(SINCE));
     let event = session(&output, Agent::Vibe, ID);
     // The journals alone: the old one's prompt and the segment's, not the snapshot's.
@@ -190,30 +204,35 @@ fn vibe_a_sub_agent_s_session_is_activity_of_its_parent() {
     let child = "c0c0c0c0-0000-0000-0000-000000000001";
     home.write(
         &format!("{ROOT}/{child}/meta.json"),
-        meta(&json!({"session_id": child, "parent_session_id": ID})),
+        meta(&json!({"session_id": child, "parent_session_id": ID, "title": "Child title",
+            "config": {"model_name": "devstral-small"}})),
+    );
+    let asked = message("user-turn-s", "user", "turn_start", "2026-03-02T11:00:00Z", "look");
+    let list = json!({"action": "write", "todos": [{"id": "9", "content": "Child's list"}]});
+    let done = json!({"status": "completed"});
+    let listed = effect(
+        "effect-s",
+        "2026-03-02T11:00:01Z",
+        "vibe.todo",
+        &list,
+        &done,
+        "2026-03-02T11:00:01Z",
     );
     home.write(
         &format!("{ROOT}/{child}/journal/0000000000000001.jsonl"),
-        record(
-            1,
-            &[(
-                "append_entry",
-                message(
-                    "user-turn-s",
-                    "user",
-                    "turn_start",
-                    "2026-03-02T11:00:00Z",
-                    "look for the failing test",
-                ),
-            )],
-        ) + "\n",
+        [record(1, &[("append_entry", asked)]), record(2, &[("append_entry", listed)])].join("\n")
+            + "\n",
     );
     let output = home.read(Agent::Vibe, ts(SINCE));
     assert_eq!(output.events.len(), 1);
     let event = session(&output, Agent::Vibe, ID);
     assert_eq!(event.prompts.len(), 2);
-    assert_eq!(event.activity.last(), Some(&ts("2026-03-02T11:00:00Z")));
+    assert_eq!(event.activity.last(), Some(&ts("2026-03-02T11:00:01Z")));
     assert_eq!(status(&output, Agent::Vibe).files, 2);
+    // Nothing of the child's but its activity: not its title, model or list.
+    assert_eq!(event.title, "why does check.sh fail?");
+    assert_eq!(event.models, ["devstral-2"]);
+    assert_eq!(todo_items(event).len(), 2);
 }
 
 #[test]
@@ -222,8 +241,11 @@ fn vibe_s_home_moves_with_its_variable_and_the_config_and_an_empty_root_is_found
     let empty = home.read(Agent::Vibe, ts(SINCE));
     assert!(!status(&empty, Agent::Vibe).found);
     fs_err::create_dir_all(home.path().join(ROOT)).expect("root");
+    // A folder without `meta.json` (a session being created) is no session.
+    fs_err::create_dir_all(home.path().join(ROOT).join("e0e0e0e0/journal")).expect("folder");
     let empty = home.read(Agent::Vibe, ts(SINCE));
     assert!(status(&empty, Agent::Vibe).found);
+    assert_eq!(status(&empty, Agent::Vibe).files, 0);
     assert!(empty.events.is_empty());
 
     let source = Home::new();
@@ -288,4 +310,28 @@ fn vibe_the_recorded_list_and_failed_command_are_read() {
     let (todos, failed) = &scripted[0];
     assert_eq!(todos, &recorded_todos());
     assert_eq!(failed, &recorded_failure());
+}
+
+#[test]
+fn vibe_a_manifest_naming_a_segment_outside_its_session_is_not_followed() {
+    let home = Home::new();
+    write_store(&home, ID, &json!({}));
+    let manifest = format!("{ROOT}/{ID}/generations/0000000000000008/manifest.json");
+    for outside in ["../elsewhere.jsonl", "/tmp/elsewhere.jsonl"] {
+        home.write(
+            &manifest,
+            json!({"projection_state": {"chunks": [CHUNK]},
+                "recovery_journal_segment": {"path": outside}})
+            .to_string(),
+        );
+        let asked = message("user-turn-o", "user", "turn_start", "2026-03-02T10:00:00Z", "no");
+        home.write(
+            &format!("{ROOT}/elsewhere.jsonl"),
+            record(1, &[("append_entry", asked)]) + "\n",
+        );
+        let output = home.read(Agent::Vibe, ts(SINCE));
+        // The snapshot's one prompt of the day, nothing from outside.
+        let event = session(&output, Agent::Vibe, ID);
+        assert_eq!(event.prompts, times(&["2026-03-02T09:00:00.25Z"]), "{outside}");
+    }
 }

@@ -12,8 +12,7 @@ use report_model::{Agent, TodoStatus, WarningCode};
 use serde_json::{Value, json};
 
 use crate::support::{
-    Home, en, failed_runs, recorded_failure, recorded_todos, scripted, session, status, times,
-    todo_items, ts,
+    Home, assert_recorded_sessions, en, failed_runs, session, status, times, todo_items, ts,
 };
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
@@ -297,19 +296,7 @@ fn vibe_malformed_files_are_named_and_the_rest_read() {
 fn vibe_the_recorded_list_and_failed_command_are_read() {
     let home = Home::new();
     home.copy_fixture("agents/vibe/3.0.3/home", "", ts("2026-12-05T23:36:00Z"));
-    let output = home.read(Agent::Vibe, ts("2026-12-05T00:00:00Z"));
-    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
-    assert_eq!(output.events.len(), 3);
-    for event in &output.events {
-        assert_eq!(event.prompts.len(), 1, "{}", event.session_id);
-        assert_eq!(event.models, ["standin-model"]);
-        assert_eq!(event.cwd.as_deref(), Some(Path::new("/tmp/standup-agents/repo")));
-    }
-    let scripted = scripted(&output);
-    assert_eq!(scripted.len(), 1, "{scripted:?}");
-    let (todos, failed) = &scripted[0];
-    assert_eq!(todos, &recorded_todos());
-    assert_eq!(failed, &recorded_failure());
+    assert_recorded_sessions(&home.read(Agent::Vibe, ts("2026-12-05T00:00:00Z")));
 }
 
 #[test]

@@ -195,3 +195,21 @@ pub(crate) fn failed_runs(event: &SessionEvent) -> Vec<(&str, Vec<(i64, Timestam
         })
         .collect()
 }
+
+/// Checks a recording's three sessions as the stand-in scripted them: no warning, one
+/// prompt each, the stand-in's model, the scratch repository, and the third session's
+/// to-do list and failed command.
+pub(crate) fn assert_recorded_sessions(output: &SourceOutput<SessionEvent>) {
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(output.events.len(), 3);
+    for event in &output.events {
+        assert_eq!(event.prompts.len(), 1, "{}", event.session_id);
+        assert_eq!(event.models, ["standin-model"], "{}", event.session_id);
+        assert_eq!(event.cwd.as_deref(), Some(Path::new("/tmp/standup-agents/repo")));
+    }
+    let scripted = scripted(output);
+    assert_eq!(scripted.len(), 1, "{scripted:?}");
+    let (todos, failed) = &scripted[0];
+    assert_eq!(todos, &recorded_todos());
+    assert_eq!(failed, &recorded_failure());
+}

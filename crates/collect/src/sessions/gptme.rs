@@ -101,11 +101,9 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
             continue;
         }
         let log = folder.join("conversation.jsonl");
-        if !log.exists() {
-            continue;
-        }
+        let Some(fresh) = ctx.freshness(&log) else { continue };
         status.files += 1;
-        if !ctx.modified_since(&log) {
+        if !fresh {
             continue;
         }
         let Some(id) = super::file_name(&folder) else { continue };

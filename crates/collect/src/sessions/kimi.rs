@@ -187,13 +187,11 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
             }
             let agents = folder.join("agents");
             let main = agents.join("main").join("wire.jsonl");
-            if !main.exists() {
-                continue;
-            }
+            let Some(fresh) = ctx.freshness(&main) else { continue };
             status.files += 1;
             let Some(id) = super::file_name(&folder) else { continue };
             let mut draft = Draft::new(Agent::Kimi, &id);
-            if ctx.modified_since(&main) {
+            if fresh {
                 read_wire(ctx, &mut counts, &main, &mut draft, true);
             }
             for (agent, kind) in ctx.list_dir_typed(&agents) {

@@ -324,6 +324,16 @@ impl Ctx {
         listed
     }
 
+    /// `None` when nothing can be found at `path` (as [`Path::exists`] says), else whether
+    /// it was modified at or after `since`: one `stat` for both questions, for readers
+    /// that count a session's file and then read it only when fresh. A file whose time
+    /// cannot be read counts as fresh.
+    fn freshness(&self, path: &Path) -> Option<bool> {
+        let metadata = fs_err::metadata(path).ok()?;
+        let modified = metadata.modified().ok().and_then(|time| Timestamp::try_from(time).ok());
+        Some(modified.is_none_or(|modified| modified >= self.since))
+    }
+
     /// Whether a file was modified at or after `since`, so that it may hold records in
     /// the window. A file whose time cannot be read is opened anyway.
     fn modified_since(&mut self, path: &Path) -> bool {

@@ -128,9 +128,10 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     let mut counts = Stats::default();
     for (folder, kind) in folders {
         let meta_path = folder.join("meta.json");
-        if !kind.is_dir() || !meta_path.exists() {
+        if !kind.is_dir() {
             continue;
         }
+        let Some(meta_fresh) = ctx.freshness(&meta_path) else { continue };
         status.files += 1;
         let journals: Vec<PathBuf> = ctx
             .list_dir_typed(&folder.join("journal"))
@@ -138,8 +139,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
             .filter(|(path, kind)| kind.is_file() && super::has_extension(path, "jsonl"))
             .map(|(path, _)| path)
             .collect();
-        let fresh = ctx.modified_since(&meta_path)
-            || journals.iter().any(|journal| ctx.modified_since(journal));
+        let fresh = meta_fresh || journals.iter().any(|journal| ctx.modified_since(journal));
         if !fresh {
             continue;
         }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use report_model::{Agent, WarningCode};
 
 use crate::fifo::Fifo;
-use crate::support::{Home, en, session, set_mtime, status, times, ts};
+use crate::support::{Home, assert_one_warning_naming, en, session, set_mtime, status, times, ts};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const THREAD: &str = "T-5f6c1a2e-0000-4000-8000-000000000001";
@@ -262,10 +262,7 @@ fn amp_malformed_and_unreadable_threads_are_warned_and_the_rest_read() {
     let output = home.read(Agent::Amp, ts(SINCE));
     assert_eq!(output.events.len(), 1);
     session(&output, Agent::Amp, THREAD);
-    let malformed: Vec<_> =
-        output.warnings.iter().filter(|w| w.code() == WarningCode::MalformedLines).collect();
-    assert_eq!(malformed.len(), 1, "{:?}", output.warnings);
-    assert!(en(malformed[0]).contains(&broken.display().to_string()));
+    assert_one_warning_naming(&output, WarningCode::MalformedLines, &broken);
     assert!(
         output.warnings.iter().any(|w| en(w).contains(&fifo.display().to_string())),
         "{:?}",

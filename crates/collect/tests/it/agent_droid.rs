@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use report_model::{Agent, WarningCode};
 
 use crate::fifo::Fifo;
-use crate::support::{Home, en, session, set_mtime, status, times, ts};
+use crate::support::{Home, assert_one_warning_naming, en, session, set_mtime, status, times, ts};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const ID: &str = "0b7e4a52-1c3d-4e5f-8a9b-000000000001";
@@ -197,10 +197,7 @@ fn droid_malformed_lines_are_warned_and_unknown_records_noted() {
         + "\n";
     let path = write(&home, &format!("{PROJECT}/{ID}.jsonl"), &content);
     let output = home.read(Agent::Droid, ts(SINCE));
-    let warnings: Vec<_> =
-        output.warnings.iter().filter(|w| w.code() == WarningCode::MalformedLines).collect();
-    assert_eq!(warnings.len(), 1);
-    assert!(en(warnings[0]).contains(&path.display().to_string()));
+    assert_one_warning_naming(&output, WarningCode::MalformedLines, &path);
     let found = session(&output, Agent::Droid, ID);
     assert!(found.activity.contains(&ts("2026-03-02T10:06:00Z")));
     let droid = status(&output, Agent::Droid);

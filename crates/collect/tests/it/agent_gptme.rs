@@ -4,15 +4,14 @@
 //! one folder per conversation with `conversation.jsonl` and `config.toml`, times
 //! without a zone.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use collect::sessions::{SessionsConfig, read_sessions};
 use report_model::{Agent, WarningCode};
 use serde_json::{Value, json};
 
 use crate::support::{
-    Home, en, failed_runs, recorded_failure, scripted, session, status, times, ts,
+    Home, assert_one_warning_naming, failed_runs, read_with_home, recorded_failure, scripted,
+    session, status, times, ts,
 };
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
@@ -167,12 +166,7 @@ fn gptme_s_logs_move_with_its_variable_and_the_config() {
     assert_eq!(session(&output, Agent::Gptme, ID).prompts.len(), 2);
     // `gptme_home` names gptme's data folder; its logs are in `logs/`.
     home.write(&format!("data/logs/{ID}/conversation.jsonl"), conversation());
-    let config = SessionsConfig {
-        agents: vec![Agent::Gptme],
-        homes: BTreeMap::from([(Agent::Gptme, home.path().join("data"))]),
-        ..SessionsConfig::default()
-    };
-    let output = read_sessions(&home.env(), &config, ts(SINCE));
+    let output = read_with_home(&home, Agent::Gptme, home.path().join("data"), ts(SINCE));
     assert_eq!(status(&output, Agent::Gptme).locations, [home.path().join("data/logs")]);
     assert_eq!(session(&output, Agent::Gptme, ID).prompts.len(), 2);
 }
@@ -186,10 +180,7 @@ fn gptme_a_malformed_line_is_counted_and_the_rest_read() {
     );
     let output = home.read(Agent::Gptme, ts(SINCE));
     assert_eq!(session(&output, Agent::Gptme, ID).prompts.len(), 2);
-    let malformed: Vec<_> =
-        output.warnings.iter().filter(|w| w.code() == WarningCode::MalformedLines).collect();
-    assert_eq!(malformed.len(), 1, "{:?}", output.warnings);
-    assert!(en(malformed[0]).contains(&path.display().to_string()));
+    assert_one_warning_naming(&output, WarningCode::MalformedLines, &path);
 }
 
 #[test]

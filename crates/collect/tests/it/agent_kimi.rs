@@ -4,15 +4,14 @@
 //! `sessions/<bucket>/<session id>/state.json` and `agents/<agent>/wire.jsonl`, one
 //! event per line with its `type` and `time` in epoch milliseconds.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use collect::sessions::{SessionsConfig, read_sessions};
 use report_model::{Agent, TodoStatus, WarningCode};
 use serde_json::{Value, json};
 
 use crate::support::{
-    Home, assert_recorded_sessions, en, failed_runs, session, status, times, todo_items, ts,
+    Home, assert_one_warning_naming, assert_recorded_sessions, failed_runs, read_with_home,
+    session, status, times, todo_items, ts,
 };
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
@@ -236,12 +235,7 @@ fn kimi_s_home_moves_with_its_variable_and_the_config() {
     let moved = Home::new().var("KIMI_CODE_HOME", home.path().join("elsewhere").to_string_lossy());
     let output = moved.read(Agent::Kimi, ts(SINCE));
     assert_eq!(session(&output, Agent::Kimi, ID).prompts.len(), 3);
-    let config = SessionsConfig {
-        agents: vec![Agent::Kimi],
-        homes: BTreeMap::from([(Agent::Kimi, home.path().join("elsewhere"))]),
-        ..SessionsConfig::default()
-    };
-    let output = read_sessions(&home.env(), &config, ts(SINCE));
+    let output = read_with_home(&home, Agent::Kimi, home.path().join("elsewhere"), ts(SINCE));
     assert_eq!(status(&output, Agent::Kimi).locations, [home.path().join("elsewhere/sessions")]);
     assert_eq!(session(&output, Agent::Kimi, ID).prompts.len(), 3);
 }
@@ -255,10 +249,7 @@ fn kimi_a_malformed_line_is_counted_and_the_rest_read() {
     );
     let output = home.read(Agent::Kimi, ts(SINCE));
     assert_eq!(session(&output, Agent::Kimi, ID).prompts.len(), 3);
-    let malformed: Vec<_> =
-        output.warnings.iter().filter(|w| w.code() == WarningCode::MalformedLines).collect();
-    assert_eq!(malformed.len(), 1, "{:?}", output.warnings);
-    assert!(en(malformed[0]).contains(&path.display().to_string()));
+    assert_one_warning_naming(&output, WarningCode::MalformedLines, &path);
     assert_eq!(status(&output, Agent::Kimi).limits, ["1 malformed line skipped in 1 file"]);
 }
 
@@ -289,14 +280,7 @@ fn kimi_a_state_it_cannot_read_is_named_and_the_workspace_list_places_the_sessio
     let event = session(&output, Agent::Kimi, ID);
     assert_eq!(event.cwd.as_deref(), Some(Path::new("/work/app")));
     assert_eq!(event.title, "why does check.sh fail?");
-    let unreadable: Vec<String> = output
-        .warnings
-        .iter()
-        .filter(|w| w.code() == WarningCode::SourceUnreadable)
-        .map(en)
-        .collect();
-    assert_eq!(unreadable.len(), 1, "{:?}", output.warnings);
-    assert!(unreadable[0].contains(&state.display().to_string()), "{unreadable:?}");
+    assert_one_warning_naming(&output, WarningCode::SourceUnreadable, &state);
 }
 
 #[test]
@@ -308,10 +292,7 @@ fn kimi_a_malformed_state_is_counted_and_the_session_still_read() {
     let event = session(&output, Agent::Kimi, ID);
     assert_eq!(event.prompts.len(), 3);
     assert_eq!(event.cwd, None);
-    let malformed: Vec<_> =
-        output.warnings.iter().filter(|w| w.code() == WarningCode::MalformedLines).collect();
-    assert_eq!(malformed.len(), 1, "{:?}", output.warnings);
-    assert!(en(malformed[0]).contains(&path.display().to_string()));
+    assert_one_warning_naming(&output, WarningCode::MalformedLines, &path);
 }
 
 #[test]

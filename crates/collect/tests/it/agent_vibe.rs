@@ -4,15 +4,14 @@
 //! (`fixtures/agents/vibe/3.0.3/`): `meta.json`, `CURRENT` naming a generation whose
 //! manifest lists the snapshot's chunks and the journal segment written since.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use collect::sessions::{SessionsConfig, read_sessions};
 use report_model::{Agent, TodoStatus, WarningCode};
 use serde_json::{Value, json};
 
 use crate::support::{
-    Home, assert_recorded_sessions, en, failed_runs, session, status, times, todo_items, ts,
+    Home, assert_recorded_sessions, failed_runs, read_with_home, session, status, times,
+    todo_items, ts, warning_texts,
 };
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
@@ -252,12 +251,7 @@ fn vibe_s_home_moves_with_its_variable_and_the_config_and_an_empty_root_is_found
     let moved = Home::new().var("VIBE_HOME", source.path().join(".vibe").to_string_lossy());
     let output = moved.read(Agent::Vibe, ts(SINCE));
     assert_eq!(session(&output, Agent::Vibe, ID).prompts.len(), 2);
-    let config = SessionsConfig {
-        agents: vec![Agent::Vibe],
-        homes: BTreeMap::from([(Agent::Vibe, source.path().join(".vibe"))]),
-        ..SessionsConfig::default()
-    };
-    let output = read_sessions(&home.env(), &config, ts(SINCE));
+    let output = read_with_home(&home, Agent::Vibe, source.path().join(".vibe"), ts(SINCE));
     assert_eq!(status(&output, Agent::Vibe).locations, [source.path().join(ROOT)]);
     assert_eq!(session(&output, Agent::Vibe, ID).prompts.len(), 2);
 }
@@ -277,12 +271,7 @@ fn vibe_malformed_files_are_named_and_the_rest_read() {
     let meta_path = home.write(&format!("{ROOT}/{broken}/meta.json"), "{\"session_id\": ");
     let output = home.read(Agent::Vibe, ts(SINCE));
     assert_eq!(session(&output, Agent::Vibe, ID).prompts.len(), 2);
-    let malformed: Vec<String> = output
-        .warnings
-        .iter()
-        .filter(|w| w.code() == WarningCode::MalformedLines)
-        .map(en)
-        .collect();
+    let malformed = warning_texts(&output, WarningCode::MalformedLines);
     assert_eq!(malformed.len(), 2, "{:?}", output.warnings);
     assert!(malformed.iter().any(|w| w.contains(&journal.display().to_string())), "{malformed:?}");
     assert!(

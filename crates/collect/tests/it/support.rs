@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime};
 use collect::sessions::{SessionsConfig, read_sessions};
 use collect::{Env, SourceOutput, SourceStatus};
 use jiff::Timestamp;
-use report_model::{Agent, Lang, SessionEvent, Warning};
+use report_model::{Agent, Lang, SessionEvent, Warning, WarningCode};
 
 /// A warning's English text, as the report words it.
 pub(crate) fn en(warning: &Warning) -> String {
@@ -212,4 +212,35 @@ pub(crate) fn assert_recorded_sessions(output: &SourceOutput<SessionEvent>) {
     let (todos, failed) = &scripted[0];
     assert_eq!(todos, &recorded_todos());
     assert_eq!(failed, &recorded_failure());
+}
+
+/// The English texts of the output's warnings of one code.
+pub(crate) fn warning_texts<E>(output: &SourceOutput<E>, code: WarningCode) -> Vec<String> {
+    output.warnings.iter().filter(|warning| warning.code() == code).map(en).collect()
+}
+
+/// Checks that the output has exactly one warning of `code` and that it names `path`.
+pub(crate) fn assert_one_warning_naming<E>(
+    output: &SourceOutput<E>,
+    code: WarningCode,
+    path: &Path,
+) {
+    let texts = warning_texts(output, code);
+    assert_eq!(texts.len(), 1, "{:?}", output.warnings);
+    assert!(texts[0].contains(&path.display().to_string()), "{texts:?}");
+}
+
+/// Reads one agent with its folder set by the config (`[sessions] <agent>_home`).
+pub(crate) fn read_with_home(
+    home: &Home,
+    agent: Agent,
+    folder: PathBuf,
+    since: Timestamp,
+) -> SourceOutput<SessionEvent> {
+    let config = SessionsConfig {
+        agents: vec![agent],
+        homes: std::collections::BTreeMap::from([(agent, folder)]),
+        ..SessionsConfig::default()
+    };
+    read_sessions(&home.env(), &config, since)
 }

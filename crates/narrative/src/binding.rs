@@ -233,7 +233,7 @@ const JA_OUTCOMES: [(&str, Outcome); 13] = [
 ];
 
 /// Agents as a sentence may name them, and the display name they stand for (lowercase).
-const AGENT_NAMES: [(&str, &str); 26] = [
+const AGENT_NAMES: [(&str, &str); 27] = [
     ("claude code", "claude code"),
     ("claude", "claude code"),
     ("codex", "codex"),
@@ -260,6 +260,7 @@ const AGENT_NAMES: [(&str, &str); 26] = [
     ("kimi code", "kimi code"),
     ("kimi", "kimi code"),
     ("mistral vibe", "mistral vibe"),
+    ("openhands", "openhands"),
     ("pi", "pi"),
 ];
 

@@ -75,11 +75,14 @@ pub enum Agent {
     Kimi,
     /// Mistral Vibe, Mistral AI's terminal agent.
     Vibe,
+    /// The OpenHands CLI, All Hands AI's terminal agent.
+    #[serde(rename = "openhands")]
+    OpenHands,
 }
 
 impl Agent {
     /// Every agent, in the order they are read and reported.
-    pub const ALL: [Agent; 20] = [
+    pub const ALL: [Agent; 21] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Gemini,
@@ -100,6 +103,7 @@ impl Agent {
         Agent::Gptme,
         Agent::Kimi,
         Agent::Vibe,
+        Agent::OpenHands,
     ];
 
     /// The agent's product name, as people write it.
@@ -125,13 +129,14 @@ impl Agent {
             Agent::Gptme => "gptme",
             Agent::Kimi => "Kimi Code",
             Agent::Vibe => "Mistral Vibe",
+            Agent::OpenHands => "OpenHands",
         }
     }
 
     /// The short name of the config's `[sessions] agents` and of `doctor`: `claude`,
     /// `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`,
     /// `droid`, `cline`, `kilo`, `continue`, `roo`, `vscode`, `goose`,
-    /// `gptme`, `kimi`, `vibe`.
+    /// `gptme`, `kimi`, `vibe`, `openhands`.
     pub fn config_name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude",
@@ -154,6 +159,7 @@ impl Agent {
             Agent::Gptme => "gptme",
             Agent::Kimi => "kimi",
             Agent::Vibe => "vibe",
+            Agent::OpenHands => "openhands",
         }
     }
 }

@@ -107,6 +107,8 @@ pub enum Source {
     Kimi,
     /// Mistral Vibe's session store.
     Vibe,
+    /// The OpenHands CLI's conversations.
+    OpenHands,
     /// zsh's history file.
     Zsh,
     /// bash's history file.
@@ -143,6 +145,7 @@ impl Source {
             Source::Gptme => "gptme",
             Source::Kimi => "kimi",
             Source::Vibe => "vibe",
+            Source::OpenHands => "openhands",
             Source::Zsh => "zsh",
             Source::Bash => "bash",
             Source::Fish => "fish",
@@ -179,6 +182,7 @@ impl From<Agent> for Source {
             Agent::Gptme => Source::Gptme,
             Agent::Kimi => Source::Kimi,
             Agent::Vibe => Source::Vibe,
+            Agent::OpenHands => Source::OpenHands,
         }
     }
 }
@@ -196,7 +200,7 @@ impl From<Shell> for Source {
 
 impl Source {
     /// Every source, in the order `doctor` lists them.
-    pub const ALL: [Source; 25] = [
+    pub const ALL: [Source; 26] = [
         Source::Git,
         Source::Claude,
         Source::Codex,
@@ -218,6 +222,7 @@ impl Source {
         Source::Gptme,
         Source::Kimi,
         Source::Vibe,
+        Source::OpenHands,
         Source::Zsh,
         Source::Bash,
         Source::Fish,

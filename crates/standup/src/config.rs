@@ -129,6 +129,7 @@ struct SessionsFile {
     gptme_home: Option<PathBuf>,
     kimi_home: Option<PathBuf>,
     vibe_home: Option<PathBuf>,
+    openhands_home: Option<PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -826,6 +827,7 @@ fn parse_sessions(
         (report_model::Agent::Gptme, sessions.gptme_home),
         (report_model::Agent::Kimi, sessions.kimi_home),
         (report_model::Agent::Vibe, sessions.vibe_home),
+        (report_model::Agent::OpenHands, sessions.openhands_home),
     ]
     .into_iter()
     .filter_map(|(agent, home)| Some((agent, home?)))
@@ -1207,7 +1209,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # AI coding agents whose local logs are read. Default: all of them.
 # agents = ["claude", "codex", "gemini", "copilot", "opencode", "pi", "qwen", "cursor",
 #           "amp", "aider", "droid", "cline", "kilo", "continue", "roo", "vscode",
-#           "goose", "gptme", "kimi", "vibe"]
+#           "goose", "gptme", "kimi", "vibe", "openhands"]
 # Claude Code roots. Default: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and
 # $XDG_CONFIG_HOME/claude.
 # claude_roots = ["~/.claude"]
@@ -1231,6 +1233,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # gptme_home = "~/.local/share/gptme"         # logs in logs/; $GPTME_LOGS_HOME, $XDG_DATA_HOME
 # kimi_home = "~/.kimi-code"                  # $KIMI_CODE_HOME; sessions in sessions/
 # vibe_home = "~/.vibe"                       # $VIBE_HOME; sessions in logs/session/unified/
+# openhands_home = "~/.openhands"             # conversations in conversations/
 
 [shell]
 # Histories read: "zsh", "bash", "fish", "atuin".

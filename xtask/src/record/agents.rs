@@ -217,13 +217,41 @@ pub(crate) const SPECS: &[Spec] = &[
         repo_keep: &[],
         node: None,
     },
+    Spec {
+        name: "openhands",
+        // The OpenHands CLI (V1, on the OpenHands software development kit); interactive
+        // only, so it is driven through a pseudo-terminal ([`program`]).
+        package: "openhands",
+        registry: Registry::Pypi,
+        pinned: "1.2.1",
+        bin: "openhands",
+        keep: &[".openhands/conversations"],
+        repo_keep: &[],
+        node: None,
+    },
 ];
 
+/// The driver of an agent whose CLI only runs interactively: it types the prompt in a
+/// pseudo-terminal, answers each confirmation "Always proceed", then types `/exit`.
+const TERMINAL_DRIVER: &str = include_str!("terminal_driver.py");
+
+/// The program a run starts, in the agent's `bin` folder: the agent's own command, or,
+/// for OpenHands (no prompt flag in 1.2.1), its virtual environment's Python running
+/// [`TERMINAL_DRIVER`].
+pub(crate) fn program(spec: &Spec) -> &'static str {
+    match spec.name {
+        "openhands" => "python",
+        _ => spec.bin,
+    }
+}
+
 /// The Python a PyPI agent's virtual environment is made with: Mistral Vibe needs 3.12
-/// or newer (pyenv's `python3.13` here), the others the machine's `python3`.
+/// or newer (pyenv's `python3.13` here), OpenHands 3.12 (pyenv's `python3.12`; its
+/// `openhands-sdk` requires `<3.14`), the others the machine's `python3`.
 pub(crate) fn python(spec: &Spec) -> &'static str {
     match spec.name {
         "vibe" => "python3.13",
+        "openhands" => "python3.12",
         _ => "python3",
     }
 }
@@ -241,7 +269,7 @@ pub(crate) fn unpinned(spec: &Spec) -> &'static [&'static str] {
 /// The model the reader names for the stand-in's: Aider's carries litellm's provider.
 pub(crate) fn expected_model(spec: &Spec) -> String {
     match spec.name {
-        "aider" => format!("openai/{MODEL}"),
+        "aider" | "openhands" => format!("openai/{MODEL}"),
         // gptme's provider for an OpenAI-compatible server of one's own.
         "gptme" => format!("local/{MODEL}"),
         _ => MODEL.to_owned(),
@@ -343,6 +371,9 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
         ),
         // One provider and model: the stand-in, OpenAI-compatible (`backend = "generic"`);
         // no telemetry, no update check.
+        // The agent the CLI's setup would save: the stand-in as an OpenAI-compatible
+        // server (litellm's `openai/` provider), and the CLI's default tools.
+        "openhands" => write(".openhands/agent_settings.json", &openhands_settings(base)),
         "vibe" => write(
             ".vibe/config.toml",
             &format!(
@@ -351,6 +382,36 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
         ),
         _ => Ok(()),
     }
+}
+
+/// OpenHands' `agent_settings.json`, the agent the CLI's setup would save: the stand-in
+/// as an OpenAI-compatible server (litellm's `openai/` provider), and the CLI's default
+/// tools.
+fn openhands_settings(base: &str) -> String {
+    json!({
+        "kind": "Agent",
+        "llm": {
+            "model": format!("openai/{MODEL}"),
+            "base_url": format!("{base}/v1"),
+            "api_key": TEST_KEY,
+            "usage_id": "agent",
+        },
+        "tools": [{"name": "terminal"}, {"name": "file_editor"}, {"name": "task_tracker"}],
+    })
+    .to_string()
+}
+
+/// OpenHands' conversation ids: `conversations/<id without dashes>/base_state.json`,
+/// whose `id` has them.
+fn openhands_ids(home: &Path) -> anyhow::Result<Vec<String>> {
+    let conversations = home.join(".openhands/conversations");
+    let mut ids = Vec::new();
+    for folder in folder_names(&conversations, Some("base_state.json"))? {
+        let state = conversations.join(folder).join("base_state.json");
+        let state: Value = serde_json::from_str(&fs_err::read_to_string(&state)?)?;
+        ids.extend(state.get("id").and_then(Value::as_str).map(str::to_owned));
+    }
+    Ok(ids)
 }
 
 /// The configuration of opencode and of its fork Kilo Code: the stand-in as an
@@ -538,6 +599,12 @@ pub(crate) fn invocation(
             owned(&["--auto-approve", "--trust", "-p", prompt]),
             vars(&[("STANDIN_API_KEY", TEST_KEY)]),
         ),
+        // The stand-in as an OpenAI-compatible server is in `agent_settings.json`.
+        "openhands" => (
+            owned(&["-c", TERMINAL_DRIVER, prompt]),
+            // litellm fetches its model table from GitHub unless told not to.
+            vars(&[("LITELLM_LOCAL_MODEL_COST_MAP", "True")]),
+        ),
         _ => (owned(&[prompt]), Vec::new()),
     }
 }
@@ -634,6 +701,7 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
         "vibe" => {
             ids.extend(folder_names(&home.join(".vibe/logs/session/unified"), Some("meta.json"))?);
         }
+        "openhands" => ids.extend(openhands_ids(home)?),
         "continue" => {
             for file in files_under(&home.join(".continue/sessions")) {
                 if file.file_name().is_some_and(|name| name != "sessions.json") {

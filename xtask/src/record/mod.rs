@@ -501,8 +501,13 @@ fn run_agent(
     let stdout = fs_err::File::create(output.with_extension("stdout"))?;
     let stderr = fs_err::File::create(output.with_extension("stderr"))?;
     let path = format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display());
-    eprintln!("$ {} {}", spec.bin, args.join(" "));
-    let mut child = Command::new(bin.join(spec.bin))
+    // A driver script passed with `-c` is shown by its file's name.
+    let shown: Vec<&str> = args
+        .iter()
+        .map(|arg| if arg.contains('\n') { "<terminal_driver.py>" } else { arg.as_str() })
+        .collect();
+    eprintln!("$ {} {}", agents::program(spec), shown.join(" "));
+    let mut child = Command::new(bin.join(agents::program(spec)))
         .args(&args)
         .current_dir(repo)
         .env_clear()

@@ -65,7 +65,9 @@ pub(crate) enum Script {
 /// `todo_write`, Continue `Checklist` (one Markdown string of `- [ ]` lines), Goose
 /// `todo__todo_write` (its `todo` extension's `todo_write`, one Markdown string), Kimi
 /// Code `TodoList` (items of `title` and `status`, `done` for completed), Mistral Vibe
-/// `todo` (`action: "write"` and items of `id`, `content`, `status`, in pydantic's schema).
+/// `todo` (`action: "write"` and items of `id`, `content`, `status`, in pydantic's schema),
+/// OpenHands `task_tracker` (`command: "plan"` and items of `title`, `status`: `todo`,
+/// `in_progress`, `done`).
 pub(crate) const TODO_TOOLS: &[&str] = &[
     "TodoWrite",
     "update_plan",
@@ -76,13 +78,14 @@ pub(crate) const TODO_TOOLS: &[&str] = &[
     "todo__todo_write",
     "TodoList",
     "todo",
+    "task_tracker",
 ];
 /// The shell tools: Claude Code `Bash`, Codex `exec_command` (`shell` in older
 /// versions), Gemini CLI and Qwen Code `run_shell_command`, opencode, pi and Copilot
 /// `bash`, Cline `run_commands` (a list of command lines), Goose `shell` (its
-/// `developer` extension's).
+/// `developer` extension's), OpenHands `terminal`.
 pub(crate) const SHELL_TOOLS: &[&str] =
-    &["Bash", "exec_command", "shell", "run_shell_command", "bash", "run_commands"];
+    &["Bash", "exec_command", "shell", "run_shell_command", "bash", "run_commands", "terminal"];
 /// The to-do list the stand-in writes: one item done, two pending.
 pub(crate) const TODOS: [(&str, &str); 3] = [
     ("Read the README", "completed"),
@@ -612,16 +615,7 @@ fn todo_arguments(name: &str, schema: &Value) -> Value {
         .map(|(index, (text, status))| {
             let mut item = serde_json::Map::new();
             item.insert(text_key.to_owned(), json!(text));
-            let status = match *status {
-                "completed" if !allowed.is_empty() && !allowed.contains(&"completed") => {
-                    ["done", "complete"]
-                        .into_iter()
-                        .find(|done| allowed.contains(done))
-                        .unwrap_or(status)
-                }
-                _ => status,
-            };
-            item.insert("status".to_owned(), json!(status));
+            item.insert("status".to_owned(), json!(allowed_status(status, &allowed)));
             for key in &required {
                 if item.contains_key(*key) {
                     continue;
@@ -640,18 +634,48 @@ fn todo_arguments(name: &str, schema: &Value) -> Value {
         })
         .collect();
     let mut args = serde_json::Map::new();
-    // A required mode beside the list (Mistral Vibe's `action`: `read` or `write`).
+    // A required mode beside the list (Mistral Vibe's `action`: `read` or `write`;
+    // OpenHands' `command`: `view` or `plan`).
     for (key, prop) in properties(schema).into_iter().flatten() {
-        let writes = resolved(schema, prop)
-            .get("enum")
-            .and_then(Value::as_array)
-            .is_some_and(|values| values.contains(&json!("write")));
-        if writes {
-            args.insert(key.clone(), json!("write"));
+        let values = resolved(schema, prop).get("enum").and_then(Value::as_array);
+        let writes = ["write", "plan"]
+            .into_iter()
+            .find(|mode| values.is_some_and(|values| values.contains(&json!(mode))));
+        if let Some(mode) = writes {
+            args.insert(key.clone(), json!(mode));
         }
     }
     args.insert(list_key, Value::Array(items));
+    fill_required(schema, &mut args);
     Value::Object(args)
+}
+
+/// A to-do status in the words the schema allows (`allowed`, none: any): Kimi Code's
+/// `done` for `completed`, OpenHands' `todo` for `pending`.
+fn allowed_status<'s>(status: &'s str, allowed: &[&'s str]) -> &'s str {
+    if allowed.is_empty() || allowed.contains(&status) {
+        return status;
+    }
+    let words: &[&str] = match status {
+        "completed" => &["done", "complete"],
+        "pending" => &["todo"],
+        _ => &[],
+    };
+    words.iter().copied().find(|word| allowed.contains(word)).unwrap_or(status)
+}
+
+/// Fills the required properties `args` lacks ([`fill`]): OpenHands' tools all require a
+/// `security_risk`.
+fn fill_required(schema: &Value, args: &mut serde_json::Map<String, Value>) {
+    let required = schema.get("required").and_then(Value::as_array).into_iter().flatten();
+    for key in required.filter_map(Value::as_str) {
+        if args.contains_key(key) {
+            continue;
+        }
+        if let Some(prop) = properties(schema).and_then(|props| props.get(key)) {
+            args.insert(key.to_owned(), fill(resolved(schema, prop), key, 0));
+        }
+    }
 }
 
 /// A property's schema with a local `$ref` (`#/$defs/<name>`, pydantic's) followed and an
@@ -700,6 +724,7 @@ fn shell_arguments(schema: &Value) -> Value {
     if has("description") {
         args.insert("description".to_owned(), json!("Run the check script"));
     }
+    fill_required(schema, &mut args);
     Value::Object(args)
 }
 
@@ -1045,5 +1070,49 @@ mod tests {
     fn fills_a_title_schema() {
         let schema = json!({"type": "object", "properties": {"title": {"type": "string"}, "next_speaker": {"type": "string", "enum": ["user", "model"]}, "n": {"type": "integer"}}, "required": ["title"]});
         assert_eq!(fill(&schema, "T", 0), json!({"title": "T", "next_speaker": "user", "n": 1}));
+    }
+
+    /// OpenHands 1.2.1's tools, as its requests offer them (descriptions left out).
+    fn openhands_tools() -> (Value, Value) {
+        let risk = json!({"type": "string", "enum": ["UNKNOWN", "LOW", "MEDIUM", "HIGH"]});
+        let tracker = json!({"type": "object", "properties": {
+            "command": {"type": "string", "enum": ["view", "plan"]},
+            "task_list": {"type": "array", "items": {"type": "object", "properties": {
+                "title": {"type": "string"}, "notes": {"type": "string"},
+                "status": {"type": "string", "enum": ["todo", "in_progress", "done"]}},
+                "required": ["title"]}},
+            "security_risk": risk},
+            "required": ["command", "security_risk"]});
+        let terminal = json!({"type": "object", "properties": {
+            "command": {"type": "string"}, "is_input": {"type": "boolean"},
+            "timeout": {"type": "number"}, "security_risk": risk},
+            "required": ["command", "security_risk"]});
+        (tracker, terminal)
+    }
+
+    #[test]
+    fn openhands_tools_get_their_mode_statuses_and_required_risk() {
+        let (tracker, terminal) = openhands_tools();
+        assert_eq!(
+            todo_arguments("task_tracker", &tracker),
+            json!({"command": "plan", "security_risk": "UNKNOWN", "task_list": [
+                {"title": "Read the README", "status": "done"},
+                {"title": "Add a test for hello.sh", "status": "todo"},
+                {"title": "Wire check.sh into CI", "status": "todo"},
+            ]})
+        );
+        assert_eq!(
+            shell_arguments(&terminal),
+            json!({"command": FAILING_COMMAND, "security_risk": "UNKNOWN"})
+        );
+    }
+
+    #[test]
+    fn statuses_are_kept_unless_the_schema_has_other_words() {
+        assert_eq!(allowed_status("pending", &[]), "pending");
+        assert_eq!(allowed_status("completed", &["pending", "completed"]), "completed");
+        assert_eq!(allowed_status("completed", &["pending", "in_progress", "done"]), "done");
+        assert_eq!(allowed_status("pending", &["todo", "done"]), "todo");
+        assert_eq!(allowed_status("pending", &["open", "closed"]), "pending");
     }
 }

@@ -115,8 +115,9 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     (drafts, status)
 }
 
-/// A message's time: with its offset when it has one, else local time in `zone`.
-fn message_time(text: &str, zone: &TimeZone) -> Option<Timestamp> {
+/// A message's time: with its offset when it has one, else local time in `zone` (gptme's
+/// and OpenHands' `datetime.now().isoformat()`).
+pub(super) fn message_time(text: &str, zone: &TimeZone) -> Option<Timestamp> {
     text.parse::<Timestamp>()
         .ok()
         .or_else(|| super::aider::local_time(text, zone).map(|(_, time)| time))

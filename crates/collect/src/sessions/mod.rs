@@ -1,7 +1,8 @@
 //! AI coding-agent session logs: Claude Code, OpenAI Codex CLI, Gemini CLI, GitHub
 //! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider, Factory Droid, Cline's CLI,
 //! Kilo Code's CLI, Continue (its CLI and editor extensions), the VS Code extensions of
-//! Cline, Roo Code and Kilo Code, VS Code's own Chat, Goose, gptme, Kimi Code and Mistral Vibe.
+//! Cline, Roo Code and Kilo Code, VS Code's own Chat, Goose, gptme, Kimi Code, Mistral Vibe and
+//! OpenHands.
 //!
 //! Each agent keeps its own local logs; [`read_sessions`] turns the sessions that have
 //! records since a given instant into [`SessionEvent`]s, with one [`SourceStatus`](crate::SourceStatus) per
@@ -44,6 +45,7 @@ mod jsonl;
 mod kimi;
 mod lenient;
 mod opencode;
+mod openhands;
 mod pi;
 mod qwen;
 mod scan;
@@ -140,6 +142,7 @@ pub fn read_sessions(
             Agent::Gptme => gptme::read(env, config, &mut ctx),
             Agent::Kimi => kimi::read(env, config, &mut ctx),
             Agent::Vibe => vibe::read(env, config, &mut ctx),
+            Agent::OpenHands => openhands::read(env, config, &mut ctx),
             Agent::Continue => continue_dev::read(env, config, &mut ctx),
             // Read with the work trees it lives in (`read_aider`).
             Agent::Aider => continue,
@@ -261,6 +264,7 @@ const RECORDED: &[(Agent, &str)] = &[
     (Agent::Gptme, "0.35.1"),
     (Agent::Kimi, "2.1.0"),
     (Agent::Vibe, "3.0.3"),
+    (Agent::OpenHands, "1.2.1"),
 ];
 
 /// The newest version of `agent` with recorded fixtures, if any.

@@ -98,8 +98,14 @@ fn to_system(time: Timestamp) -> SystemTime {
         + Duration::from_secs(u64::try_from(time.as_second()).expect("after 1970"))
 }
 
+/// Sets a file's or a folder's modification time (a folder is opened to read: it cannot
+/// be opened to write).
 pub(crate) fn set_mtime(path: &Path, time: Timestamp) {
-    let file = fs_err::File::options().write(true).open(path).expect("open to set time");
+    let file = fs_err::File::options()
+        .write(!path.is_dir())
+        .read(path.is_dir())
+        .open(path)
+        .expect("open to set time");
     file.set_modified(to_system(time)).expect("set modification time");
 }
 

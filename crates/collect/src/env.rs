@@ -51,6 +51,8 @@ impl Env {
         "KIMI_CODE_HOME",
         // Mistral Vibe's home (its sessions in `logs/session/unified/`).
         "VIBE_HOME",
+        // Hermes Agent's home (its sessions in `state.db`).
+        "HERMES_HOME",
         // The local time zone of Aider's zone-less history times.
         "TZ",
         // atuin's home, database and config.

@@ -233,7 +233,7 @@ const JA_OUTCOMES: [(&str, Outcome); 13] = [
 ];
 
 /// Agents as a sentence may name them, and the display name they stand for (lowercase).
-const AGENT_NAMES: [(&str, &str); 27] = [
+const AGENT_NAMES: [(&str, &str); 29] = [
     ("claude code", "claude code"),
     ("claude", "claude code"),
     ("codex", "codex"),
@@ -261,6 +261,8 @@ const AGENT_NAMES: [(&str, &str); 27] = [
     ("kimi", "kimi code"),
     ("mistral vibe", "mistral vibe"),
     ("openhands", "openhands"),
+    ("hermes agent", "hermes agent"),
+    ("hermes", "hermes agent"),
     ("pi", "pi"),
 ];
 

@@ -29,15 +29,29 @@ const SESSION_ID_SHOWN: usize = 8;
 /// to its date, the same for every session of a day.
 const SESSION_ID_WHOLE: usize = 12;
 
+/// The longest rest of an id after its day that is shown whole (`014112_9dacfd`).
+const DATED_REST_MAX: usize = 16;
+
 /// The part of a session id that cites it: the whole of a short one, else its start.
 /// A leading `session_` (Kimi Code's `session_<uuid>`) is skipped: it is the same for
-/// every session.
+/// every session. So is the day a long id starts with (Hermes Agent's
+/// `<yyyymmdd>_<hhmmss>_<hex>`): the rest is shown whole, up to [`DATED_REST_MAX`].
 fn shown_session_id(id: &str) -> String {
     let id = ["session_", "session-"]
         .iter()
         .find_map(|prefix| id.strip_prefix(prefix))
         .filter(|rest| !rest.is_empty())
         .unwrap_or(id);
+    if id.chars().count() > SESSION_ID_WHOLE {
+        let dated = id.split_once('_').filter(|(day, rest)| {
+            day.len() == 8
+                && day.bytes().all(|byte| byte.is_ascii_digit())
+                && (1..=DATED_REST_MAX).contains(&rest.chars().count())
+        });
+        if let Some((_, rest)) = dated {
+            return rest.to_owned();
+        }
+    }
     let keep =
         if id.chars().count() <= SESSION_ID_WHOLE { SESSION_ID_WHOLE } else { SESSION_ID_SHOWN };
     id.chars().take(keep).collect()
@@ -899,6 +913,10 @@ mod tests {
         assert_eq!(shown_session_id("session_bc24452d-1868-4e16-91b9-ed60a2343947"), "bc24452d");
         assert_eq!(shown_session_id("session-42"), "42");
         assert_eq!(shown_session_id("session_"), "session_");
+        // Hermes Agent's: the day is every session's of that day.
+        assert_eq!(shown_session_id("20261206_014112_9dacfd"), "014112_9dacfd");
+        assert_eq!(shown_session_id("20261206_0141129dacfd0123456789"), "20261206");
+        assert_eq!(shown_session_id("2026120x_014112_9dacfd"), "2026120x");
     }
 
     #[test]

@@ -78,11 +78,13 @@ pub enum Agent {
     /// The OpenHands CLI, All Hands AI's terminal agent.
     #[serde(rename = "openhands")]
     OpenHands,
+    /// Hermes Agent, Nous Research's agent.
+    Hermes,
 }
 
 impl Agent {
     /// Every agent, in the order they are read and reported.
-    pub const ALL: [Agent; 21] = [
+    pub const ALL: [Agent; 22] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Gemini,
@@ -104,6 +106,7 @@ impl Agent {
         Agent::Kimi,
         Agent::Vibe,
         Agent::OpenHands,
+        Agent::Hermes,
     ];
 
     /// The agent's product name, as people write it.
@@ -130,13 +133,14 @@ impl Agent {
             Agent::Kimi => "Kimi Code",
             Agent::Vibe => "Mistral Vibe",
             Agent::OpenHands => "OpenHands",
+            Agent::Hermes => "Hermes Agent",
         }
     }
 
     /// The short name of the config's `[sessions] agents` and of `doctor`: `claude`,
     /// `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`,
     /// `droid`, `cline`, `kilo`, `continue`, `roo`, `vscode`, `goose`,
-    /// `gptme`, `kimi`, `vibe`, `openhands`.
+    /// `gptme`, `kimi`, `vibe`, `openhands`, `hermes`.
     pub fn config_name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude",
@@ -160,6 +164,7 @@ impl Agent {
             Agent::Kimi => "kimi",
             Agent::Vibe => "vibe",
             Agent::OpenHands => "openhands",
+            Agent::Hermes => "hermes",
         }
     }
 }

@@ -109,6 +109,8 @@ pub enum Source {
     Vibe,
     /// The OpenHands CLI's conversations.
     OpenHands,
+    /// Hermes Agent's session database.
+    Hermes,
     /// zsh's history file.
     Zsh,
     /// bash's history file.
@@ -146,6 +148,7 @@ impl Source {
             Source::Kimi => "kimi",
             Source::Vibe => "vibe",
             Source::OpenHands => "openhands",
+            Source::Hermes => "hermes",
             Source::Zsh => "zsh",
             Source::Bash => "bash",
             Source::Fish => "fish",
@@ -183,6 +186,7 @@ impl From<Agent> for Source {
             Agent::Kimi => Source::Kimi,
             Agent::Vibe => Source::Vibe,
             Agent::OpenHands => Source::OpenHands,
+            Agent::Hermes => Source::Hermes,
         }
     }
 }
@@ -200,7 +204,7 @@ impl From<Shell> for Source {
 
 impl Source {
     /// Every source, in the order `doctor` lists them.
-    pub const ALL: [Source; 26] = [
+    pub const ALL: [Source; 27] = [
         Source::Git,
         Source::Claude,
         Source::Codex,
@@ -223,6 +227,7 @@ impl Source {
         Source::Kimi,
         Source::Vibe,
         Source::OpenHands,
+        Source::Hermes,
         Source::Zsh,
         Source::Bash,
         Source::Fish,

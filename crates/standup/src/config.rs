@@ -130,6 +130,7 @@ struct SessionsFile {
     kimi_home: Option<PathBuf>,
     vibe_home: Option<PathBuf>,
     openhands_home: Option<PathBuf>,
+    hermes_home: Option<PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -828,6 +829,7 @@ fn parse_sessions(
         (report_model::Agent::Kimi, sessions.kimi_home),
         (report_model::Agent::Vibe, sessions.vibe_home),
         (report_model::Agent::OpenHands, sessions.openhands_home),
+        (report_model::Agent::Hermes, sessions.hermes_home),
     ]
     .into_iter()
     .filter_map(|(agent, home)| Some((agent, home?)))
@@ -1209,7 +1211,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # AI coding agents whose local logs are read. Default: all of them.
 # agents = ["claude", "codex", "gemini", "copilot", "opencode", "pi", "qwen", "cursor",
 #           "amp", "aider", "droid", "cline", "kilo", "continue", "roo", "vscode",
-#           "goose", "gptme", "kimi", "vibe", "openhands"]
+#           "goose", "gptme", "kimi", "vibe", "openhands", "hermes"]
 # Claude Code roots. Default: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and
 # $XDG_CONFIG_HOME/claude.
 # claude_roots = ["~/.claude"]
@@ -1234,6 +1236,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # kimi_home = "~/.kimi-code"                  # $KIMI_CODE_HOME; sessions in sessions/
 # vibe_home = "~/.vibe"                       # $VIBE_HOME; sessions in logs/session/unified/
 # openhands_home = "~/.openhands"             # conversations in conversations/
+# hermes_home = "~/.hermes"                   # $HERMES_HOME; sessions in state.db
 
 [shell]
 # Histories read: "zsh", "bash", "fish", "atuin".

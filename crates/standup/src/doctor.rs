@@ -332,9 +332,11 @@ fn source_line(status: &collect::SourceStatus) -> String {
         ),
         source if source.is_agent() => {
             // What the agent keeps its sessions in: one database (opencode, Kilo Code,
-            // Goose), else log files.
+            // Goose, Hermes Agent), else log files.
             let (one, many) = match source {
-                Source::Opencode | Source::Kilo | Source::Goose => ("database", "databases"),
+                Source::Opencode | Source::Kilo | Source::Goose | Source::Hermes => {
+                    ("database", "databases")
+                }
                 Source::Claude | Source::Codex => ("transcript", "transcripts"),
                 _ => ("file", "files"),
             };

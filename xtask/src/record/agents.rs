@@ -229,6 +229,18 @@ pub(crate) const SPECS: &[Spec] = &[
         repo_keep: &[],
         node: None,
     },
+    Spec {
+        name: "hermes",
+        // Hermes Agent (Nous Research): sessions of its CLI, TUI, editor (ACP) and chat
+        // gateways in one SQLite database.
+        package: "hermes-agent",
+        registry: Registry::Pypi,
+        pinned: "0.19.0",
+        bin: "hermes",
+        keep: &[".hermes/state.db", ".hermes/state.db-wal"],
+        repo_keep: &[],
+        node: None,
+    },
 ];
 
 /// The driver of an agent whose CLI only runs interactively: it types the prompt in a
@@ -251,7 +263,7 @@ pub(crate) fn program(spec: &Spec) -> &'static str {
 pub(crate) fn python(spec: &Spec) -> &'static str {
     match spec.name {
         "vibe" => "python3.13",
-        "openhands" => "python3.12",
+        "openhands" | "hermes" => "python3.12",
         _ => "python3",
     }
 }
@@ -261,7 +273,8 @@ pub(crate) fn python(spec: &Spec) -> &'static str {
 /// does not have.
 pub(crate) fn unpinned(spec: &Spec) -> &'static [&'static str] {
     match spec.name {
-        "vibe" => &["certifi"],
+        // Hermes Agent 0.19.0 pins `certifi==2026.5.20`, not served either.
+        "vibe" | "hermes" => &["certifi"],
         _ => &[],
     }
 }
@@ -374,6 +387,7 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
         // The agent the CLI's setup would save: the stand-in as an OpenAI-compatible
         // server (litellm's `openai/` provider), and the CLI's default tools.
         "openhands" => write(".openhands/agent_settings.json", &openhands_settings(base)),
+        "hermes" => write(".hermes/config.yaml", &hermes_config(base)),
         "vibe" => write(
             ".vibe/config.toml",
             &format!(
@@ -382,6 +396,14 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
         ),
         _ => Ok(()),
     }
+}
+
+/// Hermes Agent's `config.yaml`: its `custom` provider, an OpenAI-compatible endpoint of
+/// one's own.
+fn hermes_config(base: &str) -> String {
+    format!(
+        "model:\n  provider: custom\n  default: {MODEL}\n  base_url: {base}/v1\n  api_key: {TEST_KEY}\n"
+    )
 }
 
 /// OpenHands' `agent_settings.json`, the agent the CLI's setup would save: the stand-in
@@ -599,6 +621,8 @@ pub(crate) fn invocation(
             owned(&["--auto-approve", "--trust", "-p", prompt]),
             vars(&[("STANDIN_API_KEY", TEST_KEY)]),
         ),
+        // One query, non-interactive; `--yolo` runs commands without asking.
+        "hermes" => (owned(&["chat", "-q", prompt, "--yolo"]), Vec::new()),
         // The stand-in as an OpenAI-compatible server is in `agent_settings.json`.
         "openhands" => (
             owned(&["-c", TERMINAL_DRIVER, prompt]),
@@ -702,6 +726,7 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
             ids.extend(folder_names(&home.join(".vibe/logs/session/unified"), Some("meta.json"))?);
         }
         "openhands" => ids.extend(openhands_ids(home)?),
+        "hermes" => ids.extend(table_ids(&home.join(".hermes/state.db"), "sessions")?),
         "continue" => {
             for file in files_under(&home.join(".continue/sessions")) {
                 if file.file_name().is_some_and(|name| name != "sessions.json") {

@@ -248,7 +248,7 @@ fn message_time(value: i64) -> Option<Timestamp> {
 }
 
 /// The text of a row's column, whatever SQLite stored it as.
-fn text(row: &rusqlite::Row<'_>, column: &str) -> Option<String> {
+pub(super) fn text(row: &rusqlite::Row<'_>, column: &str) -> Option<String> {
     match row.get_ref(column).ok()? {
         rusqlite::types::ValueRef::Text(bytes) | rusqlite::types::ValueRef::Blob(bytes) => {
             Some(String::from_utf8_lossy(bytes).into_owned())

@@ -1,8 +1,8 @@
 //! AI coding-agent session logs: Claude Code, OpenAI Codex CLI, Gemini CLI, GitHub
 //! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider, Factory Droid, Cline's CLI,
 //! Kilo Code's CLI, Continue (its CLI and editor extensions), the VS Code extensions of
-//! Cline, Roo Code and Kilo Code, VS Code's own Chat, Goose, gptme, Kimi Code, Mistral Vibe and
-//! OpenHands.
+//! Cline, Roo Code and Kilo Code, VS Code's own Chat, Goose, gptme, Kimi Code, Mistral Vibe,
+//! OpenHands and Hermes Agent.
 //!
 //! Each agent keeps its own local logs; [`read_sessions`] turns the sessions that have
 //! records since a given instant into [`SessionEvent`]s, with one [`SourceStatus`](crate::SourceStatus) per
@@ -41,6 +41,7 @@ mod droid;
 mod gemini;
 mod goose;
 mod gptme;
+mod hermes;
 mod jsonl;
 mod kimi;
 mod lenient;
@@ -143,6 +144,7 @@ pub fn read_sessions(
             Agent::Kimi => kimi::read(env, config, &mut ctx),
             Agent::Vibe => vibe::read(env, config, &mut ctx),
             Agent::OpenHands => openhands::read(env, config, &mut ctx),
+            Agent::Hermes => hermes::read(env, config, &mut ctx),
             Agent::Continue => continue_dev::read(env, config, &mut ctx),
             // Read with the work trees it lives in (`read_aider`).
             Agent::Aider => continue,
@@ -265,6 +267,7 @@ const RECORDED: &[(Agent, &str)] = &[
     (Agent::Kimi, "2.1.0"),
     (Agent::Vibe, "3.0.3"),
     (Agent::OpenHands, "1.2.1"),
+    (Agent::Hermes, "0.19.0"),
 ];
 
 /// The newest version of `agent` with recorded fixtures, if any.

@@ -195,6 +195,18 @@ fn openhands_a_state_it_cannot_parse_is_named_and_the_conversation_still_reporte
 }
 
 #[test]
+fn openhands_an_empty_folder_is_found_and_an_event_at_the_window_s_start_counts() {
+    let home = utc_home();
+    fs_err::create_dir_all(home.path().join(ROOT)).expect("conversations folder");
+    let output = home.read(Agent::OpenHands, ts(SINCE));
+    assert!(status(&output, Agent::OpenHands).found);
+    assert!(output.events.is_empty());
+    conversation(&home, FOLDER, &[user("2026-03-02T00:00:00", "right at midnight")]);
+    let output = home.read(Agent::OpenHands, ts(SINCE));
+    assert_eq!(session(&output, Agent::OpenHands, ID).prompts, times(&[SINCE]));
+}
+
+#[test]
 fn openhands_a_folder_without_a_state_is_not_a_conversation() {
     let home = utc_home();
     home.write(

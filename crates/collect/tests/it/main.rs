@@ -13,6 +13,7 @@ mod agent_droid;
 mod agent_gemini;
 mod agent_goose;
 mod agent_gptme;
+mod agent_hermes;
 mod agent_kimi;
 mod agent_opencode;
 mod agent_openhands;

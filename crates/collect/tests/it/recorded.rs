@@ -286,7 +286,8 @@ fn recordings_are_small_and_hold_no_credentials() {
             }
         }
     }
-    // Three of them are databases with their write-ahead logs (opencode's, Kilo Code's
-    // and Goose's, 0.8 to 1.8 MB each, as the agents left them).
-    assert!(total < 8 << 20, "the recordings hold {total} bytes");
+    // Five of them are databases with their write-ahead logs (opencode's, Kilo Code's,
+    // Goose's, Copilot's and Hermes Agent's, 0.4 to 1.9 MB each, as the agents left them:
+    // Hermes Agent's log holds its full-text index's pages too).
+    assert!(total < 10 << 20, "the recordings hold {total} bytes");
 }

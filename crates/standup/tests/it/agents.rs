@@ -164,9 +164,9 @@ fn every_recorded_agent_is_in_every_report() {
 #[test]
 fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
     let home = home_with_every_agent();
-    // Cline's, Kilo Code's, Continue's, Goose's, Kimi Code's, Mistral Vibe's and
-    // OpenHands' (its zone-less times, 01:34 with `TZ=UTC`, read as Tokyo's), recorded on
-    // another day: in that day's reports and Monday's standup.
+    // Cline's, Kilo Code's, Continue's, Goose's, Kimi Code's, Mistral Vibe's, OpenHands'
+    // (its zone-less times, 01:34 with `TZ=UTC`, read as Tokyo's) and Hermes Agent's,
+    // recorded on another day: in that day's reports and Monday's standup.
     for (args, lang) in [
         (&["daily", "--date", "2026-12-06"][..], "en"),
         (&["daily", "--date", "2026-12-06"][..], "ja"),
@@ -177,29 +177,37 @@ fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
         all.extend(["--no-llm", "--lang", lang]);
         let run = home.run(LATER, TOKYO, &all);
         assert_eq!(run.code, 0, "{args:?}: {}", run.snapshot());
-        for name in
-            ["Cline", "Kilo Code", "Continue", "Goose", "Kimi Code", "Mistral Vibe", "OpenHands"]
-        {
+        for name in [
+            "Cline",
+            "Kilo Code",
+            "Continue",
+            "Goose",
+            "Kimi Code",
+            "Mistral Vibe",
+            "OpenHands",
+            "Hermes Agent",
+        ] {
             let line = format!("AI: {name} `");
             assert!(run.stdout.contains(&line), "{args:?} {lang} {name}\n{}", run.stdout);
         }
     }
     let run = home.run(LATER, TOKYO, &["daily", "--date", "2026-12-06", "--no-llm"]);
-    // All seven ended on it; one blocker for the one command, citing the latest session
-    // (Mistral Vibe's: OpenHands', recorded after it, is placed at 01:34 Tokyo time).
+    // All eight ended on it; one blocker for the one command, citing the latest session
+    // (Hermes Agent's, recorded last, at 10:41 Tokyo time; OpenHands', recorded before
+    // it, is placed at 01:34).
     let blockers: Vec<&str> =
         run.stdout.lines().filter(|line| line.starts_with("- Blocked?: ")).collect();
     assert_eq!(
         blockers,
         [
-            "- Blocked?: `sh check.sh` failed at 08:35 (Mistral Vibe session), and the session ended there"
+            "- Blocked?: `sh check.sh` failed at 10:41 (Hermes Agent session), and the session ended there"
         ],
         "{}",
         run.stdout
     );
     assert!(
         run.stdout.contains(
-            "- Next: Add a test for hello.sh · Wire check.sh into CI (Mistral Vibe `81165bb4`)"
+            "- Next: Add a test for hello.sh · Wire check.sh into CI (Hermes Agent `014112_9dacfd`)"
         ),
         "{}",
         run.stdout
@@ -241,6 +249,7 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         "kimi: found · 3 files",
         "vibe: found · 3 files",
         "openhands: found · 3 files",
+        "hermes: found · 1 database",
         "continue: found · 3 files",
         "aider: found · 1 file",
         "  versions seen: 7.7.7",

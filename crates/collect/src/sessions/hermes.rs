@@ -18,7 +18,9 @@
 //!   `function.arguments`), `tool_call_id` and `tool_name` on a tool's result,
 //!   `timestamp` (epoch **seconds**, with a fraction). Indexed by `(session_id,
 //!   timestamp)`: each session's messages of the window are found without a scan of the
-//!   table, whose rows hold every tool's output.
+//!   table, whose rows hold every tool's output; the session ids come from the primary
+//!   key's index, and only the rows of the sessions with messages in the window (and of
+//!   their parents) are read, each of which holds its whole system prompt.
 //!
 //! So: a prompt is a `user` message of a session the person types in (`cli`, `tui`,
 //! `acp`); a cron job's and a chat gateway's messages (which may be other people's) are
@@ -138,7 +140,44 @@ fn calls(json: &str) -> Vec<(String, String, Option<String>)> {
         .collect()
 }
 
-/// Reads every session's row, then each session's messages since `since`.
+/// The columns of `table` among `wanted`, as a list for a `SELECT` (older databases lack
+/// some: those are read as missing).
+fn columns(conn: &Connection, table: &str, wanted: &[&str]) -> Result<String, Failure> {
+    let have: Vec<String> = conn
+        .prepare(&format!("PRAGMA table_info({table})"))?
+        .query_map([], |row| row.get::<_, String>(1))?
+        .collect::<Result<_, _>>()?;
+    let found: Vec<&str> =
+        wanted.iter().copied().filter(|column| have.iter().any(|known| known == column)).collect();
+    Ok(found.join(", "))
+}
+
+/// The session's row, `None` when there is none.
+fn session_row(
+    statement: &mut rusqlite::Statement<'_>,
+    id: &str,
+) -> Result<Option<SessionRow>, Failure> {
+    let mut rows = statement.query([id])?;
+    let Some(row) = rows.next()? else { return Ok(None) };
+    let delegated = text(row, "model_config")
+        .and_then(|json| serde_json::from_str::<Value>(&json).ok())
+        .is_some_and(|config| config.get("_delegate_from").is_some_and(|from| !from.is_null()));
+    let nonempty = |value: Option<String>| value.filter(|value| !value.trim().is_empty());
+    Ok(Some(SessionRow {
+        source: text(row, "source"),
+        model: nonempty(text(row, "model")),
+        delegated,
+        parent: nonempty(text(row, "parent_session_id")),
+        end_reason: text(row, "end_reason"),
+        cwd: nonempty(text(row, "cwd")).or_else(|| nonempty(text(row, "git_repo_root"))),
+        title: nonempty(text(row, "title")),
+    }))
+}
+
+/// Reads each session's messages since `since`, then the rows of the sessions that have
+/// some, and of their parents. Only the columns read are selected: a session's row
+/// holds its whole system prompt, and a message's the model's reasoning, which would
+/// otherwise be read too.
 fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
     let tables: Vec<String> = conn
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")?
@@ -149,51 +188,30 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
     {
         return Err(Failure::Schema("it has no `sessions` and `messages` tables".to_owned()));
     }
-    let mut sessions = HashMap::new();
+    // The ids alone: read from the primary key's index, not the rows.
+    let mut ids: Vec<String> = Vec::new();
     {
-        let mut statement = conn.prepare("SELECT * FROM sessions")?;
+        let mut statement = conn.prepare("SELECT id FROM sessions")?;
         let mut rows = statement.query([])?;
         while let Some(row) = rows.next()? {
-            let Some(id) = text(row, "id") else { continue };
-            let delegated = text(row, "model_config")
-                .and_then(|json| serde_json::from_str::<Value>(&json).ok())
-                .is_some_and(|config| config.get("_delegate_from").is_some_and(|v| !v.is_null()));
-            let nonempty = |value: Option<String>| value.filter(|value| !value.trim().is_empty());
-            sessions.insert(
-                id,
-                SessionRow {
-                    source: text(row, "source"),
-                    model: nonempty(text(row, "model")),
-                    delegated,
-                    parent: nonempty(text(row, "parent_session_id")),
-                    end_reason: text(row, "end_reason"),
-                    cwd: nonempty(text(row, "cwd"))
-                        .or_else(|| nonempty(text(row, "git_repo_root"))),
-                    title: nonempty(text(row, "title")),
-                },
-            );
+            ids.extend(text(row, "id"));
         }
     }
-    let mut messages = Vec::new();
-    let mut statement = conn.prepare(
-        "SELECT * FROM messages WHERE session_id = ?1 AND timestamp >= ?2 ORDER BY timestamp, id",
-    )?;
-    let mut ids: Vec<&String> = sessions.keys().collect();
     ids.sort();
+    let wanted = ["role", "content", "tool_calls", "tool_call_id", "tool_name", "timestamp"];
+    let mut statement = conn.prepare(&format!(
+        "SELECT {} FROM messages WHERE session_id = ?1 AND timestamp >= ?2 ORDER BY timestamp, id",
+        columns(conn, "messages", &wanted)?
+    ))?;
     // A second before the bound: the column holds fractions, compared as reals.
     #[expect(clippy::cast_precision_loss, reason = "seconds since 1970 fit an f64's mantissa")]
     let bound = (since.as_second() - 1) as f64;
-    for id in ids {
+    let mut messages = Vec::new();
+    for id in &ids {
         let mut rows = statement.query(rusqlite::params![id, bound])?;
         while let Some(row) = rows.next()? {
-            let Some(time) =
-                row.get::<_, Option<f64>>("timestamp").ok().flatten().and_then(message_time)
-            else {
-                continue;
-            };
-            if time < since {
-                continue;
-            }
+            let time = row.get::<_, Option<f64>>("timestamp").ok().flatten().and_then(message_time);
+            let Some(time) = time.filter(|time| *time >= since) else { continue };
             messages.push(Msg {
                 session: id.clone(),
                 time,
@@ -204,6 +222,41 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
                 tool: text(row, "tool_name"),
             });
         }
+    }
+    let wanted = [
+        "source",
+        "model",
+        "model_config",
+        "parent_session_id",
+        "end_reason",
+        "cwd",
+        "git_repo_root",
+        "title",
+    ];
+    let mut statement = conn.prepare(&format!(
+        "SELECT {} FROM sessions WHERE id = ?1",
+        columns(conn, "sessions", &wanted)?
+    ))?;
+    let mut sessions = HashMap::new();
+    let mut wanted_ids: Vec<String> =
+        messages.iter().map(|message| message.session.clone()).collect();
+    wanted_ids.dedup();
+    // The sessions with messages, then their parents (for whom they continue).
+    for _ in 0..=MAX_NESTING {
+        let mut parents = Vec::new();
+        for id in wanted_ids {
+            if sessions.contains_key(&id) {
+                continue;
+            }
+            if let Some(row) = session_row(&mut statement, &id)? {
+                parents.extend(row.parent.clone());
+                sessions.insert(id, row);
+            }
+        }
+        if parents.is_empty() {
+            break;
+        }
+        wanted_ids = parents;
     }
     Ok(DbRead { sessions, messages })
 }

@@ -269,6 +269,32 @@ fn hermes_s_folder_moves_with_its_variable_and_the_config() {
 }
 
 #[test]
+fn hermes_an_older_database_without_some_columns_is_read() {
+    let home = Home::new();
+    let path = home.path().join(DB);
+    fs_err::create_dir_all(path.parent().expect("parent")).expect("folder");
+    let conn = Connection::open(&path).expect("db");
+    conn.execute_batch(
+        "CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, started_at REAL NOT NULL, cwd TEXT);
+         CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);",
+    )
+    .expect("schema");
+    conn.execute("INSERT INTO sessions VALUES ('old', 'cli', 'gpt-5', ?1, '/work/old')", [NINE])
+        .expect("session");
+    conn.execute(
+        "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('old', 'user', 'an old prompt', ?1)",
+        [NINE],
+    )
+    .expect("message");
+    let output = home.read(Agent::Hermes, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let event = session(&output, Agent::Hermes, "old");
+    assert_eq!(event.title, "an old prompt");
+    assert_eq!(event.cwd.as_deref(), Some(Path::new("/work/old")));
+    assert_eq!(event.models, ["gpt-5"]);
+}
+
+#[test]
 fn hermes_a_database_without_its_tables_is_a_warning_naming_it() {
     let home = Home::new();
     let path = home.path().join(DB);

@@ -60,7 +60,7 @@ use serde::Deserialize;
 
 use super::lenient::{LBool, LNum, OStr, Object, Objects};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home};
-use crate::sqlite::{self, Failure, Outcome};
+use crate::sqlite::Failure;
 use crate::{Env, SourceStatus};
 
 /// How many parents are followed from a sub-agent's session to its root.
@@ -216,22 +216,10 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         ..SourceStatus::new(report_model::Source::Goose)
     };
     let mut drafts = Drafts::new();
-    if !path.exists() {
-        status.found = folder.is_dir();
-        return (drafts, status);
-    }
-    status.found = true;
-    status.files = 1;
-    let mut wal = path.as_os_str().to_owned();
-    wal.push("-wal");
-    if !(ctx.modified_since(&path) || ctx.modified_since(std::path::Path::new(&wal))) {
-        return (drafts, status);
-    }
     let since = ctx.since;
-    match sqlite::read(&path, |conn| query(conn, since)) {
-        Outcome::Missing => {}
-        Outcome::Unreadable(error) => ctx.fail(error),
-        Outcome::Read(read) => assemble(read, since, &mut status, &mut drafts),
+    if let Some(read) = ctx.read_database(&mut status, (&path, &folder), |conn| query(conn, since))
+    {
+        assemble(read, since, &mut status, &mut drafts);
     }
     status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
     (drafts, status)

@@ -41,7 +41,7 @@ use serde_json::Value;
 
 use super::goose::text;
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home};
-use crate::sqlite::{self, Failure, Outcome};
+use crate::sqlite::Failure;
 use crate::{Env, SourceStatus};
 
 /// Sources whose user messages the person typed.
@@ -90,22 +90,9 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         ..SourceStatus::new(report_model::Source::Hermes)
     };
     let mut drafts = Drafts::new();
-    if !path.exists() {
-        status.found = home.is_dir();
-        return (drafts, status);
-    }
-    status.found = true;
-    status.files = 1;
-    let mut wal = path.as_os_str().to_owned();
-    wal.push("-wal");
-    if !(ctx.modified_since(&path) || ctx.modified_since(std::path::Path::new(&wal))) {
-        return (drafts, status);
-    }
     let since = ctx.since;
-    match sqlite::read(&path, |conn| query(conn, since)) {
-        Outcome::Missing => {}
-        Outcome::Unreadable(error) => ctx.fail(error),
-        Outcome::Read(read) => assemble(read, &mut drafts),
+    if let Some(read) = ctx.read_database(&mut status, (&path, &home), |conn| query(conn, since)) {
+        assemble(read, &mut drafts);
     }
     status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
     (drafts, status)

@@ -20,15 +20,6 @@ fn leave(conn: Connection) {
     drop(conn);
 }
 
-fn wal_db(path: &Path, schema: &str) -> Connection {
-    fs_err::create_dir_all(path.parent().expect("parent")).expect("folders");
-    let conn = Connection::open(path).expect("open");
-    conn.pragma_update(None, "journal_mode", "WAL").expect("wal");
-    conn.pragma_update(None, "wal_autocheckpoint", 0).expect("no checkpoints");
-    conn.execute_batch(schema).expect("schema");
-    conn
-}
-
 fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
     bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut hex, byte| {
@@ -79,7 +70,7 @@ fn cli_chat(
         .join(".cursor/chats/0123456789abcdef0123456789abcdef")
         .join(id)
         .join("store.db");
-    let conn = wal_db(
+    let conn = crate::support::wal_database(
         &path,
         "CREATE TABLE blobs (id TEXT PRIMARY KEY, data BLOB); CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);",
     );
@@ -282,7 +273,8 @@ CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);";
 fn ide_home() -> Home {
     let home = Home::new();
     let user = home.path().join(".config/Cursor/User");
-    let workspace = wal_db(&user.join("workspaceStorage/5f2a/state.vscdb"), KV_SCHEMA);
+    let workspace =
+        crate::support::wal_database(&user.join("workspaceStorage/5f2a/state.vscdb"), KV_SCHEMA);
     workspace
         .execute(
             "INSERT INTO ItemTable (key, value) VALUES ('composer.composerData', ?1)",
@@ -296,7 +288,7 @@ fn ide_home() -> Home {
         ".config/Cursor/User/workspaceStorage/5f2a/workspace.json",
         json!({"folder": "file:///work/ide%20proj"}).to_string(),
     );
-    let global = wal_db(&user.join("globalStorage/state.vscdb"), KV_SCHEMA);
+    let global = crate::support::wal_database(&user.join("globalStorage/state.vscdb"), KV_SCHEMA);
     global
         .execute(
             "INSERT INTO ItemTable (key, value) VALUES ('cursorAuth/accessToken', ?1)",
@@ -459,7 +451,7 @@ fn a_global_database_without_composers_is_read_as_none() {
     let home = Home::new();
     let user = home.path().join(".config/Cursor/User");
     // An install that never opened a composer: no `cursorDiskKV` table yet.
-    let global = wal_db(
+    let global = crate::support::wal_database(
         &user.join("globalStorage/state.vscdb"),
         "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);",
     );

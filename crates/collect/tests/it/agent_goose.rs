@@ -69,11 +69,7 @@ struct Db {
 
 impl Db {
     fn create(path: &Path, schema: &str) -> Db {
-        fs_err::create_dir_all(path.parent().expect("parent")).expect("folders");
-        let conn = Connection::open(path).expect("open db");
-        conn.pragma_update(None, "journal_mode", "WAL").expect("wal");
-        conn.pragma_update(None, "wal_autocheckpoint", 0).expect("no checkpoints");
-        conn.execute_batch(schema).expect("schema");
+        let conn = crate::support::wal_database(path, schema);
         Db { conn }
     }
 

@@ -67,11 +67,7 @@ struct Db {
 
 impl Db {
     fn create(path: &Path) -> Db {
-        fs_err::create_dir_all(path.parent().expect("parent")).expect("folders");
-        let conn = Connection::open(path).expect("open db");
-        conn.pragma_update(None, "journal_mode", "WAL").expect("wal");
-        conn.pragma_update(None, "wal_autocheckpoint", 0).expect("no checkpoints");
-        conn.execute_batch(SCHEMA).expect("schema");
+        let conn = crate::support::wal_database(path, SCHEMA);
         conn.execute(
             "INSERT INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) \
              VALUES ('p1', '/work/proj', 'git', 0, 0, '[]')",

@@ -250,3 +250,15 @@ pub(crate) fn read_with_home(
     };
     read_sessions(&home.env(), &config, since)
 }
+
+/// A database being written as the agents keep theirs: created with `schema`, WAL mode,
+/// no automatic checkpoint, the writer (the returned connection) open, so its rows stay
+/// in the `-wal`.
+pub(crate) fn wal_database(path: &Path, schema: &str) -> rusqlite::Connection {
+    fs_err::create_dir_all(path.parent().expect("parent")).expect("folders");
+    let conn = rusqlite::Connection::open(path).expect("open db");
+    conn.pragma_update(None, "journal_mode", "WAL").expect("wal");
+    conn.pragma_update(None, "wal_autocheckpoint", 0).expect("no checkpoints");
+    conn.execute_batch(schema).expect("schema");
+    conn
+}

@@ -292,15 +292,43 @@ fn hermes_an_older_database_without_some_columns_is_read() {
 
 #[test]
 fn hermes_a_database_without_its_tables_is_a_warning_naming_it() {
+    for schema in [
+        "CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT);",
+        "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, timestamp REAL);",
+        "CREATE TABLE other (x);",
+    ] {
+        let home = Home::new();
+        let path = home.path().join(DB);
+        let _writer = crate::support::wal_database(&path, schema);
+        let output = home.read(Agent::Hermes, ts(SINCE));
+        assert!(output.events.is_empty());
+        let texts = warning_texts(&output, WarningCode::SourceUnreadable);
+        assert_eq!(texts.len(), 1, "{schema}: {:?}", output.warnings);
+        assert!(texts[0].contains(&path.display().to_string()), "{texts:?}");
+        assert!(texts[0].contains("no `sessions` and `messages` tables"), "{texts:?}");
+    }
+}
+
+#[test]
+fn hermes_messages_at_the_window_s_start_count_whatever_the_float_rounding() {
     let home = Home::new();
-    let path = home.path().join(DB);
-    fs_err::create_dir_all(path.parent().expect("parent")).expect("folder");
-    Connection::open(&path).expect("db").execute_batch("CREATE TABLE other (x);").expect("table");
+    let db = Db::create(&home.path().join(DB));
+    db.session("s1", "cli", "{}", None, None, None, None);
+    // Midnight UTC as the float just below it (a quarter of a microsecond early, as a
+    // sum of floats may hold it), and half a second later.
+    let midnight = NINE - 9.0 * 3600.0;
+    let just_below = f64::from_bits(midnight.to_bits() - 1);
+    for (at, text) in [(just_below, "at midnight"), (midnight + 0.5, "half a second later")] {
+        db.conn
+            .execute(
+                "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('s1', 'user', ?1, ?2)",
+                params![text, at],
+            )
+            .expect("message");
+    }
     let output = home.read(Agent::Hermes, ts(SINCE));
-    assert!(output.events.is_empty());
-    let texts = warning_texts(&output, WarningCode::SourceUnreadable);
-    assert_eq!(texts.len(), 1, "{:?}", output.warnings);
-    assert!(texts[0].contains(&path.display().to_string()), "{texts:?}");
+    let event = session(&output, Agent::Hermes, "s1");
+    assert_eq!(event.prompts, times(&[SINCE, "2026-03-02T00:00:00.5Z"]));
 }
 
 #[test]

@@ -137,7 +137,9 @@ fn read_events(
     let mut files: Vec<(u64, PathBuf)> = ctx
         .list_dir_typed(events)
         .into_iter()
-        .filter(|(_, kind)| kind.is_file())
+        // Not only regular files: anything else named as an event (a FIFO) is read to be
+        // refused with a warning naming it, not passed over in silence.
+        .filter(|(_, kind)| !kind.is_dir())
         .filter_map(|(path, _)| Some((event_index(&path)?, path)))
         .collect();
     files.sort();

@@ -310,6 +310,17 @@ fn hermes_a_database_without_its_tables_is_a_warning_naming_it() {
 }
 
 #[test]
+fn hermes_a_fifo_in_place_of_the_database_is_named_not_waited_on() {
+    let home = Home::new();
+    let path = home.path().join(DB);
+    fs_err::create_dir_all(path.parent().expect("parent")).expect("folder");
+    let _fifo = crate::fifo::Fifo::make(&path);
+    let output = home.read(Agent::Hermes, ts(SINCE));
+    assert!(output.events.is_empty());
+    crate::support::assert_one_warning_naming(&output, WarningCode::SourceUnreadable, &path);
+}
+
+#[test]
 fn hermes_messages_at_the_window_s_start_count_whatever_the_float_rounding() {
     let home = Home::new();
     let db = Db::create(&home.path().join(DB));

@@ -181,6 +181,17 @@ fn openhands_a_malformed_event_is_named_and_the_others_read() {
 }
 
 #[test]
+fn openhands_a_fifo_in_place_of_an_event_is_named_not_waited_on() {
+    let home = utc_home();
+    conversation(&home, FOLDER, &day());
+    let fifo = home.path().join(ROOT).join(FOLDER).join("events/event-00010-fifo.json");
+    let _fifo = crate::fifo::Fifo::make(&fifo);
+    let output = home.read(Agent::OpenHands, ts(SINCE));
+    assert_eq!(session(&output, Agent::OpenHands, ID).prompts.len(), 2);
+    assert_one_warning_naming(&output, WarningCode::SourceUnreadable, &fifo);
+}
+
+#[test]
 fn openhands_a_state_it_cannot_parse_is_named_and_the_conversation_still_reported() {
     let home = utc_home();
     conversation(&home, FOLDER, &day());

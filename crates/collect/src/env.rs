@@ -53,6 +53,10 @@ impl Env {
         "VIBE_HOME",
         // Hermes Agent's home (its sessions in `state.db`).
         "HERMES_HOME",
+        // The OpenHands CLI's folders (1.16: its conversations', else its persistence
+        // folder's `conversations/`).
+        "OPENHANDS_CONVERSATIONS_DIR",
+        "OPENHANDS_PERSISTENCE_DIR",
         // The local time zone of Aider's zone-less history times.
         "TZ",
         // atuin's home, database and config.

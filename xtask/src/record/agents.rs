@@ -219,11 +219,12 @@ pub(crate) const SPECS: &[Spec] = &[
     },
     Spec {
         name: "openhands",
-        // The OpenHands CLI (V1, on the OpenHands software development kit); interactive
-        // only, so it is driven through a pseudo-terminal ([`program`]).
+        // The OpenHands CLI (V1, on the OpenHands software development kit): headless
+        // since 1.3; 1.2.1 was interactive only and is driven through a pseudo-terminal
+        // ([`program`]).
         package: "openhands",
         registry: Registry::Pypi,
-        pinned: "1.2.1",
+        pinned: "1.16.0",
         bin: "openhands",
         keep: &[".openhands/conversations"],
         repo_keep: &[],
@@ -248,13 +249,16 @@ pub(crate) const SPECS: &[Spec] = &[
 const TERMINAL_DRIVER: &str = include_str!("terminal_driver.py");
 
 /// The program a run starts, in the agent's `bin` folder: the agent's own command, or,
-/// for OpenHands (no prompt flag in 1.2.1), its virtual environment's Python running
-/// [`TERMINAL_DRIVER`].
-pub(crate) fn program(spec: &Spec) -> &'static str {
-    match spec.name {
-        "openhands" => "python",
-        _ => spec.bin,
-    }
+/// for OpenHands 1.2.1 and older (no prompt flag), its virtual environment's Python
+/// running [`TERMINAL_DRIVER`].
+pub(crate) fn program(spec: &Spec, version: &str) -> &'static str {
+    if interactive_only(spec, version) { "python" } else { spec.bin }
+}
+
+/// Whether this version of the agent has no prompt flag: OpenHands before 1.3 (1.2.1 has
+/// `openhands [--resume ID]` only; 1.16.0 has `--headless -t`).
+fn interactive_only(spec: &Spec, version: &str) -> bool {
+    spec.name == "openhands" && !collect::sessions::version_newer(version, "1.2.99")
 }
 
 /// The Python a PyPI agent's virtual environment is made with: Mistral Vibe needs 3.12
@@ -519,6 +523,7 @@ fn kimi_vars(v1: &str) -> Vec<(String, String)> {
 /// The arguments and environment of one run of `prompt`.
 pub(crate) fn invocation(
     spec: &Spec,
+    version: &str,
     base: &str,
     prompt: &str,
 ) -> (Vec<String>, Vec<(String, String)>) {
@@ -623,14 +628,27 @@ pub(crate) fn invocation(
         ),
         // One query, non-interactive; `--yolo` runs commands without asking.
         "hermes" => (owned(&["chat", "-q", prompt, "--yolo"]), Vec::new()),
-        // The stand-in as an OpenAI-compatible server is in `agent_settings.json`.
-        "openhands" => (
-            owned(&["-c", TERMINAL_DRIVER, prompt]),
-            // litellm fetches its model table from GitHub unless told not to.
-            vars(&[("LITELLM_LOCAL_MODEL_COST_MAP", "True")]),
-        ),
+        "openhands" => openhands_invocation(spec, version, prompt),
         _ => (owned(&[prompt]), Vec::new()),
     }
+}
+
+/// OpenHands' run: the stand-in as an OpenAI-compatible server is in
+/// `agent_settings.json`; litellm fetches its model table from GitHub unless told not to.
+fn openhands_invocation(
+    spec: &Spec,
+    version: &str,
+    prompt: &str,
+) -> (Vec<String>, Vec<(String, String)>) {
+    let cost_map = ("LITELLM_LOCAL_MODEL_COST_MAP".to_owned(), "True".to_owned());
+    if interactive_only(spec, version) {
+        return (
+            vec!["-c".to_owned(), TERMINAL_DRIVER.to_owned(), prompt.to_owned()],
+            vec![cost_map],
+        );
+    }
+    let args = ["--headless", "--always-approve", "-t", prompt].map(str::to_owned).to_vec();
+    (args, vec![cost_map, ("OPENHANDS_SUPPRESS_BANNER".to_owned(), "1".to_owned())])
 }
 
 /// The ids of the sessions the agent has written under `home` so far.

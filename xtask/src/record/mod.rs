@@ -142,8 +142,11 @@ fn latest_version(spec: &Spec) -> anyhow::Result<String> {
             command.args(["view", spec.package, "version"]);
             command
         }
+        // Asked with the Python the agent is installed with: pip lists only the releases
+        // that Python may install (OpenHands 1.3 and later need 3.12 exactly; on the
+        // machine's 3.11 the newest was 0.0.0).
         Registry::Pypi => {
-            let mut command = Command::new("python3");
+            let mut command = python_command(spec);
             command.args(["-m", "pip", "index", "versions", spec.package]);
             command
         }
@@ -227,15 +230,9 @@ fn pip_install(prefix: &Path, spec: &Spec, version: &str) -> anyhow::Result<Path
         anyhow::ensure!(status.success(), "see {}/pip-install.log", prefix.display());
         Ok(())
     };
-    let python = agents::python(spec);
-    // pyenv's shims run `python3.13` only when that version is selected.
-    let version_of = python.strip_prefix("python").filter(|version| version.contains('.'));
-    let mut make_venv = Command::new(python);
+    let mut make_venv = python_command(spec);
     make_venv.args(["-m", "venv"]).arg(&venv);
-    if let Some(version) = version_of {
-        make_venv.env("PYENV_VERSION", version);
-    }
-    run(&mut make_venv).with_context(|| format!("{python} -m venv"))?;
+    run(&mut make_venv).with_context(|| format!("{} -m venv", agents::python(spec)))?;
     let pip = || {
         let mut command = Command::new(bin.join("pip"));
         command.args(["install", "--quiet", "--disable-pip-version-check"]);
@@ -266,6 +263,17 @@ fn pip_install(prefix: &Path, spec: &Spec, version: &str) -> anyhow::Result<Path
     }
     anyhow::ensure!(bin.join(spec.bin).exists(), "pip install made no {}", spec.bin);
     Ok(bin)
+}
+
+/// The Python a PyPI agent is installed with ([`agents::python`]), as a command: pyenv's
+/// shims run `python3.13` only when that version is selected.
+fn python_command(spec: &Spec) -> Command {
+    let python = agents::python(spec);
+    let mut command = Command::new(python);
+    if let Some(version) = python.strip_prefix("python").filter(|version| version.contains('.')) {
+        command.env("PYENV_VERSION", version);
+    }
+    command
 }
 
 /// Prints an installed distribution's requirements, one per line, without the extras'.
@@ -371,7 +379,7 @@ fn record_one(
         let before = agents::session_ids(spec, &home)?;
         let since = now_second();
         run_agent(
-            spec,
+            (spec, version),
             &bin,
             &home,
             &cache,
@@ -486,7 +494,7 @@ fn node_version(bin: &Path) -> String {
 /// saved next to the request log. A run that exits with an error or times out fails.
 #[expect(clippy::too_many_arguments, reason = "one run's whole setting, spelled out")]
 fn run_agent(
-    spec: &Spec,
+    (spec, version): (&Spec, &str),
     bin: &Path,
     home: &Path,
     cache: &Path,
@@ -497,7 +505,7 @@ fn run_agent(
     output: &Path,
 ) -> anyhow::Result<()> {
     use std::os::unix::process::CommandExt as _;
-    let (args, vars) = agents::invocation(spec, base, prompt);
+    let (args, vars) = agents::invocation(spec, version, base, prompt);
     let stdout = fs_err::File::create(output.with_extension("stdout"))?;
     let stderr = fs_err::File::create(output.with_extension("stderr"))?;
     let path = format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display());
@@ -506,8 +514,9 @@ fn run_agent(
         .iter()
         .map(|arg| if arg.contains('\n') { "<terminal_driver.py>" } else { arg.as_str() })
         .collect();
-    eprintln!("$ {} {}", agents::program(spec), shown.join(" "));
-    let mut child = Command::new(bin.join(agents::program(spec)))
+    let program = agents::program(spec, version);
+    eprintln!("$ {program} {}", shown.join(" "));
+    let mut child = Command::new(bin.join(program))
         .args(&args)
         .current_dir(repo)
         .env_clear()

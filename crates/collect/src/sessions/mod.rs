@@ -266,7 +266,7 @@ const RECORDED: &[(Agent, &str)] = &[
     (Agent::Gptme, "0.35.1"),
     (Agent::Kimi, "2.1.0"),
     (Agent::Vibe, "3.0.3"),
-    (Agent::OpenHands, "1.2.1"),
+    (Agent::OpenHands, "1.16.0"),
     (Agent::Hermes, "0.19.0"),
 ];
 

@@ -1,11 +1,15 @@
-//! The OpenHands CLI: one folder per conversation below `conversations/` of its
-//! persistence folder, the config's `openhands_home`, else `~/.openhands` (the CLI's
-//! `locations.py` names no variable to move it).
+//! The OpenHands CLI: one folder per conversation below its conversations folder: the
+//! config's `openhands_home` + `/conversations`, else `$OPENHANDS_CONVERSATIONS_DIR`, else
+//! `$OPENHANDS_PERSISTENCE_DIR/conversations`, else `~/.openhands/conversations` (the
+//! CLI's `locations.py`; 1.2.1 knew no variable, 1.16.0 both).
 //!
-//! Verified in `openhands` 1.2.1 with `openhands-sdk` 1.2.0 (their PyPI wheels:
-//! `openhands_cli/locations.py`, `openhands/sdk/conversation/persistence_const.py`,
-//! `state.py`, `event_store.py`, the events' models) and in the files the CLI wrote
-//! against the stand-in, driven in a pseudo-terminal (`fixtures/agents/openhands/1.2.1/`):
+//! Verified in `openhands` 1.2.1 with `openhands-sdk` 1.2.0 and in 1.16.0 with
+//! `openhands-sdk` 1.21.0 (their PyPI wheels: `openhands_cli/locations.py`,
+//! `openhands/sdk/conversation/persistence_const.py`, `state.py`, `event_store.py`, the
+//! events' models) and in the files each CLI wrote against the stand-in (1.2.1 driven in
+//! a pseudo-terminal, 1.16.0 with `--headless -t`; `fixtures/agents/openhands/`). Both
+//! write the same layout; 1.16.0 names the terminal's observation `TerminalObservation`
+//! where 1.2.1 wrote `ExecuteBashObservation`, which the reader does not look at:
 //!
 //! - `conversations/<id, hex without dashes>/base_state.json`: the conversation's `id`
 //!   (with dashes, as the CLI prints it for `--resume`), `workspace.working_dir` (the
@@ -20,8 +24,8 @@
 //!   `llm_message.content`; a skill the prompt activated adds `extended_content`, not
 //!   read). The CLI's slash commands write no event.
 //! - A command run by the `terminal` tool is an `ObservationEvent` whose `observation`
-//!   has the `command` and `metadata.exit_code` (`ExecuteBashObservation` in 1.2.0; the
-//!   SDK's `-1`, no status, is not read); the to-do list is the `task_list` of a
+//!   has the `command` and `metadata.exit_code` (the SDK's `-1`, no status, is not
+//!   read); the to-do list is the `task_list` of a
 //!   `TaskTrackerObservation` (`title`, `status` `todo`, `in_progress`, `done`), the
 //!   newest one kept. Every event is activity.
 //! - Not read: `TASKS.json` beside the events (the same list, without a time), and
@@ -35,7 +39,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::jsonl::{self, Stats};
-use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home};
+use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft};
 use crate::{Env, SourceStatus, fsread};
 
 /// `base_state.json`: the parts read (its `stats`, which grow with every model call,
@@ -64,8 +68,14 @@ struct Event {
 const STATE_MAX: u64 = 16 << 20;
 
 pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
-    let home = agent_home(env, config, Agent::OpenHands, || env.home.join(".openhands"));
-    let root = home.join("conversations");
+    let root = match config.homes.get(&Agent::OpenHands) {
+        Some(home) => super::config_path(env, home).join("conversations"),
+        None => env.abs_var("OPENHANDS_CONVERSATIONS_DIR").unwrap_or_else(|| {
+            env.abs_var("OPENHANDS_PERSISTENCE_DIR")
+                .unwrap_or_else(|| env.home.join(".openhands"))
+                .join("conversations")
+        }),
+    };
     let mut status = SourceStatus {
         locations: vec![root.clone()],
         ..SourceStatus::new(report_model::Source::OpenHands)

@@ -233,6 +233,24 @@ fn openhands_a_folder_without_a_state_is_not_a_conversation() {
 }
 
 #[test]
+fn openhands_s_folders_move_with_its_variables() {
+    let home = utc_home();
+    conversation(&home, FOLDER, &day());
+    let persistence = home.path().join(".openhands");
+    // 1.16's `OPENHANDS_PERSISTENCE_DIR` (conversations in `conversations/`), and its
+    // `OPENHANDS_CONVERSATIONS_DIR`, which wins.
+    let moved = utc_home().var("OPENHANDS_PERSISTENCE_DIR", persistence.to_string_lossy());
+    let output = moved.read(Agent::OpenHands, ts(SINCE));
+    assert_eq!(status(&output, Agent::OpenHands).locations, [persistence.join("conversations")]);
+    assert_eq!(session(&output, Agent::OpenHands, ID).prompts.len(), 2);
+    let moved = utc_home()
+        .var("OPENHANDS_PERSISTENCE_DIR", "/nowhere")
+        .var("OPENHANDS_CONVERSATIONS_DIR", home.path().join(ROOT).to_string_lossy());
+    let output = moved.read(Agent::OpenHands, ts(SINCE));
+    assert_eq!(session(&output, Agent::OpenHands, ID).prompts.len(), 2);
+}
+
+#[test]
 fn openhands_s_folder_moves_with_the_config() {
     let home = utc_home();
     home.write(&format!("data/conversations/{FOLDER}/base_state.json"), state());
@@ -250,19 +268,23 @@ fn openhands_s_folder_moves_with_the_config() {
 
 #[test]
 fn openhands_the_recorded_list_and_failed_command_are_read() {
-    let home = Home::new().var("TZ", "UTC");
-    home.copy_fixture("agents/openhands/1.2.1/home", "", ts("2026-12-06T01:34:25Z"));
-    let output = home.read(Agent::OpenHands, ts("2026-12-06T00:00:00Z"));
-    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
-    assert_eq!(output.events.len(), 3);
-    for event in &output.events {
-        assert_eq!(event.prompts.len(), 1, "{}", event.session_id);
-        assert_eq!(event.models, ["openai/standin-model"], "{}", event.session_id);
-        assert_eq!(event.cwd.as_deref(), Some(Path::new("/tmp/standup-agents/repo")));
+    // 1.16.0 (`--headless`) and 1.2.1 (driven in a terminal), each until its end.
+    for (version, until) in [("1.16.0", "2026-12-06T02:49:04Z"), ("1.2.1", "2026-12-06T01:34:25Z")]
+    {
+        let home = Home::new().var("TZ", "UTC");
+        home.copy_fixture(&format!("agents/openhands/{version}/home"), "", ts(until));
+        let output = home.read(Agent::OpenHands, ts("2026-12-06T00:00:00Z"));
+        assert!(output.warnings.is_empty(), "{version}: {:?}", output.warnings);
+        assert_eq!(output.events.len(), 3, "{version}");
+        for event in &output.events {
+            assert_eq!(event.prompts.len(), 1, "{version} {}", event.session_id);
+            assert_eq!(event.models, ["openai/standin-model"], "{version} {}", event.session_id);
+            assert_eq!(event.cwd.as_deref(), Some(Path::new("/tmp/standup-agents/repo")));
+        }
+        let scripted = scripted(&output);
+        assert_eq!(scripted.len(), 1, "{version}: {scripted:?}");
+        let (todos, failed) = &scripted[0];
+        assert_eq!(todos, &recorded_todos(), "{version}");
+        assert_eq!(failed, &recorded_failure(), "{version}");
     }
-    let scripted = scripted(&output);
-    assert_eq!(scripted.len(), 1, "{scripted:?}");
-    let (todos, failed) = &scripted[0];
-    assert_eq!(todos, &recorded_todos());
-    assert_eq!(failed, &recorded_failure());
 }

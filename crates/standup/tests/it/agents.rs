@@ -248,7 +248,7 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         "gptme: found · 3 files",
         "kimi: found · 3 files",
         "vibe: found · 3 files",
-        "openhands: found · 3 files",
+        "openhands: found · 6 files",
         "hermes: found · 1 database",
         "continue: found · 3 files",
         "aider: found · 1 file",

@@ -120,6 +120,26 @@ pub(crate) fn read<T>(
     }
 }
 
+/// Fails with a schema failure naming `names` (``it has no `a` and `b` tables``) unless
+/// the database has every one of those tables: a file of the agent's name that is not its
+/// database is told apart from one whose query fails.
+pub(crate) fn require_tables(conn: &Connection, names: &[&str]) -> Result<(), Failure> {
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")?
+        .query_map([], |row| row.get::<_, String>(0))?
+        .collect::<Result<_, _>>()?;
+    if names.iter().all(|name| tables.iter().any(|table| table == name)) {
+        return Ok(());
+    }
+    let quoted: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+    let listed = match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    Err(Failure::Schema(format!("it has no {listed} tables")))
+}
+
 /// A `file:` URI for `path` with `immutable=1`.
 fn immutable_uri(path: &Path) -> String {
     format!("{}?immutable=1", file_uri(path))

@@ -247,15 +247,7 @@ pub(super) fn text(row: &rusqlite::Row<'_>, column: &str) -> Option<String> {
 
 /// Reads the messages created since `since`, their sessions and the sessions' parents.
 fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
-    let tables: Vec<String> = conn
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")?
-        .query_map([], |row| row.get::<_, String>(0))?
-        .collect::<Result<_, _>>()?;
-    if !(tables.iter().any(|table| table == "sessions")
-        && tables.iter().any(|table| table == "messages"))
-    {
-        return Err(Failure::Schema("it has no `sessions` and `messages` tables".to_owned()));
-    }
+    crate::sqlite::require_tables(conn, &["sessions", "messages"])?;
     let mut read =
         DbRead { messages: Vec::new(), sessions: HashMap::new(), todo_times: HashMap::new() };
     {

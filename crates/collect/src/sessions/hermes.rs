@@ -166,15 +166,7 @@ fn session_row(
 /// holds its whole system prompt, and a message's the model's reasoning, which would
 /// otherwise be read too.
 fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
-    let tables: Vec<String> = conn
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")?
-        .query_map([], |row| row.get::<_, String>(0))?
-        .collect::<Result<_, _>>()?;
-    if !(tables.iter().any(|table| table == "sessions")
-        && tables.iter().any(|table| table == "messages"))
-    {
-        return Err(Failure::Schema("it has no `sessions` and `messages` tables".to_owned()));
-    }
+    crate::sqlite::require_tables(conn, &["sessions", "messages"])?;
     // The ids alone: read from the primary key's index, not the rows.
     let mut ids: Vec<String> = Vec::new();
     {

@@ -10,8 +10,8 @@ use report_model::{Agent, TodoStatus, WarningCode};
 use serde_json::{Value, json};
 
 use crate::support::{
-    Home, assert_one_warning_naming, failed_runs, read_with_home, recorded_failure, recorded_todos,
-    scripted, session, set_mtime, status, times, todo_items, ts,
+    Home, assert_one_warning_naming, assert_recorded_sessions_of, failed_runs, read_with_home,
+    session, set_mtime, status, times, todo_items, ts,
 };
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
@@ -274,17 +274,6 @@ fn openhands_the_recorded_list_and_failed_command_are_read() {
         let home = Home::new().var("TZ", "UTC");
         home.copy_fixture(&format!("agents/openhands/{version}/home"), "", ts(until));
         let output = home.read(Agent::OpenHands, ts("2026-12-06T00:00:00Z"));
-        assert!(output.warnings.is_empty(), "{version}: {:?}", output.warnings);
-        assert_eq!(output.events.len(), 3, "{version}");
-        for event in &output.events {
-            assert_eq!(event.prompts.len(), 1, "{version} {}", event.session_id);
-            assert_eq!(event.models, ["openai/standin-model"], "{version} {}", event.session_id);
-            assert_eq!(event.cwd.as_deref(), Some(Path::new("/tmp/standup-agents/repo")));
-        }
-        let scripted = scripted(&output);
-        assert_eq!(scripted.len(), 1, "{version}: {scripted:?}");
-        let (todos, failed) = &scripted[0];
-        assert_eq!(todos, &recorded_todos(), "{version}");
-        assert_eq!(failed, &recorded_failure(), "{version}");
+        assert_recorded_sessions_of(&output, "openai/standin-model");
     }
 }

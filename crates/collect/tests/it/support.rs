@@ -206,11 +206,17 @@ pub(crate) fn failed_runs(event: &SessionEvent) -> Vec<(&str, Vec<(i64, Timestam
 /// prompt each, the stand-in's model, the scratch repository, and the third session's
 /// to-do list and failed command.
 pub(crate) fn assert_recorded_sessions(output: &SourceOutput<SessionEvent>) {
+    assert_recorded_sessions_of(output, "standin-model");
+}
+
+/// [`assert_recorded_sessions`] for an agent that names the stand-in's model its own way
+/// (litellm's `openai/standin-model`).
+pub(crate) fn assert_recorded_sessions_of(output: &SourceOutput<SessionEvent>, model: &str) {
     assert!(output.warnings.is_empty(), "{:?}", output.warnings);
     assert_eq!(output.events.len(), 3);
     for event in &output.events {
         assert_eq!(event.prompts.len(), 1, "{}", event.session_id);
-        assert_eq!(event.models, ["standin-model"], "{}", event.session_id);
+        assert_eq!(event.models, [model], "{}", event.session_id);
         assert_eq!(event.cwd.as_deref(), Some(Path::new("/tmp/standup-agents/repo")));
     }
     let scripted = scripted(output);

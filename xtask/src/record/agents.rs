@@ -242,6 +242,20 @@ pub(crate) const SPECS: &[Spec] = &[
         repo_keep: &[],
         node: None,
     },
+    Spec {
+        name: "droid",
+        // Factory Droid's own binary, the platform package the `droid` and
+        // `@factory/cli` wrappers install (their postinstall links it); it has no `bin`
+        // field, so its command is its `bin/droid` ([`super::install`]). Runs offline
+        // with a custom model of one's own (BYOK), no Factory login.
+        package: "@factory/cli-linux-x64",
+        registry: Registry::Npm,
+        pinned: "0.225.2",
+        bin: "droid",
+        keep: &[".factory/sessions"],
+        repo_keep: &[],
+        node: None,
+    },
 ];
 
 /// The driver of an agent whose CLI only runs interactively: it types the prompt in a
@@ -392,6 +406,9 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
         // server (litellm's `openai/` provider), and the CLI's default tools.
         "openhands" => write(".openhands/agent_settings.json", &openhands_settings(base)),
         "hermes" => write(".hermes/config.yaml", &hermes_config(base)),
+        // A custom model (BYOK): the stand-in as an OpenAI-compatible server. Droid names
+        // it `custom:<display name>-<index>` ([`DROID_MODEL`]).
+        "droid" => write(".factory/settings.json", &droid_settings(base)),
         "vibe" => write(
             ".vibe/config.toml",
             &format!(
@@ -400,6 +417,24 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
         ),
         _ => Ok(()),
     }
+}
+
+/// How Droid names the first custom model of the display name [`MODEL`]
+/// (`custom:${displayName with blanks as dashes}-${index}` in its bundle).
+const DROID_MODEL: &str = "custom:standin-model-0";
+
+/// Droid's `settings.json`: one custom model (BYOK), the stand-in as an
+/// OpenAI-compatible server, which Droid names [`DROID_MODEL`].
+fn droid_settings(base: &str) -> String {
+    json!({"customModels": [{
+        "model": MODEL,
+        "displayName": MODEL,
+        "baseUrl": format!("{base}/v1"),
+        "apiKey": TEST_KEY,
+        "provider": "generic-chat-completion-api",
+        "maxOutputTokens": 4096,
+    }]})
+    .to_string()
 }
 
 /// Hermes Agent's `config.yaml`: its `custom` provider, an OpenAI-compatible endpoint of
@@ -626,6 +661,8 @@ pub(crate) fn invocation(
             owned(&["--auto-approve", "--trust", "-p", prompt]),
             vars(&[("STANDIN_API_KEY", TEST_KEY)]),
         ),
+        // Non-interactive; `--auto high` lets the shell tool run the failing command.
+        "droid" => (owned(&["exec", "--auto", "high", "-m", DROID_MODEL, prompt]), Vec::new()),
         // One query, non-interactive; `--yolo` runs commands without asking.
         "hermes" => (owned(&["chat", "-q", prompt, "--yolo"]), Vec::new()),
         "openhands" => openhands_invocation(spec, version, prompt),
@@ -745,6 +782,8 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
         }
         "openhands" => ids.extend(openhands_ids(home)?),
         "hermes" => ids.extend(table_ids(&home.join(".hermes/state.db"), "sessions")?),
+        // `sessions/<project slug>/<session id>.jsonl`, a `.settings.json` beside each.
+        "droid" => ids.extend(jsonl_stems(&home.join(".factory/sessions"))),
         "continue" => {
             for file in files_under(&home.join(".continue/sessions")) {
                 if file.file_name().is_some_and(|name| name != "sessions.json") {
@@ -755,6 +794,15 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
         _ => {}
     }
     Ok(ids)
+}
+
+/// The names of the `.jsonl` files under `folder`, without the extension.
+fn jsonl_stems(folder: &Path) -> Vec<String> {
+    files_under(folder)
+        .iter()
+        .filter(|file| file.extension().is_some_and(|ext| ext == "jsonl"))
+        .filter_map(|file| stem(file))
+        .collect()
 }
 
 /// The names of the folders in `dir` (holding `file`, when given); none when `dir` is

@@ -180,8 +180,13 @@ fn install(root: &Path, spec: &Spec, version: &str) -> anyhow::Result<PathBuf> {
         return pip_install(&prefix, spec, version);
     }
     let bin = prefix.join("node_modules/.bin");
-    if bin.join(spec.bin).exists() {
-        return Ok(bin);
+    // A platform package without a `bin` field (Droid's) keeps its command in its own
+    // `bin/` folder, which npm links nowhere.
+    let own_bin = prefix.join("node_modules").join(spec.package).join("bin");
+    for folder in [&bin, &own_bin] {
+        if folder.join(spec.bin).exists() {
+            return Ok(folder.clone());
+        }
     }
     fs_err::create_dir_all(&prefix)?;
     let log = fs_err::File::create(prefix.join("npm-install.log"))?;
@@ -202,12 +207,15 @@ fn install(root: &Path, spec: &Spec, version: &str) -> anyhow::Result<PathBuf> {
         "npm install failed: see {}/npm-install.log",
         prefix.display()
     );
-    anyhow::ensure!(bin.join(spec.bin).exists(), "npm install made no {}", spec.bin);
     anyhow::ensure!(
         spec.node.is_none() || bin.join("node").exists(),
         "npm install made no node in {}",
         bin.display()
     );
+    if !bin.join(spec.bin).exists() && own_bin.join(spec.bin).exists() {
+        return Ok(own_bin);
+    }
+    anyhow::ensure!(bin.join(spec.bin).exists(), "npm install made no {}", spec.bin);
     Ok(bin)
 }
 

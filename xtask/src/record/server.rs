@@ -83,9 +83,17 @@ pub(crate) const TODO_TOOLS: &[&str] = &[
 /// The shell tools: Claude Code `Bash`, Codex `exec_command` (`shell` in older
 /// versions), Gemini CLI and Qwen Code `run_shell_command`, opencode, pi and Copilot
 /// `bash`, Cline `run_commands` (a list of command lines), Goose `shell` (its
-/// `developer` extension's), OpenHands `terminal`.
-pub(crate) const SHELL_TOOLS: &[&str] =
-    &["Bash", "exec_command", "shell", "run_shell_command", "bash", "run_commands", "terminal"];
+/// `developer` extension's), OpenHands `terminal`, Factory Droid `Execute`.
+pub(crate) const SHELL_TOOLS: &[&str] = &[
+    "Bash",
+    "exec_command",
+    "shell",
+    "run_shell_command",
+    "bash",
+    "run_commands",
+    "terminal",
+    "Execute",
+];
 /// The to-do list the stand-in writes: one item done, two pending.
 pub(crate) const TODOS: [(&str, &str); 3] = [
     ("Read the README", "completed"),
@@ -701,7 +709,8 @@ fn resolved<'s>(root: &'s Value, prop: &'s Value) -> &'s Value {
 }
 
 /// The arguments of a shell tool: [`FAILING_COMMAND`] under `command` (Codex's `cmd`),
-/// and a `description` when the schema has one.
+/// a `description` or `summary` when the schema has one, and its other required
+/// properties filled.
 fn shell_arguments(schema: &Value) -> Value {
     let props = properties(schema);
     let has = |key: &str| props.is_some_and(|props| props.contains_key(key));
@@ -721,8 +730,11 @@ fn shell_arguments(schema: &Value) -> Value {
     } else {
         args.insert(key.to_owned(), json!(FAILING_COMMAND));
     }
-    if has("description") {
-        args.insert("description".to_owned(), json!("Run the check script"));
+    // Droid's `summary` must be a sentence-cased line of three to eight words.
+    for key in ["description", "summary"] {
+        if has(key) {
+            args.insert(key.to_owned(), json!("Run the check script"));
+        }
     }
     fill_required(schema, &mut args);
     Value::Object(args)
@@ -1114,5 +1126,30 @@ mod tests {
         assert_eq!(allowed_status("completed", &["pending", "in_progress", "done"]), "done");
         assert_eq!(allowed_status("pending", &["todo", "done"]), "todo");
         assert_eq!(allowed_status("pending", &["open", "closed"]), "pending");
+    }
+
+    #[test]
+    fn droid_s_execute_gets_a_summary_of_its_pattern_and_its_risk_level() {
+        // Droid 0.225.2's `Execute`, its descriptions left out.
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "summary": {"type": "string", "pattern": "^[A-Z]\\S*(?:\\s+\\S+){2,7}$"},
+                "command": {"type": "string"},
+                "timeout": {"type": "number"},
+                "riskLevelReason": {"type": "string"},
+                "riskLevel": {"type": "string", "enum": ["low", "medium", "high"]},
+                "fireAndForget": {"type": "boolean"},
+            },
+            "required": ["summary", "command", "riskLevelReason", "riskLevel"],
+        });
+        let args = shell_arguments(&schema);
+        assert_eq!(args["command"], FAILING_COMMAND);
+        assert_eq!(args["riskLevel"], "low");
+        assert!(args["riskLevelReason"].is_string());
+        assert!(args.get("timeout").is_none(), "{args}");
+        let summary = args["summary"].as_str().unwrap();
+        let words = summary.split_whitespace().count();
+        assert!(summary.starts_with(char::is_uppercase) && (3..=8).contains(&words), "{summary}");
     }
 }

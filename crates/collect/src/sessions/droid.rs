@@ -5,7 +5,8 @@
 //! folder), else `~/.factory`.
 //!
 //! Verified in the `@factory/cli-linux-x64` 0.225.2 binary (the bundled JavaScript; the
-//! `droid` npm package 0.215.0 only downloads it):
+//! `droid` npm package 0.215.0 only downloads it), and recorded from it
+//! (`fixtures/agents/droid/0.225.2/`, `droid exec` with a custom model):
 //!
 //! - The first line is a `session_start` record: `id`, `title`, `owner`, `version` (the
 //!   file format's, `2`), `cwd`, optional `lastCwd` (the folder the session moved to),
@@ -17,7 +18,9 @@
 //!   title…" until one is generated: none of these is a title.
 //! - Then `message` records `{id, timestamp, parentId, message: {role, content, …}}`
 //!   (`timestamp` RFC 3339, or epoch milliseconds in some versions), and `todo_state` and
-//!   `compaction_state` records with a `timestamp`.
+//!   `compaction_state` records with a `timestamp`; after each turn an
+//!   `agent_turn_outcome` record (`turnId`, `reason`, `resultKind`), with no time (seen
+//!   first in the 0.225.2 recording).
 //! - Droid's own test of a typed prompt (`qk` in the bundle): a `user` message whose
 //!   `visibility` is absent or `both`, not `hiddenFromUserViews`, without
 //!   `hookEventName`, whose `userMessageSource` is not an automation (`automation`,
@@ -27,16 +30,28 @@
 //!   text before showing it: so does this reader. A sub-agent's prompt starts with
 //!   `# Task Tool Invocation`.
 //! - Assistant messages name their model in `modelId` (third-party readers also saw
-//!   `model`); the settings file's `model` is the session's model.
+//!   `model`); the settings file's `model` is the session's model. A custom model of
+//!   one's own (BYOK, `customModels` in `~/.factory/settings.json`) is named
+//!   `custom:<display name, blanks as dashes>-<index>` (the bundle's `Ct`); it is shown
+//!   by its display name, as Droid's model picker shows it ([`shown_model`]).
+//! - The shell tool is `Execute` (`input.command`); its `tool_result` (matched by
+//!   `tool_use_id`, `is_error` on a failure) ends with `[Process exited with code <n>]`
+//!   whenever the process exited, whatever the status (`Execute`'s result builder in the
+//!   bundle appends it last; killed by a signal, or left in the background, it has none,
+//!   and no status is read). Seen in the 0.225.2 recording: `sh check.sh` failing with
+//!   `Error: Command failed (exit code: 3)` … `[Process exited with code 3]`.
 //! - The files name no Droid version.
 //!
-//! So: prompts as Droid counts them; activity is every record's time; the title is the
+//! So: prompts as Droid counts them; activity is every record's time; a command's run is
+//! its `Execute` call with its result's exit code, at the result's time; the title is the
 //! `session_start` title unless a placeholder, else the first prompt; the working
 //! directory is `lastCwd`, else `cwd`; models are those of the assistant messages in the
 //! window, else the settings file's. A sub-agent's session (`callingSessionId`) is
 //! activity of the calling session, never prompts; one without `callingSessionId` whose
 //! prompt is a Task invocation (older versions) has no known parent and is left out.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
@@ -45,7 +60,7 @@ use serde::Deserialize;
 use serde::de::{DeserializeSeed as _, Deserializer};
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, LStr, Stripping, Text};
+use super::lenient::{LBool, LNum, LStr, Object, Objects, Stripping, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
 use crate::{Env, SourceStatus, fsread};
 
@@ -72,7 +87,8 @@ const AUTOMATED_SOURCES: &[&str] = &[
 const TASK_PROMPT: &str = "# Task Tool Invocation";
 
 /// The record types Droid writes in a session file.
-const KNOWN_TYPES: &[&str] = &["session_start", "message", "todo_state", "compaction_state"];
+const KNOWN_TYPES: &[&str] =
+    &["session_start", "message", "todo_state", "compaction_state", "agent_turn_outcome"];
 
 /// The fields of one line that the reader uses.
 #[derive(Deserialize, Default)]
@@ -119,6 +135,64 @@ struct Message<'a> {
     model_id: LStr<'a>,
     #[serde(borrow)]
     model: LStr<'a>,
+}
+
+/// Droid's shell tool.
+const SHELL_TOOL: &str = "Execute";
+
+/// How Droid ends a shell tool's result when the process exited.
+const EXIT_LINE: &str = "[Process exited with code ";
+
+/// A `message` record read again for its tool calls and results, where the line names
+/// one (`"tool_use"` or `"tool_result"`): the few lines that carry them.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ToolLine<'a> {
+    #[serde(borrow)]
+    message: Object<ToolMessage<'a>>,
+}
+
+/// A message's content blocks.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ToolMessage<'a> {
+    #[serde(borrow)]
+    content: Objects<ToolBlock<'a>>,
+}
+
+/// A `tool_use` or `tool_result` block (other blocks have neither's fields).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ToolBlock<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    id: LStr<'a>,
+    #[serde(borrow)]
+    name: LStr<'a>,
+    #[serde(borrow)]
+    input: Object<ToolInput<'a>>,
+    #[serde(borrow)]
+    tool_use_id: LStr<'a>,
+    /// A result's output: a string, or a list of text blocks.
+    #[serde(borrow)]
+    content: Option<&'a serde_json::value::RawValue>,
+}
+
+/// The shell tool's input.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ToolInput<'a> {
+    #[serde(borrow)]
+    command: LStr<'a>,
+}
+
+/// A text block of a result given as a list.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ResultText<'a> {
+    #[serde(borrow)]
+    text: LStr<'a>,
 }
 
 /// The part of `<id>.settings.json` the reader uses.
@@ -212,6 +286,8 @@ fn read_session(
     let mut draft = Draft::new(Agent::Droid, &stem);
     let mut seen = Seen::default();
     let mut cwd: Option<String> = None;
+    // The shell tool's calls waiting for their results, by call id.
+    let mut calls: HashMap<String, String> = HashMap::new();
     jsonl::read_lines(ctx, counts, path, |bytes| {
         let record: Record = serde_json::from_slice(bytes)?;
         let time = record.timestamp.and_then(record_time);
@@ -237,6 +313,9 @@ fn read_session(
             Some("message") => {
                 let Some(message) = record.message else { return Ok(()) };
                 note_message(&mut draft, &mut seen, &message, time, since);
+                if names_a_tool(bytes) {
+                    note_tools(&mut draft, &mut calls, bytes, time);
+                }
             }
             Some(other) if !KNOWN_TYPES.contains(&other) => {
                 status.note_unknown(&format!("record type {other}"));
@@ -258,7 +337,7 @@ fn read_session(
     draft.cwd = cwd.map(PathBuf::from).filter(|cwd| cwd.is_absolute());
     if draft.models.is_empty() && !draft.activity.is_empty() {
         if let Some(model) = settings_model(ctx, path) {
-            draft.note_model(&model);
+            draft.note_model(shown_model(&model));
         }
     }
     Some(draft)
@@ -276,7 +355,7 @@ fn note_message(
     match message.role.0.as_deref() {
         Some("assistant") if in_window => {
             if let Some(model) = message.model_id.get().or(message.model.get()) {
-                draft.note_model(model);
+                draft.note_model(shown_model(model));
             }
         }
         Some("user") => {
@@ -305,6 +384,78 @@ fn note_message(
             draft.note_prompt_text(time, &message.content.value);
         }
         _ => {}
+    }
+}
+
+/// Whether a line may hold a tool call or result (the only lines read twice).
+fn names_a_tool(bytes: &[u8]) -> bool {
+    memchr::memmem::find(bytes, b"\"tool_use\"").is_some()
+        || memchr::memmem::find(bytes, b"\"tool_result\"").is_some()
+}
+
+/// Notes the shell tool's calls of one message, and the runs whose results it carries.
+fn note_tools(
+    draft: &mut Draft,
+    calls: &mut HashMap<String, String>,
+    bytes: &[u8],
+    time: Option<Timestamp>,
+) {
+    let Ok(line) = serde_json::from_slice::<ToolLine>(bytes) else { return };
+    let Some(message) = line.message.0 else { return };
+    for block in &message.content.items {
+        match block.kind.0.as_deref() {
+            Some("tool_use") if block.name.is(SHELL_TOOL) => {
+                let command = block.input.0.as_ref().and_then(|input| input.command.get());
+                if let (Some(id), Some(command)) = (block.id.get(), command) {
+                    calls.insert(id.to_owned(), command.to_owned());
+                }
+            }
+            Some("tool_result") => {
+                let Some(command) = block.tool_use_id.get().and_then(|id| calls.remove(id)) else {
+                    continue;
+                };
+                let exit = block.content.and_then(result_text).as_deref().and_then(exit_code);
+                if let (Some(time), Some(exit)) = (time, exit) {
+                    draft.note_command(time, &command, exit);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A result's output: the string, or a list's last text block.
+fn result_text(raw: &serde_json::value::RawValue) -> Option<Cow<'_, str>> {
+    let text = raw.get();
+    if text.starts_with('"') {
+        return serde_json::from_str::<LStr>(text).ok()?.0;
+    }
+    let blocks: Objects<ResultText> = serde_json::from_str(text).ok()?;
+    blocks.items.into_iter().rev().find_map(|block| block.text.0)
+}
+
+/// The exit status in the last line of a shell tool's output
+/// (`[Process exited with code 3]`), if that is what ends it.
+fn exit_code(output: &str) -> Option<i64> {
+    let last = output.trim_end().rsplit('\n').next()?;
+    last.strip_prefix(EXIT_LINE)?.strip_suffix(']')?.parse().ok()
+}
+
+/// A model as the report names it: a custom model's id `custom:<name>-<index>` by its
+/// `<name>` (the display name Droid shows, blanks written as dashes); any other id as
+/// written.
+fn shown_model(id: &str) -> &str {
+    let Some(rest) = id.strip_prefix("custom:") else { return id };
+    match rest.rsplit_once('-') {
+        Some((name, index))
+            if !name.is_empty()
+                && !index.is_empty()
+                && index.bytes().all(|byte| byte.is_ascii_digit()) =>
+        {
+            name
+        }
+        _ if !rest.is_empty() => rest,
+        _ => id,
     }
 }
 
@@ -354,5 +505,40 @@ mod tests {
         );
         assert_eq!(record_time(&raw("{}")), None);
         assert_eq!(record_time(&raw(r#""yesterday""#)), None);
+    }
+
+    #[test]
+    fn exit_codes_are_read_from_the_output_s_last_line() {
+        let failed = "Error: Command failed (exit code: 3)\ncheck: 1 test failed\n\n\n[Process exited with code 3]";
+        assert_eq!(exit_code(failed), Some(3));
+        assert_eq!(exit_code("ok\n\n[Process exited with code 0]\n"), Some(0));
+        assert_eq!(exit_code("[Process exited with code -1]"), Some(-1));
+        // Only Droid's own last line counts, not one the command printed before it.
+        assert_eq!(exit_code("[Process exited with code 0]\nstill running"), None);
+        assert_eq!(exit_code("Command terminated by signal: SIGKILL"), None);
+        assert_eq!(exit_code("[Process exited with code x]"), None);
+        assert_eq!(exit_code(""), None);
+    }
+
+    #[test]
+    fn a_result_s_text_is_a_string_or_its_last_text_block() {
+        let raw =
+            |json: &str| serde_json::from_str::<Box<serde_json::value::RawValue>>(json).unwrap();
+        assert_eq!(result_text(&raw(r#""a\nb""#)).as_deref(), Some("a\nb"));
+        let blocks = r#"[{"type":"text","text":"out"},{"type":"text","text":"[Process exited with code 2]"}]"#;
+        assert_eq!(result_text(&raw(blocks)).as_deref(), Some("[Process exited with code 2]"));
+        assert_eq!(result_text(&raw("3")), None);
+    }
+
+    #[test]
+    fn custom_models_are_shown_by_their_display_name() {
+        assert_eq!(shown_model("custom:standin-model-0"), "standin-model");
+        assert_eq!(shown_model("custom:My-Local-Qwen-12"), "My-Local-Qwen");
+        // Not Droid's form: kept as written, or without the prefix.
+        assert_eq!(shown_model("custom:qwen3"), "qwen3");
+        assert_eq!(shown_model("custom:qwen-3b"), "qwen-3b");
+        assert_eq!(shown_model("custom:-0"), "-0");
+        assert_eq!(shown_model("custom:"), "custom:");
+        assert_eq!(shown_model("claude-sonnet-4-5-20250929"), "claude-sonnet-4-5-20250929");
     }
 }

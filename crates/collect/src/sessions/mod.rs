@@ -268,6 +268,7 @@ const RECORDED: &[(Agent, &str)] = &[
     (Agent::Vibe, "3.0.3"),
     (Agent::OpenHands, "1.16.0"),
     (Agent::Hermes, "0.19.0"),
+    (Agent::Droid, "0.225.2"),
 ];
 
 /// The newest version of `agent` with recorded fixtures, if any.

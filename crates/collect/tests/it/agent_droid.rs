@@ -8,7 +8,10 @@ use std::path::PathBuf;
 use report_model::{Agent, WarningCode};
 
 use crate::fifo::Fifo;
-use crate::support::{Home, assert_one_warning_naming, en, session, set_mtime, status, times, ts};
+use crate::support::{
+    Home, assert_one_warning_naming, en, failed_runs, recorded_failure, scripted, session,
+    set_mtime, status, times, ts,
+};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const ID: &str = "0b7e4a52-1c3d-4e5f-8a9b-000000000001";
@@ -288,4 +291,128 @@ fn droid_a_message_the_person_sees_is_a_prompt_one_only_the_model_sees_is_not() 
     write(&home, &format!("{PROJECT}/{ID}.jsonl"), &content);
     let output = home.read(Agent::Droid, ts(SINCE));
     assert_eq!(session(&output, Agent::Droid, ID).prompts, times(&["2026-03-02T10:00:00Z"]));
+}
+
+/// A shell call (`Execute`) and its result, as Droid 0.225.2 writes them (the recording's
+/// lines): the call in an assistant message, the output in the next user message, ending
+/// with the exit line Droid appends.
+fn execute(call: &str, at: &str, command: &str, output: &str, is_error: bool) -> [String; 2] {
+    let input =
+        serde_json::json!({"command": command, "riskLevel": "low", "summary": "Run it now"});
+    let result = serde_json::json!({"type": "tool_result", "tool_use_id": call, "is_error": is_error, "content": output});
+    [
+        format!(
+            r#"{{"type":"message","id":"a-{call}","timestamp":"{at}","message":{{"role":"assistant","content":[{{"type":"tool_use","id":"{call}","name":"Execute","input":{input}}}],"modelId":"custom:Local-Qwen-0"}}}}"#
+        ),
+        format!(
+            r#"{{"type":"message","id":"r-{call}","timestamp":"{at}","message":{{"role":"user","content":[{result}]}}}}"#
+        ),
+    ]
+}
+
+#[test]
+fn droid_shell_runs_are_read_with_the_exit_line_droid_appends() {
+    let home = Home::new();
+    let mut lines = vec![
+        start(ID, "Fix the build"),
+        r#"{"type":"message","id":"p1","timestamp":"2026-03-02T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"Fix the build"}]}}"#.to_owned(),
+    ];
+    // `make test` fails, then passes: not failing. `cargo check` fails twice. A command
+    // killed by a signal has no exit line; another tool's output with one is not a shell
+    // run; a result that answers no call counts for nothing.
+    lines.extend(execute(
+        "c1",
+        "2026-03-02T10:01:00.000Z",
+        "make   test",
+        "Error: Command failed (exit code: 2)\nFAIL\n\n[Process exited with code 2]",
+        true,
+    ));
+    lines.extend(execute(
+        "c2",
+        "2026-03-02T10:02:00.000Z",
+        "make test",
+        "ok\n\n[Process exited with code 0]",
+        false,
+    ));
+    lines.extend(execute(
+        "c3",
+        "2026-03-02T10:03:00.000Z",
+        "cargo check",
+        "Error: Command failed (exit code: 101)\nerror[E0308]\n\n[Process exited with code 101]",
+        true,
+    ));
+    lines.extend(execute(
+        "c4",
+        "2026-03-02T10:04:00.000Z",
+        "sleep 100",
+        "Command terminated by signal: SIGKILL",
+        true,
+    ));
+    lines.push(r#"{"type":"message","id":"a5","timestamp":"2026-03-02T10:05:00.000Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"c5","name":"Read","input":{"command":"not a shell"}}]}}"#.to_owned());
+    lines.push(r#"{"type":"message","id":"r5","timestamp":"2026-03-02T10:05:00.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"c5","is_error":true,"content":"[Process exited with code 1]"},{"type":"tool_result","tool_use_id":"nobody","content":"[Process exited with code 1]"}]}}"#.to_owned());
+    lines.extend(execute(
+        "c6",
+        "2026-03-02T10:06:00.000Z",
+        "cargo check",
+        "Error: Command failed (exit code: 101)\n\n[Process exited with code 101]",
+        true,
+    ));
+    write(&home, &format!("{PROJECT}/{ID}.jsonl"), &lines.join("\n"));
+    let output = home.read(Agent::Droid, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let found = session(&output, Agent::Droid, ID);
+    assert_eq!(
+        failed_runs(found),
+        [(
+            "cargo check",
+            vec![(101, ts("2026-03-02T10:03:00Z")), (101, ts("2026-03-02T10:06:00Z"))]
+        )]
+    );
+    // A custom model (BYOK) by the display name Droid shows.
+    assert_eq!(found.models, ["Local-Qwen"]);
+    assert_eq!(found.prompts.len(), 1);
+}
+
+#[test]
+fn droid_a_sub_agent_s_shell_runs_are_not_its_caller_s() {
+    let home = Home::new();
+    write(&home, &format!("{PROJECT}/{ID}.jsonl"), &transcript(ID, "Main"));
+    let child = "0b7e4a52-1c3d-4e5f-8a9b-0000000000c1";
+    let mut task = vec![format!(
+        r#"{{"type":"session_start","id":"{child}","title":"Scout","owner":"dev","callingSessionId":"{ID}","version":2,"cwd":"/home/dev/app"}}"#
+    )];
+    task.extend(execute(
+        "c1",
+        "2026-03-02T11:00:00.000Z",
+        "npm test",
+        "Error\n\n[Process exited with code 1]",
+        true,
+    ));
+    write(&home, &format!("{PROJECT}/{child}.jsonl"), &task.join("\n"));
+    let output = home.read(Agent::Droid, ts(SINCE));
+    let main = session(&output, Agent::Droid, ID);
+    assert!(main.failed_commands.is_empty(), "{:?}", main.failed_commands);
+    assert!(main.activity.contains(&ts("2026-03-02T11:00:00Z")));
+}
+
+#[test]
+fn droid_the_recorded_sessions_and_failed_command_are_read() {
+    let home = Home::new();
+    home.copy_fixture("agents/droid/0.225.2/home", "", ts("2026-12-06T03:37:16Z"));
+    let output = home.read(Agent::Droid, ts("2026-12-06T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    // `agent_turn_outcome`, new in these files, is known.
+    assert!(status(&output, Agent::Droid).unknown.is_empty());
+    assert_eq!(output.events.len(), 3);
+    for event in &output.events {
+        // The injected context message before each prompt is not one.
+        assert_eq!(event.prompts.len(), 1, "{}", event.session_id);
+        assert_eq!(event.models, ["standin-model"], "{}", event.session_id);
+        assert_eq!(event.cwd.as_deref(), Some(std::path::Path::new("/tmp/standup-agents/repo")));
+    }
+    // `droid exec` offers no to-do tool (`TodoWrite` is left out of its tools even when
+    // asked for): the third session ran the failing command only.
+    assert_eq!(scripted(&output), [(Vec::new(), recorded_failure())]);
+    let third = session(&output, Agent::Droid, "dd80d29c-1c44-4a9b-8143-d1dd792e08f0");
+    assert_eq!(third.title, "Plan the next steps in a to-do list, then run check.sh");
 }

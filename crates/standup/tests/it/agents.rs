@@ -165,8 +165,8 @@ fn every_recorded_agent_is_in_every_report() {
 fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
     let home = home_with_every_agent();
     // Cline's, Kilo Code's, Continue's, Goose's, Kimi Code's, Mistral Vibe's, OpenHands'
-    // (its zone-less times, 01:34 with `TZ=UTC`, read as Tokyo's) and Hermes Agent's,
-    // recorded on another day: in that day's reports and Monday's standup.
+    // (its zone-less times, 01:34 with `TZ=UTC`, read as Tokyo's), Hermes Agent's and
+    // Droid's, recorded on another day: in that day's reports and Monday's standup.
     for (args, lang) in [
         (&["daily", "--date", "2026-12-06"][..], "en"),
         (&["daily", "--date", "2026-12-06"][..], "ja"),
@@ -186,22 +186,22 @@ fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
             "Mistral Vibe",
             "OpenHands",
             "Hermes Agent",
+            "Droid",
         ] {
             let line = format!("AI: {name} `");
             assert!(run.stdout.contains(&line), "{args:?} {lang} {name}\n{}", run.stdout);
         }
     }
     let run = home.run(LATER, TOKYO, &["daily", "--date", "2026-12-06", "--no-llm"]);
-    // All eight ended on it; one blocker for the one command, citing the latest session
-    // (Hermes Agent's, recorded last, at 10:41 Tokyo time; OpenHands', recorded before
-    // it, is placed at 01:34).
+    // All nine ended on it; one blocker for the one command, citing the latest session
+    // (Droid's, recorded last, at 12:37 Tokyo time; OpenHands', recorded before it, is
+    // placed at 01:34). Droid wrote no to-do list (`droid exec` offers no to-do tool):
+    // the next steps are still Hermes Agent's.
     let blockers: Vec<&str> =
         run.stdout.lines().filter(|line| line.starts_with("- Blocked?: ")).collect();
     assert_eq!(
         blockers,
-        [
-            "- Blocked?: `sh check.sh` failed at 10:41 (Hermes Agent session), and the session ended there"
-        ],
+        ["- Blocked?: `sh check.sh` failed at 12:37 (Droid session), and the session ended there"],
         "{}",
         run.stdout
     );
@@ -241,7 +241,7 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         "qwen: found",
         "cursor: not found",
         "amp: not found",
-        "droid: not found",
+        "droid: found · 3 files",
         "cline: found · 3 files",
         "kilo: found · 1 database",
         "goose: found · 1 database",

@@ -40,10 +40,19 @@
 //!   bundle appends it last; killed by a signal, or left in the background, it has none,
 //!   and no status is read). Seen in the 0.225.2 recording: `sh check.sh` failing with
 //!   `Error: Command failed (exit code: 3)` … `[Process exited with code 3]`.
+//! - The to-do list is what Droid itself shows (its bundle's `_m`, `si`, `cf`, `ti`, `bm`):
+//!   the newest `TodoWrite` `tool_use` whose result succeeded, else the newest whose
+//!   result is not an error; its `input.todos` is a list of `{content, status}` objects
+//!   (`pending`, `in_progress`, `completed`; others dropped), a list of strings or one
+//!   string, read as lines (`[completed] text`, `[x] text`, `[ ] text`, each maybe after
+//!   `1.` or `-`; any other line a pending item), or a string holding a JSON list. The
+//!   `todo_state` records hold the same input as given and are not read. `droid exec`
+//!   offers no `TodoWrite`, so none was recorded: this part is read from the bundle's code.
 //! - The files name no Droid version.
 //!
 //! So: prompts as Droid counts them; activity is every record's time; a command's run is
-//! its `Execute` call with its result's exit code, at the result's time; the title is the
+//! its `Execute` call with its result's exit code, at the result's time; the to-do list is
+//! the one Droid shows, at its call's time (an item without text left out); the title is the
 //! `session_start` title unless a placeholder, else the first prompt; the working
 //! directory is `lastCwd`, else `cwd`; models are those of the assistant messages in the
 //! window, else the settings file's. A sub-agent's session (`callingSessionId`) is
@@ -51,11 +60,11 @@
 //! prompt is a Task invocation (older versions) has no known parent and is left out.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
-use report_model::Agent;
+use report_model::{Agent, TODOS_MAX, Todo, TodoStatus};
 use serde::Deserialize;
 use serde::de::{DeserializeSeed as _, Deserializer};
 
@@ -140,6 +149,9 @@ struct Message<'a> {
 /// Droid's shell tool.
 const SHELL_TOOL: &str = "Execute";
 
+/// Droid's to-do tool.
+const TODO_TOOL: &str = "TodoWrite";
+
 /// How Droid ends a shell tool's result when the process exited.
 const EXIT_LINE: &str = "[Process exited with code ";
 
@@ -174,17 +186,43 @@ struct ToolBlock<'a> {
     input: Object<ToolInput<'a>>,
     #[serde(borrow)]
     tool_use_id: LStr<'a>,
+    is_error: LBool,
     /// A result's output: a string, or a list of text blocks.
     #[serde(borrow)]
     content: Option<&'a serde_json::value::RawValue>,
 }
 
-/// The shell tool's input.
+/// The shell tool's or the to-do tool's input.
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct ToolInput<'a> {
     #[serde(borrow)]
     command: LStr<'a>,
+    #[serde(borrow)]
+    todos: Option<&'a serde_json::value::RawValue>,
+}
+
+/// What a session's tool calls told so far: the shell calls waiting for their results,
+/// the to-do tool's calls and which calls' results succeeded or failed.
+#[derive(Default)]
+struct Tools {
+    shell: HashMap<String, String>,
+    todo_calls: Vec<(String, Timestamp, Vec<Todo>)>,
+    succeeded: HashSet<String>,
+    failed: HashSet<String>,
+}
+
+impl Tools {
+    /// The list Droid shows: the newest call whose result succeeded, else the newest one
+    /// whose result is not an error (`_m` in the bundle).
+    fn todos(mut self) -> Option<(Timestamp, Vec<Todo>)> {
+        let newest_ok = self.todo_calls.iter().rposition(|(id, ..)| self.succeeded.contains(id));
+        let newest_not_failed =
+            || self.todo_calls.iter().rposition(|(id, ..)| !self.failed.contains(id));
+        let at = newest_ok.or_else(newest_not_failed)?;
+        let (_, time, todos) = self.todo_calls.swap_remove(at);
+        Some((time, todos))
+    }
 }
 
 /// A text block of a result given as a list.
@@ -286,8 +324,7 @@ fn read_session(
     let mut draft = Draft::new(Agent::Droid, &stem);
     let mut seen = Seen::default();
     let mut cwd: Option<String> = None;
-    // The shell tool's calls waiting for their results, by call id.
-    let mut calls: HashMap<String, String> = HashMap::new();
+    let mut tools = Tools::default();
     jsonl::read_lines(ctx, counts, path, |bytes| {
         let record: Record = serde_json::from_slice(bytes)?;
         let time = record.timestamp.and_then(record_time);
@@ -314,7 +351,7 @@ fn read_session(
                 let Some(message) = record.message else { return Ok(()) };
                 note_message(&mut draft, &mut seen, &message, time, since);
                 if names_a_tool(bytes) {
-                    note_tools(&mut draft, &mut calls, bytes, time);
+                    note_tools(&mut draft, &mut tools, bytes, time);
                 }
             }
             Some(other) if !KNOWN_TYPES.contains(&other) => {
@@ -333,6 +370,9 @@ fn read_session(
     if seen.task_prompt && !seen.typed_prompt {
         // An older sub-agent's session, whose caller is not named.
         return None;
+    }
+    if let Some((time, todos)) = tools.todos() {
+        draft.note_todos(time, todos);
     }
     draft.cwd = cwd.map(PathBuf::from).filter(|cwd| cwd.is_absolute());
     if draft.models.is_empty() && !draft.activity.is_empty() {
@@ -393,27 +433,35 @@ fn names_a_tool(bytes: &[u8]) -> bool {
         || memchr::memmem::find(bytes, b"\"tool_result\"").is_some()
 }
 
-/// Notes the shell tool's calls of one message, and the runs whose results it carries.
-fn note_tools(
-    draft: &mut Draft,
-    calls: &mut HashMap<String, String>,
-    bytes: &[u8],
-    time: Option<Timestamp>,
-) {
+/// Notes the shell and to-do tools' calls of one message, and the results it carries.
+fn note_tools(draft: &mut Draft, tools: &mut Tools, bytes: &[u8], time: Option<Timestamp>) {
     let Ok(line) = serde_json::from_slice::<ToolLine>(bytes) else { return };
     let Some(message) = line.message.0 else { return };
     for block in &message.content.items {
         match block.kind.0.as_deref() {
-            Some("tool_use") if block.name.is(SHELL_TOOL) => {
-                let command = block.input.0.as_ref().and_then(|input| input.command.get());
-                if let (Some(id), Some(command)) = (block.id.get(), command) {
-                    calls.insert(id.to_owned(), command.to_owned());
+            Some("tool_use") => {
+                let (Some(id), Some(input)) = (block.id.get(), block.input.0.as_ref()) else {
+                    continue;
+                };
+                if block.name.is(SHELL_TOOL) {
+                    if let Some(command) = input.command.get() {
+                        tools.shell.insert(id.to_owned(), command.to_owned());
+                    }
+                } else if block.name.is(TODO_TOOL) {
+                    let todos = input.todos.map(droid_todos).unwrap_or_default();
+                    if let (Some(time), false) = (time, todos.is_empty()) {
+                        tools.todo_calls.push((id.to_owned(), time, todos));
+                    }
                 }
             }
             Some("tool_result") => {
-                let Some(command) = block.tool_use_id.get().and_then(|id| calls.remove(id)) else {
-                    continue;
-                };
+                let Some(id) = block.tool_use_id.get() else { continue };
+                if block.is_error.0 {
+                    tools.failed.insert(id.to_owned());
+                } else {
+                    tools.succeeded.insert(id.to_owned());
+                }
+                let Some(command) = tools.shell.remove(id) else { continue };
                 let exit = block.content.and_then(result_text).as_deref().and_then(exit_code);
                 if let (Some(time), Some(exit)) = (time, exit) {
                     draft.note_command(time, &command, exit);
@@ -422,6 +470,121 @@ fn note_tools(
             _ => {}
         }
     }
+}
+
+/// A `TodoWrite` call's `todos`, as Droid reads them (`cf`): a list of items or of lines,
+/// or a string of lines or holding a JSON list.
+fn droid_todos(raw: &serde_json::value::RawValue) -> Vec<Todo> {
+    let json = raw.get();
+    if json.starts_with('[') {
+        return todo_array(json).unwrap_or_default();
+    }
+    let Ok(text) = serde_json::from_str::<String>(json) else { return Vec::new() };
+    let text = text.trim();
+    if text.starts_with('[') {
+        if let Some(todos) = todo_array(text) {
+            return todos;
+        }
+    }
+    todo_lines(text)
+}
+
+/// A JSON list of to-do items: strings are lines ([`todo_lines`]), objects items with a
+/// `content` and a `status` Droid knows (`bm`); `None` when the text is not a JSON list.
+fn todo_array(json: &str) -> Option<Vec<Todo>> {
+    let items: Vec<serde_json::Value> = serde_json::from_str(json).ok()?;
+    if items.first().is_some_and(serde_json::Value::is_string) {
+        let lines: Vec<String> = items
+            .iter()
+            .map(|item| item.as_str().map_or_else(|| item.to_string(), str::to_owned))
+            .collect();
+        return Some(todo_lines(&lines.join("\n")));
+    }
+    let todos = items
+        .iter()
+        .filter_map(|item| {
+            let text = item.get("content")?.as_str()?;
+            let status = match item.get("status")?.as_str()? {
+                "pending" => TodoStatus::Pending,
+                "in_progress" => TodoStatus::InProgress,
+                "completed" => TodoStatus::Completed,
+                _ => return None,
+            };
+            todo(text, status)
+        })
+        .take(TODOS_MAX)
+        .collect();
+    Some(todos)
+}
+
+/// To-do items written as lines (`ti` in the bundle): `[completed]`, `[in_progress]`,
+/// `[pending]`, `[x]` and `[ ]` marks, each maybe after a number (`1.`, `2)`) or a bullet
+/// (`-`, `*`); any other line is a pending item, its number or bullet dropped. An item
+/// without text (Droid shows "(no description)") is left out.
+fn todo_lines(text: &str) -> Vec<Todo> {
+    text.split('\n')
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .filter_map(|line| {
+            let (text, status) = marked_line(line)
+                .unwrap_or_else(|| (plain_item(line).unwrap_or(line).trim(), TodoStatus::Pending));
+            todo(text, status)
+        })
+        .take(TODOS_MAX)
+        .collect()
+}
+
+/// A line's mark and text, with or without a number or bullet before the mark.
+fn marked_line(line: &str) -> Option<(&str, TodoStatus)> {
+    let after_marker = list_marker(line);
+    [after_marker, Some(line)].into_iter().flatten().find_map(|rest| {
+        let inner = rest.strip_prefix('[')?;
+        let (mark, text) = inner.split_once(']')?;
+        let status = match mark {
+            "completed" | "x" | "X" => TodoStatus::Completed,
+            "in_progress" => TodoStatus::InProgress,
+            "pending" => TodoStatus::Pending,
+            blank if blank.chars().all(char::is_whitespace) => TodoStatus::Pending,
+            _ => return None,
+        };
+        Some((text.trim(), status))
+    })
+}
+
+/// What follows a line's number (`1.`, `2)`, blanks after it optional) or bullet (`-`,
+/// `*`, a blank after it required).
+fn list_marker(line: &str) -> Option<&str> {
+    let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits > 0 {
+        let rest = line[digits..].strip_prefix(['.', ')'])?;
+        return Some(rest.trim_start());
+    }
+    let rest = line.strip_prefix(['-', '*'])?;
+    let trimmed = rest.trim_start();
+    (trimmed.len() < rest.len()).then_some(trimmed)
+}
+
+/// The text of a plain numbered or bulleted line (`1. text`, `- text`: a blank after the
+/// number or bullet, and some text).
+fn plain_item(line: &str) -> Option<&str> {
+    let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = if digits > 0 {
+        line[digits..].strip_prefix(['.', ')'])?
+    } else {
+        line.strip_prefix(['-', '*'])?
+    };
+    let text = rest.trim_start();
+    (text.len() < rest.len() && !text.is_empty()).then_some(text)
+}
+
+/// One item, its text's blanks collapsed and bounded; none without text.
+fn todo(text: &str, status: TodoStatus) -> Option<Todo> {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() {
+        return None;
+    }
+    let text = text.chars().take(super::RAW_TODO_MAX_CHARS).collect();
+    Some(Todo { text, status })
 }
 
 /// A result's output: the string, or a list's last text block.
@@ -528,6 +691,77 @@ mod tests {
         let blocks = r#"[{"type":"text","text":"out"},{"type":"text","text":"[Process exited with code 2]"}]"#;
         assert_eq!(result_text(&raw(blocks)).as_deref(), Some("[Process exited with code 2]"));
         assert_eq!(result_text(&raw("3")), None);
+    }
+
+    fn items(todos: &[Todo]) -> Vec<(&str, TodoStatus)> {
+        todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect()
+    }
+
+    fn raw(json: &str) -> Box<serde_json::value::RawValue> {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn to_do_lines_are_read_as_droid_reads_them() {
+        use TodoStatus::{Completed, InProgress, Pending};
+        let text = "1. [completed] Read the README\n2) [in_progress]   Add a test\n- [pending] Wire CI\n* [x] Tag it\n[X] Ship\n3.[ ] Write docs\n\n  - Plain bullet  \n4. Plain number\n-[x] not a mark\n[later] odd mark\n[completed]\n1.\n";
+        assert_eq!(
+            items(&todo_lines(text)),
+            [
+                ("Read the README", Completed),
+                ("Add a test", InProgress),
+                ("Wire CI", Pending),
+                ("Tag it", Completed),
+                ("Ship", Completed),
+                ("Write docs", Pending),
+                ("Plain bullet", Pending),
+                ("Plain number", Pending),
+                ("-[x] not a mark", Pending),
+                ("[later] odd mark", Pending),
+                // `[completed]` alone has no text ("(no description)" in Droid): left out;
+                // `1.` alone is a line of its own text.
+                ("1.", Pending),
+            ]
+        );
+    }
+
+    #[test]
+    fn todos_are_a_list_of_items_or_lines_or_a_string() {
+        use TodoStatus::{Completed, Pending};
+        let objects = r#"[{"id":"1","content":"Read","status":"completed","priority":"high"},{"content":"Skip","status":"cancelled"},{"content":"Test","status":"pending"},{"status":"pending"},"stray"]"#;
+        assert_eq!(items(&droid_todos(&raw(objects))), [("Read", Completed), ("Test", Pending)]);
+        let strings = r#"["[completed] Read", "Test"]"#;
+        assert_eq!(items(&droid_todos(&raw(strings))), [("Read", Completed), ("Test", Pending)]);
+        let lines = r#""1. [x] Read\n2. [ ] Test""#;
+        assert_eq!(items(&droid_todos(&raw(lines))), [("Read", Completed), ("Test", Pending)]);
+        let json_in_string = r#"" [{\"content\":\"Read\",\"status\":\"completed\"}]""#;
+        assert_eq!(items(&droid_todos(&raw(json_in_string))), [("Read", Completed)]);
+        // A string that starts like a list but is none is read as lines.
+        let not_json = r#""[x] Read\n[ ] Test""#;
+        assert_eq!(items(&droid_todos(&raw(not_json))), [("Read", Completed), ("Test", Pending)]);
+        assert!(droid_todos(&raw("3")).is_empty());
+        assert!(droid_todos(&raw(r#"{"todos":[]}"#)).is_empty());
+    }
+
+    #[test]
+    fn the_list_shown_is_the_newest_call_that_succeeded_else_the_newest_not_failed() {
+        let at = |second: i64| Timestamp::from_second(1_772_445_600 + second).unwrap();
+        let list = |text: &str| vec![Todo { text: text.to_owned(), status: TodoStatus::Pending }];
+        let mut tools = Tools::default();
+        for (id, second) in [("a", 0), ("b", 1), ("c", 2)] {
+            tools.todo_calls.push((id.to_owned(), at(second), list(id)));
+        }
+        tools.succeeded.insert("a".to_owned());
+        tools.failed.insert("c".to_owned());
+        // `b` has no result yet; `a` succeeded: the newest that succeeded wins.
+        assert_eq!(tools.todos(), Some((at(0), list("a"))));
+        let mut tools = Tools::default();
+        for (id, second) in [("a", 0), ("b", 1), ("c", 2)] {
+            tools.todo_calls.push((id.to_owned(), at(second), list(id)));
+        }
+        tools.failed.insert("c".to_owned());
+        assert_eq!(tools.todos(), Some((at(1), list("b"))));
+        assert_eq!(Tools::default().todos(), None);
     }
 
     #[test]

@@ -416,3 +416,65 @@ fn droid_the_recorded_sessions_and_failed_command_are_read() {
     let third = session(&output, Agent::Droid, "dd80d29c-1c44-4a9b-8143-d1dd792e08f0");
     assert_eq!(third.title, "Plan the next steps in a to-do list, then run check.sh");
 }
+
+/// A `TodoWrite` call and its result, as the bundle's `TodoWrite` takes them
+/// (`input.todos`: a string of lines or a list of items).
+fn todo_write(call: &str, at: &str, todos: &serde_json::Value, is_error: bool) -> [String; 2] {
+    let input = serde_json::json!({ "todos": todos });
+    let result = serde_json::json!({"type": "tool_result", "tool_use_id": call, "is_error": is_error, "content": "TODO List Updated"});
+    [
+        format!(
+            r#"{{"type":"message","id":"a-{call}","timestamp":"{at}","message":{{"role":"assistant","content":[{{"type":"text","text":"Planning."}},{{"type":"tool_use","id":"{call}","name":"TodoWrite","input":{input}}}]}}}}"#
+        ),
+        format!(
+            r#"{{"type":"message","id":"r-{call}","timestamp":"{at}","message":{{"role":"user","content":[{result}]}}}}"#
+        ),
+    ]
+}
+
+#[test]
+fn droid_the_to_do_list_is_the_newest_todo_write_that_succeeded() {
+    use report_model::TodoStatus::{Completed, InProgress, Pending};
+    let home = Home::new();
+    let mut lines = vec![
+        start(ID, "Plan the release"),
+        r#"{"type":"message","id":"p1","timestamp":"2026-03-02T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"Plan the release"}]}}"#.to_owned(),
+    ];
+    // A first list as lines, a second as items, a third whose call failed.
+    let first = serde_json::json!("1. [completed] Read the changelog\n2. [ ] Bump the version");
+    let second = serde_json::json!([
+        {"id": "1", "content": "Bump the version", "status": "completed", "priority": "high"},
+        {"id": "2", "content": "Tag   the release", "status": "in_progress", "priority": "medium"},
+        {"id": "3", "content": "Announce it", "status": "pending", "priority": "low"},
+    ]);
+    let third = serde_json::json!("[ ] Something the tool refused");
+    lines.extend(todo_write("t1", "2026-03-02T10:01:00.000Z", &first, false));
+    lines.extend(todo_write("t2", "2026-03-02T10:02:00.000Z", &second, false));
+    lines.extend(todo_write("t3", "2026-03-02T10:03:00.000Z", &third, true));
+    write(&home, &format!("{PROJECT}/{ID}.jsonl"), &lines.join("\n"));
+    let output = home.read(Agent::Droid, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let found = session(&output, Agent::Droid, ID);
+    assert_eq!(
+        crate::support::todo_items(found),
+        [
+            ("Bump the version", Completed),
+            ("Tag the release", InProgress),
+            ("Announce it", Pending)
+        ]
+    );
+}
+
+#[test]
+fn droid_a_todo_write_without_a_result_yet_is_the_list_when_none_succeeded() {
+    use report_model::TodoStatus::Pending;
+    let home = Home::new();
+    let mut lines = vec![start(ID, "Plan")];
+    let [call, _] =
+        todo_write("t1", "2026-03-02T10:01:00.000Z", &serde_json::json!("- Write the spec"), false);
+    lines.push(call);
+    write(&home, &format!("{PROJECT}/{ID}.jsonl"), &lines.join("\n"));
+    let output = home.read(Agent::Droid, ts(SINCE));
+    let found = session(&output, Agent::Droid, ID);
+    assert_eq!(crate::support::todo_items(found), [("Write the spec", Pending)]);
+}

@@ -30,6 +30,14 @@
 //!   session after the prompt cut short with `...` (`user_named: false`): such a name is
 //!   no title, and the prompt itself is used. `workspace.yaml` also gives the working
 //!   directory and branch when the events name none.
+//! - Failed commands: a `tool.execution_start` of a shell tool (`bash`, `powershell`,
+//!   `local_shell`: the tools its schema gives `shellToolInfo` for) names the command
+//!   (`data.arguments.command`) by `data.toolCallId`; the `tool.execution_complete` of
+//!   that call gives its status in `data.shellExecution.exitCode` (marked experimental in
+//!   the schema; absent, no status is read). Only the main agent's calls count (no
+//!   `agentId`, no `data.parentToolCallId`), and not a command the person ran themselves
+//!   (`data.isUserRequested`). Seen in the 1.0.102 recording: `sh check.sh`, exit code 3,
+//!   with `success: true` (the tool worked; the command failed).
 //! - Folders without `events.jsonl` (the CLI creates some, e.g. on `--resume`) are
 //!   skipped silently. A session's folder is not touched when its events are appended,
 //!   so each `events.jsonl` costs one `stat`, and only fresh ones are opened.
@@ -39,6 +47,7 @@
 //!   typed). 1.0.102 neither writes nor reads that folder; it names no working
 //!   directory, model or version.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use report_model::Agent;
@@ -46,7 +55,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LStr, OStr, Text};
+use super::lenient::{LBool, LNum, LStr, OStr, Object, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home};
 use crate::{Env, SourceStatus, fsread};
 
@@ -117,6 +126,48 @@ struct AssistantMessage<'a> {
     model: LStr<'a>,
     #[serde(borrow)]
     parent_tool_call_id: LStr<'a>,
+}
+
+/// The shell tools (those the schema gives `shellToolInfo` for).
+const SHELL_TOOLS: &[&str] = &["bash", "powershell", "local_shell"];
+
+/// The `data` of a `tool.execution_start`.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct ToolStart<'a> {
+    #[serde(borrow)]
+    tool_call_id: LStr<'a>,
+    #[serde(borrow)]
+    tool_name: LStr<'a>,
+    #[serde(borrow)]
+    arguments: Object<ShellArguments<'a>>,
+    #[serde(borrow)]
+    parent_tool_call_id: LStr<'a>,
+}
+
+/// A shell tool's arguments.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ShellArguments<'a> {
+    #[serde(borrow)]
+    command: LStr<'a>,
+}
+
+/// The `data` of a `tool.execution_complete`.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct ToolComplete<'a> {
+    #[serde(borrow)]
+    tool_call_id: LStr<'a>,
+    is_user_requested: LBool,
+    shell_execution: Object<ShellExecution>,
+}
+
+/// `data.shellExecution` of a shell tool's completion.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct ShellExecution {
+    exit_code: LNum,
 }
 
 /// A legacy `history-session-state/*.json` session (read from a stream: owned strings).
@@ -238,6 +289,8 @@ fn read_events(
     let mut session = Draft::new(Agent::Copilot, default_id);
     let mut session_id: Option<String> = None;
     let mut cwd: Option<String> = None;
+    // The main agent's shell calls waiting for their completion, by call id.
+    let mut shell_calls: HashMap<String, String> = HashMap::new();
     jsonl::read_lines(ctx, counts, path, |bytes| {
         let event: Event = serde_json::from_slice(bytes)?;
         let time = event.timestamp.timestamp();
@@ -266,6 +319,10 @@ fn read_events(
                 if let (true, true, Some(model)) = (main, in_window, message.model.get()) {
                     session.note_model(model);
                 }
+            }
+            "tool.execution_start" => note_tool_start(&mut shell_calls, event.agent_id.get(), raw)?,
+            "tool.execution_complete" => {
+                note_tool_complete(&mut session, &mut shell_calls, raw, time)?;
             }
             "session.start"
             | "session.resume"
@@ -314,6 +371,42 @@ fn read_events(
     }
     session.cwd = cwd.map(PathBuf::from);
     session
+}
+
+/// Notes the command of a main-agent shell tool's call, by its call id.
+fn note_tool_start(
+    shell_calls: &mut HashMap<String, String>,
+    agent_id: Option<&str>,
+    raw: &str,
+) -> serde_json::Result<()> {
+    let start: ToolStart = serde_json::from_str(raw)?;
+    let main = agent_id.is_none() && start.parent_tool_call_id.get().is_none();
+    let shell = start.tool_name.get().is_some_and(|name| SHELL_TOOLS.contains(&name));
+    let command = start.arguments.0.as_ref().and_then(|args| args.command.get());
+    if let (true, true, Some(id), Some(command)) = (main, shell, start.tool_call_id.get(), command)
+    {
+        shell_calls.insert(id.to_owned(), command.to_owned());
+    }
+    Ok(())
+}
+
+/// Notes the run of a shell call noted at its start, with its exit code, unless the
+/// person asked for it.
+fn note_tool_complete(
+    session: &mut Draft,
+    shell_calls: &mut HashMap<String, String>,
+    raw: &str,
+    time: Option<jiff::Timestamp>,
+) -> serde_json::Result<()> {
+    let complete: ToolComplete = serde_json::from_str(raw)?;
+    let command = complete.tool_call_id.get().and_then(|id| shell_calls.remove(id));
+    let exit = complete.shell_execution.0.and_then(|shell| shell.exit_code.as_i64());
+    if let (Some(command), Some(exit), Some(time), false) =
+        (command, exit, time, complete.is_user_requested.0)
+    {
+        session.note_command(time, &command, exit);
+    }
+    Ok(())
 }
 
 /// Sets the title from `workspace.yaml`, and the working directory and branch where the

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 
 use report_model::{Agent, WarningCode};
 
-use crate::support::{Home, session, set_mtime, status, times, ts};
+use crate::support::{
+    Home, failed_runs, recorded_failure, scripted, session, set_mtime, status, times, ts,
+};
 
 const ID: &str = "381474ec-066a-4e9b-8a13-14b602e419dd";
 
@@ -300,4 +302,60 @@ fn copilot_reads_the_recorded_fixture_as_expected() {
     let status = status(&output, Agent::Copilot);
     assert_eq!(status.versions, [expected["version"].as_str().expect("version")]);
     assert_eq!(status.unknown, Vec::<String>::new());
+    // The third session ran `sh check.sh` through `bash` (Copilot offers no to-do tool
+    // with `-p`): exit code 3, the session's last command.
+    assert_eq!(scripted(&output), [(Vec::new(), recorded_failure())]);
+}
+
+/// A shell tool's start and completion, as 1.0.102 writes them.
+fn shell_run(call: &str, at: &str, tool: &str, command: &str, completion: &str) -> String {
+    let args = serde_json::json!({ "command": command, "description": "Run it" });
+    line(
+        "tool.execution_start",
+        at,
+        &format!(
+            r#"{{"toolCallId":"{call}","toolName":"{tool}","arguments":{args},"turnId":"0"}}"#
+        ),
+    ) + &line("tool.execution_complete", at, &format!(r#"{{"toolCallId":"{call}",{completion}}}"#))
+}
+
+#[test]
+fn copilot_shell_runs_are_read_with_their_exit_codes() {
+    let home = Home::new();
+    let exit = |code: i64| {
+        format!(
+            r#""success":true,"shellExecution":{{"exitCode":{code}}},"result":{{"content":"<shellId: 0 completed with exit code {code}>"}}"#
+        )
+    };
+    let mut text = events();
+    text += &shell_run("c1", "2026-06-18T09:02:00.000Z", "bash", "cargo   test", &exit(101));
+    text += &shell_run("c2", "2026-06-18T09:03:00.000Z", "bash", "cargo test", &exit(0));
+    text += &shell_run("c3", "2026-06-18T09:04:00.000Z", "powershell", "npm run lint", &exit(2));
+    // No exit code (a detached run): no status. The person's own command: not the agent's.
+    text += &shell_run("c4", "2026-06-18T09:05:00.000Z", "bash", "make watch", r#""success":true"#);
+    text += &shell_run(
+        "c5",
+        "2026-06-18T09:06:00.000Z",
+        "bash",
+        "make deploy",
+        &format!(r#""isUserRequested":true,{}"#, exit(1)),
+    );
+    // Another tool, and a sub-agent's shell run.
+    text += &shell_run("c6", "2026-06-18T09:07:00.000Z", "view", "make view", &exit(1));
+    text += &line(
+        "tool.execution_start",
+        "2026-06-18T09:08:00.000Z",
+        r#"{"toolCallId":"c7","toolName":"bash","arguments":{"command":"make sub"},"parentToolCallId":"t1"}"#,
+    );
+    text += &line(
+        "tool.execution_complete",
+        "2026-06-18T09:08:00.000Z",
+        &format!(r#"{{"toolCallId":"c7",{}}}"#, exit(1)),
+    );
+    let path = home.write(&format!(".copilot/session-state/{ID}/events.jsonl"), &text);
+    set_mtime(&path, ts("2026-06-18T12:00:00Z"));
+    let output = home.read(Agent::Copilot, ts("2026-06-18T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let found = session(&output, Agent::Copilot, ID);
+    assert_eq!(failed_runs(found), [("npm run lint", vec![(2, ts("2026-06-18T09:04:00Z"))])]);
 }

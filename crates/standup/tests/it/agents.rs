@@ -124,7 +124,8 @@ fn every_recorded_agent_is_in_every_report() {
     }
     assert!(missing.is_empty(), "sessions not in the report: {missing:#?}");
 
-    let names = ["Claude Code", "Codex", "Gemini", "Copilot", "opencode", "pi", "Qwen Code"];
+    // Copilot's recording was made again on the Sunday (below).
+    let names = ["Claude Code", "Codex", "Gemini", "opencode", "pi", "Qwen Code"];
     for (command, lang) in [("daily", "en"), ("standup", "en"), ("week", "en"), ("daily", "ja")] {
         let run = home.run(NOW, TOKYO, &[command, "--no-llm", "--lang", lang]);
         assert_eq!(run.code, 0, "{command}: {}", run.snapshot());
@@ -165,8 +166,9 @@ fn every_recorded_agent_is_in_every_report() {
 fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
     let home = home_with_every_agent();
     // Cline's, Kilo Code's, Continue's, Goose's, Kimi Code's, Mistral Vibe's, OpenHands'
-    // (its zone-less times, 01:34 with `TZ=UTC`, read as Tokyo's), Hermes Agent's and
-    // Droid's, recorded on another day: in that day's reports and Monday's standup.
+    // (its zone-less times, 01:34 with `TZ=UTC`, read as Tokyo's), Hermes Agent's,
+    // Droid's and Copilot's (recorded again, with the scripted third session), recorded
+    // on another day: in that day's reports and Monday's standup.
     for (args, lang) in [
         (&["daily", "--date", "2026-12-06"][..], "en"),
         (&["daily", "--date", "2026-12-06"][..], "ja"),
@@ -187,21 +189,24 @@ fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
             "OpenHands",
             "Hermes Agent",
             "Droid",
+            "Copilot",
         ] {
             let line = format!("AI: {name} `");
             assert!(run.stdout.contains(&line), "{args:?} {lang} {name}\n{}", run.stdout);
         }
     }
     let run = home.run(LATER, TOKYO, &["daily", "--date", "2026-12-06", "--no-llm"]);
-    // All nine ended on it; one blocker for the one command, citing the latest session
-    // (Droid's, recorded last, at 12:37 Tokyo time; OpenHands', recorded before it, is
-    // placed at 01:34). Droid wrote no to-do list (`droid exec` offers no to-do tool):
-    // the next steps are still Hermes Agent's.
+    // All ten ended on it; one blocker for the one command, citing the latest session
+    // (Copilot's, recorded last, at 13:36 Tokyo time; OpenHands', recorded before it, is
+    // placed at 01:34). Neither Droid nor Copilot wrote a to-do list (neither offers a
+    // to-do tool when run with a prompt): the next steps are still Hermes Agent's.
     let blockers: Vec<&str> =
         run.stdout.lines().filter(|line| line.starts_with("- Blocked?: ")).collect();
     assert_eq!(
         blockers,
-        ["- Blocked?: `sh check.sh` failed at 12:37 (Droid session), and the session ended there"],
+        [
+            "- Blocked?: `sh check.sh` failed at 13:36 (Copilot session), and the session ended there"
+        ],
         "{}",
         run.stdout
     );
@@ -236,7 +241,7 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         "gemini: found",
         "copilot: found",
         "opencode: found · 1 database · 3 sessions today",
-        "copilot: found · 2 files · 2 sessions today",
+        "copilot: found · 3 files · 3 sessions today",
         "pi: found",
         "qwen: found",
         "cursor: not found",

@@ -610,7 +610,7 @@ pub(crate) fn invocation(
             vars(&[("STANDIN_API_KEY", TEST_KEY)]),
         ),
         "qwen" => (
-            owned(&["-p", prompt]),
+            owned(&["--approval-mode", "yolo", "-p", prompt]),
             vars(&[
                 ("OPENAI_BASE_URL", &v1),
                 ("OPENAI_API_KEY", TEST_KEY),

@@ -36,10 +36,16 @@
 //!   it beside the chats, so it is read only for sessions that have no chat file; its
 //!   entries starting with `/` are commands, not prompts. Its folder is named by a hash
 //!   of the cwd, so those sessions have no known working directory.
+//! - Failed commands: an `assistant` record's `functionCall` part named
+//!   `run_shell_command` (`id`, `args.command`), and the `tool_result` record whose
+//!   `toolCallResult.callId` is that id: its `resultDisplay` of type `shell_result` has
+//!   the `exitCode` (`null` when the process gave none: no status). Seen in the 0.24.4
+//!   recording (`--approval-mode yolo`: without it `-p` offers no shell tool): `sh
+//!   check.sh`, `exitCode` 3, `outcome: "failed"`.
 //! - Not read: a `runtimeOutputDir` set in Qwen Code's settings, which moves this
 //!   output elsewhere.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use report_model::{Agent, plural};
@@ -47,7 +53,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LStr, OStr, Text};
+use super::lenient::{LNum, LStr, OStr, Object, Objects, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
 use crate::{Env, SourceStatus};
 
@@ -79,6 +85,67 @@ struct Record<'a> {
     /// Decoded only for a prompt or a title.
     #[serde(borrow)]
     system_payload: Option<&'a RawValue>,
+    /// Decoded only for a shell command's result.
+    #[serde(borrow)]
+    tool_call_result: Option<&'a RawValue>,
+}
+
+/// The shell tool.
+const SHELL_TOOL: &str = "run_shell_command";
+
+/// An assistant message's parts, read for their function calls.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Calls<'a> {
+    #[serde(borrow)]
+    parts: Objects<CallPart<'a>>,
+}
+
+/// A part holding a function call.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct CallPart<'a> {
+    #[serde(borrow)]
+    function_call: Object<FunctionCall<'a>>,
+}
+
+/// A function call: its id, tool and the shell tool's command.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct FunctionCall<'a> {
+    #[serde(borrow)]
+    id: LStr<'a>,
+    #[serde(borrow)]
+    name: LStr<'a>,
+    #[serde(borrow)]
+    args: Object<ShellArgs<'a>>,
+}
+
+/// The shell tool's arguments.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ShellArgs<'a> {
+    #[serde(borrow)]
+    command: LStr<'a>,
+}
+
+/// A `tool_result` record's `toolCallResult`.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct CallResult<'a> {
+    #[serde(borrow)]
+    call_id: LStr<'a>,
+    #[serde(borrow)]
+    result_display: Object<ShellResult<'a>>,
+}
+
+/// A shell command's `resultDisplay`.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct ShellResult<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    exit_code: LNum,
 }
 
 /// Gemini-style content: `{role, parts: [{text}, …]}`.
@@ -258,6 +325,8 @@ fn read_chat(
     let since = ctx.since;
     let mut session = Draft::new(Agent::Qwen, stem);
     let mut session_id: Option<String> = None;
+    // The shell tool's calls waiting for their results, by call id.
+    let mut shell_calls: HashMap<String, String> = HashMap::new();
     jsonl::read_lines(ctx, counts, path, |bytes| {
         let record: Record = serde_json::from_slice(bytes)?;
         let time = record.timestamp.timestamp();
@@ -304,6 +373,14 @@ fn read_chat(
                 if let (true, Some(model)) = (in_window, record.model.get()) {
                     session.note_model(model);
                 }
+                note_shell_calls(&mut shell_calls, record.message)?;
+            }
+            ("tool_result", _) => {
+                if let (Some(time), Some((command, exit))) =
+                    (time, shell_result(&mut shell_calls, record.tool_call_result)?)
+                {
+                    session.note_command(time, &command, exit);
+                }
             }
             ("system", Some("custom_title")) => {
                 let payload: Payload = parse_raw(record.system_payload)?;
@@ -322,6 +399,45 @@ fn read_chat(
         session.session_id = id;
     }
     session
+}
+
+/// Notes the shell tool's calls of an assistant message (read only when it has one).
+fn note_shell_calls(
+    shell_calls: &mut HashMap<String, String>,
+    message: Option<&RawValue>,
+) -> Result<(), serde_json::Error> {
+    if !message.is_some_and(|raw| raw.get().contains("\"functionCall\"")) {
+        return Ok(());
+    }
+    let calls: Calls = parse_raw(message)?;
+    for call in calls.parts.items.iter().filter_map(|part| part.function_call.0.as_ref()) {
+        let command = call.args.0.as_ref().and_then(|args| args.command.get());
+        if let (true, Some(id), Some(command)) = (call.name.is(SHELL_TOOL), call.id.get(), command)
+        {
+            shell_calls.insert(id.to_owned(), command.to_owned());
+        }
+    }
+    Ok(())
+}
+
+/// The command and exit code of a shell call's result, if the record holds one.
+fn shell_result(
+    shell_calls: &mut HashMap<String, String>,
+    result: Option<&RawValue>,
+) -> Result<Option<(String, i64)>, serde_json::Error> {
+    if result.is_none() || shell_calls.is_empty() {
+        return Ok(None);
+    }
+    let result: CallResult = parse_raw(result)?;
+    let Some(command) = result.call_id.get().and_then(|id| shell_calls.remove(id)) else {
+        return Ok(None);
+    };
+    let exit = result
+        .result_display
+        .0
+        .filter(|display| display.kind.is("shell_result"))
+        .and_then(|display| display.exit_code.as_i64());
+    Ok(exit.map(|exit| (command, exit)))
 }
 
 /// Decodes a raw JSON value, or the default when there is none.

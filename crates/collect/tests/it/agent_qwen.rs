@@ -7,7 +7,9 @@ use std::path::PathBuf;
 
 use report_model::{Agent, WarningCode};
 
-use crate::support::{Home, session, set_mtime, status, times, ts};
+use crate::support::{
+    Home, failed_runs, recorded_failure, scripted, session, set_mtime, status, times, ts,
+};
 
 const ID: &str = "6f1c2e7a-2b4d-4c1e-9a8b-0d1e2f3a4b5c";
 const CHATS: &str = ".qwen/projects/-work-app/chats";
@@ -179,4 +181,65 @@ fn qwen_missing_is_silent() {
     let output = home.read(Agent::Qwen, ts("2026-05-02T00:00:00Z"));
     assert!(output.warnings.is_empty() && output.events.is_empty());
     assert!(!status(&output, Agent::Qwen).found);
+}
+
+/// A `run_shell_command` call and its result record, as 0.24.4 writes them.
+fn shell_run(id: &str, at: &str, command: &str, exit: &str) -> String {
+    let args = serde_json::json!({"command": command, "description": "Run it"});
+    record(
+        &format!("a-{id}"),
+        at,
+        "assistant",
+        &format!(
+            r#","model":"qwen3-coder-plus","message":{{"role":"model","parts":[{{"functionCall":{{"id":"{id}","name":"run_shell_command","args":{args}}}}}]}}"#
+        ),
+    ) + &record(
+        &format!("r-{id}"),
+        at,
+        "tool_result",
+        &format!(
+            r#","message":{{"role":"user","parts":[{{"functionResponse":{{"id":"{id}","name":"run_shell_command","response":{{"output":"x"}}}}}}]}},"toolCallResult":{{"callId":"{id}","status":"error","resultDisplay":{{"type":"shell_result","version":1,"exitCode":{exit},"outcome":"failed"}}}}"#
+        ),
+    )
+}
+
+#[test]
+fn qwen_shell_runs_are_read_with_their_exit_codes() {
+    let home = Home::new();
+    let mut text = records();
+    text += &shell_run("c1", "2026-05-02T10:02:00.000Z", "npm   test", "1");
+    text += &shell_run("c2", "2026-05-02T10:03:00.000Z", "npm test", "0");
+    text += &shell_run("c3", "2026-05-02T10:04:00.000Z", "cargo build", "101");
+    // No exit code (killed by a signal): no status.
+    text += &shell_run("c4", "2026-05-02T10:05:00.000Z", "sleep 99", "null");
+    // Another tool's result, and a result that answers no call.
+    text += &record(
+        "r5",
+        "2026-05-02T10:06:00.000Z",
+        "tool_result",
+        r#","toolCallResult":{"callId":"a1","resultDisplay":"read 1 file"}"#,
+    );
+    text += &record(
+        "r6",
+        "2026-05-02T10:06:00.000Z",
+        "tool_result",
+        r#","toolCallResult":{"callId":"nobody","resultDisplay":{"type":"shell_result","exitCode":2}}"#,
+    );
+    home.write(&format!("{CHATS}/{ID}.jsonl"), text);
+    let output = home.read(Agent::Qwen, ts("2026-05-02T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let found = session(&output, Agent::Qwen, ID);
+    assert_eq!(failed_runs(found), [("cargo build", vec![(101, ts("2026-05-02T10:04:00Z"))])]);
+}
+
+#[test]
+fn qwen_the_recorded_failed_command_is_read() {
+    let home = Home::new();
+    let since = ts("2026-12-06T00:00:00Z");
+    home.copy_fixture("agents/qwen/0.24.4/home", "", ts("2026-12-06T04:50:37Z"));
+    let output = home.read(Agent::Qwen, since);
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(output.events.len(), 3);
+    // `-p` offers no to-do tool: the third session ran the failing command only.
+    assert_eq!(scripted(&output), [(Vec::new(), recorded_failure())]);
 }

@@ -303,6 +303,7 @@ pub(crate) fn expected_model(spec: &Spec) -> String {
         "aider" | "openhands" => format!("openai/{MODEL}"),
         // gptme's provider for an OpenAI-compatible server of one's own.
         "gptme" => format!("local/{MODEL}"),
+        "gemini" => GEMINI_MODEL.to_owned(),
         _ => MODEL.to_owned(),
     }
 }
@@ -418,6 +419,11 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
         _ => Ok(()),
     }
 }
+
+/// The model Gemini CLI is run with: a Gemini 2 name, as it offers `write_todos` to
+/// Gemini 2 models only (`useWriteTodos` needs `isGemini2Model` and no preview model in
+/// 0.61.0's bundle); the stand-in answers whatever model is asked for.
+const GEMINI_MODEL: &str = "gemini-2.5-flash";
 
 /// How Droid names the first custom model of the display name [`MODEL`]
 /// (`custom:${displayName with blanks as dashes}-${index}` in its bundle).
@@ -580,7 +586,7 @@ pub(crate) fn invocation(
             vars(&[("STANDIN_API_KEY", TEST_KEY)]),
         ),
         "gemini" => (
-            owned(&["-m", MODEL, "--approval-mode", "yolo", "-p", prompt]),
+            owned(&["-m", GEMINI_MODEL, "--approval-mode", "yolo", "-p", prompt]),
             vars(&[
                 ("GEMINI_API_KEY", TEST_KEY),
                 ("GOOGLE_GEMINI_BASE_URL", base),

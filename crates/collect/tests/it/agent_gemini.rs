@@ -8,7 +8,9 @@ use std::path::Path;
 use report_model::Agent;
 
 use crate::fifo::Fifo;
-use crate::support::{Home, en, recorded_failure, scripted, session, set_mtime, status, times, ts};
+use crate::support::{
+    Home, en, recorded_failure, recorded_todos, scripted, session, set_mtime, status, times, ts,
+};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const ID: &str = "5e551011-0000-4000-8000-000000000001";
@@ -606,29 +608,22 @@ fn a_rewound_list_is_gone_and_a_cleared_list_is_empty() {
     assert_eq!(found.todos_time, Some(ts("2026-03-02T12:00:09Z")));
 }
 
+/// The third recorded session (0.61.0, `--approval-mode yolo`, the model named
+/// `gemini-2.5-flash`: Gemini CLI offers `write_todos` to Gemini 2 models only) wrote the
+/// stand-in's list with `write_todos`, then ran `sh check.sh` through
+/// `run_shell_command`, which exited with 3 (`Exit Code: 3` in the tool's output). The
+/// first two sessions, asked for no plan, hold no list.
 #[test]
-fn recorded_chats_hold_no_list() {
-    // Recorded with prompts that asked for no plan: no `write_todos` call, no list.
-    let home = Home::new();
-    let since = ts("2026-01-01T00:00:00Z");
-    home.copy_fixture("agents/gemini/0.61.0/home", "", since);
-    let output = home.read(Agent::Gemini, since);
-    assert!(!output.events.is_empty());
-    assert!(output.events.iter().all(|event| event.todos.is_empty() && event.todos_time.is_none()));
-}
-
-/// The third recorded session (0.61.0, `--approval-mode yolo`) ran `sh check.sh` through
-/// `run_shell_command`, which exited with 3 (`Exit Code: 3` in the tool's output). No
-/// to-do list: Gemini CLI offers `write_todos` only to Gemini 2 models, and the
-/// stand-in's model is not one.
-#[test]
-fn the_recorded_failed_command_is_read() {
+fn the_recorded_list_and_failed_command_are_read() {
     let home = Home::new();
     let since = ts("2026-01-01T00:00:00Z");
     home.copy_fixture("agents/gemini/0.61.0/home", "", since);
     let output = home.read(Agent::Gemini, since);
     assert_eq!(output.events.len(), 3);
-    assert_eq!(scripted(&output), vec![(Vec::new(), recorded_failure())]);
+    assert_eq!(scripted(&output), vec![(recorded_todos(), recorded_failure())]);
+    let without: Vec<_> = output.events.iter().filter(|event| event.todos.is_empty()).collect();
+    assert_eq!(without.len(), 2);
+    assert!(without.iter().all(|event| event.todos_time.is_none()));
 }
 
 /// A `run_shell_command` call as `recordToolCalls` writes it (the fields the reader

@@ -124,8 +124,9 @@ fn every_recorded_agent_is_in_every_report() {
     }
     assert!(missing.is_empty(), "sessions not in the report: {missing:#?}");
 
-    // Copilot's and Qwen Code's recordings were made again on the Sunday (below).
-    let names = ["Claude Code", "Codex", "Gemini", "opencode", "pi"];
+    // Gemini's, Copilot's and Qwen Code's recordings were made again on the Sunday
+    // (below).
+    let names = ["Claude Code", "Codex", "opencode", "pi"];
     for (command, lang) in [("daily", "en"), ("standup", "en"), ("week", "en"), ("daily", "ja")] {
         let run = home.run(NOW, TOKYO, &[command, "--no-llm", "--lang", lang]);
         assert_eq!(run.code, 0, "{command}: {}", run.snapshot());
@@ -167,9 +168,9 @@ fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
     let home = home_with_every_agent();
     // Cline's, Kilo Code's, Continue's, Goose's, Kimi Code's, Mistral Vibe's, OpenHands'
     // (its zone-less times, 01:34 with `TZ=UTC`, read as Tokyo's), Hermes Agent's,
-    // Droid's, Copilot's and Qwen Code's (the last two recorded again, with the scripted
-    // third session), recorded on another day: in that day's reports and Monday's
-    // standup.
+    // Droid's, Copilot's, Qwen Code's and Gemini's (the last three recorded again, with
+    // the scripted third session), recorded on another day: in that day's reports and
+    // Monday's standup.
     for (args, lang) in [
         (&["daily", "--date", "2026-12-06"][..], "en"),
         (&["daily", "--date", "2026-12-06"][..], "ja"),
@@ -192,29 +193,28 @@ fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
             "Droid",
             "Copilot",
             "Qwen Code",
+            "Gemini",
         ] {
             let line = format!("AI: {name} `");
             assert!(run.stdout.contains(&line), "{args:?} {lang} {name}\n{}", run.stdout);
         }
     }
     let run = home.run(LATER, TOKYO, &["daily", "--date", "2026-12-06", "--no-llm"]);
-    // All eleven ended on it; one blocker for the one command, citing the latest session
-    // (Qwen Code's, recorded last, at 13:50 Tokyo time; OpenHands', recorded before it,
-    // is placed at 01:34). Droid, Copilot and Qwen Code wrote no to-do list (none offers a
-    // to-do tool when run with a prompt): the next steps are still Hermes Agent's.
+    // All twelve ended on it; one blocker for the one command, citing the latest session
+    // (Gemini's, recorded last, at 14:01 Tokyo time; OpenHands', recorded before it, is
+    // placed at 01:34). Gemini's session wrote the list too, and it is the newest: the
+    // next steps cite it (Droid, Copilot and Qwen Code wrote none).
     let blockers: Vec<&str> =
         run.stdout.lines().filter(|line| line.starts_with("- Blocked?: ")).collect();
     assert_eq!(
         blockers,
-        [
-            "- Blocked?: `sh check.sh` failed at 13:50 (Qwen Code session), and the session ended there"
-        ],
+        ["- Blocked?: `sh check.sh` failed at 14:01 (Gemini session), and the session ended there"],
         "{}",
         run.stdout
     );
     assert!(
         run.stdout.contains(
-            "- Next: Add a test for hello.sh · Wire check.sh into CI (Hermes Agent `014112_9dacfd`)"
+            "- Next: Add a test for hello.sh · Wire check.sh into CI (Gemini `599af097`)"
         ),
         "{}",
         run.stdout

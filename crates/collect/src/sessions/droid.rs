@@ -510,7 +510,7 @@ fn todo_array(json: &str) -> Option<Vec<Todo>> {
                 "completed" => TodoStatus::Completed,
                 _ => return None,
             };
-            todo(text, status)
+            super::todo_item(text, status)
         })
         .take(TODOS_MAX)
         .collect();
@@ -528,7 +528,7 @@ fn todo_lines(text: &str) -> Vec<Todo> {
         .filter_map(|line| {
             let (text, status) = marked_line(line)
                 .unwrap_or_else(|| (plain_item(line).unwrap_or(line).trim(), TodoStatus::Pending));
-            todo(text, status)
+            super::todo_item(text, status)
         })
         .take(TODOS_MAX)
         .collect()
@@ -575,16 +575,6 @@ fn plain_item(line: &str) -> Option<&str> {
     };
     let text = rest.trim_start();
     (text.len() < rest.len() && !text.is_empty()).then_some(text)
-}
-
-/// One item, its text's blanks collapsed and bounded; none without text.
-fn todo(text: &str, status: TodoStatus) -> Option<Todo> {
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if text.is_empty() {
-        return None;
-    }
-    let text = text.chars().take(super::RAW_TODO_MAX_CHARS).collect();
-    Some(Todo { text, status })
 }
 
 /// A result's output: the string, or a list's last text block.

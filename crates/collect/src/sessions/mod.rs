@@ -800,18 +800,24 @@ fn todo_list(items: &serde_json::value::RawValue) -> Option<Vec<Todo>> {
         else {
             continue;
         };
-        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        if text.is_empty() {
-            continue;
-        }
-        let text = if text.chars().count() > RAW_TODO_MAX_CHARS {
-            text.chars().take(RAW_TODO_MAX_CHARS).collect()
-        } else {
-            text
-        };
-        todos.push(Todo { text, status });
+        todos.extend(todo_item(text, status));
     }
     Some(todos)
+}
+
+/// One to-do item, its text's whitespace collapsed and its length bounded by
+/// [`RAW_TODO_MAX_CHARS`]; none when it has no text.
+fn todo_item(text: &str, status: TodoStatus) -> Option<Todo> {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() {
+        return None;
+    }
+    let text = if text.chars().count() > RAW_TODO_MAX_CHARS {
+        text.chars().take(RAW_TODO_MAX_CHARS).collect()
+    } else {
+        text
+    };
+    Some(Todo { text, status })
 }
 
 /// Titles longer than this are shortened at a word boundary, `…` included.

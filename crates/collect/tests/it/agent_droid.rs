@@ -293,21 +293,31 @@ fn droid_a_message_the_person_sees_is_a_prompt_one_only_the_model_sees_is_not() 
     assert_eq!(session(&output, Agent::Droid, ID).prompts, times(&["2026-03-02T10:00:00Z"]));
 }
 
-/// A shell call (`Execute`) and its result, as Droid 0.225.2 writes them (the recording's
-/// lines): the call in an assistant message, the output in the next user message, ending
-/// with the exit line Droid appends.
-fn execute(call: &str, at: &str, command: &str, output: &str, is_error: bool) -> [String; 2] {
-    let input =
-        serde_json::json!({"command": command, "riskLevel": "low", "summary": "Run it now"});
+/// A tool call and its result, as Droid 0.225.2 writes them (the recording's lines): the
+/// call in an assistant message (after a text part), the result in the next user message.
+fn tool_exchange(
+    call: &str,
+    at: &str,
+    (name, input): (&str, serde_json::Value),
+    is_error: bool,
+    output: &str,
+) -> [String; 2] {
     let result = serde_json::json!({"type": "tool_result", "tool_use_id": call, "is_error": is_error, "content": output});
     [
         format!(
-            r#"{{"type":"message","id":"a-{call}","timestamp":"{at}","message":{{"role":"assistant","content":[{{"type":"tool_use","id":"{call}","name":"Execute","input":{input}}}],"modelId":"custom:Local-Qwen-0"}}}}"#
+            r#"{{"type":"message","id":"a-{call}","timestamp":"{at}","message":{{"role":"assistant","content":[{{"type":"text","text":"On it."}},{{"type":"tool_use","id":"{call}","name":"{name}","input":{input}}}],"modelId":"custom:Local-Qwen-0"}}}}"#
         ),
         format!(
             r#"{{"type":"message","id":"r-{call}","timestamp":"{at}","message":{{"role":"user","content":[{result}]}}}}"#
         ),
     ]
+}
+
+/// A shell call (`Execute`) and its output, which Droid ends with its exit line.
+fn execute(call: &str, at: &str, command: &str, output: &str, is_error: bool) -> [String; 2] {
+    let input =
+        serde_json::json!({"command": command, "riskLevel": "low", "summary": "Run it now"});
+    tool_exchange(call, at, ("Execute", input), is_error, output)
 }
 
 #[test]
@@ -421,15 +431,7 @@ fn droid_the_recorded_sessions_and_failed_command_are_read() {
 /// (`input.todos`: a string of lines or a list of items).
 fn todo_write(call: &str, at: &str, todos: &serde_json::Value, is_error: bool) -> [String; 2] {
     let input = serde_json::json!({ "todos": todos });
-    let result = serde_json::json!({"type": "tool_result", "tool_use_id": call, "is_error": is_error, "content": "TODO List Updated"});
-    [
-        format!(
-            r#"{{"type":"message","id":"a-{call}","timestamp":"{at}","message":{{"role":"assistant","content":[{{"type":"text","text":"Planning."}},{{"type":"tool_use","id":"{call}","name":"TodoWrite","input":{input}}}]}}}}"#
-        ),
-        format!(
-            r#"{{"type":"message","id":"r-{call}","timestamp":"{at}","message":{{"role":"user","content":[{result}]}}}}"#
-        ),
-    ]
+    tool_exchange(call, at, ("TodoWrite", input), is_error, "TODO List Updated")
 }
 
 #[test]

@@ -53,6 +53,11 @@ impl Env {
         "VIBE_HOME",
         // Hermes Agent's home (its sessions in `state.db`).
         "HERMES_HOME",
+        // OpenClaw's state folder (its agents' databases in `agents/`), its home and
+        // profile.
+        "OPENCLAW_STATE_DIR",
+        "OPENCLAW_HOME",
+        "OPENCLAW_PROFILE",
         // The OpenHands CLI's folders (1.16: its conversations', else its persistence
         // folder's `conversations/`).
         "OPENHANDS_CONVERSATIONS_DIR",

@@ -233,7 +233,7 @@ const JA_OUTCOMES: [(&str, Outcome); 13] = [
 ];
 
 /// Agents as a sentence may name them, and the display name they stand for (lowercase).
-const AGENT_NAMES: [(&str, &str); 29] = [
+const AGENT_NAMES: [(&str, &str); 30] = [
     ("claude code", "claude code"),
     ("claude", "claude code"),
     ("codex", "codex"),
@@ -263,6 +263,7 @@ const AGENT_NAMES: [(&str, &str); 29] = [
     ("openhands", "openhands"),
     ("hermes agent", "hermes agent"),
     ("hermes", "hermes agent"),
+    ("openclaw", "openclaw"),
     ("pi", "pi"),
 ];
 

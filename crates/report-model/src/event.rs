@@ -80,11 +80,14 @@ pub enum Agent {
     OpenHands,
     /// Hermes Agent, Nous Research's agent.
     Hermes,
+    /// OpenClaw, the personal agent of the chat channels and the terminal.
+    #[serde(rename = "openclaw")]
+    OpenClaw,
 }
 
 impl Agent {
     /// Every agent, in the order they are read and reported.
-    pub const ALL: [Agent; 22] = [
+    pub const ALL: [Agent; 23] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Gemini,
@@ -107,6 +110,7 @@ impl Agent {
         Agent::Vibe,
         Agent::OpenHands,
         Agent::Hermes,
+        Agent::OpenClaw,
     ];
 
     /// The agent's product name, as people write it.
@@ -134,13 +138,14 @@ impl Agent {
             Agent::Vibe => "Mistral Vibe",
             Agent::OpenHands => "OpenHands",
             Agent::Hermes => "Hermes Agent",
+            Agent::OpenClaw => "OpenClaw",
         }
     }
 
     /// The short name of the config's `[sessions] agents` and of `doctor`: `claude`,
     /// `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`,
     /// `droid`, `cline`, `kilo`, `continue`, `roo`, `vscode`, `goose`,
-    /// `gptme`, `kimi`, `vibe`, `openhands`, `hermes`.
+    /// `gptme`, `kimi`, `vibe`, `openhands`, `hermes`, `openclaw`.
     pub fn config_name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude",
@@ -165,6 +170,7 @@ impl Agent {
             Agent::Vibe => "vibe",
             Agent::OpenHands => "openhands",
             Agent::Hermes => "hermes",
+            Agent::OpenClaw => "openclaw",
         }
     }
 }

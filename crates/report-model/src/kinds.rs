@@ -111,6 +111,8 @@ pub enum Source {
     OpenHands,
     /// Hermes Agent's session database.
     Hermes,
+    /// OpenClaw's agent databases.
+    OpenClaw,
     /// zsh's history file.
     Zsh,
     /// bash's history file.
@@ -149,6 +151,7 @@ impl Source {
             Source::Vibe => "vibe",
             Source::OpenHands => "openhands",
             Source::Hermes => "hermes",
+            Source::OpenClaw => "openclaw",
             Source::Zsh => "zsh",
             Source::Bash => "bash",
             Source::Fish => "fish",
@@ -187,6 +190,7 @@ impl From<Agent> for Source {
             Agent::Vibe => Source::Vibe,
             Agent::OpenHands => Source::OpenHands,
             Agent::Hermes => Source::Hermes,
+            Agent::OpenClaw => Source::OpenClaw,
         }
     }
 }
@@ -204,7 +208,7 @@ impl From<Shell> for Source {
 
 impl Source {
     /// Every source, in the order `doctor` lists them.
-    pub const ALL: [Source; 27] = [
+    pub const ALL: [Source; 28] = [
         Source::Git,
         Source::Claude,
         Source::Codex,
@@ -228,6 +232,7 @@ impl Source {
         Source::Vibe,
         Source::OpenHands,
         Source::Hermes,
+        Source::OpenClaw,
         Source::Zsh,
         Source::Bash,
         Source::Fish,

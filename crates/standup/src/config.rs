@@ -131,6 +131,7 @@ struct SessionsFile {
     vibe_home: Option<PathBuf>,
     openhands_home: Option<PathBuf>,
     hermes_home: Option<PathBuf>,
+    openclaw_home: Option<PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -830,6 +831,7 @@ fn parse_sessions(
         (report_model::Agent::Vibe, sessions.vibe_home),
         (report_model::Agent::OpenHands, sessions.openhands_home),
         (report_model::Agent::Hermes, sessions.hermes_home),
+        (report_model::Agent::OpenClaw, sessions.openclaw_home),
     ]
     .into_iter()
     .filter_map(|(agent, home)| Some((agent, home?)))
@@ -1211,7 +1213,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # AI coding agents whose local logs are read. Default: all of them.
 # agents = ["claude", "codex", "gemini", "copilot", "opencode", "pi", "qwen", "cursor",
 #           "amp", "aider", "droid", "cline", "kilo", "continue", "roo", "vscode",
-#           "goose", "gptme", "kimi", "vibe", "openhands", "hermes"]
+#           "goose", "gptme", "kimi", "vibe", "openhands", "hermes", "openclaw"]
 # Claude Code roots. Default: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and
 # $XDG_CONFIG_HOME/claude.
 # claude_roots = ["~/.claude"]
@@ -1237,6 +1239,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # vibe_home = "~/.vibe"                       # $VIBE_HOME; sessions in logs/session/unified/
 # openhands_home = "~/.openhands"             # conversations in conversations/
 # hermes_home = "~/.hermes"                   # $HERMES_HOME; sessions in state.db
+# openclaw_home = "~/.openclaw"               # $OPENCLAW_STATE_DIR; agents/<id>/agent/
 
 [shell]
 # Histories read: "zsh", "bash", "fish", "atuin".

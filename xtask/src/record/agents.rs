@@ -256,6 +256,22 @@ pub(crate) const SPECS: &[Spec] = &[
         repo_keep: &[],
         node: None,
     },
+    Spec {
+        name: "openclaw",
+        // OpenClaw: each agent's sessions in one SQLite database of its own. Its
+        // `postinstall` refuses a Node.js older than its `engines` (24.16), so it is
+        // installed without scripts ([`ignore_scripts`]) beside npm's Node.js 24.
+        package: "openclaw",
+        registry: Registry::Npm,
+        pinned: "2026.9.6",
+        bin: "openclaw",
+        keep: &[
+            ".openclaw/agents/main/agent/openclaw-agent.sqlite",
+            ".openclaw/agents/main/agent/openclaw-agent.sqlite-wal",
+        ],
+        repo_keep: &[],
+        node: Some("24"),
+    },
 ];
 
 /// The driver of an agent whose CLI only runs interactively: it types the prompt in a
@@ -295,6 +311,13 @@ pub(crate) fn unpinned(spec: &Spec) -> &'static [&'static str] {
         "vibe" | "hermes" => &["certifi"],
         _ => &[],
     }
+}
+
+/// Whether the package is installed without its install scripts: OpenClaw's
+/// `postinstall` checks the Node.js that runs npm (the machine's), not the one installed
+/// beside it ([`Spec::node`]), and refuses it.
+pub(crate) fn ignore_scripts(spec: &Spec) -> bool {
+    spec.name == "openclaw"
 }
 
 /// The model the reader names for the stand-in's: Aider's carries litellm's provider.
@@ -410,6 +433,9 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
         // A custom model (BYOK): the stand-in as an OpenAI-compatible server. Droid names
         // it `custom:<display name>-<index>` ([`DROID_MODEL`]).
         "droid" => write(".factory/settings.json", &droid_settings(base)),
+        // The stand-in as an OpenAI-compatible provider of one's own, its model the
+        // default, the scratch repository the agent's workspace (its tools' folder).
+        "openclaw" => write(".openclaw/openclaw.json", &openclaw_config(base, repo)),
         "vibe" => write(
             ".vibe/config.toml",
             &format!(
@@ -440,6 +466,20 @@ fn droid_settings(base: &str) -> String {
         "provider": "generic-chat-completion-api",
         "maxOutputTokens": 4096,
     }]})
+    .to_string()
+}
+
+/// OpenClaw's `openclaw.json`.
+fn openclaw_config(base: &str, repo: &str) -> String {
+    json!({
+        "models": {"mode": "merge", "providers": {"standin": {
+            "baseUrl": format!("{base}/v1"),
+            "apiKey": TEST_KEY,
+            "api": "openai-completions",
+            "models": [{"id": MODEL, "name": "Stand-in model", "contextWindow": 128_000, "maxTokens": 8192}],
+        }}},
+        "agents": {"defaults": {"model": {"primary": format!("standin/{MODEL}")}, "workspace": repo}},
+    })
     .to_string()
 }
 
@@ -671,9 +711,33 @@ pub(crate) fn invocation(
         "droid" => (owned(&["exec", "--auto", "high", "-m", DROID_MODEL, prompt]), Vec::new()),
         // One query, non-interactive; `--yolo` runs commands without asking.
         "hermes" => (owned(&["chat", "-q", prompt, "--yolo"]), Vec::new()),
+        // The embedded agent (no gateway), one session key per prompt: each is a session
+        // of its own, as a new chat is (`agent:main:main` alone would go on with one).
+        "openclaw" => openclaw_invocation(prompt),
         "openhands" => openhands_invocation(spec, version, prompt),
         _ => (owned(&[prompt]), Vec::new()),
     }
+}
+
+/// Goose's sessions database, in the home.
+const GOOSE_DB: &str = ".local/share/goose/sessions/sessions.db";
+
+/// OpenClaw's run: the embedded agent (no gateway), one session key per prompt, so that
+/// each is a session of its own as a new chat is (`agent:main:main` alone would go on
+/// with one session).
+fn openclaw_invocation(prompt: &str) -> (Vec<String>, Vec<(String, String)>) {
+    let number = super::PROMPTS.iter().position(|(text, _)| *text == prompt).unwrap_or(0) + 1;
+    let key = format!("agent:main:standin-{number}");
+    let args = ["agent", "--local", "--agent", "main", "--session-key", &key, "--message", prompt];
+    (args.iter().map(|arg| (*arg).to_owned()).collect(), Vec::new())
+}
+
+/// The sessions in OpenClaw's `main` agent's database.
+fn openclaw_ids(home: &Path) -> anyhow::Result<Vec<String>> {
+    column(
+        &home.join(".openclaw/agents/main/agent/openclaw-agent.sqlite"),
+        "SELECT session_id FROM session_windows",
+    )
 }
 
 /// OpenHands' run: the stand-in as an OpenAI-compatible server is in
@@ -768,12 +832,7 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
             &home.join(".local/share/gptme/logs"),
             Some("conversation.jsonl"),
         )?),
-        "goose" => {
-            ids.extend(table_ids(
-                &home.join(".local/share/goose/sessions/sessions.db"),
-                "sessions",
-            )?);
-        }
+        "goose" => ids.extend(table_ids(&home.join(GOOSE_DB), "sessions")?),
         // `sessions/<work dir's bucket>/<session id>/agents/main/wire.jsonl`.
         "kimi" => {
             let Ok(buckets) = fs_err::read_dir(home.join(".kimi-code/sessions")) else {
@@ -788,6 +847,7 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
         }
         "openhands" => ids.extend(openhands_ids(home)?),
         "hermes" => ids.extend(table_ids(&home.join(".hermes/state.db"), "sessions")?),
+        "openclaw" => ids.extend(openclaw_ids(home)?),
         // `sessions/<project slug>/<session id>.jsonl`, a `.settings.json` beside each.
         "droid" => ids.extend(jsonl_stems(&home.join(".factory/sessions"))),
         "continue" => {
@@ -827,12 +887,18 @@ fn folder_names(dir: &Path, file: Option<&str>) -> anyhow::Result<Vec<String>> {
 
 /// The `id` column of `table` in the database at `db` (none when there is no database).
 fn table_ids(db: &Path, table: &str) -> anyhow::Result<Vec<String>> {
+    column(db, &format!("SELECT id FROM {table}"))
+}
+
+/// The text column `query` selects in the database at `db` (none when there is no
+/// database).
+fn column(db: &Path, query: &str) -> anyhow::Result<Vec<String>> {
     if !db.exists() {
         return Ok(Vec::new());
     }
     let conn =
         rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-    let mut statement = conn.prepare(&format!("SELECT id FROM {table}"))?;
+    let mut statement = conn.prepare(query)?;
     let rows = statement.query_map([], |row| row.get::<_, String>(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }

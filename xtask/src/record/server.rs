@@ -83,7 +83,7 @@ pub(crate) const TODO_TOOLS: &[&str] = &[
 /// The shell tools: Claude Code `Bash`, Codex `exec_command` (`shell` in older
 /// versions), Gemini CLI and Qwen Code `run_shell_command`, opencode, pi and Copilot
 /// `bash`, Cline `run_commands` (a list of command lines), Goose `shell` (its
-/// `developer` extension's), OpenHands `terminal`, Factory Droid `Execute`.
+/// `developer` extension's), OpenHands `terminal`, Factory Droid `Execute`, OpenClaw `exec`.
 pub(crate) const SHELL_TOOLS: &[&str] = &[
     "Bash",
     "exec_command",
@@ -93,6 +93,7 @@ pub(crate) const SHELL_TOOLS: &[&str] = &[
     "run_commands",
     "terminal",
     "Execute",
+    "exec",
 ];
 /// The to-do list the stand-in writes: one item done, two pending.
 pub(crate) const TODOS: [(&str, &str); 3] = [

@@ -2,7 +2,7 @@
 //! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider, Factory Droid, Cline's CLI,
 //! Kilo Code's CLI, Continue (its CLI and editor extensions), the VS Code extensions of
 //! Cline, Roo Code and Kilo Code, VS Code's own Chat, Goose, gptme, Kimi Code, Mistral Vibe,
-//! OpenHands and Hermes Agent.
+//! OpenHands, Hermes Agent and OpenClaw.
 //!
 //! Each agent keeps its own local logs; [`read_sessions`] turns the sessions that have
 //! records since a given instant into [`SessionEvent`]s, with one [`SourceStatus`](crate::SourceStatus) per
@@ -45,6 +45,7 @@ mod hermes;
 mod jsonl;
 mod kimi;
 mod lenient;
+mod openclaw;
 mod opencode;
 mod openhands;
 mod pi;
@@ -145,6 +146,7 @@ pub fn read_sessions(
             Agent::Vibe => vibe::read(env, config, &mut ctx),
             Agent::OpenHands => openhands::read(env, config, &mut ctx),
             Agent::Hermes => hermes::read(env, config, &mut ctx),
+            Agent::OpenClaw => openclaw::read(env, config, &mut ctx),
             Agent::Continue => continue_dev::read(env, config, &mut ctx),
             // Read with the work trees it lives in (`read_aider`).
             Agent::Aider => continue,
@@ -269,6 +271,7 @@ const RECORDED: &[(Agent, &str)] = &[
     (Agent::OpenHands, "1.16.0"),
     (Agent::Hermes, "0.19.0"),
     (Agent::Droid, "0.225.2"),
+    (Agent::OpenClaw, "2026.9.6"),
 ];
 
 /// The newest version of `agent` with recorded fixtures, if any.

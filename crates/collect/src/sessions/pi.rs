@@ -42,7 +42,7 @@ use report_model::Agent;
 use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LStr, Text};
+use super::lenient::{LBool, LNum, LStr, Object, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
 use crate::{Env, SourceStatus};
 use serde_json::value::RawValue;
@@ -86,6 +86,31 @@ struct Message<'a> {
     #[serde(borrow)]
     tool_name: LStr<'a>,
     is_error: LBool,
+    /// OpenClaw's own fields of a message (`senderIsOwner` on a user message).
+    #[serde(rename = "__openclaw")]
+    openclaw: Object<OpenClawFields>,
+    /// Where a user message came from when it was not typed (OpenClaw: another
+    /// session, a hand-off).
+    #[serde(borrow)]
+    provenance: Option<&'a RawValue>,
+    /// A tool result's details (OpenClaw's `exec`: `exitCode`).
+    details: Object<Details>,
+}
+
+/// OpenClaw's `__openclaw` of a message.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct OpenClawFields {
+    /// Whether the sender is the owner (the person): `false` for someone else writing
+    /// on a chat channel.
+    sender_is_owner: Option<LBool>,
+}
+
+/// A tool result's `details`.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Details {
+    exit_code: LNum,
 }
 
 impl Message<'_> {
@@ -110,7 +135,8 @@ struct Block<'a> {
     arguments: Option<&'a RawValue>,
 }
 
-/// The arguments of a `bash` call: `{"command", "timeout"?}`.
+/// The arguments of a shell call: `{"command", "timeout"?}` (pi's `bash`, OpenClaw's
+/// `exec`, which has more).
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct BashArgs<'a> {
@@ -118,10 +144,11 @@ struct BashArgs<'a> {
     command: LStr<'a>,
 }
 
-/// The `bash` calls of an assistant message's blocks (call id, command), found by a
-/// byte scan first.
-fn bash_calls(content: Option<&RawValue>) -> Vec<(String, String)> {
-    let Some(content) = content.filter(|raw| raw.get().contains("\"bash\"")) else {
+/// The calls of the shell tool `tool` in an assistant message's blocks (call id,
+/// command), found by a byte scan first.
+fn shell_calls(content: Option<&RawValue>, tool: &str) -> Vec<(String, String)> {
+    let quoted = format!("\"{tool}\"");
+    let Some(content) = content.filter(|raw| raw.get().contains(&quoted)) else {
         return Vec::new();
     };
     let Ok(blocks) = serde_json::from_str::<Vec<Block>>(content.get()) else {
@@ -129,7 +156,7 @@ fn bash_calls(content: Option<&RawValue>) -> Vec<(String, String)> {
     };
     blocks
         .iter()
-        .filter(|block| block.kind.is("toolCall") && block.name.is("bash"))
+        .filter(|block| block.kind.is("toolCall") && block.name.is(tool))
         .filter_map(|block| {
             let args: BashArgs = serde_json::from_str(block.arguments?.get()).ok()?;
             Some((block.id.get()?.to_owned(), args.command.get()?.to_owned()))
@@ -233,17 +260,80 @@ fn read_session(
 ) -> Draft {
     let since = ctx.since;
     let default_id = stem.rsplit_once('_').map_or(stem, |(_, id)| id);
-    let mut session = Draft::new(Agent::Pi, default_id);
-    let mut header_seen = false;
-    // The `bash` calls not yet answered, by call id.
-    let mut calls: std::collections::HashMap<String, String> = std::collections::HashMap::new();
-    jsonl::read_lines(ctx, counts, path, |bytes| {
+    let mut entries = Entries::new(Draft::new(Agent::Pi, default_id), Flavor::Pi);
+    jsonl::read_lines(ctx, counts, path, |bytes| entries.entry(bytes, since, status));
+    entries.session
+}
+
+/// Whose entries: pi's own, or OpenClaw's (the same entries, in its database), which
+/// differ in the shell tool, how its result tells the exit status, and whose messages
+/// are the person's.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Flavor {
+    Pi,
+    OpenClaw,
+}
+
+impl Flavor {
+    /// Whether a user message is a prompt the person typed: every one in pi; in
+    /// OpenClaw the owner's (`senderIsOwner`), or, where that is not said, one that came
+    /// from nowhere else (no `provenance`).
+    fn typed(self, message: &Message) -> bool {
+        match (self, message.openclaw.0.as_ref().and_then(|fields| fields.sender_is_owner)) {
+            (Flavor::Pi, _) => true,
+            (Flavor::OpenClaw, Some(owner)) => owner.0,
+            (Flavor::OpenClaw, None) => message.provenance.is_none(),
+        }
+    }
+
+    /// The exit status a shell result tells: pi's from its error text ([`bash_exit`]),
+    /// OpenClaw's `details.exitCode` (none while the command runs on, or when a signal
+    /// ended it).
+    fn exit(self, message: &Message) -> Option<i64> {
+        match self {
+            Flavor::Pi => bash_exit(message),
+            Flavor::OpenClaw => message.details.0.as_ref()?.exit_code.as_i64(),
+        }
+    }
+
+    /// The agent's shell tool: pi's `bash`, OpenClaw's `exec`.
+    fn shell_tool(self) -> &'static str {
+        match self {
+            Flavor::Pi => "bash",
+            Flavor::OpenClaw => "exec",
+        }
+    }
+}
+
+/// What one session's entries told so far, read one at a time.
+pub(super) struct Entries {
+    pub(super) session: Draft,
+    flavor: Flavor,
+    header_seen: bool,
+    /// The shell calls not yet answered, by call id.
+    calls: std::collections::HashMap<String, String>,
+}
+
+impl Entries {
+    pub(super) fn new(session: Draft, flavor: Flavor) -> Entries {
+        Entries { session, flavor, header_seen: false, calls: std::collections::HashMap::new() }
+    }
+
+    /// Reads one entry (`bytes`, its JSON); records of the window (at or after `since`)
+    /// are activity, and what the reader does not know is noted in `status`.
+    pub(super) fn entry(
+        &mut self,
+        bytes: &[u8],
+        since: jiff::Timestamp,
+        status: &mut SourceStatus,
+    ) -> serde_json::Result<()> {
         let line: Line = serde_json::from_slice(bytes)?;
+        let session = &mut self.session;
         let time = line.timestamp.timestamp();
         let in_window = time.is_some_and(|time| time >= since);
         match line.kind.get().unwrap_or_default() {
-            "session" if !header_seen => {
-                header_seen = true;
+            "session" if !self.header_seen => {
+                self.header_seen = true;
                 if let Some(id) = line.id.get() {
                     id.clone_into(&mut session.session_id);
                 }
@@ -262,9 +352,10 @@ fn read_session(
             }
             "message" => {
                 let message = line.message.unwrap_or_default();
+                let shell = self.flavor.shell_tool();
                 match message.role.get().unwrap_or_default() {
                     "user" => {
-                        if let Some(time) = time {
+                        if let (Some(time), true) = (time, self.flavor.typed(&message)) {
                             if in_window {
                                 session.prompts.push(time);
                             }
@@ -275,12 +366,13 @@ fn read_session(
                         if let (true, Some(model)) = (in_window, message.model.get()) {
                             session.note_model(model);
                         }
-                        calls.extend(bash_calls(message.content));
+                        self.calls.extend(shell_calls(message.content, shell));
                     }
-                    "toolResult" if message.tool_name.is("bash") => {
-                        let command = message.tool_call_id.get().and_then(|id| calls.remove(id));
+                    "toolResult" if message.tool_name.is(shell) => {
+                        let id = message.tool_call_id.get();
+                        let command = id.and_then(|id| self.calls.remove(id));
                         if let (Some(time), Some(command), Some(exit)) =
-                            (time, command, bash_exit(&message))
+                            (time, command, self.flavor.exit(&message))
                         {
                             session.note_command(time, &command, exit);
                         }
@@ -298,6 +390,5 @@ fn read_session(
             session.activity.push(time);
         }
         Ok(())
-    });
-    session
+    }
 }

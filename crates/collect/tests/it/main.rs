@@ -15,6 +15,7 @@ mod agent_goose;
 mod agent_gptme;
 mod agent_hermes;
 mod agent_kimi;
+mod agent_openclaw;
 mod agent_opencode;
 mod agent_openhands;
 mod agent_pi;

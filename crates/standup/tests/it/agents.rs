@@ -169,8 +169,8 @@ fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
     // Cline's, Kilo Code's, Continue's, Goose's, Kimi Code's, Mistral Vibe's, OpenHands'
     // (its zone-less times, 01:34 with `TZ=UTC`, read as Tokyo's), Hermes Agent's,
     // Droid's, Copilot's, Qwen Code's and Gemini's (the last three recorded again, with
-    // the scripted third session), recorded on another day: in that day's reports and
-    // Monday's standup.
+    // the scripted third session) and OpenClaw's, recorded on another day: in that day's
+    // reports and Monday's standup.
     for (args, lang) in [
         (&["daily", "--date", "2026-12-06"][..], "en"),
         (&["daily", "--date", "2026-12-06"][..], "ja"),
@@ -194,21 +194,24 @@ fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
             "Copilot",
             "Qwen Code",
             "Gemini",
+            "OpenClaw",
         ] {
             let line = format!("AI: {name} `");
             assert!(run.stdout.contains(&line), "{args:?} {lang} {name}\n{}", run.stdout);
         }
     }
     let run = home.run(LATER, TOKYO, &["daily", "--date", "2026-12-06", "--no-llm"]);
-    // All twelve ended on it; one blocker for the one command, citing the latest session
-    // (Gemini's, recorded last, at 14:01 Tokyo time; OpenHands', recorded before it, is
-    // placed at 01:34). Gemini's session wrote the list too, and it is the newest: the
-    // next steps cite it (Droid, Copilot and Qwen Code wrote none).
+    // All thirteen ended on it; one blocker for the one command, citing the latest session
+    // (OpenClaw's, recorded last, at 15:21 Tokyo time; OpenHands', recorded before it, is
+    // placed at 01:34). Gemini's session wrote the newest list: the next steps cite it
+    // (Droid, Copilot, Qwen Code and OpenClaw wrote none; OpenClaw has no to-do tool).
     let blockers: Vec<&str> =
         run.stdout.lines().filter(|line| line.starts_with("- Blocked?: ")).collect();
     assert_eq!(
         blockers,
-        ["- Blocked?: `sh check.sh` failed at 14:01 (Gemini session), and the session ended there"],
+        [
+            "- Blocked?: `sh check.sh` failed at 15:21 (OpenClaw session), and the session ended there"
+        ],
         "{}",
         run.stdout
     );
@@ -257,6 +260,7 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         "vibe: found · 3 files",
         "openhands: found · 6 files",
         "hermes: found · 1 database",
+        "openclaw: found · 1 database",
         "continue: found · 3 files",
         "aider: found · 1 file",
         "  versions seen: 7.7.7",

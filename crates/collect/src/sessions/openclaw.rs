@@ -1,0 +1,207 @@
+//! OpenClaw: every agent keeps its sessions in one SQLite database of its own,
+//! `<state>/agents/<agent id>/agent/openclaw-agent.sqlite`, where `<state>` is the
+//! config's `openclaw_home`, else `$OPENCLAW_STATE_DIR` (`~` expanded), else
+//! `<home>/.openclaw-<profile>` for a `$OPENCLAW_PROFILE` other than `default`, else
+//! `<home>/.openclaw` (or the older `<home>/.clawdbot` when only that exists), `<home>`
+//! being `$OPENCLAW_HOME` or the home folder (the bundle's `resolveStateDir` and
+//! `resolveOpenClawHome`).
+//!
+//! Verified in `openclaw` 2026.9.6 (npm; its bundle and the database it wrote against the
+//! stand-in, `openclaw agent --local`, `fixtures/agents/openclaw/2026.9.6/`):
+//!
+//! - `session_windows`: one row per session (`session_id`, a UUID; `session_key`, the
+//!   conversation it belongs to, such as `agent:main:main`, which a reset or a rollover
+//!   moves to a new session; `updated_at`, `transcript_updated_at`, epoch milliseconds;
+//!   `display_name`). `session_nodes` (by `session_key`) has the conversation's `label`
+//!   and `display_name`.
+//! - `transcript_events`: the session's entries by `(session_id, seq)`, each pi's entry
+//!   (see [`super::pi`]: a `session` header with `cwd`, `message`, `model_change`, …)
+//!   as JSON text in `event_json`, or, from 1,024 bytes when the database is UTF-8, as a
+//!   zstd frame in `event_zstd` (`prepareTranscriptPayload`); `created_at` is when the
+//!   row was written (epoch milliseconds).
+//! - A user message carries `__openclaw.senderIsOwner`: `true` for the owner (the
+//!   person, at the terminal or on a chat channel), `false` for someone else writing on
+//!   a channel; the prompts are the owner's (where it is not said, a message with no
+//!   `provenance`, that is one not handed over from elsewhere). Others' messages are
+//!   activity.
+//! - Its shell tool is `exec` (`arguments.command`); the result's `details.exitCode` is
+//!   the exit status (`null` while the command runs on or when a signal ended it).
+//!
+//! So: the sessions are those with `updated_at` or `transcript_updated_at` in the window;
+//! each one's first entry (its header) and those written from ten minutes before the
+//! window are read (an entry is written a moment after its own time), through the
+//! primary key's index, and placed by their own times as pi's are. The title is the
+//! session's or its conversation's name, else the first prompt read. An event that is not
+//! valid JSON is skipped and counted as a malformed line of the database (its line is the
+//! event's `seq` + 1).
+//!
+//! Not read: an agent folder moved by the config (`agents.list[].agentDir`) or by
+//! `$OPENCLAW_AGENT_DIR`, the transcripts archived after a reset or a deletion
+//! (`session_transcript_archives`), the older JSON Lines transcripts
+//! (`agents/<id>/sessions/*.jsonl`, pi's files, which 2026.9.6 imports into the
+//! database), and which sessions are sub-agents' (read as sessions of their own).
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use jiff::{SignedDuration, Timestamp};
+use report_model::Agent;
+use rusqlite::{Connection, params};
+
+use super::jsonl::{Malformed, Stats};
+use super::pi::{Entries, Flavor};
+use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
+use crate::sqlite::Failure;
+use crate::{Env, SourceStatus};
+
+/// The database of an agent, in its folder under `agents/`.
+const DATABASE: &str = "agent/openclaw-agent.sqlite";
+
+/// How long before the window the entries are read: a row is written a moment after the
+/// entry's own time.
+const WRITE_SLACK: SignedDuration = SignedDuration::from_mins(10);
+
+/// The largest event OpenClaw compresses (`event_utf8_bytes` is at most 4 MiB).
+const MAX_EVENT: u64 = 4 * 1024 * 1024;
+
+/// One session of the window, as read from the database.
+struct SessionRead {
+    id: String,
+    title: Option<String>,
+    /// The entries read: `seq`, the JSON (`None`: a compressed one that would not
+    /// decompress).
+    events: Vec<(i64, Option<Vec<u8>>)>,
+}
+
+pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
+    let state: PathBuf = agent_home(env, config, Agent::OpenClaw, || state_dir(env));
+    let agents = state.join("agents");
+    let mut status = SourceStatus {
+        locations: vec![agents.clone()],
+        ..SourceStatus::new(report_model::Source::OpenClaw)
+    };
+    let mut drafts = Drafts::new();
+    if !agents.is_dir() {
+        status.found = state.is_dir();
+        return (drafts, status);
+    }
+    status.found = true;
+    let since = ctx.since;
+    let mut counts = Stats::default();
+    for (folder, kind) in ctx.list_dir_typed(&agents) {
+        if !(kind.is_dir() || (kind.is_symlink() && folder.is_dir())) {
+            continue;
+        }
+        let path = folder.join(DATABASE);
+        if !path.exists() {
+            continue;
+        }
+        status.files += 1;
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        if !(ctx.modified_since(&path) || ctx.modified_since(Path::new(&wal))) {
+            continue;
+        }
+        let sessions = match crate::sqlite::read(&path, |conn| query(conn, since)) {
+            crate::sqlite::Outcome::Missing => continue,
+            crate::sqlite::Outcome::Unreadable(error) => {
+                ctx.fail(error);
+                continue;
+            }
+            crate::sqlite::Outcome::Read(sessions) => sessions,
+        };
+        let mut malformed = Malformed::default();
+        for session in sessions {
+            let mut draft = Draft::new(Agent::OpenClaw, &session.id);
+            draft.title = session.title;
+            let mut entries = Entries::new(draft, Flavor::OpenClaw);
+            for (seq, json) in session.events {
+                let parsed =
+                    json.is_some_and(|json| entries.entry(&json, since, &mut status).is_ok());
+                if !parsed {
+                    malformed.count(u64::try_from(seq).unwrap_or(0).saturating_add(1));
+                }
+            }
+            add_draft(&mut drafts, entries.session);
+        }
+        malformed.report(ctx, &mut counts, &path);
+    }
+    status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
+    status.limits.extend(super::malformed_limit(&counts));
+    (drafts, status)
+}
+
+/// OpenClaw's state folder (see the module doc).
+fn state_dir(env: &Env) -> PathBuf {
+    let home = set_value(env.var("OPENCLAW_HOME"))
+        .map_or_else(|| env.home.clone(), |home| config_path(env, Path::new(home)));
+    if let Some(state) = set_value(env.var("OPENCLAW_STATE_DIR")) {
+        let state = match state.strip_prefix('~') {
+            Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                home.join(rest.trim_start_matches('/'))
+            }
+            _ => PathBuf::from(state),
+        };
+        return state;
+    }
+    if let Some(profile) = set_value(env.var("OPENCLAW_PROFILE"))
+        .filter(|profile| !profile.eq_ignore_ascii_case("default"))
+    {
+        return home.join(format!(".openclaw-{profile}"));
+    }
+    let current = home.join(".openclaw");
+    let legacy = home.join(".clawdbot");
+    if !current.exists() && legacy.exists() { legacy } else { current }
+}
+
+/// A variable's value, trimmed, when not blank (as OpenClaw reads its own).
+fn set_value(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|value| !value.is_empty())
+}
+
+/// The sessions of the window with their names and entries (see the module doc).
+fn query(conn: &Connection, since: Timestamp) -> Result<Vec<SessionRead>, Failure> {
+    let window = since.as_millisecond();
+    let from = since.checked_sub(WRITE_SLACK).unwrap_or(since).as_millisecond();
+    let mut sessions: Vec<SessionRead> = conn
+        .prepare(
+            "SELECT w.session_id, coalesce(w.display_name, n.display_name, n.label)
+             FROM session_windows w LEFT JOIN session_nodes n ON n.session_key = w.session_key
+             WHERE w.updated_at >= ?1 OR w.transcript_updated_at >= ?1
+             ORDER BY w.session_id",
+        )?
+        .query_map(params![window], |row| {
+            Ok(SessionRead { id: row.get(0)?, title: row.get(1)?, events: Vec::new() })
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut events = conn.prepare(
+        "SELECT seq, event_json, event_zstd FROM transcript_events
+         WHERE session_id = ?1
+           AND (seq = (SELECT min(seq) FROM transcript_events WHERE session_id = ?1)
+                OR created_at >= ?2)
+         ORDER BY seq",
+    )?;
+    for session in &mut sessions {
+        session.events = events
+            .query_map(params![session.id, from], |row| {
+                let seq: i64 = row.get(0)?;
+                let json: Option<String> = row.get(1)?;
+                let json = match json {
+                    Some(json) => Some(json.into_bytes()),
+                    None => row.get::<_, Option<Vec<u8>>>(2)?.and_then(|frame| decompress(&frame)),
+                };
+                Ok((seq, json))
+            })?
+            .collect::<Result<_, _>>()?;
+    }
+    Ok(sessions)
+}
+
+/// The event a zstd frame holds, up to [`MAX_EVENT`] bytes; `None` when it is not a
+/// frame, or holds more.
+fn decompress(frame: &[u8]) -> Option<Vec<u8>> {
+    let decoder = ruzstd::StreamingDecoder::new(frame).ok()?;
+    let mut json = Vec::new();
+    decoder.take(MAX_EVENT + 1).read_to_end(&mut json).ok()?;
+    (json.len() as u64 <= MAX_EVENT).then_some(json)
+}

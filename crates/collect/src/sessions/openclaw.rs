@@ -9,6 +9,8 @@
 //! Verified in `openclaw` 2026.9.6 (npm; its bundle and the database it wrote against the
 //! stand-in, `openclaw agent --local`, `fixtures/agents/openclaw/2026.9.6/`):
 //!
+//! - `schema_meta`: the `app_version` of the OpenClaw that wrote the schema (row
+//!   `primary`), noted as the version `doctor` shows.
 //! - `session_windows`: one row per session (`session_id`, a UUID; `session_key`, the
 //!   conversation it belongs to, such as `agent:main:main`, which a reset or a rollover
 //!   moves to a new session; `updated_at`, `transcript_updated_at`, epoch milliseconds;
@@ -102,14 +104,17 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         if !(ctx.modified_since(&path) || ctx.modified_since(Path::new(&wal))) {
             continue;
         }
-        let sessions = match crate::sqlite::read(&path, |conn| query(conn, since)) {
+        let (version, sessions) = match crate::sqlite::read(&path, |conn| query(conn, since)) {
             crate::sqlite::Outcome::Missing => continue,
             crate::sqlite::Outcome::Unreadable(error) => {
                 ctx.fail(error);
                 continue;
             }
-            crate::sqlite::Outcome::Read(sessions) => sessions,
+            crate::sqlite::Outcome::Read(read) => read,
         };
+        if let Some(version) = version {
+            status.note_version(&version);
+        }
         let mut malformed = Malformed::default();
         for session in sessions {
             let mut draft = Draft::new(Agent::OpenClaw, &session.id);
@@ -159,8 +164,21 @@ fn set_value(value: Option<&str>) -> Option<&str> {
     value.map(str::trim).filter(|value| !value.is_empty())
 }
 
-/// The sessions of the window with their names and entries (see the module doc).
-fn query(conn: &Connection, since: Timestamp) -> Result<Vec<SessionRead>, Failure> {
+/// The version of OpenClaw that last wrote the database's schema (`schema_meta`'s
+/// `app_version`), and the sessions of the window with their names and entries (see the
+/// module doc).
+fn query(
+    conn: &Connection,
+    since: Timestamp,
+) -> Result<(Option<String>, Vec<SessionRead>), Failure> {
+    // A database without the table (older, or not OpenClaw's) tells no version.
+    let version = conn
+        .query_row("SELECT app_version FROM schema_meta WHERE meta_key = 'primary'", [], |row| {
+            row.get::<_, Option<String>>(0)
+        })
+        .ok()
+        .flatten()
+        .filter(|version| !version.trim().is_empty());
     let window = since.as_millisecond();
     let from = since.checked_sub(WRITE_SLACK).unwrap_or(since).as_millisecond();
     let mut sessions: Vec<SessionRead> = conn
@@ -194,7 +212,7 @@ fn query(conn: &Connection, since: Timestamp) -> Result<Vec<SessionRead>, Failur
             })?
             .collect::<Result<_, _>>()?;
     }
-    Ok(sessions)
+    Ok((version, sessions))
 }
 
 /// The event a zstd frame holds, up to [`MAX_EVENT`] bytes; `None` when it is not a

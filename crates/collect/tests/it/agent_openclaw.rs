@@ -83,6 +83,16 @@ impl Db {
             .expect("event");
     }
 
+    /// The `schema_meta` row naming the OpenClaw that wrote the schema.
+    fn version(&self, version: &str) {
+        self.conn
+            .execute_batch(&format!(
+                "CREATE TABLE schema_meta (meta_key TEXT NOT NULL PRIMARY KEY, role TEXT NOT NULL, schema_version INTEGER NOT NULL, agent_id TEXT, app_version TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL) STRICT;
+                 INSERT INTO schema_meta VALUES ('primary', 'agent', 24, 'main', '{version}', 0, 0);"
+            ))
+            .expect("schema_meta");
+    }
+
     /// A compressed entry, as OpenClaw stores one of 1,024 bytes and more.
     fn compressed(&self, id: &str, seq: i64, written: i64, frame: &[u8], bytes: i64) {
         self.conn
@@ -150,6 +160,8 @@ fn openclaw_the_recorded_sessions_and_failed_command_are_read() {
     assert_eq!(third.title, "Plan the next steps in a to-do list, then run check.sh");
     let found = status(&output, Agent::OpenClaw);
     assert_eq!((found.files, found.entries), (1, 3));
+    // The version that wrote the schema, for `doctor`.
+    assert_eq!(found.versions, ["2026.9.6"]);
 }
 
 #[test]
@@ -174,6 +186,8 @@ fn the_owners_messages_are_prompts_and_others_are_activity() {
     db.event(ID, 4, 240_000, &user("Now run the tests", 240, &json!({})));
     let output = home.read(Agent::OpenClaw, ts(SINCE));
     assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    // No `schema_meta` table here: no version, and no warning.
+    assert!(status(&output, Agent::OpenClaw).versions.is_empty());
     let event = session(&output, Agent::OpenClaw, ID);
     assert_eq!(event.agent, Agent::OpenClaw);
     assert_eq!(event.prompts, times(&["2026-03-02T09:01:00Z", "2026-03-02T09:04:00Z"]));
@@ -186,6 +200,7 @@ fn the_owners_messages_are_prompts_and_others_are_activity() {
 fn a_failed_exec_is_read_from_its_details_and_a_running_one_tells_nothing() {
     let home = Home::new();
     let db = Db::create(&home.path().join(DB));
+    db.version("2026.10.1");
     db.session(ID, "agent:main:main", 900_000, Some("Upload fixes"));
     db.event(ID, 0, 0, &header(ID, "/home/dev/api", 0));
     db.event(ID, 1, 10_000, &user("Run the checks", 10, &json!({"senderIsOwner": true})));
@@ -201,6 +216,8 @@ fn a_failed_exec_is_read_from_its_details_and_a_running_one_tells_nothing() {
     assert_eq!(event.models, ["claude-sonnet-4-5"]);
     // The session's own name is its title.
     assert_eq!(event.title, "Upload fixes");
+    // A newer OpenClaw than the one recorded: `doctor` says so from this.
+    assert_eq!(status(&output, Agent::OpenClaw).versions, ["2026.10.1"]);
 }
 
 #[test]

@@ -332,13 +332,12 @@ fn source_line(status: &collect::SourceStatus) -> String {
         ),
         source if source.is_agent() => {
             // What the agent keeps its sessions in: one database (opencode, Kilo Code,
-            // Goose, Hermes Agent; OpenClaw one per agent), else log files.
+            // Goose, Hermes Agent), else log files (OpenClaw's: a database per agent and
+            // the transcript files of its older releases).
             let (one, many) = match source {
-                Source::Opencode
-                | Source::Kilo
-                | Source::Goose
-                | Source::Hermes
-                | Source::OpenClaw => ("database", "databases"),
+                Source::Opencode | Source::Kilo | Source::Goose | Source::Hermes => {
+                    ("database", "databases")
+                }
                 Source::Claude | Source::Codex => ("transcript", "transcripts"),
                 _ => ("file", "files"),
             };

@@ -268,6 +268,9 @@ pub(crate) const SPECS: &[Spec] = &[
         keep: &[
             ".openclaw/agents/main/agent/openclaw-agent.sqlite",
             ".openclaw/agents/main/agent/openclaw-agent.sqlite-wal",
+            // Releases before the transcripts moved into the database (2026.6.11 had
+            // them here, pi's files, beside the `sessions.json` store).
+            ".openclaw/agents/main/sessions/",
         ],
         repo_keep: &[],
         node: Some("24"),
@@ -732,12 +735,18 @@ fn openclaw_invocation(prompt: &str) -> (Vec<String>, Vec<(String, String)>) {
     (args.iter().map(|arg| (*arg).to_owned()).collect(), Vec::new())
 }
 
-/// The sessions in OpenClaw's `main` agent's database.
+/// The sessions of OpenClaw's `main` agent: in its database, or, in releases that kept
+/// transcripts as files, its `sessions/<id>.jsonl`.
 fn openclaw_ids(home: &Path) -> anyhow::Result<Vec<String>> {
-    column(
-        &home.join(".openclaw/agents/main/agent/openclaw-agent.sqlite"),
-        "SELECT session_id FROM session_windows",
-    )
+    let db = home.join(".openclaw/agents/main/agent/openclaw-agent.sqlite");
+    let has_windows = db.exists()
+        && column(&db, "SELECT name FROM sqlite_master WHERE name = 'session_windows'")?.len() == 1;
+    if has_windows {
+        return column(&db, "SELECT session_id FROM session_windows");
+    }
+    // `<id>.trajectory.jsonl` beside each transcript is a trace of the run.
+    let stems = jsonl_stems(&home.join(".openclaw/agents/main/sessions"));
+    Ok(stems.into_iter().filter(|stem| !stem.contains('.')).collect())
 }
 
 /// OpenHands' run: the stand-in as an OpenAI-compatible server is in

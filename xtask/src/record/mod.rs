@@ -634,10 +634,14 @@ fn kept(spec: &Spec, relative: &str) -> bool {
     // `openclaw-agent.sqlite.reindex-lock.sqlite`, `….memory-reindex-<id>`): another
     // program's scratch beside it, not the database (SQLite's own are `-wal`, `-shm`).
     let beside = name.contains(".sqlite.");
+    // OpenClaw's trace of each run (`<id>.trajectory.jsonl`, the model's whole requests)
+    // and its skills' prompts beside the transcripts: not a session's records.
+    let trace = name.contains(".trajectory") || relative.contains("/skills-prompts/");
     !credential
         && !lock
         && !memory
         && !beside
+        && !trace
         && spec.keep.iter().any(|prefix| relative.starts_with(prefix))
 }
 

@@ -37,12 +37,19 @@
 //! valid JSON is skipped and counted as a malformed line of the database (its line is the
 //! event's `seq` + 1).
 //!
+//! Releases before the database of transcripts (2026.6.11, recorded in
+//! `fixtures/agents/openclaw/2026.6.11/`) kept each session's entries in
+//! `agents/<id>/sessions/<session id>.jsonl`, pi's files (`<id>.trajectory.jsonl` beside
+//! each is a trace of the run's requests, not read), with the `sessions.json` store; the
+//! ones modified in the window are read the same way, but a session the database holds
+//! too (its transcript moved there on the day) is read once, from the database.
+//!
 //! Not read: an agent folder moved by the config (`agents.list[].agentDir`) or by
 //! `$OPENCLAW_AGENT_DIR`, the transcripts archived after a reset or a deletion
-//! (`session_transcript_archives`), the older JSON Lines transcripts
-//! (`agents/<id>/sessions/*.jsonl`, pi's files, which 2026.9.6 imports into the
-//! database), and which sessions are sub-agents' (read as sessions of their own).
+//! (`session_transcript_archives`), and which sessions are sub-agents' (read as sessions
+//! of their own).
 
+use std::collections::BTreeSet;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
@@ -51,7 +58,7 @@ use report_model::Agent;
 use rusqlite::{Connection, params};
 
 use super::jsonl::{Malformed, Stats};
-use super::pi::{Entries, Flavor};
+use super::pi::{Entries, Flavor, read_entries_file};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
 use crate::sqlite::Failure;
 use crate::{Env, SourceStatus};
@@ -88,52 +95,97 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
         return (drafts, status);
     }
     status.found = true;
-    let since = ctx.since;
     let mut counts = Stats::default();
     for (folder, kind) in ctx.list_dir_typed(&agents) {
         if !(kind.is_dir() || (kind.is_symlink() && folder.is_dir())) {
             continue;
         }
-        let path = folder.join(DATABASE);
-        if !path.exists() {
-            continue;
+        let from_database = read_database(ctx, &folder.join(DATABASE), &mut status, &mut counts);
+        let read: BTreeSet<String> =
+            from_database.iter().map(|draft| draft.session_id.clone()).collect();
+        for draft in from_database {
+            add_draft(&mut drafts, draft);
         }
-        status.files += 1;
-        let mut wal = path.as_os_str().to_owned();
-        wal.push("-wal");
-        if !(ctx.modified_since(&path) || ctx.modified_since(Path::new(&wal))) {
-            continue;
-        }
-        let (version, sessions) = match crate::sqlite::read(&path, |conn| query(conn, since)) {
-            crate::sqlite::Outcome::Missing => continue,
-            crate::sqlite::Outcome::Unreadable(error) => {
-                ctx.fail(error);
-                continue;
-            }
-            crate::sqlite::Outcome::Read(read) => read,
-        };
-        if let Some(version) = version {
-            status.note_version(&version);
-        }
-        let mut malformed = Malformed::default();
-        for session in sessions {
-            let mut draft = Draft::new(Agent::OpenClaw, &session.id);
-            draft.title = session.title;
-            let mut entries = Entries::new(draft, Flavor::OpenClaw);
-            for (seq, json) in session.events {
-                let parsed =
-                    json.is_some_and(|json| entries.entry(&json, since, &mut status).is_ok());
-                if !parsed {
-                    malformed.count(u64::try_from(seq).unwrap_or(0).saturating_add(1));
-                }
-            }
-            add_draft(&mut drafts, entries.session);
-        }
-        malformed.report(ctx, &mut counts, &path);
+        let folder = folder.join("sessions");
+        read_files(ctx, &folder, &read, (&mut status, &mut counts), &mut drafts);
     }
     status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
     status.limits.extend(super::malformed_limit(&counts));
     (drafts, status)
+}
+
+/// The sessions of the window in one agent's database at `path` (none when it is not
+/// there, was not written in the window, or cannot be read: a warning then).
+fn read_database(
+    ctx: &mut Ctx,
+    path: &Path,
+    status: &mut SourceStatus,
+    counts: &mut Stats,
+) -> Vec<Draft> {
+    let mut drafts = Vec::new();
+    if !path.exists() {
+        return drafts;
+    }
+    status.files += 1;
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    if !(ctx.modified_since(path) || ctx.modified_since(Path::new(&wal))) {
+        return drafts;
+    }
+    let since = ctx.since;
+    let (version, sessions) = match crate::sqlite::read(path, |conn| query(conn, since)) {
+        crate::sqlite::Outcome::Missing => return drafts,
+        crate::sqlite::Outcome::Unreadable(error) => {
+            ctx.fail(error);
+            return drafts;
+        }
+        crate::sqlite::Outcome::Read(read) => read,
+    };
+    if let Some(version) = version {
+        status.note_version(&version);
+    }
+    let mut malformed = Malformed::default();
+    for session in sessions {
+        let mut draft = Draft::new(Agent::OpenClaw, &session.id);
+        draft.title = session.title;
+        let mut entries = Entries::new(draft, Flavor::OpenClaw);
+        for (seq, json) in session.events {
+            let parsed = json.is_some_and(|json| entries.entry(&json, since, status).is_ok());
+            if !parsed {
+                malformed.count(u64::try_from(seq).unwrap_or(0).saturating_add(1));
+            }
+        }
+        drafts.push(entries.session);
+    }
+    malformed.report(ctx, counts, path);
+    drafts
+}
+
+/// The transcripts an agent's `sessions/` folder holds in the releases before the
+/// database (`<session id>.jsonl`, pi's files; `<id>.trajectory.jsonl` beside each is a
+/// trace of the run, not a transcript): those modified in the window are read, but for a
+/// session already read from the database (moved there on the day).
+fn read_files(
+    ctx: &mut Ctx,
+    folder: &Path,
+    read: &BTreeSet<String>,
+    (status, counts): (&mut SourceStatus, &mut Stats),
+    drafts: &mut Drafts,
+) {
+    let listed = super::list_fresh_warned(ctx, folder);
+    for (name, kind, fresh) in listed.iter() {
+        let Some(stem) = super::jsonl_stem(Path::new(name)) else { continue };
+        if stem.contains('.') || super::is_folder(kind, || folder.join(name)) {
+            continue;
+        }
+        status.files += 1;
+        if fresh && !read.contains(&stem) {
+            let session = Draft::new(Agent::OpenClaw, &stem);
+            let path = folder.join(name);
+            let session = read_entries_file(ctx, counts, &path, session, Flavor::OpenClaw, status);
+            add_draft(drafts, session);
+        }
+    }
 }
 
 /// OpenClaw's state folder (see the module doc).

@@ -258,9 +258,22 @@ fn read_session(
     stem: &str,
     status: &mut SourceStatus,
 ) -> Draft {
-    let since = ctx.since;
     let default_id = stem.rsplit_once('_').map_or(stem, |(_, id)| id);
-    let mut entries = Entries::new(Draft::new(Agent::Pi, default_id), Flavor::Pi);
+    read_entries_file(ctx, counts, path, Draft::new(Agent::Pi, default_id), Flavor::Pi, status)
+}
+
+/// Reads a file of pi's entries into `session` (its id, when the file has no header):
+/// pi's own, or OpenClaw's from the releases that kept its transcripts as files.
+pub(super) fn read_entries_file(
+    ctx: &mut Ctx,
+    counts: &mut Stats,
+    path: &Path,
+    session: Draft,
+    flavor: Flavor,
+    status: &mut SourceStatus,
+) -> Draft {
+    let since = ctx.since;
+    let mut entries = Entries::new(session, flavor);
     jsonl::read_lines(ctx, counts, path, |bytes| entries.entry(bytes, since, status));
     entries.session
 }

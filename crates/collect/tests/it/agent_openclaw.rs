@@ -305,3 +305,57 @@ fn every_agents_database_is_read_where_openclaws_variables_put_it() {
     db.event(ID, 0, 0, &header(ID, "/home/dev/api", 0));
     assert_eq!(home.read(Agent::OpenClaw, ts(SINCE)).events.len(), 1);
 }
+
+#[test]
+fn openclaw_the_transcript_files_of_2026_6_are_read() {
+    // 2026.6.11 kept each session's entries in `sessions/<id>.jsonl` (pi's files),
+    // no database of transcripts yet.
+    let home = Home::new();
+    let recording = fixtures().join("agents/openclaw/2026.6.11/home/.openclaw");
+    let output = read_with_home(&home, Agent::OpenClaw, recording, ts("2026-12-06T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(output.events.len(), 3);
+    for event in &output.events {
+        assert_eq!(event.prompts.len(), 1, "{}", event.session_id);
+        assert_eq!(event.models, ["standin-model"], "{}", event.session_id);
+        assert_eq!(event.cwd.as_deref(), Some(Path::new("/tmp/standup-agents/repo")));
+    }
+    assert_eq!(scripted(&output)[0].1, recorded_failure());
+    let found = status(&output, Agent::OpenClaw);
+    assert_eq!((found.files, found.entries), (3, 3));
+}
+
+#[test]
+fn a_trace_is_not_a_session_and_a_session_moved_into_the_database_counts_once() {
+    let home = Home::new();
+    let lines = |id: &str, text: &str| {
+        [header(id, "/home/dev/api", 0), user(text, 60, &json!({}))]
+            .iter()
+            .map(|entry| entry.to_string() + "\n")
+            .collect::<String>()
+    };
+    let sessions = ".openclaw/agents/main/sessions";
+    home.write(&format!("{sessions}/{ID}.jsonl"), lines(ID, "Fix the upload"));
+    // The run's trace beside it, whose lines look like entries.
+    home.write(&format!("{sessions}/{ID}.trajectory.jsonl"), lines("trace", "Fix the upload"));
+    // A session that is in the database too (moved there today).
+    let moved = "22222222-3333-4444-8555-666666666666";
+    let failed = [exec_call("c1", "sh check.sh", 70), exec_result("c1", &json!(3), 80)];
+    let more: String = failed.iter().map(|entry| entry.to_string() + "\n").collect();
+    home.write(&format!("{sessions}/{moved}.jsonl"), lines(moved, "Ship it") + &more);
+    let db = Db::create(&home.path().join(DB));
+    db.session(moved, "agent:main:moved", 80_000, None);
+    db.event(moved, 0, 0, &header(moved, "/home/dev/api", 0));
+    db.event(moved, 1, 60_000, &user("Ship it", 60, &json!({"senderIsOwner": true})));
+    db.event(moved, 2, 70_000, &failed[0]);
+    db.event(moved, 3, 80_000, &failed[1]);
+    let output = home.read(Agent::OpenClaw, ts(SINCE));
+    let ids: Vec<&str> = output.events.iter().map(|event| event.session_id.as_str()).collect();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert_eq!(session(&output, Agent::OpenClaw, ID).prompts.len(), 1);
+    // Its failed command once, not once from each.
+    let moved = session(&output, Agent::OpenClaw, moved);
+    assert_eq!(failed_runs(moved), [("sh check.sh", vec![(3, ts("2026-03-02T09:01:20Z"))])]);
+    // The database and the two transcripts; the trace is not counted.
+    assert_eq!(status(&output, Agent::OpenClaw).files, 3);
+}

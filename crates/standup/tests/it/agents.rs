@@ -202,7 +202,7 @@ fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
     }
     let run = home.run(LATER, TOKYO, &["daily", "--date", "2026-12-06", "--no-llm"]);
     // All thirteen ended on it; one blocker for the one command, citing the latest session
-    // (OpenClaw's, recorded last, at 15:21 Tokyo time; OpenHands', recorded before it, is
+    // (OpenClaw's, recorded last, at 15:42 Tokyo time; OpenHands', recorded before it, is
     // placed at 01:34). Gemini's session wrote the newest list: the next steps cite it
     // (Droid, Copilot, Qwen Code and OpenClaw wrote none; OpenClaw has no to-do tool).
     let blockers: Vec<&str> =
@@ -210,7 +210,7 @@ fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
     assert_eq!(
         blockers,
         [
-            "- Blocked?: `sh check.sh` failed at 15:21 (OpenClaw session), and the session ended there"
+            "- Blocked?: `sh check.sh` failed at 15:42 (OpenClaw session), and the session ended there"
         ],
         "{}",
         run.stdout
@@ -260,7 +260,7 @@ fn doctor_names_each_agent_with_its_versions_and_drift() {
         "vibe: found · 3 files",
         "openhands: found · 6 files",
         "hermes: found · 1 database",
-        "openclaw: found · 1 database",
+        "openclaw: found · 4 files",
         "continue: found · 3 files",
         "aider: found · 1 file",
         "  versions seen: 7.7.7",

@@ -14,7 +14,7 @@ use serde_json::json;
 
 use crate::support::{
     Home, assert_one_warning_naming, failed_runs, fixtures, read_with_home, recorded_failure,
-    scripted, session, status, times, ts,
+    scripted, session, status, times, ts, warning_texts,
 };
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
@@ -358,4 +358,39 @@ fn a_trace_is_not_a_session_and_a_session_moved_into_the_database_counts_once() 
     assert_eq!(failed_runs(moved), [("sh check.sh", vec![(3, ts("2026-03-02T09:01:20Z"))])]);
     // The database and the two transcripts; the trace is not counted.
     assert_eq!(status(&output, Agent::OpenClaw).files, 3);
+}
+
+#[test]
+fn a_compressed_event_is_read_up_to_openclaws_own_bound() {
+    // `zstd -19` frames of a `custom` entry of exactly 4 MiB, OpenClaw's largest, and of
+    // one byte more (fixtures/openclaw/).
+    let frame = |name: &str| fs_err::read(fixtures().join("openclaw").join(name)).expect("frame");
+    let home = Home::new();
+    let db = Db::create(&home.path().join(DB));
+    db.session(ID, "agent:main:main", 60_000, None);
+    db.event(ID, 0, 0, &header(ID, "/home/dev/api", 0));
+    db.compressed(ID, 1, 1_000, &frame("event-4-mib.zst"), 4_194_304);
+    db.compressed(ID, 2, 2_000, &frame("event-over-4-mib.zst"), 4_194_305);
+    db.event(ID, 3, 60_000, &user("Status?", 60, &json!({"senderIsOwner": true})));
+    let output = home.read(Agent::OpenClaw, ts(SINCE));
+    // The larger one alone is skipped, as a malformed line: the event after `seq` 2.
+    let texts = warning_texts(&output, WarningCode::MalformedLines);
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    assert!(texts[0].contains("line 3"), "{texts:?}");
+    assert_eq!(session(&output, Agent::OpenClaw, ID).prompts.len(), 1);
+}
+
+#[test]
+fn a_state_folder_is_taken_as_openclaw_takes_it() {
+    // `~` alone or before a slash is the home; `~name` is a folder named so.
+    for (value, state) in [("~", ""), ("~/state", "state")] {
+        let home = Home::new().var("OPENCLAW_STATE_DIR", value);
+        let output = home.read(Agent::OpenClaw, ts(SINCE));
+        let expected = home.path().join(state).join("agents");
+        assert_eq!(status(&output, Agent::OpenClaw).locations, [expected], "{value}");
+    }
+    let home = Home::new().var("OPENCLAW_STATE_DIR", "~other/state");
+    let output = home.read(Agent::OpenClaw, ts(SINCE));
+    let expected = Path::new("~other/state/agents");
+    assert_eq!(status(&output, Agent::OpenClaw).locations, [expected]);
 }

@@ -31,8 +31,10 @@
 //!
 //! So: the sessions are those with `updated_at` or `transcript_updated_at` in the window;
 //! each one's first entry (its header) and those written from ten minutes before the
-//! window are read (an entry is written a moment after its own time), through the
-//! primary key's index, and placed by their own times as pi's are. The title is the
+//! window are read (an entry is written a moment after its own time), and placed by
+//! their own times as pi's are. The first row written since is found by halving on `seq`
+//! through the primary key (rows are appended in order), so a conversation of months
+//! costs a few row reads, not a scan of its transcript. The title is the
 //! session's or its conversation's name, else the first prompt read. An event that is not
 //! valid JSON is skipped and counted as a malformed line of the database (its line is the
 //! event's `seq` + 1).
@@ -55,7 +57,7 @@ use std::path::{Path, PathBuf};
 
 use jiff::{SignedDuration, Timestamp};
 use report_model::Agent;
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension as _, params};
 
 use super::jsonl::{Malformed, Stats};
 use super::pi::{Entries, Flavor, read_entries_file};
@@ -248,12 +250,13 @@ fn query(
         "SELECT seq, event_json, event_zstd FROM transcript_events
          WHERE session_id = ?1
            AND (seq = (SELECT min(seq) FROM transcript_events WHERE session_id = ?1)
-                OR created_at >= ?2)
+                OR seq >= ?2)
          ORDER BY seq",
     )?;
     for session in &mut sessions {
+        let first = first_written_from(conn, &session.id, from)?;
         session.events = events
-            .query_map(params![session.id, from], |row| {
+            .query_map(params![session.id, first], |row| {
                 let seq: i64 = row.get(0)?;
                 let json: Option<String> = row.get(1)?;
                 let json = match json {
@@ -265,6 +268,39 @@ fn query(
             .collect::<Result<_, _>>()?;
     }
     Ok((version, sessions))
+}
+
+/// The least `seq` from which every row of session `id` was written at or after `from`
+/// (epoch milliseconds): found by halving on `seq`, a row read per step through the
+/// primary key, since a transcript's rows are written in order (`seq` counts them as
+/// they are appended, `created_at` is when), so the rows before the window are never
+/// read. One past the last row when none was written since `from`.
+fn first_written_from(conn: &Connection, id: &str, from: i64) -> Result<i64, Failure> {
+    let (least, most): (Option<i64>, Option<i64>) = conn.query_row(
+        "SELECT min(seq), max(seq) FROM transcript_events WHERE session_id = ?1",
+        params![id],
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )?;
+    let (Some(mut low), Some(most)) = (least, most) else { return Ok(0) };
+    let mut high = most.saturating_add(1);
+    let mut probe = conn.prepare_cached(
+        "SELECT seq, created_at FROM transcript_events
+         WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT 1",
+    )?;
+    // The answer stays in `low..=high`: rows below `low` were written before `from`,
+    // rows from `high` on at or after it.
+    while low < high {
+        let middle = low + (high - low) / 2;
+        let row: Option<(i64, i64)> = probe
+            .query_row(params![id, middle], |row| Ok((row.get(0)?, row.get(1)?)))
+            .optional()?;
+        match row {
+            Some((seq, written)) if written < from => low = seq.saturating_add(1),
+            // Written since, or no row from `middle` on: nothing in `middle..seq` exists.
+            _ => high = middle,
+        }
+    }
+    Ok(low)
 }
 
 /// The event a zstd frame holds, up to [`MAX_EVENT`] bytes; `None` when it is not a

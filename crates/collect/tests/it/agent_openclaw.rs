@@ -394,3 +394,35 @@ fn a_state_folder_is_taken_as_openclaw_takes_it() {
     let expected = Path::new("~other/state/agents");
     assert_eq!(status(&output, Agent::OpenClaw).locations, [expected]);
 }
+
+#[test]
+fn the_rows_read_begin_with_the_first_written_ten_minutes_before_the_window() {
+    // Rows numbered with gaps (`seq` 3, 6, … 60), written a minute apart from 23:40 the
+    // day before; every entry's own time is in the window, so each row read is one
+    // prompt. Read: the header and the rows written from 23:50 (ten of them, the first
+    // exactly at 23:50), found by halving on `seq`.
+    let home = Home::new();
+    let db = Db::create(&home.path().join(DB));
+    db.session(ID, "agent:main:main", 60_000, None);
+    db.event(ID, 0, -7 * 86_400_000, &header(ID, "/home/dev/api", 0));
+    let nine_hours = 9 * 3_600_000;
+    for k in 0..20 {
+        let written = -nine_hours - 20 * 60_000 + k * 60_000;
+        let entry = user(&format!("question {k}"), 60 + k, &json!({"senderIsOwner": true}));
+        db.event(ID, 3 * (k + 1), written, &entry);
+    }
+    let output = home.read(Agent::OpenClaw, ts(SINCE));
+    let event = session(&output, Agent::OpenClaw, ID);
+    assert_eq!(event.prompts.len(), 10, "{:?}", event.prompts);
+    assert_eq!(event.prompts[0], ts("2026-03-02T09:01:10Z"));
+    assert_eq!(event.title, "question 10");
+    assert_eq!(event.cwd.as_deref(), Some(Path::new("/home/dev/api")));
+    // Nothing written since (an entry dated in the window, written before it, is not
+    // read): the old header alone, no activity, so no session.
+    let home = Home::new();
+    let db = Db::create(&home.path().join(DB));
+    db.session(ID, "agent:main:main", 60_000, None);
+    db.event(ID, 0, -nine_hours - 3_600_000, &header(ID, "/home/dev/api", -86_400));
+    db.event(ID, 1, -nine_hours - 3_600_000, &user("old", 10, &json!({"senderIsOwner": true})));
+    assert!(home.read(Agent::OpenClaw, ts(SINCE)).events.is_empty());
+}

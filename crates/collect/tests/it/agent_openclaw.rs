@@ -140,10 +140,12 @@ fn exec_result(call: &str, exit: &serde_json::Value, offset: i64) -> serde_json:
             "isError": false}})
 }
 
-#[test]
-fn openclaw_the_recorded_sessions_and_failed_command_are_read() {
+/// Reads the recording of `version` and checks its three sessions as the stand-in
+/// scripted them: no warning, one prompt each, the stand-in's model, the scratch
+/// repository, and the third session's failed command (OpenClaw has no to-do tool).
+fn read_recording(version: &str) -> collect::SourceOutput<report_model::SessionEvent> {
     let home = Home::new();
-    let recording = fixtures().join("agents/openclaw/2026.9.6/home/.openclaw");
+    let recording = fixtures().join(format!("agents/openclaw/{version}/home/.openclaw"));
     let output = read_with_home(&home, Agent::OpenClaw, recording, ts("2026-12-06T00:00:00Z"));
     assert!(output.warnings.is_empty(), "{:?}", output.warnings);
     assert_eq!(output.events.len(), 3);
@@ -154,8 +156,14 @@ fn openclaw_the_recorded_sessions_and_failed_command_are_read() {
     }
     let scripted = scripted(&output);
     assert_eq!(scripted.len(), 1, "{scripted:?}");
-    assert!(scripted[0].0.is_empty(), "OpenClaw has no to-do tool: {scripted:?}");
+    assert!(scripted[0].0.is_empty(), "{scripted:?}");
     assert_eq!(scripted[0].1, recorded_failure());
+    output
+}
+
+#[test]
+fn openclaw_the_recorded_sessions_and_failed_command_are_read() {
+    let output = read_recording("2026.9.6");
     let third = session(&output, Agent::OpenClaw, "1152f485-d629-4e98-aaf6-b1afa9af3b0d");
     assert_eq!(third.title, "Plan the next steps in a to-do list, then run check.sh");
     let found = status(&output, Agent::OpenClaw);
@@ -310,17 +318,7 @@ fn every_agents_database_is_read_where_openclaws_variables_put_it() {
 fn openclaw_the_transcript_files_of_2026_6_are_read() {
     // 2026.6.11 kept each session's entries in `sessions/<id>.jsonl` (pi's files),
     // no database of transcripts yet.
-    let home = Home::new();
-    let recording = fixtures().join("agents/openclaw/2026.6.11/home/.openclaw");
-    let output = read_with_home(&home, Agent::OpenClaw, recording, ts("2026-12-06T00:00:00Z"));
-    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
-    assert_eq!(output.events.len(), 3);
-    for event in &output.events {
-        assert_eq!(event.prompts.len(), 1, "{}", event.session_id);
-        assert_eq!(event.models, ["standin-model"], "{}", event.session_id);
-        assert_eq!(event.cwd.as_deref(), Some(Path::new("/tmp/standup-agents/repo")));
-    }
-    assert_eq!(scripted(&output)[0].1, recorded_failure());
+    let output = read_recording("2026.6.11");
     let found = status(&output, Agent::OpenClaw);
     assert_eq!((found.files, found.entries), (3, 3));
 }

@@ -303,10 +303,11 @@ impl Ctx {
         }
     }
 
-    /// An agent's one database at `path` (`folder`: where the agent keeps it): counted in
-    /// `status` when it is there, and read with `query` when it or its write-ahead log
-    /// changed in the window (through [`crate::sqlite::read`]); one that cannot be read is
-    /// a warning naming it. `None` when absent, unchanged or unreadable.
+    /// An agent's database at `path` (`folder`: where the agent keeps it): counted in
+    /// `status` when it is there (one more, for an agent with one per agent of its own),
+    /// and read with `query` when it or its write-ahead log changed in the window
+    /// (through [`crate::sqlite::read`]); one that cannot be read is a warning naming it.
+    /// `None` when absent, unchanged or unreadable.
     fn read_database<T>(
         &mut self,
         status: &mut crate::SourceStatus,
@@ -314,11 +315,11 @@ impl Ctx {
         query: impl Fn(&rusqlite::Connection) -> Result<T, crate::sqlite::Failure>,
     ) -> Option<T> {
         if !path.exists() {
-            status.found = folder.is_dir();
+            status.found |= folder.is_dir();
             return None;
         }
         status.found = true;
-        status.files = 1;
+        status.files += 1;
         let mut wal = path.as_os_str().to_owned();
         wal.push("-wal");
         if !(self.modified_since(path) || self.modified_since(Path::new(&wal))) {

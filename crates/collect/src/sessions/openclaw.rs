@@ -125,23 +125,12 @@ fn read_database(
     counts: &mut Stats,
 ) -> Vec<Draft> {
     let mut drafts = Vec::new();
-    if !path.exists() {
-        return drafts;
-    }
-    status.files += 1;
-    let mut wal = path.as_os_str().to_owned();
-    wal.push("-wal");
-    if !(ctx.modified_since(path) || ctx.modified_since(Path::new(&wal))) {
-        return drafts;
-    }
     let since = ctx.since;
-    let (version, sessions) = match crate::sqlite::read(path, |conn| query(conn, since)) {
-        crate::sqlite::Outcome::Missing => return drafts,
-        crate::sqlite::Outcome::Unreadable(error) => {
-            ctx.fail(error);
-            return drafts;
-        }
-        crate::sqlite::Outcome::Read(read) => read,
+    let folder = path.parent().unwrap_or(path);
+    let Some((version, sessions)) =
+        ctx.read_database(status, (path, folder), |conn| query(conn, since))
+    else {
+        return drafts;
     };
     if let Some(version) = version {
         status.note_version(&version);

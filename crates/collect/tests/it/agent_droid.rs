@@ -23,6 +23,17 @@ fn start(id: &str, title: &str) -> String {
     )
 }
 
+/// The first lines of a session titled `title`: its start and that prompt, typed at
+/// 10:00.
+fn opened(title: &str) -> Vec<String> {
+    vec![
+        start(ID, title),
+        format!(
+            r#"{{"type":"message","id":"p1","timestamp":"2026-03-02T10:00:00.000Z","message":{{"role":"user","content":[{{"type":"text","text":"{title}"}}]}}}}"#
+        ),
+    ]
+}
+
 /// A session: a typed prompt behind an injected reminder, a reply with a tool call,
 /// the tool's result, a hook's message, an automation's message, a hidden message, a
 /// to-do update, a compaction, a reminder-only message, and a second typed prompt.
@@ -323,10 +334,7 @@ fn execute(call: &str, at: &str, command: &str, output: &str, is_error: bool) ->
 #[test]
 fn droid_shell_runs_are_read_with_the_exit_line_droid_appends() {
     let home = Home::new();
-    let mut lines = vec![
-        start(ID, "Fix the build"),
-        r#"{"type":"message","id":"p1","timestamp":"2026-03-02T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"Fix the build"}]}}"#.to_owned(),
-    ];
+    let mut lines = opened("Fix the build");
     // `make test` fails, then passes: not failing. `cargo check` fails twice. A command
     // killed by a signal has no exit line; another tool's output with one is not a shell
     // run; a result that answers no call counts for nothing.
@@ -438,10 +446,7 @@ fn todo_write(call: &str, at: &str, todos: &serde_json::Value, is_error: bool) -
 fn droid_the_to_do_list_is_the_newest_todo_write_that_succeeded() {
     use report_model::TodoStatus::{Completed, InProgress, Pending};
     let home = Home::new();
-    let mut lines = vec![
-        start(ID, "Plan the release"),
-        r#"{"type":"message","id":"p1","timestamp":"2026-03-02T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"Plan the release"}]}}"#.to_owned(),
-    ];
+    let mut lines = opened("Plan the release");
     // A first list as lines, a second as items, a third whose call failed.
     let first = serde_json::json!("1. [completed] Read the changelog\n2. [ ] Bump the version");
     let second = serde_json::json!([

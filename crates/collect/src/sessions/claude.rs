@@ -26,7 +26,8 @@
 //!   `tool_use` block whose `input.todos[]` hold `content` and `status`: `pending`,
 //!   `in_progress`, `completed`), found by a byte scan of the raw message, which is
 //!   decoded only then. The task tools of newer versions (`TaskCreate`, `TaskUpdate`),
-//!   which change one task at a time, are not read yet.
+//!   which change one task at a time, keep the list in files beside the transcripts,
+//!   read by [`super::claude_tasks`]; the newer of the two is the session's list.
 //! - Failed commands: a main-chain assistant record's `tool_use` block named `Bash`
 //!   (`id`, `input.command`) and the `tool_result` block of a later main-chain user
 //!   record with that `tool_use_id`: without `is_error` the command passed (status 0);
@@ -484,6 +485,8 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     let substantive = std::mem::take(&mut state.substantive);
     state.drafts.retain(|session_id, _| substantive.contains(session_id));
     finish_titles(&mut state);
+    // The task lists of the sessions read (the task tools' to-do lists).
+    super::claude_tasks::read(ctx, &mut state.stats, &mut state.drafts, &roots);
 
     let mut limits = Vec::new();
     let mut history_days = BTreeSet::new();

@@ -31,6 +31,7 @@
 mod aider;
 mod amp;
 mod claude;
+mod claude_tasks;
 mod cline;
 mod cline_tasks;
 mod codex;

@@ -837,3 +837,116 @@ fn a_main_chain_tool_output_that_is_not_utf8_is_passed_over() {
     let claude = status(&output, Agent::ClaudeCode);
     assert!(claude.limits.iter().all(|limit| !limit.contains("malformed")), "{:?}", claude.limits);
 }
+
+/// The session Claude Code 2.1.332 wrote interactively with its task tools
+/// (`fixtures/claude-tasks/2.1.332/`, see `fixtures/README.md`): three tasks created, the
+/// first completed and the second started, then `sh check.sh` failed. Its list is the
+/// task files', in the order of their ids.
+#[test]
+fn the_recorded_task_list_is_the_sessions_to_do_list() {
+    use report_model::TodoStatus::{Completed, InProgress, Pending};
+    let id = "6bab9060-3cfb-4a6e-98b2-6fde206123b3";
+    let home = Home::new();
+    let written = ts("2026-12-06T08:34:15Z");
+    home.copy_fixture("claude-tasks/2.1.332/home", "", written);
+    let output = home.read(Agent::ClaudeCode, ts("2026-12-06T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:#?}", output.warnings);
+    assert!(status(&output, Agent::ClaudeCode).unknown.is_empty());
+    let want = [
+        ("Read the README".to_owned(), Completed),
+        ("Add a test for hello.sh".to_owned(), InProgress),
+        ("Wire check.sh into CI".to_owned(), Pending),
+    ];
+    assert_eq!(scripted(&output), vec![(want.to_vec(), recorded_failure())]);
+    let found = session(&output, Agent::ClaudeCode, id);
+    assert_eq!(found.todos_time, Some(written));
+    assert_eq!(found.prompts.len(), 1);
+}
+
+/// A task file as Claude Code writes one.
+fn task(id: &str, subject: &str, status: &str) -> String {
+    serde_json::json!({
+        "id": id, "subject": subject, "description": format!("{subject}, in detail"),
+        "activeForm": format!("Doing {subject}"), "status": status, "blocks": [], "blockedBy": []
+    })
+    .to_string()
+}
+
+#[test]
+fn task_files_are_read_in_the_order_of_their_ids_and_a_bad_one_alone_is_left_out() {
+    use report_model::TodoStatus::{InProgress, Pending};
+    let id = "7a5c0000-0000-4000-8000-000000000001";
+    let home = Home::new();
+    home.write(
+        &format!("{FOLDER}/{id}.jsonl"),
+        lines(&[user(
+            id,
+            "/home/dev/app",
+            "00000000-0000-4000-8000-000000000031",
+            "2026-03-02T09:00:00.000Z",
+            r#""plan it""#,
+        )]),
+    );
+    let tasks = format!(".claude/tasks/{id}");
+    // `10` after `9` (by number, not by name), the lock and the agent's other files
+    // passed over, a status the report does not know left out, a broken file named.
+    home.write(&format!("{tasks}/9.json"), task("9", "ninth", "pending"));
+    home.write(&format!("{tasks}/10.json"), task("10", "tenth", "in_progress"));
+    home.write(&format!("{tasks}/2.json"), task("2", "second", "someday"));
+    home.write(&format!("{tasks}/3.json"), "{\"id\":\"3\",\"subject\":");
+    home.write(&format!("{tasks}/.lock"), "");
+    home.write(&format!("{tasks}/.highwatermark"), "10");
+    home.write(&format!("{tasks}/notes.json"), task("1", "not a task file", "pending"));
+    for (name, time) in [("9", "09:05"), ("10", "09:07"), ("2", "09:06"), ("3", "09:01")] {
+        crate::support::set_mtime(
+            &home.path().join(format!("{tasks}/{name}.json")),
+            ts(&format!("2026-03-02T{time}:00Z")),
+        );
+    }
+    // Another session's list, not in the window: not read.
+    home.write(".claude/tasks/7a5c0000-0000-4000-8000-000000000002/1.json", "not json");
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    let found = session(&output, Agent::ClaudeCode, id);
+    let items: Vec<_> = found.todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect();
+    assert_eq!(items, [("ninth", Pending), ("tenth", InProgress)]);
+    assert_eq!(found.todos_time, Some(ts("2026-03-02T09:07:00Z")));
+    let broken = home.path().join(format!("{tasks}/3.json")).display().to_string();
+    let named: Vec<String> = output.warnings.iter().map(|warning| format!("{warning:?}")).collect();
+    assert_eq!(named.len(), 1, "{named:?}");
+    assert!(named[0].contains(&broken), "{named:?}");
+}
+
+#[test]
+fn the_newer_of_the_task_list_and_todo_write_is_the_sessions_list() {
+    let id = "7a5c0000-0000-4000-8000-000000000003";
+    for (files_at, want) in [("09:20", "from the task tools"), ("09:05", "from TodoWrite")] {
+        let home = Home::new();
+        home.write(
+            &format!("{FOLDER}/{id}.jsonl"),
+            lines(&[
+                user(
+                    id,
+                    "/home/dev/app",
+                    "00000000-0000-4000-8000-000000000041",
+                    "2026-03-02T09:00:00.000Z",
+                    r#""plan it""#,
+                ),
+                todo_write(
+                    id,
+                    "00000000-0000-4000-8000-000000000042",
+                    "2026-03-02T09:10:00.000Z",
+                    &[("from TodoWrite", "pending")],
+                ),
+            ]),
+        );
+        let file = home.write(
+            &format!(".claude/tasks/{id}/1.json"),
+            task("1", "from the task tools", "pending"),
+        );
+        crate::support::set_mtime(&file, ts(&format!("2026-03-02T{files_at}:00Z")));
+        let output = home.read(Agent::ClaudeCode, ts(SINCE));
+        let found = session(&output, Agent::ClaudeCode, id);
+        let texts: Vec<&str> = found.todos.iter().map(|todo| todo.text.as_str()).collect();
+        assert_eq!(texts, [want], "task files at {files_at}");
+    }
+}

@@ -863,6 +863,20 @@ fn the_recorded_task_list_is_the_sessions_to_do_list() {
     assert_eq!(found.prompts.len(), 1);
 }
 
+/// The transcript of a session whose one record is a prompt at 09:00 on the test's day
+/// (the session the task-list tests give a list to), followed by `more` records.
+fn prompt_then(home: &Home, id: &str, more: &[String]) {
+    let mut records = vec![user(
+        id,
+        "/home/dev/app",
+        "00000000-0000-4000-8000-000000000031",
+        "2026-03-02T09:00:00.000Z",
+        r#""plan it""#,
+    )];
+    records.extend_from_slice(more);
+    home.write(&format!("{FOLDER}/{id}.jsonl"), lines(&records));
+}
+
 /// A task file as Claude Code writes one.
 fn task(id: &str, subject: &str, status: &str) -> String {
     serde_json::json!({
@@ -877,16 +891,7 @@ fn task_files_are_read_in_the_order_of_their_ids_and_a_bad_one_alone_is_left_out
     use report_model::TodoStatus::{InProgress, Pending};
     let id = "7a5c0000-0000-4000-8000-000000000001";
     let home = Home::new();
-    home.write(
-        &format!("{FOLDER}/{id}.jsonl"),
-        lines(&[user(
-            id,
-            "/home/dev/app",
-            "00000000-0000-4000-8000-000000000031",
-            "2026-03-02T09:00:00.000Z",
-            r#""plan it""#,
-        )]),
-    );
+    prompt_then(&home, id, &[]);
     let tasks = format!(".claude/tasks/{id}");
     // `10` after `9` (by number, not by name), the lock and the agent's other files
     // passed over, a status the report does not know left out, a broken file named.
@@ -921,24 +926,13 @@ fn the_newer_of_the_task_list_and_todo_write_is_the_sessions_list() {
     let id = "7a5c0000-0000-4000-8000-000000000003";
     for (files_at, want) in [("09:20", "from the task tools"), ("09:05", "from TodoWrite")] {
         let home = Home::new();
-        home.write(
-            &format!("{FOLDER}/{id}.jsonl"),
-            lines(&[
-                user(
-                    id,
-                    "/home/dev/app",
-                    "00000000-0000-4000-8000-000000000041",
-                    "2026-03-02T09:00:00.000Z",
-                    r#""plan it""#,
-                ),
-                todo_write(
-                    id,
-                    "00000000-0000-4000-8000-000000000042",
-                    "2026-03-02T09:10:00.000Z",
-                    &[("from TodoWrite", "pending")],
-                ),
-            ]),
+        let plan = todo_write(
+            id,
+            "00000000-0000-4000-8000-000000000042",
+            "2026-03-02T09:10:00.000Z",
+            &[("from TodoWrite", "pending")],
         );
+        prompt_then(&home, id, &[plan]);
         let file = home.write(
             &format!(".claude/tasks/{id}/1.json"),
             task("1", "from the task tools", "pending"),

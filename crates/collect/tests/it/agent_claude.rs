@@ -838,29 +838,47 @@ fn a_main_chain_tool_output_that_is_not_utf8_is_passed_over() {
     assert!(claude.limits.iter().all(|limit| !limit.contains("malformed")), "{:?}", claude.limits);
 }
 
-/// The session Claude Code 2.1.332 wrote interactively with its task tools
-/// (`fixtures/claude-tasks/2.1.332/`, see `fixtures/README.md`): three tasks created, the
-/// first completed and the second started, then `sh check.sh` failed. Its list is the
-/// task files', in the order of their ids.
+/// The sessions Claude Code wrote interactively with its task tools
+/// (`fixtures/claude-tasks/<version>/`, written by `record.sh` there): three tasks
+/// created, the first completed and the second started, then `sh check.sh` failed. Its
+/// list is the task files', in the order of their ids.
 #[test]
-fn the_recorded_task_list_is_the_sessions_to_do_list() {
+fn the_recorded_task_lists_are_the_sessions_to_do_lists() {
     use report_model::TodoStatus::{Completed, InProgress, Pending};
-    let id = "6bab9060-3cfb-4a6e-98b2-6fde206123b3";
-    let home = Home::new();
-    let written = ts("2026-12-06T08:34:15Z");
-    home.copy_fixture("claude-tasks/2.1.332/home", "", written);
-    let output = home.read(Agent::ClaudeCode, ts("2026-12-06T00:00:00Z"));
-    assert!(output.warnings.is_empty(), "{:#?}", output.warnings);
-    assert!(status(&output, Agent::ClaudeCode).unknown.is_empty());
-    let want = [
-        ("Read the README".to_owned(), Completed),
-        ("Add a test for hello.sh".to_owned(), InProgress),
-        ("Wire check.sh into CI".to_owned(), Pending),
-    ];
-    assert_eq!(scripted(&output), vec![(want.to_vec(), recorded_failure())]);
-    let found = session(&output, Agent::ClaudeCode, id);
-    assert_eq!(found.todos_time, Some(written));
-    assert_eq!(found.prompts.len(), 1);
+    let root = crate::support::fixtures().join("claude-tasks");
+    let mut versions: Vec<_> = fs_err::read_dir(&root)
+        .expect("recorded versions")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.is_dir())
+        .collect();
+    versions.sort();
+    assert!(!versions.is_empty(), "nothing recorded in {}", root.display());
+    for folder in versions {
+        let expected: serde_json::Value = serde_json::from_slice(
+            &fs_err::read(folder.join("expected.json")).expect("expected.json is there"),
+        )
+        .expect("expected.json parses");
+        let text = |key: &str| expected[key].as_str().expect("a string").to_owned();
+        let (id, written) = (text("session"), ts(&text("until")));
+        let home = Home::new();
+        let version = folder.file_name().expect("a name").to_string_lossy().into_owned();
+        home.copy_fixture(&format!("claude-tasks/{version}/home"), "", written);
+        let output = home.read(Agent::ClaudeCode, ts(&text("since")));
+        assert!(output.warnings.is_empty(), "{version}: {:#?}", output.warnings);
+        let claude = status(&output, Agent::ClaudeCode);
+        assert!(claude.unknown.is_empty(), "{version}: {:?}", claude.unknown);
+        assert_eq!(claude.versions, [text("version")]);
+        let want = [
+            ("Read the README".to_owned(), Completed),
+            ("Add a test for hello.sh".to_owned(), InProgress),
+            ("Wire check.sh into CI".to_owned(), Pending),
+        ];
+        assert_eq!(scripted(&output), vec![(want.to_vec(), recorded_failure())], "{version}");
+        let found = session(&output, Agent::ClaudeCode, &id);
+        assert_eq!(found.todos_time, Some(written), "{version}");
+        assert_eq!(found.prompts.len(), 1, "{version}");
+        assert_eq!(found.cwd.as_deref(), Some(Path::new(&text("cwd"))), "{version}");
+    }
 }
 
 /// The transcript of a session whose one record is a prompt at 09:00 on the test's day

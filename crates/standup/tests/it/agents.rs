@@ -396,29 +396,41 @@ fn vs_code_s_own_chat_is_in_the_report() {
     assert!(!run.stdout.contains("VS Code Chat"), "{}", run.stdout);
 }
 
-/// Claude Code's task tools (`fixtures/claude-tasks/2.1.332/`, recorded interactively on
-/// Sunday 2026-12-06 at 08:34 UTC, 17:34 in Tokyo): the list its files hold is the
-/// project's next steps, in `daily` and `standup`.
+/// Claude Code's task tools (`fixtures/claude-tasks/<version>/`, recorded interactively
+/// by `record.sh` there): the list its files hold is the project's next steps, in `daily`
+/// and `standup`, in English and Japanese, read an hour after the recording.
 #[test]
 fn claude_code_s_task_list_is_the_next_step() {
-    let home = Home::new();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/claude-tasks/2.1.332");
-    let written: jiff::Timestamp = "2026-12-06T08:34:15Z".parse().unwrap();
-    copy_tree(&root.join("home"), home.path(), SystemTime::from(written));
-    let now = "2026-12-06T18:00:00+09:00";
-    let next = "- Next: Add a test for hello.sh (in progress) · Wire check.sh into CI (Claude Code `6bab9060`)";
-    for command in ["daily", "standup"] {
-        let run = home.run(now, TOKYO, &[command, "--no-llm"]);
-        assert_eq!(run.code, 0, "{}", run.snapshot());
-        for line in [
-            "- AI: Claude Code `Write a to-do list for this repo and run the check` (1 prompt, claude-opus-4-5)",
-            next,
-        ] {
-            assert!(run.stdout.lines().any(|got| got == line), "{line}\n{}", run.stdout);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/claude-tasks");
+    for version in fs_err::read_dir(&root).unwrap() {
+        let folder = version.unwrap().path();
+        if !folder.is_dir() {
+            continue;
         }
+        let home = Home::new();
+        let expected = expected(&folder);
+        let until: jiff::Timestamp = expected["until"].as_str().unwrap().parse().unwrap();
+        copy_tree(&folder.join("home"), home.path(), SystemTime::from(until));
+        let now = (until + jiff::SignedDuration::from_hours(1))
+            .to_zoned(jiff::tz::TimeZone::get(TOKYO).unwrap())
+            .strftime("%Y-%m-%dT%H:%M:%S%:z")
+            .to_string();
+        let short = &expected["session"].as_str().unwrap()[..8];
+        let ai = "- AI: Claude Code `Write a to-do list for this repo and run the check` (1 prompt, claude-opus-4-5)";
+        let next = format!(
+            "- Next: Add a test for hello.sh (in progress) · Wire check.sh into CI (Claude Code `{short}`)"
+        );
+        for command in ["daily", "standup"] {
+            let run = home.run(&now, TOKYO, &[command, "--no-llm"]);
+            assert_eq!(run.code, 0, "{}", run.snapshot());
+            for line in [ai, next.as_str()] {
+                assert!(run.stdout.lines().any(|got| got == line), "{line}\n{}", run.stdout);
+            }
+        }
+        let run = home.run(&now, TOKYO, &["daily", "--no-llm", "--lang", "ja"]);
+        let next = format!(
+            "- 次: Add a test for hello.sh（作業中） · Wire check.sh into CI（Claude Code `{short}`）"
+        );
+        assert!(run.stdout.lines().any(|got| got == next), "{}", run.stdout);
     }
-    let run = home.run(now, TOKYO, &["daily", "--no-llm", "--lang", "ja"]);
-    let next =
-        "- 次: Add a test for hello.sh（作業中） · Wire check.sh into CI（Claude Code `6bab9060`）";
-    assert!(run.stdout.lines().any(|got| got == next), "{}", run.stdout);
 }

@@ -1,11 +1,11 @@
 //! Claude Code's task lists: the to-do list of a session whose agent was offered the task
 //! tools (`TaskCreate`, `TaskUpdate`, …) rather than `TodoWrite`.
 //!
-//! Verified on Claude Code 2.1.332 (npm; interactive, in a terminal, against a loopback
-//! stand-in of the Anthropic API that loaded the task tools through `ToolSearch`, created
-//! three tasks, and moved two of them): the interactive CLI offers the task tools by
-//! default (they are deferred behind `ToolSearch`; `-p` offers neither them nor
-//! `TodoWrite`), and keeps each session's list as one file per task,
+//! Verified on Claude Code 2.1.197 and 2.1.332 (npm; interactive, in a terminal, against a
+//! loopback stand-in of the Anthropic API that created three tasks and moved two of them:
+//! `fixtures/claude-tasks/`): the interactive CLI offers the task tools by default (2.1.332
+//! defers them behind `ToolSearch`, and its `-p` offers neither them nor `TodoWrite`), and
+//! keeps each session's list as one file per task,
 //! `<config folder>/tasks/<session id>/<task id>.json`:
 //! `{"id":"1","subject":"Read the README","description":…,"activeForm":…,
 //! "status":"completed","blocks":[],"blockedBy":[]}` (statuses `pending`, `in_progress`,

@@ -116,6 +116,15 @@ pub(crate) fn read_small_at(
     relative: &str,
     limit: u64,
 ) -> io::Result<Option<Vec<u8>>> {
+    Ok(read_small_at_stat(folder, relative, limit)?.map(|(bytes, _)| bytes))
+}
+
+/// [`read_small_at`], with the `fstat` of the file read (its modification time, say).
+pub(crate) fn read_small_at_stat(
+    folder: std::os::fd::BorrowedFd<'_>,
+    relative: &str,
+    limit: u64,
+) -> io::Result<Option<(Vec<u8>, rustix::fs::Stat)>> {
     use rustix::fs::{Mode, OFlags};
     let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
     let file = match rustix::fs::openat(folder, relative, flags, Mode::empty()) {
@@ -142,7 +151,7 @@ pub(crate) fn read_small_at(
         }
     }
     bytes.truncate(filled);
-    Ok(Some(bytes))
+    Ok(Some((bytes, stat)))
 }
 
 /// [`read_small`] as text, invalid UTF-8 replaced.

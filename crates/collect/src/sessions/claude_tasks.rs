@@ -24,6 +24,7 @@
 //! Not read: a list shared by name (`CLAUDE_CODE_TASK_LIST_ID`, a team's), whose folder is
 //! not named after a session; what blocks what (`blocks`, `blockedBy`).
 
+use std::os::fd::{AsFd as _, BorrowedFd};
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
@@ -53,23 +54,31 @@ struct TaskFile<'a> {
 /// holds, for every root.
 pub(super) fn read(ctx: &mut Ctx, stats: &mut Stats, drafts: &mut Drafts, roots: &[PathBuf]) {
     for root in roots {
-        let listed = match super::open_listed(&root.join("tasks")) {
-            Ok(Some((_, listed))) => listed,
-            Ok(None) => continue,
+        let path = root.join("tasks");
+        let tasks = match crate::listing::open_at(rustix::fs::CWD, &path) {
+            Ok(tasks) => tasks,
+            Err(error) if crate::listing::is_missing(&error) => continue,
             Err(error) => {
-                ctx.fail(error);
+                ctx.fail(crate::Error::io(&path, error));
                 continue;
             }
         };
-        for (folder, kind) in listed {
-            let Some(session_id) = folder.file_name().and_then(|name| name.to_str()) else {
-                continue;
-            };
-            if !drafts.contains_key(session_id) || !super::is_folder(kind, || folder.clone()) {
-                continue;
+        // The folders of the sessions read (most of them are of older sessions).
+        let mut folders: Vec<String> = Vec::new();
+        let listed = crate::listing::for_each_entry(tasks.as_fd(), |_, name, kind| {
+            let Ok(name) = name.to_str() else { return };
+            if drafts.contains_key(name) && kind == rustix::fs::FileType::Directory {
+                folders.push(name.to_owned());
             }
+        });
+        if let Err(error) = listed {
+            ctx.fail(crate::Error::io(&path, error.into()));
+        }
+        folders.sort_unstable();
+        for session_id in folders {
+            let folder = Folder { tasks: tasks.as_fd(), name: &session_id, path: &path };
             if let Some((time, todos)) = read_list(ctx, stats, &folder)
-                && let Some(draft) = drafts.get_mut(session_id)
+                && let Some(draft) = drafts.get_mut(&session_id)
             {
                 draft.note_todos(time, todos);
             }
@@ -77,42 +86,67 @@ pub(super) fn read(ctx: &mut Ctx, stats: &mut Stats, drafts: &mut Drafts, roots:
     }
 }
 
+/// One session's folder of tasks, in the open `tasks` folder at `path`.
+struct Folder<'a> {
+    tasks: BorrowedFd<'a>,
+    name: &'a str,
+    path: &'a Path,
+}
+
 /// The list in one session's folder, with the time of its newest file; `None` when the
-/// folder holds no task file.
-fn read_list(ctx: &mut Ctx, stats: &mut Stats, folder: &Path) -> Option<(Timestamp, Vec<Todo>)> {
-    let listed = match super::open_listed(folder) {
-        Ok(Some((_, listed))) => listed,
-        Ok(None) => return None,
+/// folder holds no task file. The folder and its files are opened by name below the open
+/// `tasks` folder, and only regular files are opened (a FIFO named `1.json` is passed
+/// over, never waited on).
+fn read_list(
+    ctx: &mut Ctx,
+    stats: &mut Stats,
+    folder: &Folder<'_>,
+) -> Option<(Timestamp, Vec<Todo>)> {
+    let path = folder.path.join(folder.name);
+    let open = match crate::listing::open_at(folder.tasks, Path::new(folder.name)) {
+        Ok(open) => open,
+        Err(error) if crate::listing::is_missing(&error) => return None,
         Err(error) => {
-            ctx.fail(error);
+            ctx.fail(crate::Error::io(&path, error));
             return None;
         }
     };
+    let listing = crate::listing::list_open(open.as_fd());
+    if let Some(error) = listing.stopped {
+        ctx.fail(crate::Error::io(&path, error));
+    }
     let mut newest: Option<Timestamp> = None;
     let mut tasks: Vec<(u64, Option<Todo>)> = Vec::new();
-    for (path, _) in listed {
+    for entry in listing.entries {
         // `<id>.json`; the folder also holds a `.lock` and the id counter's files.
-        let Some(number) = path
-            .file_name()
-            .and_then(|name| name.to_str())
-            .and_then(|name| name.strip_suffix(".json"))
-            .and_then(|id| id.parse::<u64>().ok())
-        else {
+        let Some((name, number)) = entry.name.to_str().and_then(|name| {
+            let number = name.strip_suffix(".json")?.parse::<u64>().ok()?;
+            Some((name, number))
+        }) else {
             continue;
         };
-        let Ok(metadata) = std::fs::symlink_metadata(&path) else { continue };
-        if !metadata.is_file() {
+        if !entry.kind.is_file() {
             continue;
         }
-        let Some(bytes) = read_task(ctx, &path) else { continue };
+        let file = path.join(name);
+        let (bytes, stat) =
+            match crate::fsread::read_small_at_stat(open.as_fd(), name, TASK_FILE_MAX) {
+                Ok(Some(read)) => read,
+                // Gone since the listing: deleted with its task.
+                Ok(None) => continue,
+                Err(error) => {
+                    ctx.fail(crate::Error::io(&file, error));
+                    continue;
+                }
+            };
         let Ok(task) = serde_json::from_slice::<TaskFile>(&bytes) else {
             stats.malformed_lines += 1;
             stats.malformed_files += 1;
-            ctx.warnings.push(jsonl::malformed_warning(&path, 1, 0));
+            ctx.warnings.push(jsonl::malformed_warning(&file, 1, 0));
             continue;
         };
-        if let Some(time) = metadata.modified().ok().and_then(|time| Timestamp::try_from(time).ok())
-        {
+        let modified = crate::fsread::stat_modified(&stat);
+        if let Ok(time) = Timestamp::try_from(modified) {
             newest = newest.max(Some(time));
         }
         // The file's own id, where it has one, else its name's.
@@ -127,10 +161,4 @@ fn read_list(ctx: &mut Ctx, stats: &mut Stats, folder: &Path) -> Option<(Timesta
     tasks.sort_by_key(|(id, _)| *id);
     let todos: Vec<Todo> = tasks.into_iter().filter_map(|(_, todo)| todo).take(TODOS_MAX).collect();
     Some((newest, todos))
-}
-
-/// A task file's bytes, bounded; `None` (with its warning) when it cannot be read or is
-/// larger than the bound.
-fn read_task(ctx: &mut Ctx, path: &Path) -> Option<Vec<u8>> {
-    crate::fsread::read_small(path, TASK_FILE_MAX).map_err(|error| ctx.fail(error)).ok()
 }

@@ -920,6 +920,10 @@ fn task_files_are_read_in_the_order_of_their_ids_and_a_bad_one_alone_is_left_out
     home.write(&format!("{tasks}/.lock"), "");
     home.write(&format!("{tasks}/.highwatermark"), "10");
     home.write(&format!("{tasks}/notes.json"), task("1", "not a task file", "pending"));
+    // A FIFO where a task file should be is never opened (it would wait for a writer);
+    // a file over the bound is named, not read.
+    let fifo = crate::fifo::Fifo::make(&home.path().join(format!("{tasks}/4.json")));
+    home.write(&format!("{tasks}/8.json"), " ".repeat(256 * 1024 + 1));
     for (name, time) in [("9", "09:05"), ("10", "09:07"), ("2", "09:06"), ("3", "09:01")] {
         crate::support::set_mtime(
             &home.path().join(format!("{tasks}/{name}.json")),
@@ -933,10 +937,16 @@ fn task_files_are_read_in_the_order_of_their_ids_and_a_bad_one_alone_is_left_out
     let items: Vec<_> = found.todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect();
     assert_eq!(items, [("ninth", Pending), ("tenth", InProgress)]);
     assert_eq!(found.todos_time, Some(ts("2026-03-02T09:07:00Z")));
-    let broken = home.path().join(format!("{tasks}/3.json")).display().to_string();
     let named: Vec<String> = output.warnings.iter().map(|warning| format!("{warning:?}")).collect();
-    assert_eq!(named.len(), 1, "{named:?}");
-    assert!(named[0].contains(&broken), "{named:?}");
+    assert_eq!(named.len(), 2, "{named:?}");
+    for (file, what) in [("3.json", "MalformedFile"), ("8.json", "larger than the limit")] {
+        let path = home.path().join(format!("{tasks}/{file}")).display().to_string();
+        assert!(
+            named.iter().any(|warning| warning.contains(&path) && warning.contains(what)),
+            "{file}: {named:?}"
+        );
+    }
+    drop(fifo);
 }
 
 #[test]

@@ -924,7 +924,15 @@ fn task_files_are_read_in_the_order_of_their_ids_and_a_bad_one_alone_is_left_out
     // a file over the bound is named, not read.
     let fifo = crate::fifo::Fifo::make(&home.path().join(format!("{tasks}/4.json")));
     home.write(&format!("{tasks}/8.json"), " ".repeat(256 * 1024 + 1));
-    for (name, time) in [("9", "09:05"), ("10", "09:07"), ("2", "09:06"), ("3", "09:01")] {
+    // One of exactly the bound is read.
+    let full = task("11", "eleventh", "pending");
+    home.write(
+        &format!("{tasks}/11.json"),
+        format!("{full}{}", " ".repeat(256 * 1024 - full.len())),
+    );
+    for (name, time) in
+        [("9", "09:05"), ("10", "09:07"), ("2", "09:06"), ("3", "09:01"), ("11", "09:02")]
+    {
         crate::support::set_mtime(
             &home.path().join(format!("{tasks}/{name}.json")),
             ts(&format!("2026-03-02T{time}:00Z")),
@@ -935,7 +943,7 @@ fn task_files_are_read_in_the_order_of_their_ids_and_a_bad_one_alone_is_left_out
     let output = home.read(Agent::ClaudeCode, ts(SINCE));
     let found = session(&output, Agent::ClaudeCode, id);
     let items: Vec<_> = found.todos.iter().map(|todo| (todo.text.as_str(), todo.status)).collect();
-    assert_eq!(items, [("ninth", Pending), ("tenth", InProgress)]);
+    assert_eq!(items, [("ninth", Pending), ("tenth", InProgress), ("eleventh", Pending)]);
     assert_eq!(found.todos_time, Some(ts("2026-03-02T09:07:00Z")));
     let named: Vec<String> = output.warnings.iter().map(|warning| format!("{warning:?}")).collect();
     assert_eq!(named.len(), 2, "{named:?}");
@@ -946,7 +954,31 @@ fn task_files_are_read_in_the_order_of_their_ids_and_a_bad_one_alone_is_left_out
             "{file}: {named:?}"
         );
     }
+    // The broken file is counted where `doctor` shows what was skipped.
+    let limits = &status(&output, Agent::ClaudeCode).limits;
+    assert!(limits.iter().any(|limit| limit == "1 malformed line skipped in 1 file"), "{limits:?}");
     drop(fifo);
+}
+
+#[test]
+fn a_tasks_folder_that_cannot_be_opened_is_named_and_the_sessions_still_read() {
+    let id = "7a5c0000-0000-4000-8000-000000000005";
+    let home = Home::new();
+    prompt_then(&home, id, &[]);
+    // A link to itself: opening it fails (too many levels of links), not "missing".
+    std::os::unix::fs::symlink("tasks", home.path().join(".claude/tasks")).expect("link");
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    assert_eq!(session(&output, Agent::ClaudeCode, id).prompts.len(), 1);
+    let tasks = home.path().join(".claude/tasks").display().to_string();
+    let named: Vec<String> = output.warnings.iter().map(|warning| format!("{warning:?}")).collect();
+    assert!(named.len() == 1 && named[0].contains(&tasks), "{named:?}");
+    // A file of that name is no folder of lists: nothing to read, nothing to say.
+    let home = Home::new();
+    prompt_then(&home, id, &[]);
+    home.write(".claude/tasks", "not a folder");
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:#?}", output.warnings);
+    assert_eq!(session(&output, Agent::ClaudeCode, id).prompts.len(), 1);
 }
 
 #[test]

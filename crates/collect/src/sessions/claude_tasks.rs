@@ -55,11 +55,11 @@ struct TaskFile<'a> {
 pub(super) fn read(ctx: &mut Ctx, stats: &mut Stats, drafts: &mut Drafts, roots: &[PathBuf]) {
     for root in roots {
         let path = root.join("tasks");
-        let tasks = match crate::listing::open_at(rustix::fs::CWD, &path) {
-            Ok(tasks) => tasks,
-            Err(error) if crate::listing::is_missing(&error) => continue,
+        let tasks = match super::open_dir(rustix::fs::CWD, &path, &path) {
+            Ok(Some(tasks)) => tasks,
+            Ok(None) => continue,
             Err(error) => {
-                ctx.fail(crate::Error::io(&path, error));
+                ctx.fail(error);
                 continue;
             }
         };
@@ -103,11 +103,11 @@ fn read_list(
     folder: &Folder<'_>,
 ) -> Option<(Timestamp, Vec<Todo>)> {
     let path = folder.path.join(folder.name);
-    let open = match crate::listing::open_at(folder.tasks, Path::new(folder.name)) {
-        Ok(open) => open,
-        Err(error) if crate::listing::is_missing(&error) => return None,
+    let open = match super::open_dir(folder.tasks, Path::new(folder.name), &path) {
+        Ok(Some(open)) => open,
+        Ok(None) => return None,
         Err(error) => {
-            ctx.fail(crate::Error::io(&path, error));
+            ctx.fail(error);
             return None;
         }
     };

@@ -112,6 +112,16 @@ pub(crate) fn record_agents(root: &Path, args: &[String]) -> anyhow::Result<()> 
                 failed.push(format!("{} {version}: {error:#}", spec.name));
             }
         }
+        if spec.name == "claude" {
+            let label = format!("claude {version} (task tools, interactive)");
+            match record_claude_tasks(root, spec, &version, force) {
+                Ok(notes) => drift.push((label, notes)),
+                Err(error) => {
+                    eprintln!("record-agents: {label} failed: {error:#}");
+                    failed.push(format!("{label}: {error:#}"));
+                }
+            }
+        }
     }
     println!("\nformat drift (the readers on the recorded files):");
     for (label, notes) in &drift {
@@ -719,6 +729,81 @@ fn save_repo_files(spec: &Spec, repo: &Path, fixture: &Path) -> anyhow::Result<(
 
 /// Reads the recording back with the collect readers; returns the differences from
 /// `expected.json` and the record types they do not know.
+/// Claude Code's task lists: its task tools are offered only to the interactive CLI, which
+/// this recorder's `-p` runs never reach, so `fixtures/claude-tasks/record.sh` records them
+/// (the CLI in tmux against its own stand-in) into `fixtures/claude-tasks/<version>/`, once
+/// (again with `--force`); then the reader reads them back ([`check_claude_tasks`]).
+fn record_claude_tasks(
+    root: &Path,
+    spec: &Spec,
+    version: &str,
+    force: bool,
+) -> anyhow::Result<Vec<String>> {
+    let fixture = root.join("fixtures/claude-tasks").join(version);
+    if force || !fixture.join("expected.json").exists() {
+        let bin = install(root, spec, version)?;
+        eprintln!(
+            "\n== claude {version}: the task tools, interactively (fixtures/claude-tasks/record.sh)"
+        );
+        let status = Command::new("sh")
+            .arg(root.join("fixtures/claude-tasks/record.sh"))
+            .env("CLAUDE", bin.join(spec.bin))
+            .stdin(Stdio::null())
+            .status()
+            .context("running fixtures/claude-tasks/record.sh (it needs tmux and python3)")?;
+        anyhow::ensure!(status.success(), "fixtures/claude-tasks/record.sh failed ({status})");
+    }
+    check_claude_tasks(&fixture)
+}
+
+/// The format drift of a recording of Claude Code's task lists: what the reader read
+/// against what `fixtures/claude-tasks/standin.py` made the agent do (three tasks, the
+/// first completed and the second started; `sh check.sh` failed with 3).
+fn check_claude_tasks(fixture: &Path) -> anyhow::Result<Vec<String>> {
+    let expected: Value =
+        serde_json::from_str(&fs_err::read_to_string(fixture.join("expected.json"))?)?;
+    let since: Timestamp =
+        expected["since"].as_str().context("expected.json has no since")?.parse()?;
+    let id = expected["session"].as_str().context("expected.json has no session")?;
+    let env = collect::Env::new(fixture.join("home"));
+    let config = collect::sessions::SessionsConfig {
+        agents: vec![report_model::Agent::ClaudeCode],
+        ..Default::default()
+    };
+    let output = collect::sessions::read_sessions(&env, &config, since);
+    let mut notes = Vec::new();
+    for status in &output.statuses {
+        for unknown in &status.unknown {
+            notes.push(format!("unknown to the reader: {unknown}"));
+        }
+    }
+    for warning in &output.warnings {
+        notes.push(format!("warning: {warning:?}"));
+    }
+    let Some(event) = output.events.iter().find(|event| event.session_id == id) else {
+        notes.push(format!("session {id}: not read"));
+        return Ok(notes);
+    };
+    let read: Vec<Value> =
+        event.todos.iter().map(|todo| json!({"text": todo.text, "status": todo.status})).collect();
+    let want = [(TODOS[0].0, "completed"), (TODOS[1].0, "in_progress"), (TODOS[2].0, "pending")]
+        .map(|(text, status)| json!({"text": text, "status": status}));
+    if read != want {
+        notes.push(format!("session {id}: to-do list {read:?}, expected {want:?}"));
+    }
+    let failed: Vec<(&str, Option<i64>)> = event
+        .failed_commands
+        .iter()
+        .map(|command| (command.command.as_str(), command.runs.last().map(|run| run.exit)))
+        .collect();
+    if failed != [(FAILING_COMMAND, Some(3))] {
+        notes.push(format!(
+            "session {id}: failed commands {failed:?}, expected {FAILING_COMMAND:?} (3)"
+        ));
+    }
+    Ok(notes)
+}
+
 pub(crate) fn check(spec: &Spec, fixture: &Path) -> anyhow::Result<Vec<String>> {
     let agent: report_model::Agent = spec
         .name

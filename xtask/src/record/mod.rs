@@ -771,15 +771,7 @@ fn check_claude_tasks(fixture: &Path) -> anyhow::Result<Vec<String>> {
         ..Default::default()
     };
     let output = collect::sessions::read_sessions(&env, &config, since);
-    let mut notes = Vec::new();
-    for status in &output.statuses {
-        for unknown in &status.unknown {
-            notes.push(format!("unknown to the reader: {unknown}"));
-        }
-    }
-    for warning in &output.warnings {
-        notes.push(format!("warning: {warning:?}"));
-    }
+    let mut notes = reader_notes(&output);
     let Some(event) = output.events.iter().find(|event| event.session_id == id) else {
         notes.push(format!("session {id}: not read"));
         return Ok(notes);
@@ -802,6 +794,16 @@ fn check_claude_tasks(fixture: &Path) -> anyhow::Result<Vec<String>> {
         ));
     }
     Ok(notes)
+}
+
+/// What reading a recording said of itself: record types the reader does not know, and
+/// its warnings.
+fn reader_notes(output: &collect::SourceOutput<report_model::SessionEvent>) -> Vec<String> {
+    let unknown = output.statuses.iter().flat_map(|status| &status.unknown);
+    unknown
+        .map(|unknown| format!("unknown to the reader: {unknown}"))
+        .chain(output.warnings.iter().map(|warning| format!("warning: {warning:?}")))
+        .collect()
 }
 
 pub(crate) fn check(spec: &Spec, fixture: &Path) -> anyhow::Result<Vec<String>> {
@@ -830,15 +832,7 @@ pub(crate) fn check(spec: &Spec, fixture: &Path) -> anyhow::Result<Vec<String>> 
         output.events.extend(aider.events);
         output.warnings.extend(aider.warnings);
     }
-    let mut notes = Vec::new();
-    for status in &output.statuses {
-        for unknown in &status.unknown {
-            notes.push(format!("unknown to the reader: {unknown}"));
-        }
-    }
-    for warning in &output.warnings {
-        notes.push(format!("warning: {warning:?}"));
-    }
+    let mut notes = reader_notes(&output);
     for session in expected["sessions"].as_array().context("expected.json has no sessions")? {
         let id = session["id"].as_str().unwrap_or_default();
         let Some(event) = output.events.iter().find(|event| event.session_id == id) else {

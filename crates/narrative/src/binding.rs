@@ -233,7 +233,7 @@ const JA_OUTCOMES: [(&str, Outcome); 13] = [
 ];
 
 /// Agents as a sentence may name them, and the display name they stand for (lowercase).
-const AGENT_NAMES: [(&str, &str); 30] = [
+const AGENT_NAMES: [(&str, &str); 31] = [
     ("claude code", "claude code"),
     ("claude", "claude code"),
     ("codex", "codex"),
@@ -264,6 +264,7 @@ const AGENT_NAMES: [(&str, &str); 30] = [
     ("hermes agent", "hermes agent"),
     ("hermes", "hermes agent"),
     ("openclaw", "openclaw"),
+    ("command code", "command code"),
     ("pi", "pi"),
 ];
 

@@ -83,11 +83,14 @@ pub enum Agent {
     /// OpenClaw, the personal agent of the chat channels and the terminal.
     #[serde(rename = "openclaw")]
     OpenClaw,
+    /// Command Code, the terminal agent that learns one's coding taste.
+    #[serde(rename = "commandcode")]
+    CommandCode,
 }
 
 impl Agent {
     /// Every agent, in the order they are read and reported.
-    pub const ALL: [Agent; 23] = [
+    pub const ALL: [Agent; 24] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Gemini,
@@ -111,6 +114,7 @@ impl Agent {
         Agent::OpenHands,
         Agent::Hermes,
         Agent::OpenClaw,
+        Agent::CommandCode,
     ];
 
     /// The agent's product name, as people write it.
@@ -139,13 +143,14 @@ impl Agent {
             Agent::OpenHands => "OpenHands",
             Agent::Hermes => "Hermes Agent",
             Agent::OpenClaw => "OpenClaw",
+            Agent::CommandCode => "Command Code",
         }
     }
 
     /// The short name of the config's `[sessions] agents` and of `doctor`: `claude`,
     /// `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`,
     /// `droid`, `cline`, `kilo`, `continue`, `roo`, `vscode`, `goose`,
-    /// `gptme`, `kimi`, `vibe`, `openhands`, `hermes`, `openclaw`.
+    /// `gptme`, `kimi`, `vibe`, `openhands`, `hermes`, `openclaw`, `commandcode`.
     pub fn config_name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude",
@@ -171,6 +176,7 @@ impl Agent {
             Agent::OpenHands => "openhands",
             Agent::Hermes => "hermes",
             Agent::OpenClaw => "openclaw",
+            Agent::CommandCode => "commandcode",
         }
     }
 }

@@ -113,6 +113,8 @@ pub enum Source {
     Hermes,
     /// OpenClaw's agent databases.
     OpenClaw,
+    /// Command Code's session transcripts.
+    CommandCode,
     /// zsh's history file.
     Zsh,
     /// bash's history file.
@@ -152,6 +154,7 @@ impl Source {
             Source::OpenHands => "openhands",
             Source::Hermes => "hermes",
             Source::OpenClaw => "openclaw",
+            Source::CommandCode => "commandcode",
             Source::Zsh => "zsh",
             Source::Bash => "bash",
             Source::Fish => "fish",
@@ -191,6 +194,7 @@ impl From<Agent> for Source {
             Agent::OpenHands => Source::OpenHands,
             Agent::Hermes => Source::Hermes,
             Agent::OpenClaw => Source::OpenClaw,
+            Agent::CommandCode => Source::CommandCode,
         }
     }
 }
@@ -208,7 +212,7 @@ impl From<Shell> for Source {
 
 impl Source {
     /// Every source, in the order `doctor` lists them.
-    pub const ALL: [Source; 28] = [
+    pub const ALL: [Source; 29] = [
         Source::Git,
         Source::Claude,
         Source::Codex,
@@ -233,6 +237,7 @@ impl Source {
         Source::OpenHands,
         Source::Hermes,
         Source::OpenClaw,
+        Source::CommandCode,
         Source::Zsh,
         Source::Bash,
         Source::Fish,

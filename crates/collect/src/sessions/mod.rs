@@ -2,7 +2,7 @@
 //! Copilot CLI, opencode, pi, Qwen Code, Cursor, Amp, Aider, Factory Droid, Cline's CLI,
 //! Kilo Code's CLI, Continue (its CLI and editor extensions), the VS Code extensions of
 //! Cline, Roo Code and Kilo Code, VS Code's own Chat, Goose, gptme, Kimi Code, Mistral Vibe,
-//! OpenHands, Hermes Agent and OpenClaw.
+//! OpenHands, Hermes Agent, OpenClaw and Command Code.
 //!
 //! Each agent keeps its own local logs; [`read_sessions`] turns the sessions that have
 //! records since a given instant into [`SessionEvent`]s, with one [`SourceStatus`](crate::SourceStatus) per
@@ -35,6 +35,7 @@ mod claude_tasks;
 mod cline;
 mod cline_tasks;
 mod codex;
+mod commandcode;
 mod continue_dev;
 mod copilot;
 mod cursor;
@@ -148,6 +149,7 @@ pub fn read_sessions(
             Agent::OpenHands => openhands::read(env, config, &mut ctx),
             Agent::Hermes => hermes::read(env, config, &mut ctx),
             Agent::OpenClaw => openclaw::read(env, config, &mut ctx),
+            Agent::CommandCode => commandcode::read(env, config, &mut ctx),
             Agent::Continue => continue_dev::read(env, config, &mut ctx),
             // Read with the work trees it lives in (`read_aider`).
             Agent::Aider => continue,
@@ -273,6 +275,7 @@ const RECORDED: &[(Agent, &str)] = &[
     (Agent::Hermes, "0.19.0"),
     (Agent::Droid, "0.225.2"),
     (Agent::OpenClaw, "2026.9.6"),
+    (Agent::CommandCode, "1.64.0"),
 ];
 
 /// The newest version of `agent` with recorded fixtures, if any.

@@ -6,6 +6,7 @@ mod agent_claude;
 mod agent_cline;
 mod agent_cline_tasks;
 mod agent_codex;
+mod agent_commandcode;
 mod agent_continue;
 mod agent_copilot;
 mod agent_cursor;

@@ -169,8 +169,8 @@ fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
     // Cline's, Kilo Code's, Continue's, Goose's, Kimi Code's, Mistral Vibe's, OpenHands'
     // (its zone-less times, 01:34 with `TZ=UTC`, read as Tokyo's), Hermes Agent's,
     // Droid's, Copilot's, Qwen Code's and Gemini's (the last three recorded again, with
-    // the scripted third session) and OpenClaw's, recorded on another day: in that day's
-    // reports and Monday's standup.
+    // the scripted third session), OpenClaw's and Command Code's, recorded on another day:
+    // in that day's reports and Monday's standup.
     for (args, lang) in [
         (&["daily", "--date", "2026-12-06"][..], "en"),
         (&["daily", "--date", "2026-12-06"][..], "ja"),
@@ -195,22 +195,24 @@ fn the_agents_recorded_on_a_sunday_are_in_that_day_s_reports() {
             "Qwen Code",
             "Gemini",
             "OpenClaw",
+            "Command Code",
         ] {
             let line = format!("AI: {name} `");
             assert!(run.stdout.contains(&line), "{args:?} {lang} {name}\n{}", run.stdout);
         }
     }
     let run = home.run(LATER, TOKYO, &["daily", "--date", "2026-12-06", "--no-llm"]);
-    // All thirteen ended on it; one blocker for the one command, citing the latest session
-    // (OpenClaw's, recorded last, at 15:42 Tokyo time; OpenHands', recorded before it, is
-    // placed at 01:34). Gemini's session wrote the newest list: the next steps cite it
-    // (Droid, Copilot, Qwen Code and OpenClaw wrote none; OpenClaw has no to-do tool).
+    // All fourteen ended on it; one blocker for the one command, citing the latest session
+    // (Command Code's, recorded last, at 19:26 Tokyo time; OpenHands', recorded before it,
+    // is placed at 01:34). Gemini's session wrote the newest list: the next steps cite it
+    // (Droid, Copilot, Qwen Code, OpenClaw and Command Code wrote none; OpenClaw has no
+    // to-do tool, Command Code's print mode offers none).
     let blockers: Vec<&str> =
         run.stdout.lines().filter(|line| line.starts_with("- Blocked?: ")).collect();
     assert_eq!(
         blockers,
         [
-            "- Blocked?: `sh check.sh` failed at 15:42 (OpenClaw session), and the session ended there"
+            "- Blocked?: `sh check.sh` failed at 19:26 (Command Code session), and the session ended there"
         ],
         "{}",
         run.stdout

@@ -33,7 +33,7 @@ fn unknown_time_zone() {
 #[test]
 fn unknown_llm_api_and_agent() {
     insta::assert_snapshot!(check("[llm]\napi = \"anthropic\"\n"), @"standup: error: config `[HOME]/.config/standup/config.toml` line 2, key `llm.api`: `anthropic` is not an API (expected `ollama`, `openai` or `command`)");
-    insta::assert_snapshot!(check("[sessions]\nagents = [\"claude\", \"copilot-chat\"]\n"), @"standup: error: config `[HOME]/.config/standup/config.toml` line 2, key `sessions.agents`: `copilot-chat` is not an agent (expected one of `claude`, `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`, `droid`, `cline`, `kilo`, `continue`, `roo`, `vscode`, `goose`, `gptme`, `kimi`, `vibe`, `openhands`, `hermes`, `openclaw`)");
+    insta::assert_snapshot!(check("[sessions]\nagents = [\"claude\", \"copilot-chat\"]\n"), @"standup: error: config `[HOME]/.config/standup/config.toml` line 2, key `sessions.agents`: `copilot-chat` is not an agent (expected one of `claude`, `codex`, `gemini`, `copilot`, `opencode`, `pi`, `qwen`, `cursor`, `amp`, `aider`, `droid`, `cline`, `kilo`, `continue`, `roo`, `vscode`, `goose`, `gptme`, `kimi`, `vibe`, `openhands`, `hermes`, `openclaw`, `commandcode`)");
 }
 
 #[test]

@@ -63,7 +63,7 @@ use serde_json::value::RawValue;
 use super::jsonl::{self, Stats};
 use super::lenient::{LBool, LNum, LStr, Object, Objects};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home};
-use crate::{Env, SourceStatus, fsread};
+use crate::{Env, SourceStatus};
 
 /// The shell tool.
 const SHELL_TOOL: &str = "shell_command";
@@ -418,15 +418,7 @@ fn exit_status(output: &str) -> Option<i64> {
 /// The `title` of the session's `<id>.meta.json`; a missing file is silent, an
 /// unreadable one a warning, a malformed one ignored (it only names the title).
 fn meta_title(ctx: &mut Ctx, transcript: &Path) -> Option<String> {
-    let name = super::file_name(transcript)?;
-    let meta = transcript.with_file_name(format!("{}.meta.json", name.strip_suffix(".jsonl")?));
-    let bytes = match fsread::read_small(&meta, fsread::CONFIG_FILE_MAX) {
-        Ok(bytes) => bytes,
-        Err(error) => {
-            ctx.fail(error);
-            return None;
-        }
-    };
+    let bytes = super::side_file(ctx, transcript, "meta.json")?;
     let parsed: SessionMeta = serde_json::from_slice(&bytes).ok()?;
     parsed.title.get().map(str::trim).filter(|title| !title.is_empty()).map(str::to_owned)
 }

@@ -71,7 +71,7 @@ use serde::de::{DeserializeSeed as _, Deserializer};
 use super::jsonl::{self, Stats};
 use super::lenient::{LBool, LNum, LStr, Object, Objects, Stripping, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
-use crate::{Env, SourceStatus, fsread};
+use crate::{Env, SourceStatus};
 
 /// Titles Droid writes before it has one.
 const PLACEHOLDER_TITLES: &[&str] = &[
@@ -626,16 +626,7 @@ fn record_time(raw: &serde_json::value::RawValue) -> Option<Timestamp> {
 /// The `model` of the session's `<id>.settings.json`; a missing file is silent, an
 /// unreadable one a warning, a malformed one ignored (it only names the model).
 fn settings_model(ctx: &mut Ctx, transcript: &Path) -> Option<String> {
-    let name = super::file_name(transcript)?;
-    let settings =
-        transcript.with_file_name(format!("{}.settings.json", name.strip_suffix(".jsonl")?));
-    let bytes = match fsread::read_small(&settings, fsread::CONFIG_FILE_MAX) {
-        Ok(bytes) => bytes,
-        Err(error) => {
-            ctx.fail(error);
-            return None;
-        }
-    };
+    let bytes = super::side_file(ctx, transcript, "settings.json")?;
     let parsed: Settings = serde_json::from_slice(&bytes).ok()?;
     parsed.model.into_owned()
 }

@@ -926,6 +926,21 @@ fn file_name(path: &Path) -> Option<String> {
     path.file_name().map(|name| name.to_string_lossy().into_owned())
 }
 
+/// The bytes of the file an agent keeps beside a transcript `<id>.jsonl`,
+/// `<id>.<suffix>` (Droid's `settings.json`, Command Code's `meta.json`); a missing file
+/// is silent, one that cannot be read a warning (`ctx.fail`).
+fn side_file(ctx: &mut Ctx, transcript: &Path, suffix: &str) -> Option<Vec<u8>> {
+    let name = file_name(transcript)?;
+    let side = transcript.with_file_name(format!("{}.{suffix}", name.strip_suffix(".jsonl")?));
+    match crate::fsread::read_small(&side, crate::fsread::CONFIG_FILE_MAX) {
+        Ok(bytes) => Some(bytes),
+        Err(error) => {
+            ctx.fail(error);
+            None
+        }
+    }
+}
+
 /// Whether the file name starts with `prefix` (compared as bytes, so a name that is not
 /// UTF-8 still matches).
 fn name_starts_with(path: &Path, prefix: &str) -> bool {

@@ -366,3 +366,24 @@ fn commandcode_the_interactive_recording_reads_as_expected() {
         assert_eq!(read, failed, "{}", event.session_id);
     }
 }
+
+#[test]
+fn commandcode_a_meta_json_that_cannot_be_read_is_named_and_the_session_still_read() {
+    let home = Home::new();
+    home.write(&format!("{PROJECT}/{ID}.jsonl"), transcript());
+    // A folder where the file should be: reading it fails.
+    let meta = home.path().join(format!("{PROJECT}/{ID}.meta.json"));
+    fs_err::create_dir_all(&meta).unwrap();
+    let output = home.read(Agent::CommandCode, ts(SINCE));
+    let event = session(&output, Agent::CommandCode, ID);
+    assert_eq!(event.title, "Login bug");
+    assert_eq!(event.prompts.len(), 2);
+    assert_one_warning_naming(&output, WarningCode::SourceUnreadable, &meta);
+    // A malformed one only loses its title.
+    let home = Home::new();
+    home.write(&format!("{PROJECT}/{ID}.jsonl"), transcript());
+    home.write(&format!("{PROJECT}/{ID}.meta.json"), "{\"title\": ");
+    let output = home.read(Agent::CommandCode, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(session(&output, Agent::CommandCode, ID).title, "Login bug");
+}

@@ -142,6 +142,16 @@ fn transcript() -> String {
         ),
         json!({"type": "session_info", "id": "i", "parentId": "e", "timestamp": "2026-03-02T10:08:00.000Z",
             "name": "  Login bug  "}),
+        json!({"type": "model_change", "id": "m", "parentId": "i", "timestamp": "2026-03-02T10:09:00.000Z",
+            "model": "openai/gpt-5.2"}),
+        json!({"type": "effort_change", "id": "f", "parentId": "m", "timestamp": "2026-03-02T10:09:00.000Z",
+            "effort": "high"}),
+        json!({"type": "label", "id": "l", "parentId": "f", "timestamp": "2026-03-02T10:09:00.000Z",
+            "targetId": "e", "label": "here"}),
+        // A second header (none is written; a file joined by hand): the first one names
+        // the session.
+        json!({"type": "session", "version": 3, "id": "other", "timestamp": "2026-03-02T10:09:00.000Z",
+            "cwd": "/elsewhere"}),
     ])
 }
 
@@ -157,7 +167,7 @@ fn commandcode_prompts_are_placed_when_typed_and_only_the_person_s_count() {
     assert_eq!(event.cwd.as_deref(), Some(Path::new("/home/dev/app")));
     // No `meta.json`: the rename's name, trimmed.
     assert_eq!(event.title, "Login bug");
-    assert_eq!(event.models, ["anthropic/claude-sonnet-4-6"]);
+    assert_eq!(event.models, ["anthropic/claude-sonnet-4-6", "openai/gpt-5.2"]);
     assert_eq!(
         todo_items(event),
         [
@@ -170,7 +180,19 @@ fn commandcode_prompts_are_placed_when_typed_and_only_the_person_s_count() {
     // refused one tell no status.
     assert_eq!(failed_runs(event), [("cargo test", vec![(101, ts("2026-03-02T10:02:00Z"))])]);
     assert!(event.activity.contains(&ts("2026-03-02T10:00:00Z")));
-    assert_eq!(event.activity.last(), Some(&ts("2026-03-02T10:08:00Z")));
+    assert_eq!(event.activity.last(), Some(&ts("2026-03-02T10:09:00Z")));
+    assert_eq!(output.events.len(), 1);
+    // Every entry type is one 1.64.0 writes: none is noted as unknown.
+    assert!(status(&output, Agent::CommandCode).unknown.is_empty());
+}
+
+#[test]
+fn commandcode_a_line_without_type_or_role_is_not_called_the_older_layout() {
+    let home = Home::new();
+    home.write(&format!("{PROJECT}/{ID}.jsonl"), lines(&[header(ID), json!({"id": "x"})]));
+    let output = home.read(Agent::CommandCode, ts(SINCE));
+    assert!(status(&output, Agent::CommandCode).unknown.is_empty());
+    assert_eq!(output.events.len(), 1);
 }
 
 #[test]
@@ -224,12 +246,19 @@ fn commandcode_older_prompts_are_not_counted_and_old_files_not_read() {
     let old = home.write(&format!("{PROJECT}/old.jsonl"), lines(&[header("old")]));
     crate::support::set_mtime(&old, ts("2026-03-01T12:00:00Z"));
     crate::support::set_mtime(&path, ts("2026-03-02T00:01:00Z"));
+    // A file beside the project folders is not one.
+    home.write(".commandcode/projects/.DS_Store", "");
+    // Nor is a link to a file.
+    std::os::unix::fs::symlink(&old, home.path().join(".commandcode/projects/link")).unwrap();
     let output = home.read(Agent::CommandCode, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
     let event = session(&output, Agent::CommandCode, ID);
     assert!(event.prompts.is_empty());
     assert_eq!(event.title, "late night");
     assert_eq!(output.events.len(), 1);
     assert_eq!(status(&output, Agent::CommandCode).files, 2);
+    // The session read has records in the window: it is counted as one.
+    assert_eq!(status(&output, Agent::CommandCode).entries, 1);
 }
 
 #[test]

@@ -42,7 +42,9 @@
 //!   `status`: `pending`, `in_progress`, `completed`, `activeForm`), each call the whole
 //!   list. Only the interactive CLI offers it (the hand recording); print mode offers the
 //!   task tools (`task_create`, …), whose files are kept under the system's temporary
-//!   folder (`$TMPDIR/commandcode/tasks/`), not read.
+//!   folder (`$TMPDIR/commandcode/tasks/<list id>/`), not read: the list id is
+//!   `$COMMAND_CODE_TASK_LIST_ID`, else `session` for every session, so the list belongs
+//!   to no one session or folder.
 //!
 //! So: a prompt is placed at its `meta.createdAt` (its entry's time when it has none);
 //! activity is every entry's time and every prompt's; the title is `meta.json`'s, else the

@@ -112,9 +112,14 @@ pub(crate) fn record_agents(root: &Path, args: &[String]) -> anyhow::Result<()> 
                 failed.push(format!("{} {version}: {error:#}", spec.name));
             }
         }
-        if spec.name == "claude" {
-            let label = format!("claude {version} (task tools, interactive)");
-            match record_claude_tasks(root, spec, &version, force) {
+        let interactive = match spec.name {
+            "claude" => Some(("task tools, interactive", record_claude_tasks as Recorder)),
+            "commandcode" => Some(("interactive", record_commandcode_interactive as Recorder)),
+            _ => None,
+        };
+        if let Some((what, record)) = interactive {
+            let label = format!("{} {version} ({what})", spec.name);
+            match record(root, spec, &version, force) {
                 Ok(notes) => drift.push((label, notes)),
                 Err(error) => {
                     eprintln!("record-agents: {label} failed: {error:#}");
@@ -735,6 +740,9 @@ fn save_repo_files(spec: &Spec, repo: &Path, fixture: &Path) -> anyhow::Result<(
 
 /// Reads the recording back with the collect readers; returns the differences from
 /// `expected.json` and the record types they do not know.
+/// A recording made by a script of its own beside the agent's `-p` runs.
+type Recorder = fn(&Path, &Spec, &str, bool) -> anyhow::Result<Vec<String>>;
+
 /// Claude Code's task lists: its task tools are offered only to the interactive CLI, which
 /// this recorder's `-p` runs never reach, so `fixtures/claude-tasks/record.sh` records them
 /// (the CLI in tmux against its own stand-in) into `fixtures/claude-tasks/<version>/`, once
@@ -745,21 +753,114 @@ fn record_claude_tasks(
     version: &str,
     force: bool,
 ) -> anyhow::Result<Vec<String>> {
-    let fixture = root.join("fixtures/claude-tasks").join(version);
+    let fixture = record_by_script(root, spec, version, force, "claude-tasks", "CLAUDE")?;
+    check_claude_tasks(&fixture)
+}
+
+/// Command Code's interactive CLI, whose `todo_write` print mode does not offer:
+/// `fixtures/commandcode-interactive/record.sh` records it (and a print session continued
+/// twice) into `fixtures/commandcode-interactive/<version>/`, once (again with
+/// `--force`); then the reader reads them back ([`check_commandcode_interactive`]).
+fn record_commandcode_interactive(
+    root: &Path,
+    spec: &Spec,
+    version: &str,
+    force: bool,
+) -> anyhow::Result<Vec<String>> {
+    let fixture = record_by_script(root, spec, version, force, "commandcode-interactive", "CMD")?;
+    check_commandcode_interactive(&fixture)
+}
+
+/// Runs `fixtures/<folder>/record.sh` with the agent's command in `$<var>`, unless
+/// `fixtures/<folder>/<version>/` is recorded already (and `force` is not given); the
+/// recording's folder.
+fn record_by_script(
+    root: &Path,
+    spec: &Spec,
+    version: &str,
+    force: bool,
+    folder: &str,
+    var: &str,
+) -> anyhow::Result<PathBuf> {
+    let fixture = root.join("fixtures").join(folder).join(version);
     if force || !fixture.join("expected.json").exists() {
         let bin = install(root, spec, version)?;
-        eprintln!(
-            "\n== claude {version}: the task tools, interactively (fixtures/claude-tasks/record.sh)"
-        );
+        let script = format!("fixtures/{folder}/record.sh");
+        eprintln!("\n== {} {version}: interactively ({script})", spec.name);
         let status = Command::new("sh")
-            .arg(root.join("fixtures/claude-tasks/record.sh"))
-            .env("CLAUDE", bin.join(spec.bin))
+            .arg(root.join(&script))
+            .env(var, bin.join(spec.bin))
             .stdin(Stdio::null())
             .status()
-            .context("running fixtures/claude-tasks/record.sh (it needs tmux and python3)")?;
-        anyhow::ensure!(status.success(), "fixtures/claude-tasks/record.sh failed ({status})");
+            .with_context(|| format!("running {script} (it needs tmux and python3)"))?;
+        anyhow::ensure!(status.success(), "{script} failed ({status})");
     }
-    check_claude_tasks(&fixture)
+    Ok(fixture)
+}
+
+/// The format drift of a recording of `fixtures/commandcode-interactive/record.sh`: what
+/// the reader read against its `expected.json` (written by the script from what it made
+/// the agent do: each session's title, prompts, to-do list and commands).
+fn check_commandcode_interactive(fixture: &Path) -> anyhow::Result<Vec<String>> {
+    let expected: Value =
+        serde_json::from_str(&fs_err::read_to_string(fixture.join("expected.json"))?)?;
+    let since: Timestamp =
+        expected["since"].as_str().context("expected.json has no since")?.parse()?;
+    let env = collect::Env::new(fixture.join("home"));
+    let config = collect::sessions::SessionsConfig {
+        agents: vec![report_model::Agent::CommandCode],
+        ..Default::default()
+    };
+    let output = collect::sessions::read_sessions(&env, &config, since);
+    let mut notes = reader_notes(&output);
+    for session in expected["sessions"].as_array().context("expected.json has no sessions")? {
+        let id = session["id"].as_str().unwrap_or_default();
+        let Some(event) = output.events.iter().find(|event| event.session_id == id) else {
+            notes.push(format!("session {id}: not read"));
+            continue;
+        };
+        let prompts = session["prompts"].as_array().map_or(0, Vec::len);
+        if event.prompts.len() != prompts {
+            notes
+                .push(format!("session {id}: {} prompts, expected {prompts}", event.prompts.len()));
+        }
+        if event.title != session["title"].as_str().unwrap_or_default() {
+            notes.push(format!(
+                "session {id}: title {:?}, expected {}",
+                event.title, session["title"]
+            ));
+        }
+        let todos: Vec<Value> = event
+            .todos
+            .iter()
+            .map(|todo| json!({"text": todo.text, "status": todo.status}))
+            .collect();
+        if Some(&todos) != session["todos"].as_array() {
+            notes
+                .push(format!("session {id}: to-do list {todos:?}, expected {}", session["todos"]));
+        }
+        let failed: Vec<Value> = event
+            .failed_commands
+            .iter()
+            .flat_map(|command| {
+                command
+                    .runs
+                    .iter()
+                    .map(|run| json!({"command": command.command, "exit_code": run.exit}))
+            })
+            .collect();
+        let want: Vec<Value> = session["commands"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|command| command["exit_code"] != json!(0))
+            .cloned()
+            .collect();
+        if failed != want {
+            notes.push(format!("session {id}: failed runs {failed:?}, expected {want:?}"));
+        }
+    }
+    Ok(notes)
 }
 
 /// The format drift of a recording of Claude Code's task lists: what the reader read

@@ -4,9 +4,9 @@
 //! moves it: `getProjectsBasePath` joins the home folder and `.commandcode`).
 //!
 //! Verified in the 1.64.0 bundle (`dist/cli.mjs`) and recorded from it
-//! (`fixtures/agents/commandcode/1.64.0/`, print mode against the stand-in; and, by hand
-//! in tmux, an interactive session with a to-do list and a rename,
-//! `fixtures/commandcode-interactive/1.64.0/`):
+//! (`fixtures/agents/commandcode/1.64.0/`, print mode against the stand-in; and
+//! `fixtures/commandcode-interactive/1.64.0/`, the interactive CLI in tmux with a to-do
+//! list, a shell run it asked about first and a rename, by that folder's `record.sh`):
 //!
 //! - The slug (`@sindresorhus/slugify` of the cwd) loses characters, so the cwd comes
 //!   from the file's first line, the header `{type: "session", version: 3, id,

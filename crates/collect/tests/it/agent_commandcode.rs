@@ -3,8 +3,9 @@
 //! The lines are shaped as Command Code 1.64.0 writes them (a `session` header, then
 //! entries `{type, id, parentId, timestamp, …}`), as in its recordings:
 //! `fixtures/agents/commandcode/1.64.0/` (print mode, by `cargo xtask record-agents`) and
-//! `fixtures/commandcode-interactive/1.64.0/` (by hand: an interactive session with a
-//! to-do list and a rename, and a print session continued twice).
+//! `fixtures/commandcode-interactive/1.64.0/` (by that folder's `record.sh`: an
+//! interactive session with a to-do list and a rename, and a print session continued
+//! twice).
 
 use std::path::{Path, PathBuf};
 
@@ -332,15 +333,35 @@ fn commandcode_the_recorded_sessions_are_read() {
     assert_eq!(failed, [("sh check.sh".to_owned(), vec![3])]);
 }
 
-/// The hand recording's sessions, each checked against its `expected.json`.
+/// The sessions `fixtures/commandcode-interactive/record.sh` recorded, of every version,
+/// each checked against its `expected.json`.
 #[test]
-fn commandcode_the_interactive_recording_reads_as_expected() {
-    let fixture: PathBuf = fixtures().join("commandcode-interactive/1.64.0");
+fn commandcode_the_interactive_recordings_read_as_expected() {
+    let root = fixtures().join("commandcode-interactive");
+    let mut versions: Vec<PathBuf> = fs_err::read_dir(&root)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.join("expected.json").is_file())
+        .collect();
+    versions.sort();
+    assert!(!versions.is_empty(), "no recording in {}", root.display());
+    for fixture in versions {
+        read_interactive_recording(&fixture);
+    }
+}
+
+/// Checks one recording of `record.sh` against its `expected.json`.
+fn read_interactive_recording(fixture: &Path) {
     let expected: Value =
         serde_json::from_str(&fs_err::read_to_string(fixture.join("expected.json")).unwrap())
             .unwrap();
     let home = Home::new();
-    home.copy_fixture("commandcode-interactive/1.64.0/home", "", ts("2026-12-06T10:19:06Z"));
+    let until = expected["until"].as_str().unwrap();
+    crate::support::copy_tree(
+        &fixture.join("home"),
+        home.path(),
+        std::time::SystemTime::from(ts(until)),
+    );
     let output =
         home.read(Agent::CommandCode, expected["since"].as_str().unwrap().parse().unwrap());
     assert!(output.warnings.is_empty(), "{:?}", output.warnings);

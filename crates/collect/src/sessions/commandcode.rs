@@ -46,13 +46,22 @@
 //!   `$COMMAND_CODE_TASK_LIST_ID`, else `session` for every session, so the list belongs
 //!   to no one session or folder.
 //!
+//! - A fork copies the other session's entries, times and all, into a file of its own,
+//!   and its `meta.json` names that session (`parentSessionId`) and when the fork was made
+//!   (`forkedAt`). A branch made in the interactive CLI (`createBranchedSession`) writes
+//!   a header of its own; `--continue --fork-session` (`cloneSessionFile`) keeps the other
+//!   session's header, `id` and all, and adds the fork's own id as `sessionId`. Recorded:
+//!   the latter (the interactive recording's fourth print run).
+//!
 //! So: a prompt is placed at its `meta.createdAt` (its entry's time when it has none);
 //! activity is every entry's time and every prompt's; the title is `meta.json`'s, else the
 //! latest `session_info` name, else the first prompt; models are those of the window's
 //! assistant entries and model changes; a command's run is its call with the status its
-//! result tells, at the result's time. Older files of the version 2 layout (one message
-//! per line, without `type`), which the CLI converts when it opens them, were not
-//! recorded: their lines are noted as unknown, not read.
+//! result tells, at the result's time. A fork's entries saved before its `forkedAt` are
+//! the other session's: only a copied prompt's text is used (for the title), and the fork
+//! is named by its `sessionId`, else its header's `id`. Older files of the version 2
+//! layout (one message per line, without `type`), which the CLI converts when it opens
+//! them, were not recorded: their lines are noted as unknown, not read.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -106,6 +115,10 @@ struct Line<'a> {
     kind: LStr<'a>,
     #[serde(borrow)]
     id: LStr<'a>,
+    /// A forked session's own id, in the header it copied from the session it forked
+    /// (whose `id` it keeps).
+    #[serde(rename = "sessionId", borrow)]
+    session_id: LStr<'a>,
     #[serde(borrow)]
     timestamp: LStr<'a>,
     #[serde(borrow)]
@@ -188,10 +201,24 @@ struct ResultText<'a> {
 
 /// The part of `<id>.meta.json` the reader uses.
 #[derive(Deserialize, Default)]
-#[serde(default)]
+#[serde(default, rename_all = "camelCase")]
 struct SessionMeta<'a> {
     #[serde(borrow)]
     title: LStr<'a>,
+    /// The session a fork was made from.
+    #[serde(borrow)]
+    parent_session_id: LStr<'a>,
+    /// When the fork was made: its entries saved before then are copies of the other
+    /// session's.
+    #[serde(borrow)]
+    forked_at: LStr<'a>,
+}
+
+/// What `<id>.meta.json` tells: the session's title, and, for a fork, when it was made.
+#[derive(Default)]
+struct Meta {
+    title: Option<String>,
+    forked_at: Option<Timestamp>,
 }
 
 pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
@@ -258,6 +285,7 @@ fn read_session(
     stem: &str,
 ) -> Draft {
     let since = ctx.since;
+    let meta = read_meta(ctx, path);
     let mut draft = Draft::new(Agent::CommandCode, stem);
     let mut header_seen = false;
     let mut calls = Calls::default();
@@ -265,14 +293,16 @@ fn read_session(
     jsonl::read_lines(ctx, counts, path, |bytes| {
         let line: Line = serde_json::from_slice(bytes)?;
         let time = line.timestamp.timestamp();
-        let in_window = time.is_some_and(|time| time >= since);
+        // A fork's copies of the other session's entries: that session's, read there.
+        let copied = meta.forked_at.is_some_and(|fork| time.is_some_and(|time| time < fork));
+        let in_window = !copied && time.is_some_and(|time| time >= since);
         if let (true, Some(time)) = (in_window, time) {
             draft.activity.push(time);
         }
         match line.kind.get().unwrap_or_default() {
             "session" if !header_seen => {
                 header_seen = true;
-                if let Some(id) = line.id.get() {
+                if let Some(id) = line.session_id.get().or(line.id.get()) {
                     id.clone_into(&mut draft.session_id);
                 }
                 draft.cwd = line.cwd.get().map(PathBuf::from).filter(|cwd| cwd.is_absolute());
@@ -289,6 +319,13 @@ fn read_session(
             }
             "message" => {
                 let Some(message) = line.message.0 else { return Ok(()) };
+                if copied {
+                    // Only a prompt's text, for the title.
+                    if let (Some(time), Some(text)) = (time, typed_text(&message)) {
+                        draft.note_prompt_text(time, &text);
+                    }
+                    return Ok(());
+                }
                 note_message(&mut draft, &mut calls, &message, time, since);
                 if let (true, Some(model), true) =
                     (in_window, line.model.get(), message.role.is("assistant"))
@@ -304,8 +341,27 @@ fn read_session(
         }
         Ok(())
     });
-    draft.title = meta_title(ctx, path).or(renamed);
+    draft.title = meta.title.or(renamed);
     draft
+}
+
+/// The text of a message the person typed (`None` for any other message).
+fn typed_text(message: &Message) -> Option<String> {
+    let meta = message.meta.0.as_ref()?;
+    let typed = message.role.is("user")
+        && meta.source.get().is_some_and(|source| TYPED_SOURCES.contains(&source))
+        && !meta.is_meta.0
+        && !meta.is_automated.0;
+    typed.then(|| {
+        let text: Vec<&str> = message
+            .content
+            .items
+            .iter()
+            .filter(|block| block.kind.is("text"))
+            .filter_map(|block| block.text.get())
+            .collect();
+        text.join("\n").trim().to_owned()
+    })
 }
 
 /// Uses one message: a prompt the person typed, the shell and to-do calls of a reply,
@@ -323,25 +379,13 @@ fn note_message(
         .and_then(|millis| Timestamp::from_millisecond(millis).ok());
     match message.role.get().unwrap_or_default() {
         "user" => {
-            let typed = meta.is_some_and(|meta| {
-                meta.source.get().is_some_and(|source| TYPED_SOURCES.contains(&source))
-                    && !meta.is_meta.0
-                    && !meta.is_automated.0
-            });
-            if typed {
+            if let Some(text) = typed_text(message) {
                 let Some(time) = created.or(time) else { return };
-                let text: Vec<&str> = message
-                    .content
-                    .items
-                    .iter()
-                    .filter(|block| block.kind.is("text"))
-                    .filter_map(|block| block.text.get())
-                    .collect();
                 if time >= since {
                     draft.prompts.push(time);
                     draft.activity.push(time);
                 }
-                draft.note_prompt_text(time, text.join("\n").trim());
+                draft.note_prompt_text(time, &text);
                 return;
             }
             for block in message.content.items.iter().filter(|block| block.kind.is("tool_result")) {
@@ -417,12 +461,19 @@ fn exit_status(output: &str) -> Option<i64> {
     Some(0)
 }
 
-/// The `title` of the session's `<id>.meta.json`; a missing file is silent, an
-/// unreadable one a warning, a malformed one ignored (it only names the title).
-fn meta_title(ctx: &mut Ctx, transcript: &Path) -> Option<String> {
-    let bytes = super::side_file(ctx, transcript, "meta.json")?;
-    let parsed: SessionMeta = serde_json::from_slice(&bytes).ok()?;
-    parsed.title.get().map(str::trim).filter(|title| !title.is_empty()).map(str::to_owned)
+/// The session's `<id>.meta.json`; a missing file is silent, an unreadable one a warning,
+/// a malformed one ignored (it only names the title and a fork's time).
+fn read_meta(ctx: &mut Ctx, transcript: &Path) -> Meta {
+    let Some(bytes) = super::side_file(ctx, transcript, "meta.json") else {
+        return Meta::default();
+    };
+    let Ok(parsed) = serde_json::from_slice::<SessionMeta>(&bytes) else {
+        return Meta::default();
+    };
+    let title = parsed.title.get().map(str::trim).filter(|title| !title.is_empty());
+    let forked_at =
+        parsed.forked_at.timestamp().filter(|_| parsed.parent_session_id.get().is_some());
+    Meta { title: title.map(str::to_owned), forked_at }
 }
 
 #[cfg(test)]

@@ -437,3 +437,49 @@ fn commandcode_a_meta_json_that_cannot_be_read_is_named_and_the_session_still_re
     assert!(output.warnings.is_empty(), "{:?}", output.warnings);
     assert_eq!(session(&output, Agent::CommandCode, ID).title, "Login bug");
 }
+
+/// A fork (`--continue --fork-session`, or a branch made in the interactive CLI) copies
+/// the other session's entries, with their times, into a file of its own, and its
+/// `meta.json` says when (`forkedAt`): the copies are the other session's, read there.
+#[test]
+fn commandcode_a_fork_s_copies_of_the_other_session_are_not_counted_twice() {
+    let home = Home::new();
+    home.write(&format!("{PROJECT}/{ID}.jsonl"), transcript());
+    let fork = "0f0f0f0f-1111-4222-8333-444455556666";
+    // `--fork-session` keeps the other session's header, with the fork's own id beside.
+    let mut copied_header = header(ID);
+    copied_header["sessionId"] = json!(fork);
+    let mut entries = vec![copied_header];
+    entries.extend(
+        transcript().lines().skip(1).map(|line| serde_json::from_str::<Value>(line).unwrap()),
+    );
+    entries.push(typed(
+        "2026-03-02T11:00:01.000Z",
+        "2026-03-02T11:00:00.000Z",
+        "user",
+        "now the docs",
+    ));
+    entries.push(reply("2026-03-02T11:00:02.000Z", &json!([shell("s9", "make docs")])));
+    entries.push(results("2026-03-02T11:00:03.000Z", &[("s9", "Exit code: 2\n")]));
+    home.write(&format!("{PROJECT}/{fork}.jsonl"), lines(&entries));
+    home.write(
+        &format!("{PROJECT}/{fork}.meta.json"),
+        json!({"userRenamed": false, "parentSessionId": ID, "forkedAt": "2026-03-02T10:30:00.000Z"})
+            .to_string(),
+    );
+    let output = home.read(Agent::CommandCode, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(output.events.len(), 2);
+    let original = session(&output, Agent::CommandCode, ID);
+    assert_eq!(original.prompts.len(), 2);
+    assert_eq!(failed_runs(original), [("cargo test", vec![(101, ts("2026-03-02T10:02:00Z"))])]);
+    let forked = session(&output, Agent::CommandCode, fork);
+    assert_eq!(forked.prompts, times(&["2026-03-02T11:00:00Z"]));
+    assert_eq!(failed_runs(forked), [("make docs", vec![(2, ts("2026-03-02T11:00:03Z"))])]);
+    assert!(forked.todos.is_empty());
+    assert_eq!(forked.models, ["anthropic/claude-sonnet-4-6"]);
+    assert_eq!(forked.activity.first(), Some(&ts("2026-03-02T11:00:00Z")));
+    // Named as the conversation it continues: its first prompt, copied, or the rename.
+    assert_eq!(forked.title, "Login bug");
+    assert_eq!(forked.cwd.as_deref(), Some(Path::new("/home/dev/app")));
+}

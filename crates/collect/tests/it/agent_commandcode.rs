@@ -483,3 +483,22 @@ fn commandcode_a_fork_s_copies_of_the_other_session_are_not_counted_twice() {
     assert_eq!(forked.title, "Login bug");
     assert_eq!(forked.cwd.as_deref(), Some(Path::new("/home/dev/app")));
 }
+
+#[test]
+fn commandcode_a_fifo_transcript_or_meta_json_is_named_and_never_blocks() {
+    let home = Home::new();
+    home.write(&format!("{PROJECT}/{ID}.jsonl"), transcript());
+    let fifo = home.path().join(PROJECT).join("fifo.jsonl");
+    let _fifo = crate::fifo::Fifo::make(&fifo);
+    let meta = home.path().join(PROJECT).join(format!("{ID}.meta.json"));
+    let _meta = crate::fifo::Fifo::make(&meta);
+    let output = home.read(Agent::CommandCode, ts(SINCE));
+    let event = session(&output, Agent::CommandCode, ID);
+    assert_eq!(event.prompts.len(), 2);
+    // The rename names it: the meta.json that is a FIFO tells nothing.
+    assert_eq!(event.title, "Login bug");
+    let texts: Vec<String> = output.warnings.iter().map(crate::support::en).collect();
+    for path in [&fifo, &meta] {
+        assert!(texts.iter().any(|text| text.contains(&path.display().to_string())), "{texts:?}");
+    }
+}

@@ -33,6 +33,12 @@
 //!   `fixtures/agents/pi/0.73.1/`, the third session's `sh check.sh`, and in the bundle's
 //!   `bash` tool); another error tells no status. The person's own `!` runs
 //!   (`bashExecution`) are not the agent's and are not read.
+//! - A fork (`/fork`, a branch of the tree, `--fork` from another folder: `newSession`,
+//!   `createBranchedSession`, `forkFrom`) is a new file whose header names the session it
+//!   was made from (`parentSession`, a path) and is dated when it was made; it copies that
+//!   session's entries, times and all (0.73.1's `session-manager.js`). The entries dated
+//!   before such a header are the other session's, read in its own file: only a copied
+//!   prompt's text is used (for the title), and a copied name still names the fork.
 //! - Not read: a `sessionDir` set in pi's `settings.json` (or `--session-dir`), which
 //!   moves sessions elsewhere.
 
@@ -59,6 +65,9 @@ struct Line<'a> {
     timestamp: LStr<'a>,
     #[serde(borrow)]
     cwd: LStr<'a>,
+    /// The header of a fork: the file of the session it was made from.
+    #[serde(borrow)]
+    parent_session: LStr<'a>,
     /// `session_info`'s name.
     name: Option<LStr<'a>>,
     /// `model_change`'s model.
@@ -323,13 +332,22 @@ pub(super) struct Entries {
     pub(super) session: Draft,
     flavor: Flavor,
     header_seen: bool,
+    /// A fork's own time (its header's, when the header names the session it was made
+    /// from): the entries dated before it are copies of that session's.
+    forked_at: Option<jiff::Timestamp>,
     /// The shell calls not yet answered, by call id.
     calls: std::collections::HashMap<String, String>,
 }
 
 impl Entries {
     pub(super) fn new(session: Draft, flavor: Flavor) -> Entries {
-        Entries { session, flavor, header_seen: false, calls: std::collections::HashMap::new() }
+        Entries {
+            session,
+            flavor,
+            header_seen: false,
+            forked_at: None,
+            calls: std::collections::HashMap::new(),
+        }
     }
 
     /// Reads one entry (`bytes`, its JSON); records of the window (at or after `since`)
@@ -343,7 +361,19 @@ impl Entries {
         let line: Line = serde_json::from_slice(bytes)?;
         let session = &mut self.session;
         let time = line.timestamp.timestamp();
-        let in_window = time.is_some_and(|time| time >= since);
+        // A fork's copies of the other session's entries, which are that session's (read
+        // in its own file): only a prompt's text is used, for the title.
+        let copied = self.forked_at.is_some_and(|fork| time.is_some_and(|time| time < fork));
+        if copied && line.kind.is("message") {
+            let message = line.message.unwrap_or_default();
+            if let (true, Some(time)) =
+                (message.role.is("user") && self.flavor.typed(&message), time)
+            {
+                session.note_prompt_text(time, &message.text().value);
+            }
+            return Ok(());
+        }
+        let in_window = !copied && time.is_some_and(|time| time >= since);
         match line.kind.get().unwrap_or_default() {
             "session" if !self.header_seen => {
                 self.header_seen = true;
@@ -351,6 +381,9 @@ impl Entries {
                     id.clone_into(&mut session.session_id);
                 }
                 session.cwd = line.cwd.get().map(PathBuf::from);
+                if line.parent_session.get().is_some() {
+                    self.forked_at = time;
+                }
             }
             "session_info" => {
                 // The latest name wins; an empty or missing one clears it.

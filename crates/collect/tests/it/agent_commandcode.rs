@@ -453,6 +453,9 @@ fn commandcode_a_fork_s_copies_of_the_other_session_are_not_counted_twice() {
     entries.extend(
         transcript().lines().skip(1).map(|line| serde_json::from_str::<Value>(line).unwrap()),
     );
+    // Saved at the very time of the fork: the fork's own.
+    entries.push(json!({"type": "model_change", "id": "mc", "parentId": "m",
+        "timestamp": "2026-03-02T10:30:00.000Z", "model": "openai/gpt-5.3"}));
     entries.push(typed(
         "2026-03-02T11:00:01.000Z",
         "2026-03-02T11:00:00.000Z",
@@ -477,8 +480,8 @@ fn commandcode_a_fork_s_copies_of_the_other_session_are_not_counted_twice() {
     assert_eq!(forked.prompts, times(&["2026-03-02T11:00:00Z"]));
     assert_eq!(failed_runs(forked), [("make docs", vec![(2, ts("2026-03-02T11:00:03Z"))])]);
     assert!(forked.todos.is_empty());
-    assert_eq!(forked.models, ["anthropic/claude-sonnet-4-6"]);
-    assert_eq!(forked.activity.first(), Some(&ts("2026-03-02T11:00:00Z")));
+    assert_eq!(forked.models, ["openai/gpt-5.3", "anthropic/claude-sonnet-4-6"]);
+    assert_eq!(forked.activity.first(), Some(&ts("2026-03-02T10:30:00Z")));
     // Named as the conversation it continues: its first prompt, copied, or the rename.
     assert_eq!(forked.title, "Login bug");
     assert_eq!(forked.cwd.as_deref(), Some(Path::new("/home/dev/app")));

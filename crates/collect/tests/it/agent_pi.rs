@@ -205,3 +205,37 @@ fn pi_an_unknown_message_role_is_noted_and_a_message_without_one_is_not() {
     // Still the session's activity.
     assert!(session(&output, Agent::Pi, ID).activity.contains(&ts("2026-07-24T16:14:05Z")));
 }
+
+/// A fork (`/fork`, a branch, `--fork` from another folder) is a new file whose header
+/// names the session it was made from (`parentSession`) and is dated when it was made;
+/// it copies that session's entries with their own times. Those copies are the other
+/// session's, read in its file: the fork counts only what came after.
+#[test]
+fn pi_a_fork_s_copies_of_the_other_session_are_not_counted_twice() {
+    let home = Home::new();
+    home.write(FILE, lines());
+    let fork = "019f94e7-ffff-75fa-8509-c8d85654e609";
+    let mut fork_lines: Vec<String> = vec![format!(
+        r#"{{"type":"session","version":3,"id":"{fork}","timestamp":"2026-07-24T17:00:00.000Z","cwd":"/work/app","parentSession":"/home/dev/.pi/agent/sessions/--work-app--/x_{ID}.jsonl"}}"#
+    )];
+    fork_lines.extend(lines().lines().skip(1).map(str::to_owned));
+    // Written at the very time of the fork: the fork's own.
+    fork_lines.push(r#"{"type":"model_change","id":"c0","parentId":"b5","timestamp":"2026-07-24T17:00:00.000Z","provider":"openai","modelId":"gpt-5.3"}"#.to_owned());
+    fork_lines.push(r#"{"type":"message","id":"c1","parentId":"b5","timestamp":"2026-07-24T17:01:00.000Z","message":{"role":"user","content":"now the docs","timestamp":1784912460000}}"#.to_owned());
+    fork_lines.push(r#"{"type":"message","id":"c2","parentId":"c1","timestamp":"2026-07-24T17:01:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"ok"}],"provider":"openai","model":"gpt-5.2","timestamp":1784912465000}}"#.to_owned());
+    home.write(
+        &format!(".pi/agent/sessions/--work-app--/2026-07-24T17-00-00-000Z_{fork}.jsonl"),
+        fork_lines.join("\n") + "\n",
+    );
+    let output = home.read(Agent::Pi, ts("2026-07-24T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(session(&output, Agent::Pi, ID).prompts.len(), 2);
+    let forked = session(&output, Agent::Pi, fork);
+    assert_eq!(forked.prompts, times(&["2026-07-24T17:01:00Z"]));
+    assert_eq!(forked.models, ["gpt-5.3", "gpt-5.2"]);
+    // Its header and its own three entries, at three times (the model change was written
+    // when the header was).
+    assert_eq!(forked.activity.len(), 3);
+    // Named as the conversation it goes on with (its copied name).
+    assert_eq!(forked.title, "Parser work");
+}

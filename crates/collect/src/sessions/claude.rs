@@ -49,6 +49,12 @@
 //!   from published analyses of real transcripts of 2.0.55 to 2.1.278 and the
 //!   recordings of 2.1.197 and 2.1.332 in `fixtures/agents/claude/`) are noted as
 //!   unknown.
+//! - A fork (`--resume`/`--continue` with `--fork-session`) is a new transcript holding
+//!   copies of the other session's records, uuids and times kept, under the fork's own
+//!   `sessionId`; the copied replies name the other session in `requestSessionId`
+//!   (recorded from 2.1.332 in `fixtures/claude-fork/2.1.332/`). A record of a fork whose
+//!   uuid is among the main-chain records read for that other session is a copy, counted
+//!   there: only a copied prompt's text is used (for the fork's title).
 //! - `history.jsonl` outlives the transcripts (deleted after `cleanupPeriodDays`, 30 by
 //!   default): its entries whose session has no transcript become sessions of their own
 //!   (one per `sessionId`, or per project and UTC day for old entries without one), with
@@ -155,6 +161,8 @@ struct Line<'a> {
     git_branch: LStr<'a>,
     /// The Claude Code version that wrote the record.
     version: LStr<'a>,
+    /// On a fork's copy of another session's reply (`--fork-session`), that session's id.
+    request_session_id: LStr<'a>,
     /// The message's tool results need the strict read (see [`LineSeed`]); on the line
     /// [`Line::parse`] returns, that it was read so (its message kept raw).
     two_passes: bool,
@@ -217,6 +225,7 @@ impl<'de> Visitor<'de> for LineSeed {
                 Some("leafUuid") => &mut line.leaf_uuid,
                 Some("gitBranch") => &mut line.git_branch,
                 Some("version") => &mut line.version,
+                Some("requestSessionId") => &mut line.request_session_id,
                 Some("isSidechain") => {
                     line.is_sidechain = map.next_value()?;
                     continue;
@@ -637,18 +646,19 @@ fn workers() -> usize {
 fn read_folders(ctx: &mut Ctx, state: &mut State, folders: &[Vec<Job>]) {
     let fresh: Vec<&Job> = folders.iter().flatten().collect();
     let since = ctx.since;
-    let mut parsed = crate::pool::map_ordered_by_cost(
+    let parsed = crate::pool::map_ordered_by_cost(
         &fresh,
         workers(),
         |job| job.size,
         |job| parse_transcript(job, since),
-    )
-    .into_iter();
+    );
+    let copies = copied_records(&parsed);
+    let mut parsed = parsed.into_iter();
     for jobs in folders {
         let mut folder = Folder::default();
         for job in jobs {
             if let Some(file) = parsed.next() {
-                apply_transcript(ctx, state, &mut folder, job, file);
+                apply_transcript(ctx, state, (&mut folder, &copies), job, file);
             }
         }
         for (leaf, summary) in &folder.summaries {
@@ -703,6 +713,9 @@ enum Record {
 /// A transcript parsed on a worker thread.
 struct ParsedFile {
     sessions: Vec<String>,
+    /// The forks it holds: a session (an index into `sessions`) and the one it was forked
+    /// from, named by the `requestSessionId` of the replies it copied.
+    forks: Vec<(usize, String)>,
     /// Working directories and branch names, interned.
     cwds: Vec<String>,
     models: Vec<String>,
@@ -728,6 +741,7 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
     let mut ctx = Ctx { since, warnings: Vec::new() };
     let mut stats = Stats::default();
     let mut sessions = vec![job.default_session.clone()];
+    let mut forks: Vec<(usize, String)> = Vec::new();
     let mut cwds = Vec::new();
     let mut models = Vec::new();
     let mut records = Vec::new();
@@ -738,21 +752,15 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
     jsonl::read_lines(&mut ctx, &mut stats, &job.path, |bytes| {
         let (copy, results) = (skim::without_tool_output(bytes), !bash_pending.is_empty());
         let mut line = Line::parse_copy(bytes, copy.as_ref(), job.subagent, results)?;
-        let new_version = |version: &&str| !versions.iter().any(|known| known == version);
-        if let Some(version) = line.version.get().filter(new_version) {
-            versions.push(version.to_owned());
-        }
-        if let Some(kind) = line.kind.get().filter(|kind| !KNOWN_TYPES.contains(kind)) {
-            let name = format!("type:{kind}");
-            if !unknown.contains(&name) {
-                unknown.push(name);
-            }
-        }
+        note_version_and_type(&line, &mut versions, &mut unknown);
         let session = if job.subagent {
             0
         } else {
             line.session_id.get().map_or(0, |session_id| intern(&mut sessions, session_id))
         };
+        if let Some(original) = line.request_session_id.get().filter(|_| !job.subagent) {
+            note_fork(&mut forks, (session, &sessions[session]), original);
+        }
         match line.kind.0.as_deref() {
             Some("custom-title") if !job.subagent => {
                 if let Some(title) = line.custom_title.into_owned() {
@@ -827,14 +835,74 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
         });
         Ok(())
     });
-    ParsedFile { sessions, cwds, models, records, versions, unknown, warnings: ctx.warnings, stats }
+    let warnings = ctx.warnings;
+    ParsedFile { sessions, forks, cwds, models, records, versions, unknown, warnings, stats }
+}
+
+/// Notes the Claude Code version that wrote a record and a record type the reader does
+/// not know, each once.
+fn note_version_and_type(line: &Line, versions: &mut Vec<String>, unknown: &mut Vec<String>) {
+    let new_version = |version: &&str| !versions.iter().any(|known| known == version);
+    if let Some(version) = line.version.get().filter(new_version) {
+        versions.push(version.to_owned());
+    }
+    if let Some(kind) = line.kind.get().filter(|kind| !KNOWN_TYPES.contains(kind)) {
+        let name = format!("type:{kind}");
+        if !unknown.contains(&name) {
+            unknown.push(name);
+        }
+    }
+}
+
+/// Notes that the session `(index, id)` is a fork of `original`, once (a reply copied from
+/// the session itself says nothing).
+fn note_fork(forks: &mut Vec<(usize, String)>, (index, id): (usize, &str), original: &str) {
+    let known = |(known, other): &(usize, String)| *known == index && other == original;
+    if original != id && !forks.iter().any(known) {
+        forks.push((index, original.to_owned()));
+    }
+}
+
+/// The records each fork copied (`--fork-session` writes a new transcript holding copies
+/// of the other session's records, uuids and times kept, under the fork's own
+/// `sessionId`): by fork, the uuids of the main-chain records of the session it was
+/// forked from, as read in that session's own transcripts. Empty when no transcript read
+/// holds a fork (the usual case: nothing more is done then).
+fn copied_records(parsed: &[ParsedFile]) -> HashMap<String, HashSet<u128>> {
+    let mut copies: HashMap<String, HashSet<u128>> = HashMap::new();
+    let originals: HashSet<&str> = parsed
+        .iter()
+        .flat_map(|file| file.forks.iter().map(|(_, original)| original.as_str()))
+        .collect();
+    if originals.is_empty() {
+        return copies;
+    }
+    let mut uuids: HashMap<&str, HashSet<u128>> = HashMap::new();
+    for file in parsed {
+        for record in &file.records {
+            if let Record::Event { session, uuid: Some(uuid), side_chain: false, .. } = record {
+                let id = file.sessions[*session].as_str();
+                if originals.contains(id) {
+                    uuids.entry(id).or_default().insert(*uuid);
+                }
+            }
+        }
+    }
+    for file in parsed {
+        for (session, original) in &file.forks {
+            if let Some(known) = uuids.get(original.as_str()) {
+                copies.entry(file.sessions[*session].clone()).or_default().extend(known);
+            }
+        }
+    }
+    copies
 }
 
 /// Adds a parsed transcript to what was read so far.
 fn apply_transcript(
     ctx: &mut Ctx,
     state: &mut State,
-    folder: &mut Folder,
+    (folder, copies): (&mut Folder, &HashMap<String, HashSet<u128>>),
     job: &Job,
     file: ParsedFile,
 ) {
@@ -872,6 +940,17 @@ fn apply_transcript(
                 tool_results,
             } => {
                 let session_id = file.sessions[session].as_str();
+                let is_copy = uuid.is_some_and(|key| {
+                    copies.get(session_id).is_some_and(|known| known.contains(&key))
+                });
+                if is_copy {
+                    // A fork's copy of the other session's record, counted there: only a
+                    // prompt's text, for the fork's title.
+                    if let Some(text) = prompt {
+                        draft(drafts, Agent::ClaudeCode, session_id).note_prompt_text(time, &text);
+                    }
+                    continue;
+                }
                 if substantive && !solid.contains(session_id) {
                     solid.insert(session_id.to_owned());
                 }

@@ -1004,3 +1004,38 @@ fn the_newer_of_the_task_list_and_todo_write_is_the_sessions_list() {
         assert_eq!(texts, [want], "task files at {files_at}");
     }
 }
+
+/// A fork (`claude -p … --continue --fork-session`, recorded from Claude Code 2.1.332 by
+/// `fixtures/claude-fork/record.sh`) is a new transcript holding copies of the other
+/// session's records (uuids and times kept, `sessionId` the fork's, the copied replies
+/// naming the other session in `requestSessionId`), then its own. The copies are the
+/// other session's: each of the three prompts counts once.
+#[test]
+fn claude_a_fork_s_copies_of_the_other_session_are_not_counted_twice() {
+    let folder = "claude-fork/2.1.332/home/.claude/projects/-tmp-clfork-repo";
+    let mut fork = None;
+    let mut original = None;
+    for entry in fs_err::read_dir(crate::support::fixtures().join(folder)).unwrap() {
+        let path = entry.unwrap().path();
+        let id = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let text = fs_err::read_to_string(&path).unwrap();
+        if text.contains("\"requestSessionId\"") { fork = Some(id) } else { original = Some(id) }
+    }
+    let (fork, original) = (fork.expect("a fork"), original.expect("its original"));
+    let home = Home::new();
+    home.copy_fixture("claude-fork/2.1.332/home", "", ts("2026-12-06T23:00:00Z"));
+    let output = home.read(Agent::ClaudeCode, ts("2026-12-06T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(output.events.len(), 2);
+    let original = session(&output, Agent::ClaudeCode, &original);
+    assert_eq!(original.prompts.len(), 1);
+    assert_eq!(original.title, "first prompt");
+    let fork = session(&output, Agent::ClaudeCode, &fork);
+    // Its own two prompts (`second prompt`, then `third prompt` with `--continue`), both
+    // after the other session's.
+    assert_eq!(fork.prompts.len(), 2);
+    assert!(fork.prompts[0] > original.prompts[0]);
+    assert!(fork.activity.iter().all(|time| *time > original.prompts[0]), "{:?}", fork.activity);
+    // Named as the conversation it goes on with: the first prompt, copied.
+    assert_eq!(fork.title, "first prompt");
+}

@@ -1039,3 +1039,28 @@ fn claude_a_fork_s_copies_of_the_other_session_are_not_counted_twice() {
     // Named as the conversation it goes on with: the first prompt, copied.
     assert_eq!(fork.title, "first prompt");
 }
+
+/// A reply naming its own session in `requestSessionId` is no fork's copy: nothing of the
+/// session is dropped.
+#[test]
+fn claude_a_reply_naming_its_own_session_is_not_a_fork() {
+    let folder = "claude-fork/2.1.332/home/.claude/projects/-tmp-clfork-repo";
+    let home = Home::new();
+    for entry in fs_err::read_dir(crate::support::fixtures().join(folder)).unwrap() {
+        let path = entry.unwrap().path();
+        let text = fs_err::read_to_string(&path).unwrap();
+        if text.contains("\"requestSessionId\"") {
+            continue;
+        }
+        let id = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let own = text.replace(
+            "\"type\":\"assistant\"",
+            &format!("\"type\":\"assistant\",\"requestSessionId\":\"{id}\""),
+        );
+        assert_ne!(own, text);
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        home.write(&format!(".claude/projects/-tmp-clfork-repo/{name}"), own);
+        let output = home.read(Agent::ClaudeCode, ts("2026-12-06T00:00:00Z"));
+        assert_eq!(session(&output, Agent::ClaudeCode, &id).prompts.len(), 1);
+    }
+}

@@ -34,6 +34,14 @@
 //!   message's `model.modelID`.
 //! - Sub-agent sessions (`parent_id` set) are not sessions of the person: their messages
 //!   are activity (and models) of the root session they were started from, never prompts.
+//! - A fork (`run --continue --fork`, the TUI's fork; `Session.fork`) is a new session,
+//!   made now, holding copies of the other session's messages and parts: new ids, the
+//!   rest kept, their times too (recorded from 1.18.33 in `fixtures/opencode-fork/`). A
+//!   message created before its session (`session.time_created`, a session file's
+//!   `time.created`) is such a copy, counted in the session it came from: neither prompt,
+//!   activity nor model of the fork, and only a copied prompt's text is used (for the
+//!   fork's title, when it has none). The fork's copies of `todowrite` and `bash` calls,
+//!   dated before it too, are that session's as well.
 //! - To-do list: the newest completed `todowrite` call of a root session's own messages,
 //!   whenever it was written (a `part` whose `data` is a `ToolPart`: `type: "tool"`,
 //!   `tool: "todowrite"`, `state.status: "completed"`, `state.input.todos[]` with
@@ -105,6 +113,8 @@ struct Info {
     title: Option<String>,
     parent: Option<String>,
     version: Option<String>,
+    /// When the session was made: a message created before it is a fork's copy.
+    created: Option<Timestamp>,
 }
 
 /// One message, as both layouts give it.
@@ -177,6 +187,14 @@ struct SessionFile {
     directory: OStr,
     title: OStr,
     version: OStr,
+    time: SessionTimes,
+}
+
+/// A session file's `time`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SessionTimes {
+    created: LNum,
 }
 
 /// `storage/project/<id>.json`.
@@ -426,11 +444,22 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
     pending.dedup();
     read.found.todos = todo_writes(conn, &pending)?;
     read.found.commands = shell_runs(conn, &pending)?;
-    let mut session =
-        conn.prepare("SELECT directory, title, parent_id, version FROM session WHERE id = ?1")?;
+    session_infos(conn, pending, &mut read.found.infos)?;
+    Ok(read)
+}
+
+/// The rows of the sessions `pending` and of their parents, into `infos`.
+fn session_infos(
+    conn: &Connection,
+    mut pending: Vec<String>,
+    infos: &mut HashMap<String, Info>,
+) -> Result<(), Failure> {
+    let mut session = conn.prepare(
+        "SELECT directory, title, parent_id, version, time_created FROM session WHERE id = ?1",
+    )?;
     let mut steps = 0;
     while let Some(id) = pending.pop() {
-        if read.found.infos.contains_key(&id) {
+        if infos.contains_key(&id) {
             continue;
         }
         let info = session
@@ -440,6 +469,7 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
                     title: row.get(1).ok().flatten(),
                     parent: row.get(2).ok().flatten(),
                     version: row.get(3).ok().flatten(),
+                    created: from_ms(row.get(4).ok().flatten()),
                 })
             })
             .optional()?;
@@ -451,10 +481,10 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
                     pending.push(parent.clone());
                 }
             }
-            read.found.infos.insert(id, info);
+            infos.insert(id, info);
         }
     }
-    Ok(read)
+    Ok(())
 }
 
 /// The newest list each of these sessions wrote with a completed `todowrite` call, any
@@ -609,6 +639,7 @@ fn read_storage(
                         title: file.title.0.into_owned(),
                         parent: file.parent_id.0.into_owned(),
                         version: file.version.0.into_owned(),
+                        created: from_ms(file.time.created.as_i64()),
                     },
                     file.project_id.0.into_owned(),
                 )
@@ -727,11 +758,24 @@ fn assemble(
         }
         current.to_owned()
     };
+    // A fork (`run --fork`, the TUI's fork) is a new session holding copies of the other
+    // session's messages and parts, new ids but times kept: dated before the fork was made.
+    let copied = |id: &str, time: Timestamp| {
+        infos.get(id).and_then(|info| info.created).is_some_and(|made| time < made)
+    };
     let mut cwd_from_replies: BTreeMap<String, String> = BTreeMap::new();
     for message in messages {
         let root = root_of(&message.session);
         let own = root == message.session;
         let draft = super::draft(drafts, agent, &root);
+        if message.created.is_some_and(|time| copied(&message.session, time)) {
+            // Counted in the session it was copied from; only a copied prompt's text is
+            // used (for the fork's title, when opencode gave it none).
+            if let (true, Some(time), Some(text)) = (own, message.created, &message.typed) {
+                draft.note_prompt_text(time, unquoted(text));
+            }
+            continue;
+        }
         match message.role.as_deref() {
             Some("user" | "assistant") | None => {}
             Some(other) => status.note_unknown(&format!("message role {other}")),
@@ -760,8 +804,9 @@ fn assemble(
         }
     }
     for (id, (time, list)) in todos {
-        // A sub-agent's list is its own plan, not the session's.
-        if root_of(&id) == id {
+        // A sub-agent's list is its own plan, not the session's; a fork's copy of the
+        // other session's is that session's.
+        if root_of(&id) == id && !copied(&id, time) {
             if let Some(draft) = drafts.get_mut(&id) {
                 draft.note_todos(time, list);
             }
@@ -772,6 +817,9 @@ fn assemble(
         if root_of(&id) == id {
             if let Some(draft) = drafts.get_mut(&id) {
                 for (time, command, exit) in runs {
+                    if copied(&id, time) {
+                        continue;
+                    }
                     draft.note_command(time, &command, exit);
                 }
             }

@@ -937,3 +937,146 @@ fn every_sub_agent_of_a_busy_day_in_the_storage_layout_finds_its_root() {
         );
     }
 }
+
+/// A fork recorded from the real opencode 1.18.33 (`fixtures/opencode-fork/record.sh`:
+/// `run "first prompt"`, then `run --continue --fork "second prompt"`, then `run
+/// --continue "third prompt"`): the fork is a new session holding copies of the other's
+/// messages and parts (new ids, times kept), then its own. Each of the three prompts
+/// counts once.
+#[test]
+fn a_fork_s_copies_of_the_other_session_are_not_counted_twice() {
+    // The two sessions of the recording.
+    let (original, fork) = ("ses_db49f31d6ffeZ1GJGMPOnBTFeO", "ses_db49f19ecffeUkzVHLDJx8CJQx");
+    let home = Home::new();
+    home.copy_fixture("opencode-fork/1.18.33/home", "", ts("2026-12-06T23:00:00Z"));
+    let output = home.read(Agent::Opencode, ts("2026-12-06T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(output.events.len(), 2);
+    let original = session(&output, Agent::Opencode, original);
+    assert_eq!(original.prompts.len(), 1);
+    assert_eq!(original.title, "done");
+    let fork = session(&output, Agent::Opencode, fork);
+    assert_eq!(fork.prompts.len(), 2, "{:?}", fork.prompts);
+    assert!(fork.prompts[0] > original.prompts[0]);
+    assert!(fork.activity.iter().all(|time| *time > original.activity[1]), "{:?}", fork.activity);
+    assert_eq!(fork.title, "done (fork #1)");
+    assert_eq!(fork.models, ["standin-model"]);
+}
+
+/// A `bash` call as opencode stores it once it ran: a `tool` part of the reply.
+fn bash(command: &str, exit: i64, at: &str) -> serde_json::Value {
+    json!({
+        "type": "tool", "callID": "call_1", "tool": "bash",
+        "state": {"status": "completed", "input": {"command": command, "description": "run it"},
+                  "output": "failed", "metadata": {"exit": exit, "output": "failed"},
+                  "time": {"start": ms(at), "end": ms(at)}}
+    })
+}
+
+/// A fork's copies of a failed command and a to-do list are the other session's: the fork
+/// neither fails that command again nor shows that list; a message written at the very
+/// time the fork was made is the fork's own.
+#[test]
+fn a_fork_s_copied_command_and_list_stay_with_the_other_session() {
+    let home = Home::new();
+    let db = Db::create(&db_path(&home));
+    db.session("ses_b", None, "Fix the build", "/work/proj", "2026-05-04T09:00:00Z");
+    db.user("msg_1", "ses_b", "2026-05-04T09:00:01Z", &[("fix the build", false)]);
+    db.reply("msg_2", "ses_b", "2026-05-04T09:00:02Z", "2026-05-04T09:00:09Z", "gpt-5");
+    db.part(
+        "prt_1",
+        "msg_2",
+        "ses_b",
+        "2026-05-04T09:00:03Z",
+        &bash("make", 2, "2026-05-04T09:00:03Z"),
+    );
+    let list = todowrite(
+        "completed",
+        "2026-05-04T09:00:04Z",
+        "2026-05-04T09:00:05Z",
+        &[("fix the linker flags", "pending")],
+    );
+    db.part("prt_2", "msg_2", "ses_b", "2026-05-04T09:00:04Z", &list);
+    // The fork, made at 10:00: the same messages and parts, new ids, times kept; then its
+    // own prompt at the very time it was made.
+    db.session("ses_a", None, "Fix the build (fork #1)", "/work/proj", "2026-05-04T10:00:00Z");
+    db.user("msg_3", "ses_a", "2026-05-04T09:00:01Z", &[("fix the build", false)]);
+    db.reply("msg_4", "ses_a", "2026-05-04T09:00:02Z", "2026-05-04T09:00:09Z", "gpt-5");
+    db.part(
+        "prt_3",
+        "msg_4",
+        "ses_a",
+        "2026-05-04T09:00:03Z",
+        &bash("make", 2, "2026-05-04T09:00:03Z"),
+    );
+    db.part("prt_4", "msg_4", "ses_a", "2026-05-04T09:00:04Z", &list);
+    db.user("msg_5", "ses_a", "2026-05-04T10:00:00Z", &[("try it without the cache", false)]);
+    db.reply("msg_6", "ses_a", "2026-05-04T10:00:01Z", "2026-05-04T10:00:07Z", "gpt-5-mini");
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let original = session(&output, Agent::Opencode, "ses_b");
+    assert_eq!(original.prompts, times(&["2026-05-04T09:00:01Z"]));
+    assert_eq!(original.failed_commands.len(), 1);
+    assert_eq!(original.todos.len(), 1);
+    let fork = session(&output, Agent::Opencode, "ses_a");
+    assert_eq!(fork.prompts, times(&["2026-05-04T10:00:00Z"]));
+    assert_eq!(
+        fork.activity,
+        times(&["2026-05-04T10:00:00Z", "2026-05-04T10:00:01Z", "2026-05-04T10:00:07Z"])
+    );
+    assert!(fork.failed_commands.is_empty(), "{:?}", fork.failed_commands);
+    assert!(fork.todos.is_empty(), "{:?}", fork.todos);
+    // Its own prompt's model and its own reply's; not the copied reply's `gpt-5`.
+    assert_eq!(fork.models, ["claude-sonnet-4-5", "gpt-5-mini"]);
+    drop(db);
+}
+
+/// The storage layout's fork: the session file's `time.created` tells the copied message
+/// files (their own `time.created` kept) from the fork's own.
+#[test]
+fn the_storage_layout_s_fork_counts_only_its_own_messages() {
+    let home = Home::new();
+    let root = ".local/share/opencode/storage";
+    let file = |path: &str, value: serde_json::Value| {
+        home.write(&format!("{root}/{path}"), value.to_string());
+    };
+    for (session, made) in [("ses_1", "2026-05-04T09:00:00Z"), ("ses_2", "2026-05-04T11:00:00Z")] {
+        file(
+            &format!("session/prj1/{session}.json"),
+            json!({"id": session, "version": "0.15.8", "projectID": "prj1",
+                   "directory": "/work/legacy", "title": "Port the CLI", "time": {"created": ms(made)}}),
+        );
+    }
+    // The same prompt in both: written in `ses_1`, copied into `ses_2` by the fork.
+    for (session, message) in [("ses_1", "msg_1"), ("ses_2", "msg_9")] {
+        file(
+            &format!("message/{session}/{message}.json"),
+            json!({"id": message, "sessionID": session, "role": "user",
+                   "time": {"created": ms("2026-05-04T09:00:01Z")}}),
+        );
+        file(
+            &format!("part/{message}/prt_1.json"),
+            json!({"id": "prt_1", "messageID": message, "sessionID": session, "type": "text",
+                   "text": "port the cli to clap"}),
+        );
+    }
+    file(
+        "message/ses_2/msg_10.json",
+        json!({"id": "msg_10", "sessionID": "ses_2", "role": "user",
+               "time": {"created": ms("2026-05-04T11:00:05Z")}}),
+    );
+    file(
+        "part/msg_10/prt_1.json",
+        json!({"id": "prt_1", "messageID": "msg_10", "sessionID": "ses_2", "type": "text",
+               "text": "now the other way"}),
+    );
+    let output = home.read(Agent::Opencode, ts("2026-05-04T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(
+        session(&output, Agent::Opencode, "ses_1").prompts,
+        times(&["2026-05-04T09:00:01Z"])
+    );
+    let fork = session(&output, Agent::Opencode, "ses_2");
+    assert_eq!(fork.prompts, times(&["2026-05-04T11:00:05Z"]));
+    assert_eq!(fork.activity, times(&["2026-05-04T11:00:05Z"]));
+}

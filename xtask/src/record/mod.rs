@@ -112,12 +112,16 @@ pub(crate) fn record_agents(root: &Path, args: &[String]) -> anyhow::Result<()> 
                 failed.push(format!("{} {version}: {error:#}", spec.name));
             }
         }
-        let interactive = match spec.name {
-            "claude" => Some(("task tools, interactive", record_claude_tasks as Recorder)),
-            "commandcode" => Some(("interactive", record_commandcode_interactive as Recorder)),
-            _ => None,
+        let scripts: &[(&str, Recorder)] = match spec.name {
+            "claude" => &[
+                ("task tools, interactive", record_claude_tasks as Recorder),
+                ("fork", record_claude_fork as Recorder),
+            ],
+            "commandcode" => &[("interactive", record_commandcode_interactive as Recorder)],
+            "opencode" => &[("fork", record_opencode_fork as Recorder)],
+            _ => &[],
         };
-        if let Some((what, record)) = interactive {
+        for (what, record) in scripts {
             let label = format!("{} {version} ({what})", spec.name);
             match record(root, spec, &version, force) {
                 Ok(notes) => drift.push((label, notes)),
@@ -771,6 +775,56 @@ fn record_commandcode_interactive(
     check_commandcode_interactive(&fixture)
 }
 
+/// Claude Code's fork (`--continue --fork-session`): `fixtures/claude-fork/record.sh`
+/// records a session, a fork of it and a prompt more in the fork into
+/// `fixtures/claude-fork/<version>/`, once (again with `--force`); then the reader reads
+/// them back ([`check_fork`]).
+fn record_claude_fork(
+    root: &Path,
+    spec: &Spec,
+    version: &str,
+    force: bool,
+) -> anyhow::Result<Vec<String>> {
+    let fixture = record_by_script(root, spec, version, force, "claude-fork", "CLAUDE")?;
+    check_fork(&fixture, report_model::Agent::ClaudeCode)
+}
+
+/// opencode's fork (`run --continue --fork`): `fixtures/opencode-fork/record.sh`, as
+/// [`record_claude_fork`].
+fn record_opencode_fork(
+    root: &Path,
+    spec: &Spec,
+    version: &str,
+    force: bool,
+) -> anyhow::Result<Vec<String>> {
+    let fixture = record_by_script(root, spec, version, force, "opencode-fork", "OPENCODE")?;
+    check_fork(&fixture, report_model::Agent::Opencode)
+}
+
+/// The format drift of a fork's recording: each session's prompt count as read, against
+/// `expected.json`'s `prompts` (fewest first; the fork's copies of the other session's
+/// prompts, counted again, would show there).
+fn check_fork(fixture: &Path, agent: report_model::Agent) -> anyhow::Result<Vec<String>> {
+    let expected: Value =
+        serde_json::from_str(&fs_err::read_to_string(fixture.join("expected.json"))?)?;
+    let want: Vec<u64> = expected["prompts"]
+        .as_array()
+        .context("expected.json has no prompts")?
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    let env = collect::Env::new(fixture.join("home"));
+    let config = collect::sessions::SessionsConfig { agents: vec![agent], ..Default::default() };
+    let output = collect::sessions::read_sessions(&env, &config, Timestamp::UNIX_EPOCH);
+    let mut notes = reader_notes(&output);
+    let mut read: Vec<u64> = output.events.iter().map(|event| event.prompts.len() as u64).collect();
+    read.sort_unstable();
+    if read != want {
+        notes.push(format!("prompts per session {read:?}, expected {want:?}"));
+    }
+    Ok(notes)
+}
+
 /// Runs `fixtures/<folder>/record.sh` with the agent's command in `$<var>`, unless
 /// `fixtures/<folder>/<version>/` is recorded already (and `force` is not given); the
 /// recording's folder.
@@ -786,7 +840,7 @@ fn record_by_script(
     if force || !fixture.join("expected.json").exists() {
         let bin = install(root, spec, version)?;
         let script = format!("fixtures/{folder}/record.sh");
-        eprintln!("\n== {} {version}: interactively ({script})", spec.name);
+        eprintln!("\n== {} {version}: by {script}", spec.name);
         let status = Command::new("sh")
             .arg(root.join(&script))
             .env(var, bin.join(spec.bin))

@@ -54,7 +54,12 @@
 //!   `sessionId`; the copied replies name the other session in `requestSessionId`
 //!   (recorded from 2.1.332 in `fixtures/claude-fork/2.1.332/`). A record of a fork whose
 //!   uuid is among the main-chain records read for that other session is a copy, counted
-//!   there: only a copied prompt's text is used (for the fork's title).
+//!   there: only a copied prompt's text is used (for the fork's title). Older versions
+//!   mark no copy (2.1.197, recorded in `fixtures/claude-fork/2.1.197/`): there the fork's
+//!   transcript opens with lines of its own run (`queue-operation`) and the copies follow,
+//!   dated before them, so a session whose transcript holds a main-chain record dated
+//!   before the transcript's first timestamped line, with the uuid of another session's
+//!   main-chain record not so dated in its own, is taken for a fork of that session.
 //! - `history.jsonl` outlives the transcripts (deleted after `cleanupPeriodDays`, 30 by
 //!   default): its entries whose session has no transcript become sessions of their own
 //!   (one per `sessionId`, or per project and UTC day for old entries without one), with
@@ -652,6 +657,8 @@ fn read_folders(ctx: &mut Ctx, state: &mut State, folders: &[Vec<Job>]) {
         |job| job.size,
         |job| parse_transcript(job, since),
     );
+    let mut parsed = parsed;
+    forks_by_copies(&mut parsed);
     let copies = copied_records(&parsed);
     let mut parsed = parsed.into_iter();
     for jobs in folders {
@@ -716,6 +723,10 @@ struct ParsedFile {
     /// The forks it holds: a session (an index into `sessions`) and the one it was forked
     /// from, named by the `requestSessionId` of the replies it copied.
     forks: Vec<(usize, String)>,
+    /// Its main-chain records dated before the file's first timestamped line (a session
+    /// index and a uuid): where they are another session's too, copies a fork made
+    /// ([`forks_by_copies`]).
+    early: Vec<(usize, u128)>,
     /// Working directories and branch names, interned.
     cwds: Vec<String>,
     models: Vec<String>,
@@ -742,6 +753,8 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
     let mut stats = Stats::default();
     let mut sessions = vec![job.default_session.clone()];
     let mut forks: Vec<(usize, String)> = Vec::new();
+    let mut first_time: Option<Timestamp> = None;
+    let mut early = Vec::new();
     let mut cwds = Vec::new();
     let mut models = Vec::new();
     let mut records = Vec::new();
@@ -761,33 +774,19 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
         if let Some(original) = line.request_session_id.get().filter(|_| !job.subagent) {
             note_fork(&mut forks, (session, &sessions[session]), original);
         }
-        match line.kind.0.as_deref() {
-            Some("custom-title") if !job.subagent => {
-                if let Some(title) = line.custom_title.into_owned() {
-                    records.push(Record::CustomTitle { session, title });
-                }
-                return Ok(());
-            }
-            Some("ai-title") if !job.subagent => {
-                if let Some(title) = line.ai_title.into_owned() {
-                    records.push(Record::AiTitle { session, title });
-                }
-                return Ok(());
-            }
-            Some("summary") => {
-                if let (Some(leaf), Some(summary)) =
-                    (line.leaf_uuid.get().and_then(uuid_key), line.summary.get())
-                {
-                    records.push(Record::Summary { leaf, summary: summary.to_owned() });
-                }
-                return Ok(());
-            }
-            _ => {}
+        if let Some(title) = title_record(&mut line, session, job.subagent) {
+            records.extend(title);
+            return Ok(());
         }
         // Records without a timestamp (modes, bookmarks, snapshots) are session state,
         // not activity.
         let Some(time) = line.timestamp.timestamp() else { return Ok(()) };
         let side_chain = job.subagent || line.is_sidechain.0;
+        let uuid = line.uuid.get().and_then(uuid_key);
+        let first = *first_time.get_or_insert(time);
+        if let Some(uuid) = uuid.filter(|_| !side_chain && time < first) {
+            early.push((session, uuid));
+        }
         let mut prompt = None;
         let mut interrupt = false;
         let mut substantive = side_chain || line.kind.is("assistant");
@@ -822,7 +821,7 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
             session,
             time,
             side_chain,
-            uuid: line.uuid.get().and_then(uuid_key),
+            uuid,
             cwd: line.cwd.get().map(|cwd| intern(&mut cwds, cwd)),
             branch: line.git_branch.get().map(|branch| intern(&mut cwds, branch)),
             prompt,
@@ -836,7 +835,38 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
         Ok(())
     });
     let warnings = ctx.warnings;
-    ParsedFile { sessions, forks, cwds, models, records, versions, unknown, warnings, stats }
+    ParsedFile { sessions, forks, early, cwds, models, records, versions, unknown, warnings, stats }
+}
+
+/// A title record (`custom-title`, `ai-title` of a transcript, a legacy `summary`) as a
+/// [`Record`] (none when it holds no title); `None` for any other record.
+fn title_record(line: &mut Line, session: usize, subagent: bool) -> Option<Vec<Record>> {
+    match line.kind.0.as_deref() {
+        Some("custom-title") if !subagent => Some(
+            std::mem::take(&mut line.custom_title)
+                .into_owned()
+                .map(|title| Record::CustomTitle { session, title })
+                .into_iter()
+                .collect(),
+        ),
+        Some("ai-title") if !subagent => Some(
+            std::mem::take(&mut line.ai_title)
+                .into_owned()
+                .map(|title| Record::AiTitle { session, title })
+                .into_iter()
+                .collect(),
+        ),
+        Some("summary") => Some(
+            line.leaf_uuid
+                .get()
+                .and_then(uuid_key)
+                .zip(line.summary.get())
+                .map(|(leaf, summary)| Record::Summary { leaf, summary: summary.to_owned() })
+                .into_iter()
+                .collect(),
+        ),
+        _ => None,
+    }
 }
 
 /// Notes the Claude Code version that wrote a record and a record type the reader does
@@ -860,6 +890,46 @@ fn note_fork(forks: &mut Vec<(usize, String)>, (index, id): (usize, &str), origi
     let known = |(known, other): &(usize, String)| *known == index && other == original;
     if original != id && !forks.iter().any(known) {
         forks.push((index, original.to_owned()));
+    }
+}
+
+/// Notes the forks that name no other session (2.1.197, recorded in
+/// `fixtures/claude-fork/2.1.197/`, writes no `requestSessionId`): the fork's file opens
+/// with lines of its own run (`queue-operation`), then the copies, dated before them. A
+/// session whose file holds a main-chain record dated before the file's first timestamped
+/// line, with the uuid of a main-chain record of another session where it is not so
+/// dated, is a fork of that session. Nothing is done when no record is so dated (the
+/// usual case).
+fn forks_by_copies(parsed: &mut [ParsedFile]) {
+    let mut early: FastMap<u128, Vec<(usize, usize)>> = FastMap::default();
+    for (index, file) in parsed.iter().enumerate() {
+        for &(session, uuid) in &file.early {
+            early.entry(uuid).or_default().push((index, session));
+        }
+    }
+    if early.is_empty() {
+        return;
+    }
+    let mut found: Vec<(usize, usize, String)> = Vec::new();
+    for (index, file) in parsed.iter().enumerate() {
+        for record in &file.records {
+            let Record::Event { session, uuid: Some(uuid), side_chain: false, .. } = record else {
+                continue;
+            };
+            let Some(holders) = early.get(uuid) else { continue };
+            if holders.contains(&(index, *session)) {
+                continue;
+            }
+            let original = &file.sessions[*session];
+            for &(fork_file, fork_session) in holders {
+                found.push((fork_file, fork_session, original.clone()));
+            }
+        }
+    }
+    for (fork_file, fork_session, original) in found {
+        let file = &mut parsed[fork_file];
+        let id = file.sessions[fork_session].clone();
+        note_fork(&mut file.forks, (fork_session, &id), &original);
     }
 }
 

@@ -1010,30 +1010,39 @@ fn the_newer_of_the_task_list_and_todo_write_is_the_sessions_list() {
 /// session's records (uuids and times kept, `sessionId` the fork's, the copied replies
 /// naming the other session in `requestSessionId`), then its own. The copies are the
 /// other session's: each of the three prompts counts once.
+///
+/// 2.1.197 marks no copy (no `requestSessionId`): the fork's transcript opens with its own
+/// run's `queue-operation` lines, then the copies, dated before them.
 #[test]
 fn claude_a_fork_s_copies_of_the_other_session_are_not_counted_twice() {
-    let folder = "claude-fork/2.1.332/home/.claude/projects/-tmp-clfork-repo";
+    for version in ["2.1.197", "2.1.332"] {
+        a_fork_s_copies_are_not_counted_twice(version);
+    }
+}
+
+fn a_fork_s_copies_are_not_counted_twice(version: &str) {
+    let folder = format!("claude-fork/{version}/home/.claude/projects/-tmp-clfork-repo");
     let mut fork = None;
     let mut original = None;
     for entry in fs_err::read_dir(crate::support::fixtures().join(folder)).unwrap() {
         let path = entry.unwrap().path();
         let id = path.file_stem().unwrap().to_string_lossy().into_owned();
         let text = fs_err::read_to_string(&path).unwrap();
-        if text.contains("\"requestSessionId\"") { fork = Some(id) } else { original = Some(id) }
+        if text.contains("second prompt") { fork = Some(id) } else { original = Some(id) }
     }
     let (fork, original) = (fork.expect("a fork"), original.expect("its original"));
     let home = Home::new();
-    home.copy_fixture("claude-fork/2.1.332/home", "", ts("2026-12-06T23:00:00Z"));
+    home.copy_fixture(&format!("claude-fork/{version}/home"), "", ts("2026-12-06T23:00:00Z"));
     let output = home.read(Agent::ClaudeCode, ts("2026-12-06T00:00:00Z"));
-    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
-    assert_eq!(output.events.len(), 2);
+    assert!(output.warnings.is_empty(), "{version}: {:?}", output.warnings);
+    assert_eq!(output.events.len(), 2, "{version}");
     let original = session(&output, Agent::ClaudeCode, &original);
-    assert_eq!(original.prompts.len(), 1);
+    assert_eq!(original.prompts.len(), 1, "{version}");
     assert_eq!(original.title, "first prompt");
     let fork = session(&output, Agent::ClaudeCode, &fork);
     // Its own two prompts (`second prompt`, then `third prompt` with `--continue`), both
     // after the other session's.
-    assert_eq!(fork.prompts.len(), 2);
+    assert_eq!(fork.prompts.len(), 2, "{version}: {:?}", fork.prompts);
     assert!(fork.prompts[0] > original.prompts[0]);
     assert!(fork.activity.iter().all(|time| *time > original.prompts[0]), "{:?}", fork.activity);
     // Named as the conversation it goes on with: the first prompt, copied.
@@ -1063,4 +1072,59 @@ fn claude_a_reply_naming_its_own_session_is_not_a_fork() {
         let output = home.read(Agent::ClaudeCode, ts("2026-12-06T00:00:00Z"));
         assert_eq!(session(&output, Agent::ClaudeCode, &id).prompts.len(), 1);
     }
+}
+
+/// Without `requestSessionId`, a record is taken for a fork's copy only where its uuid is
+/// another session's too, dated before its own file's first line there and not in that
+/// other session's file: a record of one file dated out of order, or a record both files
+/// hold so dated, stays where it is.
+#[test]
+fn claude_a_record_dated_before_its_file_is_a_copy_only_of_another_session_s() {
+    let (a, b, c) = (
+        "f0a00000-0000-4000-8000-00000000000a",
+        "f0a00000-0000-4000-8000-00000000000b",
+        "f0a00000-0000-4000-8000-00000000000c",
+    );
+    let uuid = |n: u32| format!("f0a00000-0000-4000-8000-{n:012}");
+    let cwd = "/work/app";
+    let home = Home::new();
+    // `a` is the original; `b` a fork of it (its own prompt, then the copy).
+    let original = [
+        user(a, cwd, &uuid(1), "2026-03-02T09:00:01Z", "\"fix the parser\""),
+        assistant(a, cwd, &uuid(2), "2026-03-02T09:00:02Z"),
+    ];
+    home.write(&format!("{FOLDER}/{a}.jsonl"), lines(&original));
+    let fork = [
+        user(b, cwd, &uuid(3), "2026-03-02T10:00:00Z", "\"now the lexer\""),
+        user(b, cwd, &uuid(1), "2026-03-02T09:00:01Z", "\"fix the parser\""),
+        assistant(b, cwd, &uuid(2), "2026-03-02T09:00:02Z"),
+    ];
+    home.write(&format!("{FOLDER}/{b}.jsonl"), lines(&fork));
+    // `c` holds a record dated before its first line that no other session holds: its own.
+    let alone = [
+        assistant(c, cwd, &uuid(5), "2026-03-02T11:00:05Z"),
+        user(c, cwd, &uuid(4), "2026-03-02T11:00:04Z", "\"and the docs\""),
+    ];
+    home.write(&format!("{FOLDER}/{c}.jsonl"), lines(&alone));
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    assert_eq!(session(&output, Agent::ClaudeCode, a).prompts, times(&["2026-03-02T09:00:01Z"]));
+    let fork = session(&output, Agent::ClaudeCode, b);
+    assert_eq!(fork.prompts, times(&["2026-03-02T10:00:00Z"]));
+    assert_eq!(fork.activity, times(&["2026-03-02T10:00:00Z"]));
+    assert_eq!(session(&output, Agent::ClaudeCode, c).prompts, times(&["2026-03-02T11:00:04Z"]));
+
+    // Both files holding the shared records dated before their first line: which one
+    // copied them cannot be told, and nothing is dropped.
+    let both = [
+        assistant(a, cwd, &uuid(6), "2026-03-02T09:30:00Z"),
+        user(a, cwd, &uuid(1), "2026-03-02T09:00:01Z", "\"fix the parser\""),
+        assistant(a, cwd, &uuid(2), "2026-03-02T09:00:02Z"),
+    ];
+    home.write(&format!("{FOLDER}/{a}.jsonl"), lines(&both));
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    assert_eq!(session(&output, Agent::ClaudeCode, a).prompts, times(&["2026-03-02T09:00:01Z"]));
+    assert_eq!(
+        session(&output, Agent::ClaudeCode, b).prompts,
+        times(&["2026-03-02T09:00:01Z", "2026-03-02T10:00:00Z"])
+    );
 }

@@ -1113,6 +1113,27 @@ fn claude_a_record_dated_before_its_file_is_a_copy_only_of_another_session_s() {
     assert_eq!(fork.activity, times(&["2026-03-02T10:00:00Z"]));
     assert_eq!(session(&output, Agent::ClaudeCode, c).prompts, times(&["2026-03-02T11:00:04Z"]));
 
+    // An original of one record, its file's first line (so dated at that line, not before
+    // it), and a fork of it.
+    let (single, its_fork) =
+        ("f0a00000-0000-4000-8000-00000000000d", "f0a00000-0000-4000-8000-00000000000e");
+    let one = [user(single, cwd, &uuid(7), "2026-03-02T12:00:00Z", "\"rename it\"")];
+    home.write(&format!("{FOLDER}/{single}.jsonl"), lines(&one));
+    let fork_of_one = [
+        user(its_fork, cwd, &uuid(8), "2026-03-02T12:30:00Z", "\"and the tests\""),
+        user(its_fork, cwd, &uuid(7), "2026-03-02T12:00:00Z", "\"rename it\""),
+    ];
+    home.write(&format!("{FOLDER}/{its_fork}.jsonl"), lines(&fork_of_one));
+    let output = home.read(Agent::ClaudeCode, ts(SINCE));
+    assert_eq!(
+        session(&output, Agent::ClaudeCode, single).prompts,
+        times(&["2026-03-02T12:00:00Z"])
+    );
+    assert_eq!(
+        session(&output, Agent::ClaudeCode, its_fork).prompts,
+        times(&["2026-03-02T12:30:00Z"])
+    );
+
     // Both files holding the shared records dated before their first line: which one
     // copied them cannot be told, and nothing is dropped.
     let both = [

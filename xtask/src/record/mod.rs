@@ -119,6 +119,7 @@ pub(crate) fn record_agents(root: &Path, args: &[String]) -> anyhow::Result<()> 
             ],
             "commandcode" => &[("interactive", record_commandcode_interactive as Recorder)],
             "opencode" => &[("fork", record_opencode_fork as Recorder)],
+            "kilo" => &[("fork", record_kilo_fork as Recorder)],
             _ => &[],
         };
         for (what, record) in scripts {
@@ -799,6 +800,18 @@ fn record_opencode_fork(
 ) -> anyhow::Result<Vec<String>> {
     let fixture = record_by_script(root, spec, version, force, "opencode-fork", "OPENCODE")?;
     check_fork(&fixture, report_model::Agent::Opencode)
+}
+
+/// Kilo Code's CLI's fork (`run --continue --fork`): `fixtures/kilo-fork/record.sh`, as
+/// [`record_claude_fork`].
+fn record_kilo_fork(
+    root: &Path,
+    spec: &Spec,
+    version: &str,
+    force: bool,
+) -> anyhow::Result<Vec<String>> {
+    let fixture = record_by_script(root, spec, version, force, "kilo-fork", "KILO")?;
+    check_fork(&fixture, report_model::Agent::Kilo)
 }
 
 /// The format drift of a fork's recording: each session's prompt count as read, against

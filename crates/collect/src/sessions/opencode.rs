@@ -41,7 +41,9 @@
 //!   `time.created`) is such a copy, counted in the session it came from: neither prompt,
 //!   activity nor model of the fork, and only a copied prompt's text is used (for the
 //!   fork's title, when it has none). The fork's copies of `todowrite` and `bash` calls,
-//!   dated before it too, are that session's as well.
+//!   dated before it too, are that session's as well. Kilo Code's CLI 7.7.7 forks the same
+//!   way (`fixtures/kilo-fork/`); a fork of a session still under its placeholder title
+//!   is titled `<placeholder> (fork #N)`, a placeholder too.
 //! - To-do list: the newest completed `todowrite` call of a root session's own messages,
 //!   whenever it was written (a `part` whose `data` is a `ToolPart`: `type: "tool"`,
 //!   `tool: "todowrite"`, `state.status: "completed"`, `state.input.todos[]` with
@@ -316,8 +318,15 @@ fn from_ms(ms: Option<i64>) -> Option<Timestamp> {
 }
 
 /// Whether a title is opencode's placeholder, `New session - <ISO time>` or `Child
-/// session - <ISO time>` (the time as `Date.toISOString` writes it).
+/// session - <ISO time>` (the time as `Date.toISOString` writes it), or a fork's of a
+/// session so titled (`Session.fork` appends ` (fork #N)`; Kilo Code's CLI 7.7.7, which
+/// generated no title in `run`, wrote `New session - 2026-12-06T13:59:21.395Z (fork #1)`).
 fn is_placeholder_title(title: &str) -> bool {
+    let fork_of = title
+        .strip_suffix(')')
+        .and_then(|rest| rest.rsplit_once(" (fork #"))
+        .filter(|(_, number)| !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()));
+    let title = fork_of.map_or(title, |(stem, _)| stem);
     ["New session - ", "Child session - "].iter().any(|prefix| {
         title.strip_prefix(prefix).is_some_and(|time| {
             time.len() == 24 && time.ends_with('Z') && time.parse::<Timestamp>().is_ok()
@@ -861,6 +870,13 @@ mod tests {
         assert!(!is_placeholder_title("New session - twenty-four plain charsZ"));
         assert!(!is_placeholder_title("New session - 2026-05-04T10:11:12Z"));
         assert!(!is_placeholder_title("New session - 2026-05-04T10:11:12.345+00:00"));
+        // A fork of a session so titled, and only that.
+        assert!(is_placeholder_title("New session - 2026-05-04T10:11:12.345Z (fork #1)"));
+        assert!(is_placeholder_title("New session - 2026-05-04T10:11:12.345Z (fork #12)"));
+        assert!(!is_placeholder_title("Fix the parser (fork #1)"));
+        assert!(!is_placeholder_title("New session - 2026-05-04T10:11:12.345Z (fork #)"));
+        assert!(!is_placeholder_title("New session - 2026-05-04T10:11:12.345Z (fork #x)"));
+        assert!(!is_placeholder_title("New session - 2026-05-04T10:11:12.345Z (fork #1"));
     }
 
     #[test]

@@ -1080,3 +1080,25 @@ fn the_storage_layout_s_fork_counts_only_its_own_messages() {
     assert_eq!(fork.prompts, times(&["2026-05-04T11:00:05Z"]));
     assert_eq!(fork.activity, times(&["2026-05-04T11:00:05Z"]));
 }
+
+/// Kilo Code's CLI forks as opencode does (recorded from the real 7.7.7 by
+/// `fixtures/kilo-fork/record.sh`): each of the three prompts counts once. Its `run`
+/// generated no title, so the fork is titled `New session - <time> (fork #1)`: a
+/// placeholder still, which gives way to the first prompt (the copied one).
+#[test]
+fn a_kilo_fork_of_an_untitled_session_counts_once_and_takes_the_first_prompt() {
+    // The two sessions of the recording.
+    let (original, fork) = ("ses_db456f4beffeVHN8vwCdI7VJqQ", "ses_db4568361ffevyno87Q7SfDInx");
+    let home = Home::new();
+    home.copy_fixture("kilo-fork/7.7.7/home", "", ts("2026-12-06T23:00:00Z"));
+    let output = home.read(Agent::Kilo, ts("2026-12-06T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(output.events.len(), 2);
+    let original = session(&output, Agent::Kilo, original);
+    assert_eq!(original.prompts.len(), 1);
+    assert_eq!(original.title, "first prompt");
+    let fork = session(&output, Agent::Kilo, fork);
+    assert_eq!(fork.prompts.len(), 2, "{:?}", fork.prompts);
+    assert!(fork.prompts[0] > original.prompts[0]);
+    assert_eq!(fork.title, "first prompt");
+}

@@ -115,11 +115,10 @@ pub(crate) fn record_agents(root: &Path, args: &[String]) -> anyhow::Result<()> 
         let scripts: &[(&str, Recorder)] = match spec.name {
             "claude" => &[
                 ("task tools, interactive", record_claude_tasks as Recorder),
-                ("fork", record_claude_fork as Recorder),
+                ("fork", record_fork as Recorder),
             ],
             "commandcode" => &[("interactive", record_commandcode_interactive as Recorder)],
-            "opencode" => &[("fork", record_opencode_fork as Recorder)],
-            "kilo" => &[("fork", record_kilo_fork as Recorder)],
+            "opencode" | "kilo" => &[("fork", record_fork as Recorder)],
             _ => &[],
         };
         for (what, record) in scripts {
@@ -776,42 +775,25 @@ fn record_commandcode_interactive(
     check_commandcode_interactive(&fixture)
 }
 
-/// Claude Code's fork (`--continue --fork-session`): `fixtures/claude-fork/record.sh`
-/// records a session, a fork of it and a prompt more in the fork into
-/// `fixtures/claude-fork/<version>/`, once (again with `--force`); then the reader reads
-/// them back ([`check_fork`]).
-fn record_claude_fork(
+/// A fork, recorded by `fixtures/<agent>-fork/record.sh` (the agent's command in
+/// `$<AGENT>`: Claude Code's `claude -p … --continue --fork-session`, opencode's and Kilo
+/// Code's `run --continue --fork`): a session, a fork of it and a prompt more in the fork,
+/// into `fixtures/<agent>-fork/<version>/`, once (again with `--force`); then the reader
+/// reads them back ([`check_fork`]).
+fn record_fork(
     root: &Path,
     spec: &Spec,
     version: &str,
     force: bool,
 ) -> anyhow::Result<Vec<String>> {
-    let fixture = record_by_script(root, spec, version, force, "claude-fork", "CLAUDE")?;
-    check_fork(&fixture, report_model::Agent::ClaudeCode)
-}
-
-/// opencode's fork (`run --continue --fork`): `fixtures/opencode-fork/record.sh`, as
-/// [`record_claude_fork`].
-fn record_opencode_fork(
-    root: &Path,
-    spec: &Spec,
-    version: &str,
-    force: bool,
-) -> anyhow::Result<Vec<String>> {
-    let fixture = record_by_script(root, spec, version, force, "opencode-fork", "OPENCODE")?;
-    check_fork(&fixture, report_model::Agent::Opencode)
-}
-
-/// Kilo Code's CLI's fork (`run --continue --fork`): `fixtures/kilo-fork/record.sh`, as
-/// [`record_claude_fork`].
-fn record_kilo_fork(
-    root: &Path,
-    spec: &Spec,
-    version: &str,
-    force: bool,
-) -> anyhow::Result<Vec<String>> {
-    let fixture = record_by_script(root, spec, version, force, "kilo-fork", "KILO")?;
-    check_fork(&fixture, report_model::Agent::Kilo)
+    let agent: report_model::Agent = spec
+        .name
+        .parse()
+        .map_err(|_| anyhow::anyhow!("{} is not an agent of report_model", spec.name))?;
+    let folder = format!("{}-fork", spec.name);
+    let var = spec.name.to_uppercase();
+    let fixture = record_by_script(root, spec, version, force, &folder, &var)?;
+    check_fork(&fixture, agent)
 }
 
 /// The format drift of a fork's recording: each session's prompt count as read, against

@@ -36,6 +36,17 @@
 //! started from. Goose records seconds: prompts of one session within one second are put
 //! a millisecond apart, in the table's order, so that each is counted.
 //!
+//! A fork (`goose session --resume --fork`, the desktop's edit-and-branch, ACP's
+//! `session/fork`) and an import (`goose session import`, of a Goose export or of a
+//! Claude Code, Codex or pi log) make a new session, `created_at` now, no parent, whose
+//! messages are copies: `message_id` and `created_timestamp` kept, only `timestamp` new
+//! (recorded from 1.52.0 in `fixtures/goose-fork/`). A message created before its session
+//! was made is such a copy, counted where it was made (for an import, by the other agent's
+//! own reader), as is a user message of that very second whose `message_id` an earlier
+//! row of another session holds (a fork made within a second of the copied prompt,
+//! `fixtures/goose-fork/same-second/`); a fork's list written by a copied call only is
+//! the other session's too.
+//!
 //! The title is the session's name, unless it is the placeholder Goose gives until it has
 //! generated one (`CLI Session`, `ACP Session`, `New Chat`); else the first prompt. The
 //! working directory is `working_dir`; models are the replies' `inference.model` (else
@@ -182,6 +193,9 @@ struct SessionRow {
     parent: Option<String>,
     /// The `todo` extension's list, as Markdown.
     todo: Option<String>,
+    /// When the session was made (`created_at`): a message created before it is a
+    /// fork's or an import's copy.
+    created: Option<Timestamp>,
 }
 
 /// One message of the window.
@@ -193,6 +207,11 @@ struct Msg {
     time: Timestamp,
     content: Vec<Item>,
     metadata: Metadata,
+    /// Its `message_id` (a user message's is Goose's own `msg_<uuid>`; a copy keeps it).
+    message_id: Option<String>,
+    /// A fork's or an import's copy of a message, counted where it was made (see
+    /// [`mark_copies`]).
+    copied: bool,
 }
 
 /// What the database gave.
@@ -283,6 +302,8 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
                 time,
                 content,
                 metadata,
+                message_id: text(row, "message_id"),
+                copied: false,
             });
         }
     }
@@ -313,6 +334,7 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
                             .and_then(|config| config.model_name.0.into_owned()),
                         parent: text(row, "parent_session_id").filter(|id| !id.is_empty()),
                         todo: text(row, "extension_data").and_then(|json| todo_content(&json)),
+                        created: text(row, "created_at").and_then(|at| sqlite_time(&at)),
                     })
                 })
                 .optional()?;
@@ -324,6 +346,7 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
         wanted = parents;
         depth += 1;
     }
+    mark_copies(conn, &mut read)?;
     let mut newest = conn.prepare(
         "SELECT MAX(created_timestamp) FROM messages WHERE session_id = ?1 \
          AND role = 'assistant' AND content_json LIKE '%todo_write%'",
@@ -337,6 +360,55 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
         }
     }
     Ok(read)
+}
+
+/// Marks the copies a fork or an import holds (see the module's documentation): the
+/// messages created before their session was made, and the user messages dated in the
+/// very second it was made that are copies. A fork made within a second of the other
+/// session's last message holds copies dated that second too, which their times cannot
+/// tell from the fork's first prompt; a copy keeps the `message_id` of the message it
+/// copies, written before it (a smaller row id) in another session. Only the messages of
+/// that one second are looked up, by the `message_id` index; a database without that
+/// column is left as it is.
+fn mark_copies(conn: &Connection, read: &mut DbRead) -> Result<(), Failure> {
+    for msg in &mut read.messages {
+        let made = read.sessions.get(&msg.session).and_then(|row| row.created);
+        msg.copied = made.is_some_and(|made| msg.time < made);
+    }
+    let made_then = |msg: &Msg| {
+        msg.role.as_deref() == Some("user")
+            && msg.message_id.is_some()
+            && read.sessions.get(&msg.session).and_then(|row| row.created) == Some(msg.time)
+    };
+    let wanted: Vec<usize> = read
+        .messages
+        .iter()
+        .enumerate()
+        .filter(|(_, msg)| made_then(msg))
+        .map(|(at, _)| at)
+        .collect();
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let Ok(mut earlier) = conn.prepare(
+        "SELECT 1 FROM messages WHERE message_id = ?1 AND id < ?2 AND session_id <> ?3 LIMIT 1",
+    ) else {
+        return Ok(());
+    };
+    for at in wanted {
+        let msg = &read.messages[at];
+        let copied =
+            earlier.exists(rusqlite::params![msg.message_id.as_deref(), msg.id, msg.session])?;
+        read.messages[at].copied = copied;
+    }
+    Ok(())
+}
+
+/// A time as SQLite's `CURRENT_TIMESTAMP` writes it (`2026-12-05 20:42:25`, UTC), or in
+/// RFC 3339.
+fn sqlite_time(text: &str) -> Option<Timestamp> {
+    let text = text.trim();
+    text.parse().ok().or_else(|| format!("{}Z", text.replacen(' ', "T", 1)).parse().ok())
 }
 
 /// The `todo` extension's list in a session's `extension_data`.
@@ -369,6 +441,9 @@ fn assemble(read: DbRead, since: Timestamp, status: &mut SourceStatus, drafts: &
         let own = sessions.get(&msg.session);
         let kind = own.and_then(|row| row.kind.as_deref()).unwrap_or("user");
         if kind == "hidden" {
+            continue;
+        }
+        if msg.copied {
             continue;
         }
         let root = root_of(&sessions, &msg.session).to_owned();
@@ -438,30 +513,41 @@ fn assemble(read: DbRead, since: Timestamp, status: &mut SourceStatus, drafts: &
             draft.note_prompt_text(time, text);
         }
     }
-    for (root, mut draft) in by_root {
+    for (root, draft) in by_root {
         let row = sessions.get(&root).cloned().unwrap_or_default();
-        if draft.models.is_empty() {
-            if let Some(model) = &row.model {
-                draft.note_model(model);
-            }
+        let time = todo_times.get(&root).copied();
+        add_draft(drafts, finish(draft, &row, time, since));
+    }
+}
+
+/// A root session's draft with what its row tells: its models when no reply named one,
+/// its title, working directory and to-do list (written at `todo_time`, when known).
+fn finish(
+    mut draft: Draft,
+    row: &SessionRow,
+    todo_time: Option<Timestamp>,
+    since: Timestamp,
+) -> Draft {
+    if draft.models.is_empty() {
+        if let Some(model) = &row.model {
+            draft.note_model(model);
         }
-        draft.title = row
-            .name
-            .as_deref()
-            .map(str::trim)
-            .filter(|name| !name.is_empty() && !PLACEHOLDER_NAMES.contains(name))
-            .map(str::to_owned);
-        draft.cwd = row.working_dir.as_deref().filter(|dir| !dir.is_empty()).map(PathBuf::from);
-        if let Some(todos) = row.todo.as_deref().and_then(super::markdown_todos) {
-            let time = todo_times
-                .get(&root)
-                .copied()
-                .or_else(|| draft.activity.iter().max().copied())
-                .unwrap_or(since);
+    }
+    draft.title = row
+        .name
+        .as_deref()
+        .map(str::trim)
+        .filter(|name| !name.is_empty() && !PLACEHOLDER_NAMES.contains(name))
+        .map(str::to_owned);
+    draft.cwd = row.working_dir.as_deref().filter(|dir| !dir.is_empty()).map(PathBuf::from);
+    if let Some(todos) = row.todo.as_deref().and_then(super::markdown_todos) {
+        let time = todo_time.or_else(|| draft.activity.iter().max().copied()).unwrap_or(since);
+        // A fork's list, written by a copied call only, is the other session's.
+        if row.created.is_none_or(|made| time >= made) {
             draft.note_todos(time, todos);
         }
-        add_draft(drafts, draft);
     }
+    draft
 }
 
 /// A shell result's exit status: its `structuredContent.exit_code`, else the code its

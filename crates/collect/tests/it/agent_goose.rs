@@ -73,13 +73,31 @@ impl Db {
         Db { conn }
     }
 
-    /// A session row: id, type, name, working dir, its `extension_data`, its parent.
+    /// A session row: id, type, name, working dir, its `extension_data`, its parent; made
+    /// (`created_at`) at the start of the day its id names, as Goose names it.
     fn session(&self, id: &str, kind: &str, name: &str, dir: &str, data: &Value, parent: &str) {
+        let made = format!("{}-{}-{} 00:00:00", &id[..4], &id[4..6], &id[6..8]);
+        self.session_made(id, kind, name, dir, data, parent, &made);
+    }
+
+    /// [`Db::session`], made at `made` (SQLite's `CURRENT_TIMESTAMP` form, UTC).
+    #[expect(clippy::too_many_arguments, reason = "one column each")]
+    fn session_made(
+        &self,
+        id: &str,
+        kind: &str,
+        name: &str,
+        dir: &str,
+        data: &Value,
+        parent: &str,
+        made: &str,
+    ) {
         let parent = (!parent.is_empty()).then_some(parent);
         self.conn
             .execute(
                 "INSERT INTO sessions (id, name, session_type, working_dir, extension_data, \
-                 model_config_json, parent_session_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                 model_config_json, parent_session_id, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 params![
                     id,
                     name,
@@ -87,7 +105,8 @@ impl Db {
                     dir,
                     data.to_string(),
                     r#"{"model_name":"gpt-5.1","temperature":null}"#,
-                    parent
+                    parent,
+                    made
                 ],
             )
             .expect("session");
@@ -346,7 +365,7 @@ fn goose_an_older_database_is_read() {
     let db = Db::create(&home.path().join(DB), OLD_SCHEMA);
     db.conn
         .execute(
-            "INSERT INTO sessions (id, description, working_dir) VALUES ('20250601_1', 'Old title', '/work/old')",
+            "INSERT INTO sessions (id, description, working_dir, created_at) VALUES ('20250601_1', 'Old title', '/work/old', '2025-06-01 00:00:00')",
             [],
         )
         .expect("session");
@@ -507,4 +526,82 @@ fn goose_the_recorded_list_and_failed_command_are_read() {
     let (todos, failed) = &scripted[0];
     assert_eq!(todos, &recorded_todos());
     assert_eq!(failed, &recorded_failure());
+}
+
+/// A fork (`goose session --resume --fork`, the desktop's and ACP's forks) is a new
+/// session, made now, whose messages are copies of the other session's, their own times
+/// kept (`copy_session`): they count in that session only, the copied failure and list
+/// included; the fork's messages after it was made are its own.
+#[test]
+fn goose_a_fork_s_copies_of_the_other_session_are_not_counted_twice() {
+    let (home, db) = busy_home();
+    let data = todo_data("- [x] Reproduce\n- [ ] Pin the clock");
+    let made = "2026-03-02 10:00:00";
+    db.session_made("20260302_2", "user", "Fix the flaky retry test", "/work/app", &data, "", made);
+    db.prompt("20260302_2", "2026-03-02T09:00:00Z", "why does the retry test flake?");
+    db.reply("20260302_2", "2026-03-02T09:00:20Z", "Looking.", "gpt-5.1-codex");
+    db.call(
+        "20260302_2",
+        "2026-03-02T09:01:00Z",
+        ("call_1", "todo__todo_write"),
+        &json!({"content": "- [x] Reproduce\n- [ ] Pin the clock"}),
+        &json!({"resultType": "complete", "content": [{"type": "text", "text": "Updated (36 chars)"}], "isError": false}),
+    );
+    db.shell("20260302_2", "2026-03-02T09:02:00Z", "call_2", "cargo test retry", 101);
+    db.prompt("20260302_2", "2026-03-02T09:10:00Z", "pin the clock then");
+    // The fork's own prompt, in the second it was made, and its reply.
+    db.prompt("20260302_2", "2026-03-02T10:00:00Z", "try a fake clock instead");
+    db.reply("20260302_2", "2026-03-02T10:00:30Z", "Done.", "gpt-5.1");
+    let output = home.read(Agent::Goose, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let original = session(&output, Agent::Goose, "20260302_1");
+    assert_eq!(original.prompts, times(&["2026-03-02T09:00:00Z", "2026-03-02T09:10:00Z"]));
+    assert_eq!(
+        failed_runs(original),
+        [("cargo test retry", vec![(101, ts("2026-03-02T09:02:00Z"))])]
+    );
+    let fork = session(&output, Agent::Goose, "20260302_2");
+    assert_eq!(fork.prompts, times(&["2026-03-02T10:00:00Z"]));
+    assert_eq!(fork.activity, times(&["2026-03-02T10:00:00Z", "2026-03-02T10:00:30Z"]));
+    assert_eq!(fork.models, ["gpt-5.1"]);
+    assert!(fork.failed_commands.is_empty(), "{:?}", fork.failed_commands);
+    // Its list was written by a copied call: the other session's.
+    assert!(fork.todos.is_empty(), "{:?}", fork.todos);
+    assert_eq!(fork.title, "Fix the flaky retry test");
+}
+
+/// The fork Goose 1.52.0 made (`fixtures/goose-fork/1.52.0/`, by its `record.sh`): a
+/// session of one prompt, forked three seconds later, and two prompts of the fork's own.
+#[test]
+fn goose_the_recorded_fork_counts_each_prompt_once() {
+    let home = Home::new();
+    home.copy_fixture("goose-fork/1.52.0/home", "", ts("2026-12-06T15:09:00Z"));
+    let output = home.read(Agent::Goose, ts("2026-12-06T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let original = session(&output, Agent::Goose, "20261206_1");
+    assert_eq!(original.prompts, times(&["2026-12-06T15:08:20Z"]));
+    let fork = session(&output, Agent::Goose, "20261206_2");
+    assert_eq!(fork.prompts, times(&["2026-12-06T15:08:25Z", "2026-12-06T15:08:27Z"]));
+    assert!(
+        fork.activity.iter().all(|time| *time >= ts("2026-12-06T15:08:23Z")),
+        "{:?}",
+        fork.activity
+    );
+    assert_eq!(fork.title, "done");
+}
+
+/// A fork Goose 1.52.0 made in the very second of the other session's last message
+/// (`fixtures/goose-fork/same-second/`, made by hand with the same commands): its copied
+/// prompt is dated when the fork was made, and only its `message_id`, the one of the
+/// other session's prompt, tells it is a copy.
+#[test]
+fn goose_a_fork_made_in_the_second_of_the_copied_prompt_does_not_count_it() {
+    let home = Home::new();
+    home.copy_fixture("goose-fork/same-second/home", "", ts("2026-12-06T15:10:00Z"));
+    let output = home.read(Agent::Goose, ts("2026-12-06T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let original = session(&output, Agent::Goose, "20261206_1");
+    assert_eq!(original.prompts, times(&["2026-12-06T15:09:50Z"]));
+    let prompts: usize = output.events.iter().map(|event| event.prompts.len()).sum();
+    assert_eq!(prompts, 1, "{:?}", output.events);
 }

@@ -38,6 +38,15 @@
 //!   `agentId`, no `data.parentToolCallId`), and not a command the person ran themselves
 //!   (`data.isUserRequested`). Seen in the 1.0.102 recording: `sh check.sh`, exit code 3,
 //!   with `success: true` (the tool worked; the command failed).
+//! - A fork (the interactive `/fork`, alias `/branch`; the SDK's `sessions.fork`) is a
+//!   new session whose file starts with the other session's `session.start`, its
+//!   `timestamp`, `startTime` and `sessionId` rewritten to the fork's, then that session's
+//!   events copied with their ids and times, then a `session.info` (`infoType: "fork"`,
+//!   which the other session gets too), then its own (recorded from 1.0.102 in
+//!   `fixtures/copilot-fork/`). An event dated before its file's first `session.start` is
+//!   such a copy, counted in the session it came from: only a copied prompt's text is
+//!   used (for the fork's title, when it has none). Not told apart: `copilot sessions
+//!   import`'s messages, dated when imported.
 //! - Folders without `events.jsonl` (the CLI creates some, e.g. on `--resume`) are
 //!   skipped silently. A session's folder is not touched when its events are appended,
 //!   so each `events.jsonl` costs one `stat`, and only fresh ones are opened.
@@ -288,6 +297,8 @@ fn read_events(
     let since = ctx.since;
     let mut session = Draft::new(Agent::Copilot, default_id);
     let mut session_id: Option<String> = None;
+    // When the session was made: its first `session.start`'s time.
+    let mut made: Option<jiff::Timestamp> = None;
     let mut cwd: Option<String> = None;
     // The main agent's shell calls waiting for their completion, by call id.
     let mut shell_calls: HashMap<String, String> = HashMap::new();
@@ -297,15 +308,23 @@ fn read_events(
         let in_window = time.is_some_and(|time| time >= since);
         let raw = event.data.map_or("{}", RawValue::get);
         let kind = event.kind.get().unwrap_or_default();
+        if made.zip(time).is_some_and(|(made, time)| time < made) {
+            // A fork (`/fork`, the SDK's `sessions.fork`) starts with the other session's
+            // events copied, their ids and times kept, after a `session.start` dated
+            // when the fork was made: counted in that session. Only a copied prompt's
+            // text is used (for the fork's title, when it has none).
+            if kind == "user.message" {
+                let message: UserMessage = serde_json::from_str(raw)?;
+                if let (true, Some(time)) = (typed(&event, &message), time) {
+                    session.note_prompt_text(time, &message.content.value);
+                }
+            }
+            return Ok(());
+        }
         match kind {
             "user.message" => {
                 let message: UserMessage = serde_json::from_str(raw)?;
-                let typed = event.agent_id.get().is_none()
-                    && message.agent_id.get().is_none()
-                    && message.parent_tool_call_id.get().is_none()
-                    && message.source.get().is_none_or(|source| source == "user")
-                    && !message.is_autopilot_continuation.0;
-                if let (true, Some(time)) = (typed, time) {
+                if let (true, Some(time)) = (typed(&event, &message), time) {
                     if in_window {
                         session.prompts.push(time);
                     }
@@ -331,6 +350,7 @@ fn read_events(
                 let data: Data = serde_json::from_str(raw)?;
                 if kind == "session.start" && session_id.is_none() {
                     session_id = data.session_id.into_owned();
+                    made = made.or(time);
                 }
                 if let Some(version) = data.copilot_version.get() {
                     status.note_version(version);
@@ -371,6 +391,16 @@ fn read_events(
     }
     session.cwd = cwd.map(PathBuf::from);
     session
+}
+
+/// Whether a `user.message` is one the person typed: not a sub-agent's, and from no
+/// other source (a command, a schedule, autopilot, a skill).
+fn typed(event: &Event, message: &UserMessage) -> bool {
+    event.agent_id.get().is_none()
+        && message.agent_id.get().is_none()
+        && message.parent_tool_call_id.get().is_none()
+        && message.source.get().is_none_or(|source| source == "user")
+        && !message.is_autopilot_continuation.0
 }
 
 /// Notes the command of a main-agent shell tool's call, by its call id.

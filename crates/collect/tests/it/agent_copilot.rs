@@ -359,3 +359,25 @@ fn copilot_shell_runs_are_read_with_their_exit_codes() {
     let found = session(&output, Agent::Copilot, ID);
     assert_eq!(failed_runs(found), [("npm run lint", vec![(2, ts("2026-06-18T09:04:00Z"))])]);
 }
+
+/// The fork the GitHub Copilot CLI 1.0.102 made with its interactive `/fork`
+/// (`fixtures/copilot-fork/1.0.102/`, by its `record.sh`): the fork's file starts with a
+/// `session.start` dated when it was made, then the other session's events copied with
+/// their ids and times, then its own. The copied prompt is counted once, in the session
+/// it was typed in; the fork has its two own.
+#[test]
+fn copilot_a_fork_s_copies_of_the_other_session_are_not_counted_twice() {
+    let (original, fork) =
+        ("e7a5ddfb-69b7-499b-9f18-b7f7b4e658fd", "420f58e1-7325-4f7e-83c8-91f1b9a1a0f4");
+    let home = Home::new();
+    home.copy_fixture("copilot-fork/1.0.102/home", "", ts("2026-12-06T15:15:00Z"));
+    let output = home.read(Agent::Copilot, ts("2026-12-06T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let original = session(&output, Agent::Copilot, original);
+    assert_eq!(original.prompts, times(&["2026-12-06T15:14:06.673Z"]));
+    let fork = session(&output, Agent::Copilot, fork);
+    assert_eq!(fork.prompts, times(&["2026-12-06T15:14:17.152Z", "2026-12-06T15:14:37.285Z"]));
+    let made = ts("2026-12-06T15:14:12.765Z");
+    assert!(fork.activity.iter().all(|time| *time >= made), "{:?}", fork.activity);
+    assert_eq!(fork.title, "first prompt (fork)");
+}

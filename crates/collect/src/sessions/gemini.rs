@@ -37,6 +37,15 @@
 //!   messages are activity of the parent session, never prompts. Other chats of one
 //!   `sessionId` (a `.json` and the `.jsonl` it was migrated to, a new file started on
 //!   resume) are continuations of one session and merge.
+//! - Copies of another chat's messages are counted where they were typed, never again:
+//!   `--session-file` starts a new session from another one's chat, its messages copied
+//!   after the new chat's metadata with their ids and times kept (an own-line message
+//!   dated before its chat's `startTime` is such a copy); `/chat resume` and `/restore`
+//!   record each loaded turn again on a line of its own, new id and time, then set the
+//!   messages to those alone (a `$set` `messages` list that is exactly the last own-line
+//!   messages, while others were kept before them: the loaded turns are copies, and the
+//!   messages typed before the load stay). Both recorded from 0.61.0 in
+//!   `fixtures/gemini-fork/`.
 //! - Times: the messages' own `timestamp`s; `startTime` only orders sibling chats and
 //!   `lastUpdated` (days after the last message at times) is never used.
 //! - Models: the `model` of the messages kept (Gemini's replies carry one).
@@ -71,7 +80,7 @@
 //!   other than `user`, `gemini`, `info`, `error` and `warning`, and records of no
 //!   known shape, are noted as unknown.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -516,6 +525,11 @@ struct Chat {
     index: HashMap<String, usize>,
     /// The ids of the messages recorded on lines of their own, and the prompt each was.
     own: HashMap<String, Option<String>>,
+    /// Those ids in the order recorded (a history load's copies are the last of them).
+    own_order: Vec<String>,
+    /// The ids of copies of another chat's messages: an imported session's, a loaded
+    /// checkpoint's (see [`read_chat`]). Counted where they were typed, never here.
+    copies: HashSet<String>,
     /// Directories the chat names (its session context, `directories`).
     dirs: Vec<String>,
     /// Message types and record shapes the reader does not know.
@@ -527,6 +541,9 @@ impl Chat {
     /// message was recorded on its own (or in a legacy chat), not in a `$set` list.
     fn put(&mut self, message: &Incoming, own_line: bool) {
         let Incoming { id, time, kind, content, display, model, tool_calls } = *message;
+        if self.copies.contains(id) {
+            return;
+        }
         match kind.0.as_deref() {
             Some(known) if KNOWN_TYPES.contains(&known) => {}
             Some(other) => {
@@ -540,6 +557,7 @@ impl Chat {
         let prompt = if own_line {
             let prompt = typed_prompt(kind, content, display);
             self.own.insert(id.to_owned(), prompt.clone());
+            self.own_order.push(id.to_owned());
             prompt
         } else {
             self.own.get(id).cloned().flatten()
@@ -580,6 +598,27 @@ impl Chat {
     fn clear(&mut self) {
         self.messages.clear();
         self.index.clear();
+    }
+
+    /// Whether a `$set` `messages` list of `ids` is a history loaded into the chat
+    /// (`/chat resume`, `/restore`): Gemini CLI records each loaded turn again on a line
+    /// of its own, new id and time, then sets the messages to those alone. So: the list
+    /// is exactly the last messages recorded on lines of their own, and other messages
+    /// were kept before them, which the load did not undo (they were typed here).
+    fn is_history_load(&self, ids: &[&str]) -> bool {
+        let recent = self.own_order.len().checked_sub(ids.len()).map(|at| &self.own_order[at..]);
+        !ids.is_empty()
+            && recent.is_some_and(|recent| recent.iter().zip(ids).all(|(own, id)| own == id))
+            && ids.iter().all(|id| self.index.contains_key(*id))
+            && self.messages.len() > ids.len()
+    }
+
+    /// Takes the messages `ids` out as copies.
+    fn drop_copies(&mut self, ids: &[&str]) {
+        self.copies.extend(ids.iter().map(|id| (*id).to_owned()));
+        self.messages.retain(|kept| !self.copies.contains(&kept.id));
+        self.index =
+            self.messages.iter().enumerate().map(|(at, kept)| (kept.id.clone(), at)).collect();
     }
 
     /// Notes the metadata fields a record or an update holds.
@@ -977,6 +1016,13 @@ fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
         if let Some(target) = record.rewind_to.0.as_deref() {
             chat.rewind(target);
         } else if let Some(id) = record.id.get() {
+            let time = record.timestamp.timestamp();
+            if time.zip(chat.start_time).is_some_and(|(time, start)| time < start) {
+                // `--session-file` starts a new session from another one's chat: its
+                // messages copied, ids and times kept, after the new chat's metadata.
+                chat.copies.insert(id.to_owned());
+                return Ok(());
+            }
             let message = Incoming {
                 id,
                 time: record.timestamp.timestamp(),
@@ -996,9 +1042,15 @@ fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
                 &update.summary,
             );
             if let Some(messages) = update.messages {
-                // A checkpoint: the messages are rebuilt from this list.
-                chat.clear();
-                put_all(&mut chat, &messages, false);
+                let ids: Vec<&str> =
+                    messages.iter().filter_map(|message| message.id.get()).collect();
+                if chat.is_history_load(&ids) {
+                    chat.drop_copies(&ids);
+                } else {
+                    // A checkpoint: the messages are rebuilt from this list.
+                    chat.clear();
+                    put_all(&mut chat, &messages, false);
+                }
             }
         } else if record.session_id.get().is_some() {
             chat.note_metadata(

@@ -903,3 +903,53 @@ fn a_hash_named_folder_is_resolved_only_for_a_chat_active_in_the_window() {
     assert_eq!(output.warnings.len(), 1, "{:#?}", output.warnings);
     assert!(en(&output.warnings[0]).contains(".project_root"), "{}", en(&output.warnings[0]));
 }
+
+/// A session Gemini CLI 0.61.0 started from another one's chat with `--session-file`
+/// (`fixtures/gemini-fork/0.61.0/`, by its `record.sh`): the new chat's metadata, then
+/// the other chat's messages copied, ids and times kept, then its own. The copied prompt
+/// is counted once, in the session it was typed in, and is not the new one's title.
+#[test]
+fn gemini_a_session_started_from_another_s_chat_does_not_count_its_copies() {
+    let (original, started) =
+        ("cc227dae-1745-4a7d-87ea-97dc7eeeffe1", "0b3d46e7-a2d9-443c-9110-0e89bad2851b");
+    let home = Home::new();
+    home.copy_fixture("gemini-fork/0.61.0/home", "", ts("2026-12-06T15:14:00Z"));
+    let output = home.read(Agent::Gemini, ts("2026-12-06T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let original = session(&output, Agent::Gemini, original);
+    assert_eq!(original.prompts, times(&["2026-12-06T15:12:55.657Z"]));
+    let started = session(&output, Agent::Gemini, started);
+    assert_eq!(started.prompts, times(&["2026-12-06T15:13:02.095Z", "2026-12-06T15:13:09.698Z"]));
+    let made = ts("2026-12-06T15:13:01.632Z");
+    assert!(started.activity.iter().all(|time| *time >= made), "{:?}", started.activity);
+    assert_eq!(started.title, "second prompt");
+}
+
+/// `/chat save` in one session and `/chat resume` in another (Gemini CLI 0.61.0,
+/// `fixtures/gemini-fork/chat-resume-0.61.0/`, by `record-chat-resume.sh`): the loaded
+/// turns are recorded again in the second chat, new ids and times, and the messages then
+/// set to them alone. They are the first session's prompt, not the second's; the prompts
+/// typed in the second before the load still count.
+#[test]
+fn gemini_a_loaded_checkpoint_is_not_counted_and_keeps_what_was_typed_before() {
+    let (saved, resumed) =
+        ("f9c69835-30be-402f-9a26-b499074c7c5d", "150b63cd-fd89-486e-8bca-3d0df39c7dc0");
+    let home = Home::new();
+    home.copy_fixture("gemini-fork/chat-resume-0.61.0/home", "", ts("2026-12-06T15:14:00Z"));
+    let output = home.read(Agent::Gemini, ts("2026-12-06T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    assert_eq!(
+        session(&output, Agent::Gemini, saved).prompts,
+        times(&["2026-12-06T15:13:27.856Z"])
+    );
+    let resumed = session(&output, Agent::Gemini, resumed);
+    assert_eq!(
+        resumed.prompts,
+        times(&[
+            "2026-12-06T15:13:41.620Z",
+            "2026-12-06T15:13:44.173Z",
+            "2026-12-06T15:13:49.246Z"
+        ])
+    );
+    assert_eq!(resumed.title, "beta prompt");
+}

@@ -33,6 +33,14 @@
 //!   `Command failed with exit code: N.` it exited with N; another error (a timeout, an
 //!   interruption) tells no status.
 //! - A sub-agent's wire is activity of its session, never prompts.
+//! - A fork (`kimi fork`, the TUI's `/fork`, ACP's and the web's forks) copies the
+//!   session's folder, each wire byte for byte, and appends `{"type":"forked","agentId",
+//!   "time"}` to each wire; its own records follow, and a fork of a fork holds both
+//!   markers (recorded from 2.1.0 in `fixtures/kimi-fork/`). What comes before a wire's
+//!   last `forked` record is a copy, counted in the session it came from. A fork of an
+//!   untitled session is titled `Fork: session_<uuid>`: no title, its first prompt is
+//!   taken. Not handled: forks made before 0.12 (no marker; their `state.json` names
+//!   `forkedFrom`).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -157,6 +165,23 @@ fn workspace_roots(ctx: &mut Ctx, home: &Path) -> HashMap<String, PathBuf> {
         .collect()
 }
 
+/// Whether a title is the one `kimi fork` gives a fork of an untitled session: `Fork: `,
+/// once per fork, before the session's id (`Fork: Fork: session_<uuid>`). Such a session
+/// takes its first prompt as title instead.
+fn fork_of_untitled(title: &str) -> bool {
+    let mut rest = title;
+    while let Some(inner) = rest.strip_prefix("Fork: ") {
+        rest = inner;
+    }
+    rest.len() < title.len()
+        && rest.strip_prefix("session_").is_some_and(|id| {
+            !id.is_empty() && id.bytes().all(|byte| byte.is_ascii_hexdigit() || byte == b'-')
+        })
+}
+
+/// The record a fork appends to each wire it copied (`{"type":"forked","agentId","time"}`).
+const FORKED: &str = "forked";
+
 /// What the shell tool's failure ends with (`Command failed with exit code: 3.`).
 const EXIT_MARKER: &str = "Command failed with exit code: ";
 
@@ -192,14 +217,14 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
             let Some(id) = super::file_name(&folder) else { continue };
             let mut draft = Draft::new(Agent::Kimi, &id);
             if fresh {
-                read_wire(ctx, &mut counts, &main, &mut draft, true);
+                draft.merge(read_wire(ctx, &mut counts, &main, &id, true));
             }
             for (agent, kind) in ctx.list_dir_typed(&agents) {
                 let wire = agent.join("wire.jsonl");
                 let sub_agent =
                     kind.is_dir() && super::file_name(&agent).as_deref() != Some("main");
                 if sub_agent && ctx.modified_since(&wire) {
-                    read_wire(ctx, &mut counts, &wire, &mut draft, false);
+                    draft.merge(read_wire(ctx, &mut counts, &wire, &id, false));
                 }
             }
             if draft.activity.is_empty() {
@@ -208,8 +233,10 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
             let state: State =
                 jsonl::read_document(ctx, &mut counts, &folder.join("state.json"), STATE_MAX)
                     .unwrap_or_default();
-            draft.title =
-                state.title.map(|title| title.trim().to_owned()).filter(|title| !title.is_empty());
+            draft.title = state
+                .title
+                .map(|title| title.trim().to_owned())
+                .filter(|title| !title.is_empty() && !fork_of_untitled(title));
             draft.cwd = state
                 .cwd
                 .or(state.work_dir)
@@ -227,17 +254,28 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     (drafts, status)
 }
 
-/// Reads one agent's wire into the session's draft: activity from every event in the
-/// window, and from the main agent's also prompts, models, the to-do list and the
-/// shell tool's runs.
-fn read_wire(ctx: &mut Ctx, counts: &mut Stats, path: &Path, draft: &mut Draft, main: bool) {
+/// Reads one agent's wire of the session `id`: activity from every event in the window,
+/// and from the main agent's also prompts, models, the to-do list and the shell tool's
+/// runs. What comes before a `forked` record is a fork's copy of the other session's
+/// wire, counted there, and is dropped.
+fn read_wire(ctx: &mut Ctx, counts: &mut Stats, path: &Path, id: &str, main: bool) -> Draft {
     let since = ctx.since;
+    let mut draft = Draft::new(Agent::Kimi, id);
     let mut prompt_ids: HashSet<String> = HashSet::new();
     let mut calls: Vec<(String, String)> = Vec::new();
     jsonl::read_lines(ctx, counts, path, |bytes| {
         let line: Line = serde_json::from_slice(bytes)?;
-        let Some(time) = line.time.millis() else { return Ok(()) };
         let kind = line.kind.get().unwrap_or_default();
+        if kind == FORKED {
+            // A fork (`kimi fork`, `/fork`) copies the other session's folder and appends
+            // this record to each wire: the copies are that session's. Their prompts
+            // still tell which steers repeat them, and a copied call's result never
+            // comes in the fork.
+            draft = Draft::new(Agent::Kimi, id);
+            calls.clear();
+            return Ok(());
+        }
+        let Some(time) = line.time.millis() else { return Ok(()) };
         // Prompts seen before the window still tell which steers repeat them.
         if main && kind == "turn.prompt" {
             if let Some(id) = line.prompt_id.get() {
@@ -302,6 +340,7 @@ fn read_wire(ctx: &mut Ctx, counts: &mut Stats, path: &Path, draft: &mut Draft, 
         }
         Ok(())
     });
+    draft
 }
 
 /// The exit status a `Bash` result tells: 0 without `isError`; N when its output ends
@@ -321,6 +360,16 @@ mod tests {
 
     fn result(json: &str) -> ToolResult<'_> {
         serde_json::from_str(json).expect("a result")
+    }
+
+    #[test]
+    fn a_fork_of_an_untitled_session_has_no_title() {
+        assert!(fork_of_untitled("Fork: session_9ec76db2-8b01-4316-ad1a-ed5245d8b5da"));
+        assert!(fork_of_untitled("Fork: Fork: session_9ec76db2-8b01-4316-ad1a-ed5245d8b5da"));
+        assert!(!fork_of_untitled("Fork: Fix the flaky test"));
+        assert!(!fork_of_untitled("session_9ec76db2-8b01-4316-ad1a-ed5245d8b5da"));
+        assert!(!fork_of_untitled("Fork: session_"));
+        assert!(!fork_of_untitled("Fork: session_notes"));
     }
 
     #[test]

@@ -332,3 +332,30 @@ fn kimi_the_edges_of_prompts_lists_and_commands() {
     assert_eq!(todo_items(event), [("The real list", TodoStatus::Pending)]);
     assert!(event.failed_commands.is_empty(), "{:?}", event.failed_commands);
 }
+
+/// The forks Kimi Code 2.1.0 made (`fixtures/kimi-fork/2.1.0/`, by its `record.sh`): a
+/// session, a fork of it (`kimi fork -y`) with two prompts of its own, and a fork of the
+/// fork with one. Each fork's wire is its source's, then a `forked` record, then its own:
+/// every prompt is counted once, and a fork of an untitled session (`Fork: session_…`)
+/// takes its first own prompt as title.
+#[test]
+fn kimi_a_fork_s_copies_are_counted_once_and_a_fork_of_a_fork_cuts_at_its_last_marker() {
+    let home = Home::new();
+    home.copy_fixture("kimi-fork/2.1.0/home", "", ts("2026-12-06T15:10:00Z"));
+    let output = home.read(Agent::Kimi, ts("2026-12-06T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let original = session(&output, Agent::Kimi, "session_9ec76db2-8b01-4316-ad1a-ed5245d8b5da");
+    assert_eq!(original.prompts, times(&["2026-12-06T15:08:53.062Z"]));
+    assert_eq!(original.title, "first prompt");
+    let fork = session(&output, Agent::Kimi, "session_c2ad74b8-841f-48ab-b88a-05f49b6adaba");
+    assert_eq!(fork.prompts, times(&["2026-12-06T15:09:06.823Z", "2026-12-06T15:09:13.244Z"]));
+    assert!(
+        fork.activity.iter().all(|time| *time > ts("2026-12-06T15:08:59Z")),
+        "{:?}",
+        fork.activity
+    );
+    assert_eq!(fork.title, "second prompt");
+    let again = session(&output, Agent::Kimi, "session_a42d35e3-0d93-4cb2-b961-b8a5d5613362");
+    assert_eq!(again.prompts, times(&["2026-12-06T15:09:19.926Z"]));
+    assert_eq!(again.title, "fourth prompt");
+}

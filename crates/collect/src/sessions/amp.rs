@@ -24,6 +24,13 @@
 //!   `content`. Newer versions mark messages sent by an automation with
 //!   `meta.fromAutomation` (seen in the 0.0.1790142911 binary): not prompts either.
 //!   Assistant messages carry no time; their `usage.model` names the model.
+//! - A fork (`thread: fork`, in versions up to 0.0.1768018268; deprecated since
+//!   0.0.1769314944) is a new thread, `created` now, whose messages up to
+//!   `forkPointIndex` are deep copies of the other thread's (`meta.sentAt` kept), its
+//!   own after (`createForkedThread`). Those, and any user message sent before its
+//!   thread was created, are copies counted in the thread they came from: only a copied
+//!   prompt's text is used (for the fork's title, when it has none). Read from the
+//!   bundle, not recorded (Amp runs against its own servers only).
 //! - A thread can end mid-turn (the last assistant message `streaming` or `cancelled`):
 //!   it is read like any other.
 //!
@@ -64,6 +71,9 @@ struct Thread {
     title: OStr,
     #[serde(rename = "mainThreadID")]
     main_thread_id: OStr,
+    /// On a fork (`thread: fork`, up to 0.0.1768018268), the index of the last message
+    /// copied from the thread it was forked from.
+    fork_point_index: LNum,
     messages: Vec<Message>,
     env: ThreadEnv,
     usage_ledger: Ledger,
@@ -240,7 +250,23 @@ fn thread_draft(since: Timestamp, status: &mut SourceStatus, thread: Thread, pat
         }
     }
     let ledger_models = !draft.models.is_empty();
-    for message in &thread.messages {
+    // A fork is a new thread, made now, holding copies of the other thread's messages up
+    // to the fork point, their `sentAt` kept: counted in that thread. Only a copied
+    // prompt's text is used (for the fork's title, when it has none).
+    let fork_point = thread.fork_point_index.as_i64().and_then(|index| usize::try_from(index).ok());
+    let created = thread.created.millis();
+    for (index, message) in thread.messages.iter().enumerate() {
+        let sent = message.meta.sent_at.millis();
+        let copied = fork_point.is_some_and(|last| index <= last)
+            || sent.zip(created).is_some_and(|(sent, created)| sent < created);
+        if copied {
+            if let (Some("user"), Some(time)) = (message.role.0.get(), sent) {
+                if sub_thread.is_none() && !message.content.value.is_empty() {
+                    draft.note_prompt_text(time, &message.content.value);
+                }
+            }
+            continue;
+        }
         match message.role.0.get() {
             Some("user") => {
                 let Some(time) = message.meta.sent_at.millis() else { continue };

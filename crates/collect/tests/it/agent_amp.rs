@@ -394,3 +394,45 @@ fn amp_with_a_ledger_the_replies_models_are_not_added() {
     let output = home.read(Agent::Amp, ts(SINCE));
     assert_eq!(session(&output, Agent::Amp, THREAD).models, ["claude-sonnet-4-5-20250929"]);
 }
+
+/// A thread as Amp (up to 0.0.1768018268) writes a fork (`thread: fork`,
+/// `createForkedThread`): made now, the messages up to `forkPointIndex` deep copies of
+/// the other thread's (`meta.sentAt` kept), then its own.
+fn fork(id: &str, of: &str) -> String {
+    let (before, created, own) = (T0 - 3_600_000, T0, T0 + 60_000);
+    format!(
+        r#"{{
+  "v": 3,
+  "id": "{id}",
+  "created": {created},
+  "title": "Forked: Plan the release",
+  "originThreadID": "{of}",
+  "forkPointIndex": 1,
+  "relationships": [{{"threadID": "{of}", "type": "fork", "role": "child", "messageIndex": 1, "createdAt": {created}}}],
+  "messages": [
+    {{"role": "user", "messageId": 0, "content": [{{"type": "text", "text": "Plan the release"}}], "meta": {{"sentAt": {before}}}}},
+    {{"role": "assistant", "messageId": 1, "content": [{{"type": "text", "text": "Here is a plan."}}], "usage": {{"model": "claude-opus-4-1"}}}},
+    {{"role": "user", "messageId": 2, "content": [{{"type": "text", "text": "Now the changelog"}}], "meta": {{"sentAt": {own}}}}},
+    {{"role": "assistant", "messageId": 3, "content": [{{"type": "text", "text": "Done."}}], "usage": {{"model": "claude-sonnet-4-5"}}}}
+  ]
+}}"#
+    )
+}
+
+/// A fork's copies of the other thread's messages are counted in that thread only: not a
+/// prompt, activity or model of the fork. Made from Amp's source (the fork is gone from
+/// Amp since 0.0.1769314944, and Amp runs only against its own servers: not recorded).
+#[test]
+fn amp_a_fork_s_copies_of_the_other_thread_are_not_counted_twice() {
+    let home = Home::new();
+    let origin = "T-5f6c1a2e-0000-4000-8000-0000000000aa";
+    let forked = "T-5f6c1a2e-0000-4000-8000-0000000000bb";
+    write_thread(&home, forked, &fork(forked, origin));
+    let output = home.read(Agent::Amp, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let event = session(&output, Agent::Amp, forked);
+    assert_eq!(event.prompts, times(&["2026-03-02T10:01:00Z"]));
+    assert_eq!(event.activity, times(&["2026-03-02T10:00:00Z", "2026-03-02T10:01:00Z"]));
+    assert_eq!(event.models, ["claude-sonnet-4-5"]);
+    assert_eq!(event.title, "Forked: Plan the release");
+}

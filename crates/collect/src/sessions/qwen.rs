@@ -42,6 +42,14 @@
 //!   the `exitCode` (`null` when the process gave none: no status). Seen in the 0.24.4
 //!   recording (`--approval-mode yolo`: without it `-p` offers no shell tool): `sh
 //!   check.sh`, `exitCode` 3, `outcome: "failed"`.
+//! - A fork (`--fork-session` with `--resume`/`--continue`, `/branch`; `SessionService.
+//!   forkSession`) is a new chat whose first records are the other session's, `uuid` and
+//!   `timestamp` kept, `sessionId` and `cwd` rewritten, each with `forkedFrom:
+//!   {sessionId, messageUuid}`; its own records have none (recorded from 0.24.4 in
+//!   `fixtures/qwen-fork/`). A record with `forkedFrom` is such a copy, counted in the
+//!   session it came from: only a copied prompt's text is used (for the fork's title).
+//!   Qwen's `/fork` is something else: a background sub-agent, whose transcript under
+//!   `subagents/` is not read.
 //! - Not read: a `runtimeOutputDir` set in Qwen Code's settings, which moves this
 //!   output elsewhere.
 
@@ -88,6 +96,10 @@ struct Record<'a> {
     /// Decoded only for a shell command's result.
     #[serde(borrow)]
     tool_call_result: Option<&'a RawValue>,
+    /// On a fork's copy of another session's record, that record (`{sessionId,
+    /// messageUuid}`); only whether it is there is read.
+    #[serde(borrow)]
+    forked_from: Option<&'a RawValue>,
 }
 
 /// The shell tool.
@@ -345,6 +357,18 @@ fn read_chat(
         }
         let kind = record.kind.get().unwrap_or_default();
         let subtype = record.subtype.get();
+        // A fork's copy of another session's record (`--fork-session`, `/branch`) is
+        // counted in that session: only a copied prompt's text is used (for the fork's
+        // title, when it has none).
+        if record.forked_from.is_some_and(|raw| raw.get() != "null") {
+            if let (("user", None | Some("mid_turn_user_message")), Some(time)) =
+                ((kind, subtype), time)
+            {
+                session
+                    .note_prompt_text(time, &prompt_text(record.system_payload, record.message)?);
+            }
+            return Ok(());
+        }
         if !KNOWN_TYPES.contains(&kind) && !kind.is_empty() {
             status.note_unknown(kind);
         } else if let Some(subtype) = subtype {
@@ -360,13 +384,10 @@ fn read_chat(
                     if in_window {
                         session.prompts.push(time);
                     }
-                    let payload: Payload = parse_raw(record.system_payload)?;
-                    let text = if payload.display_text.present {
-                        payload.display_text.value
-                    } else {
-                        parse_raw::<Content>(record.message)?.parts.value
-                    };
-                    session.note_prompt_text(time, &text);
+                    session.note_prompt_text(
+                        time,
+                        &prompt_text(record.system_payload, record.message)?,
+                    );
                 }
             }
             ("assistant", _) => {
@@ -399,6 +420,20 @@ fn read_chat(
         session.session_id = id;
     }
     session
+}
+
+/// A prompt's text: `systemPayload.displayText` when present (what was typed, before
+/// `@file` expansion), else the message's text parts.
+fn prompt_text(
+    system_payload: Option<&RawValue>,
+    message: Option<&RawValue>,
+) -> Result<String, serde_json::Error> {
+    let payload: Payload = parse_raw(system_payload)?;
+    Ok(if payload.display_text.present {
+        payload.display_text.value
+    } else {
+        parse_raw::<Content>(message)?.parts.value
+    })
 }
 
 /// Notes the shell tool's calls of an assistant message (read only when it has one).

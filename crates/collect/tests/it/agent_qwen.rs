@@ -243,3 +243,28 @@ fn qwen_the_recorded_failed_command_is_read() {
     // `-p` offers no to-do tool: the third session ran the failing command only.
     assert_eq!(scripted(&output), [(Vec::new(), recorded_failure())]);
 }
+
+/// The fork Qwen Code 0.24.4 made (`qwen -p … --continue --fork-session`,
+/// `fixtures/qwen-fork/0.24.4/`, by its `record.sh`): a new chat whose first records are
+/// the other session's, `uuid` and `timestamp` kept, each with `forkedFrom`; then its own.
+/// The copied prompt is counted once, in the session it was typed in.
+#[test]
+fn qwen_a_fork_s_copies_of_the_other_session_are_not_counted_twice() {
+    let (original, fork) =
+        ("94798aab-17cc-4519-88da-231def66dc9a", "eb76fbcc-33a9-418b-8926-15f138e6b93c");
+    let home = Home::new();
+    home.copy_fixture("qwen-fork/0.24.4/home", "", ts("2026-12-06T15:18:00Z"));
+    let output = home.read(Agent::Qwen, ts("2026-12-06T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let original = session(&output, Agent::Qwen, original);
+    assert_eq!(original.prompts, times(&["2026-12-06T15:17:20.903Z"]));
+    let fork = session(&output, Agent::Qwen, fork);
+    assert_eq!(fork.prompts, times(&["2026-12-06T15:17:26.803Z", "2026-12-06T15:17:32.566Z"]));
+    assert!(
+        fork.activity.iter().all(|time| *time >= ts("2026-12-06T15:17:26.803Z")),
+        "{:?}",
+        fork.activity
+    );
+    // The copied prompt is the fork's first: its title, as the conversation began there.
+    assert_eq!(fork.title, "first prompt");
+}

@@ -118,7 +118,9 @@ pub(crate) fn record_agents(root: &Path, args: &[String]) -> anyhow::Result<()> 
                 ("fork", record_fork as Recorder),
             ],
             "commandcode" => &[("interactive", record_commandcode_interactive as Recorder)],
-            "opencode" | "kilo" => &[("fork", record_fork as Recorder)],
+            "opencode" | "kilo" | "kimi" | "goose" | "qwen" | "copilot" | "gemini" => {
+                &[("fork", record_fork as Recorder)]
+            }
             _ => &[],
         };
         for (what, record) in scripts {
@@ -777,9 +779,11 @@ fn record_commandcode_interactive(
 
 /// A fork, recorded by `fixtures/<agent>-fork/record.sh` (the agent's command in
 /// `$<AGENT>`: Claude Code's `claude -p … --continue --fork-session`, opencode's and Kilo
-/// Code's `run --continue --fork`): a session, a fork of it and a prompt more in the fork,
-/// into `fixtures/<agent>-fork/<version>/`, once (again with `--force`); then the reader
-/// reads them back ([`check_fork`]).
+/// Code's `run --continue --fork`, Goose's `session --resume --fork`, Qwen Code's
+/// `--continue --fork-session`, Kimi Code's `kimi fork`, the Copilot CLI's interactive
+/// `/fork`, Gemini CLI's `--session-file` and `/chat resume`): a session, a fork of it
+/// and prompts of the fork's own, into `fixtures/<agent>-fork/<version>/`, once (again
+/// with `--force`); then the reader reads them back ([`check_fork`]).
 fn record_fork(
     root: &Path,
     spec: &Spec,
@@ -793,7 +797,20 @@ fn record_fork(
     let folder = format!("{}-fork", spec.name);
     let var = spec.name.to_uppercase();
     let fixture = record_by_script(root, spec, version, force, &folder, &var)?;
-    check_fork(&fixture, agent)
+    let mut notes = check_fork(&fixture, agent)?;
+    // The same script's other recordings of this version (`chat-resume-<version>/`).
+    let suffix = format!("-{version}");
+    for entry in fs_err::read_dir(root.join("fixtures").join(&folder))? {
+        let path = entry?.path();
+        let name = path.file_name().map(|name| name.to_string_lossy().into_owned());
+        if name.is_some_and(|name| name.ends_with(&suffix)) && path.join("expected.json").exists() {
+            let what = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+            notes.extend(
+                check_fork(&path, agent)?.into_iter().map(|note| format!("{what}: {note}")),
+            );
+        }
+    }
+    Ok(notes)
 }
 
 /// The format drift of a fork's recording: each session's prompt count as read, against

@@ -909,7 +909,7 @@ fn a_hash_named_folder_is_resolved_only_for_a_chat_active_in_the_window() {
 /// the other chat's messages copied, ids and times kept, then its own. The copied prompt
 /// is counted once, in the session it was typed in, and is not the new one's title.
 #[test]
-fn gemini_a_session_started_from_another_s_chat_does_not_count_its_copies() {
+fn gemini_a_fork_by_session_file_does_not_count_the_other_chat_s_copies() {
     let (original, started) =
         ("cc227dae-1745-4a7d-87ea-97dc7eeeffe1", "0b3d46e7-a2d9-443c-9110-0e89bad2851b");
     let home = Home::new();
@@ -931,7 +931,7 @@ fn gemini_a_session_started_from_another_s_chat_does_not_count_its_copies() {
 /// set to them alone. They are the first session's prompt, not the second's; the prompts
 /// typed in the second before the load still count.
 #[test]
-fn gemini_a_loaded_checkpoint_is_not_counted_and_keeps_what_was_typed_before() {
+fn gemini_a_fork_by_chat_resume_is_not_counted_and_keeps_what_was_typed_before() {
     let (saved, resumed) =
         ("f9c69835-30be-402f-9a26-b499074c7c5d", "150b63cd-fd89-486e-8bca-3d0df39c7dc0");
     let home = Home::new();

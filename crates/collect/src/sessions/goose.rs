@@ -44,8 +44,9 @@
 //! was made is such a copy, counted where it was made (for an import, by the other agent's
 //! own reader), as is a user message of that very second whose `message_id` an earlier
 //! row of another session holds (a fork made within a second of the copied prompt,
-//! `fixtures/goose-fork/same-second/`); a fork's list written by a copied call only is
-//! the other session's too.
+//! `fixtures/goose-fork/same-second/`), and, the copies being written together first,
+//! any row of such a session before its first own user message; a fork's list written by
+//! a copied call only is the other session's too.
 //!
 //! The title is the session's name, unless it is the placeholder Goose gives until it has
 //! generated one (`CLI Session`, `ACP Session`, `New Chat`); else the first prompt. The
@@ -61,7 +62,7 @@
 //! tool (whenever it was). The JSON Lines files of Goose before its database
 //! (`sessions/<name>.jsonl`, imported into it once) are not read.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 
 use jiff::Timestamp;
@@ -375,6 +376,14 @@ fn mark_copies(conn: &Connection, read: &mut DbRead) -> Result<(), Failure> {
         let made = read.sessions.get(&msg.session).and_then(|row| row.created);
         msg.copied = made.is_some_and(|made| msg.time < made);
     }
+    copied_in_the_second_made(conn, read)?;
+    copied_with_them(&mut read.messages);
+    Ok(())
+}
+
+/// Marks the user messages dated in the very second their session was made whose
+/// `message_id` an earlier row of another session holds (see [`mark_copies`]).
+fn copied_in_the_second_made(conn: &Connection, read: &mut DbRead) -> Result<(), Failure> {
     let made_then = |msg: &Msg| {
         msg.role.as_deref() == Some("user")
             && msg.message_id.is_some()
@@ -402,6 +411,33 @@ fn mark_copies(conn: &Connection, read: &mut DbRead) -> Result<(), Failure> {
         read.messages[at].copied = copied;
     }
     Ok(())
+}
+
+/// Marks the rest of a fork's copies: they are written together, before anything of the
+/// session's own, so a row before its first own user message (a reply copied in the
+/// second the fork was made) is one of them.
+fn copied_with_them(messages: &mut [Msg]) {
+    let mut first_own: HashMap<&str, i64> = HashMap::new();
+    let mut forks: HashSet<&str> = HashSet::new();
+    for msg in messages.iter() {
+        if msg.copied {
+            forks.insert(&msg.session);
+        } else if msg.role.as_deref() == Some("user") {
+            let first = first_own.entry(&msg.session).or_insert(msg.id);
+            *first = (*first).min(msg.id);
+        }
+    }
+    let copied: Vec<bool> = messages
+        .iter()
+        .map(|msg| {
+            msg.copied
+                || (forks.contains(msg.session.as_str())
+                    && first_own.get(msg.session.as_str()).is_none_or(|first| msg.id < *first))
+        })
+        .collect();
+    for (msg, copied) in messages.iter_mut().zip(copied) {
+        msg.copied = copied;
+    }
 }
 
 /// A time as SQLite's `CURRENT_TIMESTAMP` writes it (`2026-12-05 20:42:25`, UTC), or in

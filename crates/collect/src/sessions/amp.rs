@@ -260,10 +260,8 @@ fn thread_draft(since: Timestamp, status: &mut SourceStatus, thread: Thread, pat
         let copied = fork_point.is_some_and(|last| index <= last)
             || sent.zip(created).is_some_and(|(sent, created)| sent < created);
         if copied {
-            if let (Some("user"), Some(time)) = (message.role.0.get(), sent) {
-                if sub_thread.is_none() && !message.content.value.is_empty() {
-                    draft.note_prompt_text(time, &message.content.value);
-                }
+            if let (Some("user"), Some(time), None) = (message.role.0.get(), sent, &sub_thread) {
+                draft.note_prompt_text(time, &message.content.value);
             }
             continue;
         }

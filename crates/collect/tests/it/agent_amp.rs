@@ -436,3 +436,22 @@ fn amp_a_fork_s_copies_of_the_other_thread_are_not_counted_twice() {
     assert_eq!(event.models, ["claude-sonnet-4-5"]);
     assert_eq!(event.title, "Forked: Plan the release");
 }
+
+/// Without `forkPointIndex` (a fork's thread as a newer or older Amp may write it), a user
+/// message sent before its thread was created is a copy too, and one sent at that very
+/// time is the thread's own; an untitled fork takes the copied prompt as its title.
+#[test]
+fn amp_a_message_sent_before_its_thread_was_made_is_a_copy() {
+    let home = Home::new();
+    let id = "T-5f6c1a2e-0000-4000-8000-0000000000cc";
+    let text = fork(id, "T-5f6c1a2e-0000-4000-8000-0000000000aa")
+        .replace("  \"forkPointIndex\": 1,\n", "")
+        .replace("  \"title\": \"Forked: Plan the release\",\n", "")
+        .replace(&(T0 + 60_000).to_string(), &T0.to_string());
+    write_thread(&home, id, &text);
+    let output = home.read(Agent::Amp, ts(SINCE));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let event = session(&output, Agent::Amp, id);
+    assert_eq!(event.prompts, times(&["2026-03-02T10:00:00Z"]));
+    assert_eq!(event.title, "Plan the release");
+}

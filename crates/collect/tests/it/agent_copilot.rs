@@ -381,3 +381,29 @@ fn copilot_a_fork_s_copies_of_the_other_session_are_not_counted_twice() {
     assert!(fork.activity.iter().all(|time| *time >= made), "{:?}", fork.activity);
     assert_eq!(fork.title, "first prompt (fork)");
 }
+
+/// An event dated at its file's `session.start` to the millisecond is the session's own;
+/// one dated before it is a copy, whose prompt is no prompt of the session but is its
+/// title when it has no name (the copied conversation began with it).
+#[test]
+fn copilot_an_event_at_the_session_s_start_is_its_own_and_one_before_a_copy() {
+    let start = "2026-06-18T09:00:00.000Z";
+    let text = [
+        line(
+            "session.start",
+            start,
+            &format!(r#"{{"sessionId":"{ID}","copilotVersion":"1.0.102","startTime":"{start}","context":{{"cwd":"/work/app"}}}}"#),
+        ),
+        line("user.message", "2026-06-18T08:00:00.000Z", r#"{"content":"Plan the release","interactionId":"i0"}"#),
+        r#"{"type":"user.message","data":{"content":"Now the changelog","interactionId":"i1"},"id":"e-own","timestamp":"2026-06-18T09:00:00.000Z","parentId":null}"#.to_owned() + "\n",
+    ]
+    .concat();
+    let home = Home::new();
+    home.write(&format!(".copilot/session-state/{ID}/events.jsonl"), text);
+    let output = home.read(Agent::Copilot, ts("2026-06-18T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let event = session(&output, Agent::Copilot, ID);
+    assert_eq!(event.prompts, times(&[start]));
+    assert_eq!(event.activity, times(&[start]));
+    assert_eq!(event.title, "Plan the release");
+}

@@ -953,3 +953,27 @@ fn gemini_a_fork_by_chat_resume_is_not_counted_and_keeps_what_was_typed_before()
     );
     assert_eq!(resumed.title, "beta prompt");
 }
+
+/// A `$set` `messages` list that keeps older messages and drops the last one (Gemini CLI's
+/// rollback after a cancelled prompt) is no history load, even though every id in it was
+/// kept before: the chat is rebuilt from it as before, the dropped prompt with it. Nor is
+/// a list of the only messages so far (nothing kept before them would be dropped).
+#[test]
+fn gemini_a_rollback_or_a_first_set_is_not_taken_for_a_loaded_checkpoint() {
+    let home = Home::new();
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T10:00:00.000Z"),
+            user("u1", "2026-03-02T10:00:01.000Z", "Refactor the parser"),
+            reply("g1", "2026-03-02T10:00:02.000Z", "Done."),
+            r#"{"$set":{"messages":[{"id":"u1","timestamp":"2026-03-02T10:00:01.000Z","type":"user","content":[{"text":"Refactor the parser"}]},{"id":"g1","timestamp":"2026-03-02T10:00:02.000Z","type":"gemini","content":"Done."}]}}"#.to_owned(),
+            user("u2", "2026-03-02T10:05:00.000Z", "Now the tests"),
+            r#"{"$set":{"messages":[{"id":"u1","timestamp":"2026-03-02T10:00:01.000Z","type":"user","content":[{"text":"Refactor the parser"}]},{"id":"g1","timestamp":"2026-03-02T10:00:02.000Z","type":"gemini","content":"Done."}]}}"#.to_owned(),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:01Z"]));
+    assert_eq!(found.title, "Refactor the parser");
+}

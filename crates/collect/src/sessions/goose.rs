@@ -605,6 +605,35 @@ fn exit_status(result: &ToolResult) -> Option<i64> {
 mod tests {
     use super::*;
 
+    /// Only the user messages of the second a session was made are looked up by their
+    /// `message_id`: a reply's is the provider's (the same `c1` for every reply of the
+    /// recorder's stand-in), and a session's own reply in that second is not a copy for
+    /// sharing it with an earlier reply of another session.
+    #[test]
+    fn only_user_messages_of_the_second_made_are_looked_up() {
+        let conn = Connection::open_in_memory().expect("a database");
+        conn.execute_batch(
+            "CREATE TABLE sessions (id TEXT PRIMARY KEY, working_dir TEXT, created_at TEXT);
+             CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT,
+                 session_id TEXT, role TEXT, content_json TEXT, created_timestamp INTEGER,
+                 timestamp TEXT, metadata_json TEXT);
+             INSERT INTO sessions VALUES ('a', '/w', '2026-12-06 10:00:00'),
+                 ('b', '/w', '2026-12-06 11:00:00');
+             INSERT INTO messages (message_id, session_id, role, content_json,
+                 created_timestamp, timestamp) VALUES
+                 ('msg_a', 'a', 'user', '[]', 1796551200, '2026-12-06 10:00:00'),
+                 ('c1', 'a', 'assistant', '[]', 1796551201, '2026-12-06 10:00:01'),
+                 ('msg_b', 'b', 'user', '[]', 1796554800, '2026-12-06 11:00:00'),
+                 ('c1', 'b', 'assistant', '[]', 1796554800, '2026-12-06 11:00:00');",
+        )
+        .expect("the rows");
+        let since = Timestamp::from_second(1_796_544_000).expect("a time");
+        let Ok(read) = query(&conn, since) else { panic!("the rows do not read") };
+        let copied: Vec<(&str, bool)> =
+            read.messages.iter().map(|msg| (msg.session.as_str(), msg.copied)).collect();
+        assert_eq!(copied, [("a", false), ("a", false), ("b", false), ("b", false)]);
+    }
+
     #[test]
     fn seconds_and_milliseconds_are_told_apart() {
         assert_eq!(message_time(1_796_502_930), Timestamp::from_second(1_796_502_930).ok());

@@ -525,7 +525,8 @@ struct Chat {
     index: HashMap<String, usize>,
     /// The ids of the messages recorded on lines of their own, and the prompt each was.
     own: HashMap<String, Option<String>>,
-    /// Those ids in the order recorded (a history load's copies are the last of them).
+    /// Those ids in the order first recorded, each once (a message rewritten in place as
+    /// its tool calls finish keeps its place); a history load's copies are the last.
     own_order: Vec<String>,
     /// The ids of copies of another chat's messages: an imported session's, a loaded
     /// checkpoint's (see [`read_chat`]). Counted where they were typed, never here.
@@ -556,8 +557,9 @@ impl Chat {
         }
         let prompt = if own_line {
             let prompt = typed_prompt(kind, content, display);
-            self.own.insert(id.to_owned(), prompt.clone());
-            self.own_order.push(id.to_owned());
+            if self.own.insert(id.to_owned(), prompt.clone()).is_none() {
+                self.own_order.push(id.to_owned());
+            }
             prompt
         } else {
             self.own.get(id).cloned().flatten()

@@ -977,3 +977,34 @@ fn gemini_a_rollback_or_a_first_set_is_not_taken_for_a_loaded_checkpoint() {
     assert_eq!(found.prompts, times(&["2026-03-02T10:00:01Z"]));
     assert_eq!(found.title, "Refactor the parser");
 }
+
+/// A message written again with the same id (rewritten in place, as a reply is while its
+/// tool calls finish) keeps its first place among the own-line messages: a loaded turn
+/// rewritten before the `$set` that loads it is still told as a copy.
+#[test]
+fn gemini_a_loaded_turn_rewritten_in_place_is_still_a_copy() {
+    let set = |ids: &[(&str, &str)]| {
+        let list: Vec<String> = ids
+            .iter()
+            .map(|(id, kind)| format!(r#"{{"id":"{id}","timestamp":"2026-03-02T10:10:00.000Z","type":"{kind}","content":[{{"text":"x"}}]}}"#))
+            .collect();
+        format!(r#"{{"$set":{{"messages":[{}]}}}}"#, list.join(","))
+    };
+    let home = Home::new();
+    home.write(
+        &format!("{CHATS}/session-2026-03-02T10-00-5e551011.jsonl"),
+        lines(&[
+            metadata(ID, &"a".repeat(64), "2026-03-02T10:00:00.000Z"),
+            user("u1", "2026-03-02T10:00:01.000Z", "Refactor the parser"),
+            reply("g1", "2026-03-02T10:00:02.000Z", "Done."),
+            user("c1", "2026-03-02T10:10:00.000Z", "Plan the release"),
+            reply("c2", "2026-03-02T10:10:00.000Z", "A plan."),
+            reply("c2", "2026-03-02T10:10:00.000Z", "A plan."),
+            set(&[("c1", "user"), ("c2", "gemini")]),
+            user("u2", "2026-03-02T10:11:00.000Z", "Now the tests"),
+        ]),
+    );
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    let found = session(&output, Agent::Gemini, ID);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:00:01Z", "2026-03-02T10:11:00Z"]));
+}

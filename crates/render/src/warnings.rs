@@ -152,6 +152,20 @@ pub(crate) fn wording(detail: &WarningDetail, lang: Lang) -> String {
         } else {
             format!("`{path}`: not valid JSON, skipped")
         },
+        D::UnreadableTimes { path, key, count, line } => if ja {
+            let first = line.map_or_else(String::new, |line| format!("（最初は{line}行目）"));
+            format!("`{path}` の `{key}` が時刻として読めない記録{count}件を読み飛ばしました{first}")
+        } else {
+            let (records, whose) =
+                if *count == 1 { ("1 record".to_owned(), "its") } else { (format!("{count} records"), "their") };
+            let mut text = format!("`{path}`: {records} skipped because {whose} `{key}` is not a time");
+            match (line, count) {
+                (Some(line), 1) => { let _ = write!(text, " (line {line})"); }
+                (Some(line), _) => { let _ = write!(text, " (first at line {line})"); }
+                (None, _) => {}
+            }
+            text
+        },
         D::MalformedEntries { shell, path, count, line } => if ja {
             let first = line.map_or_else(String::new, |line| format!("（最初は{line}行目）"));
             format!("{}`{path}` の不正な行{count}件を読み飛ばしました{first}", prefix(Some(*shell)))
@@ -497,6 +511,35 @@ mod tests {
 
     fn warning(detail: WarningDetail) -> Warning {
         Warning::new(detail)
+    }
+
+    #[test]
+    fn records_whose_time_is_no_time_are_counted_with_their_field_and_line() {
+        let times = |count, line| {
+            warning(WarningDetail::UnreadableTimes {
+                path: "/s.jsonl".to_owned(),
+                key: "timestamp".to_owned(),
+                count,
+                line,
+            })
+        };
+        assert_eq!(
+            text(&times(1, Some(3)), Lang::En),
+            "`/s.jsonl`: 1 record skipped because its `timestamp` is not a time (line 3)"
+        );
+        assert_eq!(
+            text(&times(2, Some(3)), Lang::En),
+            "`/s.jsonl`: 2 records skipped because their `timestamp` is not a time (first at line 3)"
+        );
+        assert_eq!(
+            text(&times(2, None), Lang::En),
+            "`/s.jsonl`: 2 records skipped because their `timestamp` is not a time"
+        );
+        assert_eq!(
+            text(&times(2, Some(3)), Lang::Ja),
+            "`/s.jsonl` の `timestamp` が時刻として読めない記録2件を読み飛ばしました（最初は3行目）"
+        );
+        assert_eq!(times(1, None).code(), WarningCode::MalformedLines);
     }
 
     #[test]

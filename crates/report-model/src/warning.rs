@@ -369,6 +369,18 @@ pub enum WarningDetail {
         /// The 1-based number of the first.
         line: u64,
     },
+    /// Records of an agent's log whose time is there but is not a time were skipped.
+    UnreadableTimes {
+        /// The file.
+        path: String,
+        /// The field that held no time (of the first such record).
+        key: String,
+        /// Records skipped.
+        count: u64,
+        /// The 1-based line of the first, for a JSON Lines file.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        line: Option<u64>,
+    },
     /// A JSON file that is not valid JSON was skipped.
     MalformedFile {
         /// The file.
@@ -610,6 +622,7 @@ impl WarningDetail {
             D::LinesTooLong { .. }
             | D::MalformedLines { .. }
             | D::MalformedFile { .. }
+            | D::UnreadableTimes { .. }
             | D::MalformedEntries { .. }
             | D::AtuinRows { .. } => WarningCode::MalformedLines,
             D::UndatedEntries { .. } => WarningCode::UndatedEntries,
@@ -645,6 +658,7 @@ impl WarningDetail {
             | D::LinesTooLong { path, .. }
             | D::MalformedLines { path, .. }
             | D::MalformedFile { path }
+            | D::UnreadableTimes { path, .. }
             | D::MalformedEntries { path, .. }
             | D::UndatedEntries { path, .. }
             | D::HistoryStale { path, .. }
@@ -713,6 +727,10 @@ impl WarningDetail {
             D::ExcludeGlob { pattern, error } => {
                 clean(pattern, true);
                 clean(error, false);
+            }
+            D::UnreadableTimes { path, key, .. } => {
+                clean(path, true);
+                clean(key, true);
             }
             D::TimeZoneUnusable { tz, zone } => {
                 clean(tz, true);

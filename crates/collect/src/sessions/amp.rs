@@ -55,7 +55,7 @@ use report_model::Agent;
 use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, OStr, Text};
+use super::lenient::{LBool, LMillis, LNum, OStr, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home};
 use crate::{Env, SourceStatus};
 
@@ -94,7 +94,7 @@ struct Message {
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 struct Meta {
-    sent_at: LNum,
+    sent_at: LMillis,
     from_automation: LBool,
 }
 
@@ -220,11 +220,20 @@ fn read_thread(
     if let Some(version) = thread.env.initial.platform.client_version.0.get() {
         status.note_version(version);
     }
-    Some(thread_draft(ctx.since, status, thread, path))
+    let mut times = jsonl::BadTimes::default();
+    let draft = thread_draft((ctx.since, &mut times), status, thread, path);
+    times.report(ctx, counts, path);
+    Some(draft)
 }
 
-/// The session a parsed thread gives.
-fn thread_draft(since: Timestamp, status: &mut SourceStatus, thread: Thread, path: &Path) -> Draft {
+/// The session a parsed thread gives; a user message whose `sentAt` is no time is
+/// counted in `times`.
+fn thread_draft(
+    (since, times): (Timestamp, &mut jsonl::BadTimes),
+    status: &mut SourceStatus,
+    thread: Thread,
+    path: &Path,
+) -> Draft {
     // A sub-agent's thread is activity of its main thread.
     let sub_thread = thread.main_thread_id.0.get().map(str::to_owned);
     let own_id = thread.id.0.into_owned().unwrap_or_else(|| {
@@ -256,7 +265,7 @@ fn thread_draft(since: Timestamp, status: &mut SourceStatus, thread: Thread, pat
     let fork_point = thread.fork_point_index.as_i64().and_then(|index| usize::try_from(index).ok());
     let created = thread.created.millis();
     for (index, message) in thread.messages.iter().enumerate() {
-        let sent = message.meta.sent_at.millis();
+        let sent = message.meta.sent_at.time("sentAt").ok().flatten();
         let copied = fork_point.is_some_and(|last| index <= last)
             || sent.zip(created).is_some_and(|(sent, created)| sent < created);
         if copied {
@@ -267,7 +276,9 @@ fn thread_draft(since: Timestamp, status: &mut SourceStatus, thread: Thread, pat
         }
         match message.role.0.get() {
             Some("user") => {
-                let Some(time) = message.meta.sent_at.millis() else { continue };
+                let Some(time) = times.check(None, message.meta.sent_at.time("sentAt")) else {
+                    continue;
+                };
                 activity(Some(time), &mut draft);
                 let typed = !message.meta.from_automation.0
                     && !message.content.tool_result

@@ -78,8 +78,10 @@ use report_model::{Agent, Todo, Warning};
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
-use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, LStr, ResultBlock, Results, StrippingWithResults, Text};
+use super::jsonl::{self, LineError, Stats};
+use super::lenient::{
+    LBool, LMillis, LNum, LStr, NotATime, ResultBlock, Results, StrippingWithResults, Text,
+};
 use super::skim;
 use super::{Ctx, Drafts, SessionsConfig, config_path, dedup_paths, draft, has_extension};
 use crate::{Env, SourceStatus, fsread};
@@ -335,7 +337,7 @@ struct HistoryLine<'a> {
     /// Kept raw: decoded only for entries whose session has no transcript.
     #[serde(borrow)]
     display: Option<&'a serde_json::value::RawValue>,
-    timestamp: LNum,
+    timestamp: LMillis,
     #[serde(borrow)]
     project: LStr<'a>,
     #[serde(borrow)]
@@ -780,7 +782,7 @@ fn parse_transcript(job: &Job, since: Timestamp) -> ParsedFile {
         }
         // Records without a timestamp (modes, bookmarks, snapshots) are session state,
         // not activity.
-        let Some(time) = line.timestamp.timestamp() else { return Ok(()) };
+        let Some(time) = line.timestamp.time("timestamp")? else { return Ok(()) };
         let side_chain = job.subagent || line.is_sidechain.0;
         let uuid = line.uuid.get().and_then(uuid_key);
         let first = *first_time.get_or_insert(time);
@@ -1148,13 +1150,13 @@ fn read_history(
     let told = &state.transcripts;
     let transcript =
         |session_id: &str| listed.contains(session_id.as_bytes()) || told.contains(session_id);
-    let mut read_line = |bytes: &[u8]| -> Result<(), serde_json::Error> {
+    let mut read_line = |bytes: &[u8]| -> Result<(), LineError> {
         // An entry of a session whose id only the transcripts' records told.
         if quick_session_id(bytes).is_some_and(transcript) {
             return Ok(());
         }
         let line: HistoryLine = serde_json::from_slice(bytes)?;
-        let Some(time) = line.timestamp.millis() else {
+        let Some(time) = line.timestamp.time("timestamp")? else {
             return Ok(());
         };
         // Most entries belong to a session whose transcript was listed: skip them before
@@ -1203,13 +1205,20 @@ fn read_history(
         Ok(())
     };
     let mut malformed = jsonl::Malformed::default();
+    let mut times = jsonl::BadTimes::default();
     for (number, complete, bytes) in &scan.kept {
-        if read_line(bytes).is_err() && *complete {
-            malformed.count(*number);
+        match read_line(bytes) {
+            Ok(()) => {}
+            Err(LineError::NotATime(NotATime(key))) => times.count(Some(*number), key),
+            Err(LineError::Malformed) => {
+                if *complete {
+                    malformed.count(*number);
+                }
+            }
         }
     }
     ctx.warnings.extend(scan.warnings);
-    malformed.report(ctx, &mut state.stats, path);
+    jsonl::report_skipped(ctx, &mut state.stats, path, malformed, times);
     for orphan in orphans.into_values() {
         super::add_draft(&mut state.drafts, orphan);
     }

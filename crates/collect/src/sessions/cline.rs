@@ -48,7 +48,7 @@ use report_model::Agent;
 use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, OStr, Objects, Text};
+use super::lenient::{LBool, LMillis, OStr, Objects, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path};
 use crate::{Env, SourceStatus, fsread};
 
@@ -128,7 +128,7 @@ struct Conversation {
 struct Message {
     role: OStr,
     content: Objects<Block>,
-    ts: LNum,
+    ts: LMillis,
     #[serde(rename = "modelInfo")]
     model_info: ModelInfo,
 }
@@ -245,18 +245,22 @@ fn read_session(
     if manifest.is_none() && conversation.is_none() {
         return None;
     }
-    Some(session_draft(
-        ctx.since,
+    let mut times = jsonl::BadTimes::default();
+    let draft = session_draft(
+        (ctx.since, &mut times),
         status,
         id,
         &manifest.unwrap_or_default(),
         &conversation.unwrap_or_default(),
-    ))
+    );
+    times.report(ctx, counts, messages_path);
+    Some(draft)
 }
 
 /// The session a manifest and its conversation give.
+/// A message whose `ts` is no time is counted in `times`.
 fn session_draft(
-    since: Timestamp,
+    (since, times): (Timestamp, &mut jsonl::BadTimes),
     status: &mut SourceStatus,
     id: &str,
     manifest: &Manifest,
@@ -287,7 +291,7 @@ fn session_draft(
         status.note_unknown("message that is not an object");
     }
     for message in &conversation.messages.items {
-        let time = message.ts.millis();
+        let time = times.check(None, message.ts.time("ts"));
         activity(time, &mut draft);
         let in_window = time.is_some_and(|time| time >= since);
         match message.role.0.get() {

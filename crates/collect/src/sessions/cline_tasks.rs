@@ -61,7 +61,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, OStr, Objects};
+use super::lenient::{LBool, LMillis, LNum, OStr, Objects};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path};
 use crate::{Env, SourceStatus, fsread};
 
@@ -89,7 +89,7 @@ const EDITORS: [&str; 5] = ["Code", "Code - Insiders", "VSCodium", "Cursor", "Wi
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 struct UiMessage {
-    ts: LNum,
+    ts: LMillis,
     #[serde(rename = "type")]
     kind: OStr,
     ask: OStr,
@@ -301,7 +301,10 @@ fn read_folder(
             })
             .flatten()
             .unwrap_or_default();
-        let draft = task_draft(ctx.since, status, flavor, id, (&messages, &api), indexed);
+        let mut times = jsonl::BadTimes::default();
+        let since = (ctx.since, &mut times);
+        let draft = task_draft(since, status, flavor, id, (&messages, &api), indexed);
+        times.report(ctx, counts, &ui);
         add_draft(drafts, draft);
     }
 }
@@ -357,9 +360,9 @@ fn indexed(item: &HistoryItem) -> Indexed {
     }
 }
 
-/// The session one task gives.
+/// The session one task gives; a UI message whose `ts` is no time is counted in `times`.
 fn task_draft(
-    since: Timestamp,
+    (since, times): (Timestamp, &mut jsonl::BadTimes),
     status: &mut SourceStatus,
     flavor: Flavor,
     id: &str,
@@ -374,7 +377,7 @@ fn task_draft(
     let mut shown: HashMap<&str, Vec<Timestamp>> = HashMap::new();
     let mut todos = Vec::new();
     for (index, message) in messages.items.iter().enumerate() {
-        let Some(time) = message.ts.millis() else { continue };
+        let Some(time) = times.check(None, message.ts.time("ts")) else { continue };
         let in_window = time >= since;
         if in_window {
             draft.activity.push(time);

@@ -75,8 +75,8 @@ use rusqlite::types::ValueRef;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, LStr};
+use super::jsonl::{self, LineError, Stats};
+use super::lenient::{self, LBool, LNum, LStr};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path};
 use crate::sqlite::{self, Failure, Outcome};
 use crate::{Env, Error, SourceStatus};
@@ -588,9 +588,11 @@ struct Reading {
 
 impl Reading {
     /// Takes one line of the rollout.
-    fn line(&mut self, bytes: &[u8], status: &mut SourceStatus) -> Result<(), serde_json::Error> {
+    fn line(&mut self, bytes: &[u8], status: &mut SourceStatus) -> Result<(), LineError> {
         let line: Line = serde_json::from_slice(bytes)?;
-        let time = line.timestamp.timestamp();
+        // A time that is no time: the record is read as an undated one (its session's
+        // metadata still counts), and the line is warned about.
+        let (time, not_a_time) = lenient::or_undated(line.timestamp.time("timestamp"));
         if self.fork.first_time.is_none() {
             self.fork.first_time = time;
         }
@@ -640,6 +642,7 @@ impl Reading {
             }
             _ => {}
         }
+        not_a_time?;
         Ok(())
     }
 
@@ -955,7 +958,7 @@ fn read_zst_lines(
     ctx: &mut Ctx,
     stats: &mut Stats,
     path: &Path,
-    parse_line: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
+    parse_line: impl FnMut(&[u8]) -> Result<(), LineError>,
 ) {
     let Some(file) = jsonl::open_warned(ctx, path) else { return };
     let decoder = match ruzstd::StreamingDecoder::new(BufReader::with_capacity(64 * 1024, file)) {

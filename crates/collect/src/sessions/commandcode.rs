@@ -72,7 +72,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, LStr, Object, Objects};
+use super::lenient::{self, LBool, LNum, LStr, Object, Objects};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home};
 use crate::{Env, SourceStatus};
 
@@ -292,7 +292,7 @@ fn read_session(
     let mut renamed: Option<String> = None;
     jsonl::read_lines(ctx, counts, path, |bytes| {
         let line: Line = serde_json::from_slice(bytes)?;
-        let time = line.timestamp.timestamp();
+        let (time, not_a_time) = lenient::or_undated(line.timestamp.time("timestamp"));
         // A fork's copies of the other session's entries: that session's, read there.
         let copied = meta.forked_at.is_some_and(|fork| time.is_some_and(|time| time < fork));
         let in_window = !copied && time.is_some_and(|time| time >= since);
@@ -339,6 +339,7 @@ fn read_session(
             }
             _ => {}
         }
+        not_a_time?;
         Ok(())
     });
     draft.title = meta.title.or(renamed);

@@ -64,7 +64,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, LStr, OStr, Object, Text};
+use super::lenient::{self, LBool, LNum, LStr, OStr, Object, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home};
 use crate::{Env, SourceStatus, fsread};
 
@@ -304,7 +304,7 @@ fn read_events(
     let mut shell_calls: HashMap<String, String> = HashMap::new();
     jsonl::read_lines(ctx, counts, path, |bytes| {
         let event: Event = serde_json::from_slice(bytes)?;
-        let time = event.timestamp.timestamp();
+        let (time, not_a_time) = lenient::or_undated(event.timestamp.time("timestamp"));
         let in_window = time.is_some_and(|time| time >= since);
         let raw = event.data.map_or("{}", RawValue::get);
         let kind = event.kind.get().unwrap_or_default();
@@ -384,6 +384,7 @@ fn read_events(
         if let (true, Some(time)) = (in_window, time) {
             session.activity.push(time);
         }
+        not_a_time?;
         Ok(())
     });
     if let Some(id) = session_id {
@@ -584,8 +585,9 @@ fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path, default_id: &str) 
     let legacy: LegacySession = jsonl::read_document(ctx, stats, path, fsread::DOCUMENT_MAX)?;
     let id = legacy.session_id.0.get().unwrap_or(default_id).to_owned();
     let mut session = Draft::new(Agent::Copilot, &id);
+    let mut times = jsonl::BadTimes::default();
     for entry in &legacy.timeline {
-        let Some(time) = entry.timestamp.0.timestamp() else { continue };
+        let Some(time) = times.check(None, entry.timestamp.0.time("timestamp")) else { continue };
         if time >= ctx.since {
             session.activity.push(time);
         }
@@ -596,6 +598,7 @@ fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path, default_id: &str) 
             session.note_prompt_text(time, &entry.text.value);
         }
     }
+    times.report(ctx, stats, path);
     Some(session)
 }
 

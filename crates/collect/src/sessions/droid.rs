@@ -69,7 +69,7 @@ use serde::Deserialize;
 use serde::de::{DeserializeSeed as _, Deserializer};
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, LStr, Object, Objects, Stripping, Text};
+use super::lenient::{self, LBool, LNum, LStr, NotATime, Object, Objects, Stripping, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
 use crate::{Env, SourceStatus};
 
@@ -327,7 +327,8 @@ fn read_session(
     let mut tools = Tools::default();
     jsonl::read_lines(ctx, counts, path, |bytes| {
         let record: Record = serde_json::from_slice(bytes)?;
-        let time = record.timestamp.and_then(record_time);
+        let (time, not_a_time) =
+            lenient::or_undated(record.timestamp.map_or(Ok(None), record_time));
         if let Some(time) = time.filter(|time| *time >= since) {
             draft.activity.push(time);
         }
@@ -359,6 +360,7 @@ fn read_session(
             }
             _ => {}
         }
+        not_a_time?;
         Ok(())
     });
     if let Some(calling) = seen.calling {
@@ -612,14 +614,14 @@ fn shown_model(id: &str) -> &str {
     }
 }
 
-/// A record's `timestamp`: RFC 3339 text or epoch milliseconds.
-fn record_time(raw: &serde_json::value::RawValue) -> Option<Timestamp> {
+/// A record's `timestamp`: RFC 3339 text or epoch milliseconds; [`NotATime`] for text or
+/// a number that is no such time.
+fn record_time(raw: &serde_json::value::RawValue) -> Result<Option<Timestamp>, NotATime> {
     let text = raw.get();
     if text.starts_with('"') {
-        serde_json::from_str::<LStr>(text).ok()?.timestamp()
+        serde_json::from_str::<LStr>(text).map_or(Ok(None), |value| value.time("timestamp"))
     } else {
-        let millis = serde_json::from_str::<LNum>(text).ok()?.as_i64()?;
-        Timestamp::from_millisecond(millis).ok()
+        serde_json::from_str::<LNum>(text).map_or(Ok(None), |value| value.millis_time("timestamp"))
     }
 }
 
@@ -641,14 +643,21 @@ mod tests {
             |json: &str| serde_json::from_str::<Box<serde_json::value::RawValue>>(json).unwrap();
         assert_eq!(
             record_time(&raw(r#""2026-03-02T10:00:00.500Z""#)),
-            Some("2026-03-02T10:00:00.500Z".parse().unwrap())
+            Ok(Some("2026-03-02T10:00:00.500Z".parse().unwrap()))
         );
         assert_eq!(
             record_time(&raw("1772445600000")),
-            Some(Timestamp::from_millisecond(1_772_445_600_000).unwrap())
+            Ok(Some(Timestamp::from_millisecond(1_772_445_600_000).unwrap()))
         );
-        assert_eq!(record_time(&raw("{}")), None);
-        assert_eq!(record_time(&raw(r#""yesterday""#)), None);
+        // No time there: an undated record.
+        assert_eq!(record_time(&raw("{}")), Ok(None));
+        assert_eq!(record_time(&raw("null")), Ok(None));
+        assert_eq!(record_time(&raw(r#""""#)), Ok(None));
+        // A time that is none: warned about.
+        let not_a_time = Err(NotATime("timestamp"));
+        assert_eq!(record_time(&raw(r#""yesterday""#)), not_a_time);
+        assert_eq!(record_time(&raw("1.5")), not_a_time);
+        assert_eq!(record_time(&raw("1e300")), not_a_time);
     }
 
     #[test]

@@ -91,7 +91,7 @@ use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess,
 use serde_json::value::RawValue;
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LStr, OStr, TEXT_CAP_CHARS};
+use super::lenient::{self, LStr, NotATime, OStr, TEXT_CAP_CHARS};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path, has_extension};
 use crate::{Env, SourceStatus, fsread};
 use report_model::plural;
@@ -1015,10 +1015,13 @@ fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
     let mut chat = Chat::default();
     jsonl::read_lines(ctx, stats, path, |bytes| {
         let record: Record = serde_json::from_slice(bytes)?;
+        // A message whose time is no time is kept undated, and the line warned about.
+        let mut not_a_time = Ok(());
         if let Some(target) = record.rewind_to.0.as_deref() {
             chat.rewind(target);
         } else if let Some(id) = record.id.get() {
-            let time = record.timestamp.timestamp();
+            let time;
+            (time, not_a_time) = lenient::or_undated(record.timestamp.time("timestamp"));
             if time.zip(chat.start_time).is_some_and(|(time, start)| time < start) {
                 // `--session-file` starts a new session from another one's chat: its
                 // messages copied, ids and times kept, after the new chat's metadata.
@@ -1027,7 +1030,7 @@ fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
             }
             let message = Incoming {
                 id,
-                time: record.timestamp.timestamp(),
+                time,
                 kind: &record.kind,
                 content: &record.content,
                 display: &record.display_content,
@@ -1051,7 +1054,7 @@ fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
                 } else {
                     // A checkpoint: the messages are rebuilt from this list.
                     chat.clear();
-                    put_all(&mut chat, &messages, false);
+                    not_a_time = put_all(&mut chat, &messages, false);
                 }
             }
         } else if record.session_id.get().is_some() {
@@ -1063,26 +1066,33 @@ fn read_chat(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Chat {
                 &record.summary,
             );
             if chat.start_time.is_none() {
-                chat.start_time = record.start_time.timestamp();
+                let start_time;
+                (start_time, not_a_time) = lenient::or_undated(record.start_time.time("startTime"));
+                chat.start_time = start_time;
             }
             if let Some(messages) = &record.messages {
-                put_all(&mut chat, messages, true);
+                not_a_time = not_a_time.and(put_all(&mut chat, messages, true));
             }
         } else {
             chat.unknown.insert("record without id, $set or sessionId".to_owned());
         }
+        not_a_time?;
         Ok(())
     });
     chat
 }
 
-/// Puts the messages of a list into a chat.
-fn put_all(chat: &mut Chat, messages: &[Message], own_line: bool) {
+/// Puts the messages of a list into a chat; [`NotATime`] (the first) when a message's
+/// time is no time (the message is put undated).
+fn put_all(chat: &mut Chat, messages: &[Message], own_line: bool) -> Result<(), NotATime> {
+    let mut not_a_time = Ok(());
     for message in messages {
         if let Some(id) = message.id.get() {
+            let (time, bad) = lenient::or_undated(message.timestamp.time("timestamp"));
+            not_a_time = not_a_time.and(bad);
             let incoming = Incoming {
                 id,
-                time: message.timestamp.timestamp(),
+                time,
                 kind: &message.kind,
                 content: &message.content,
                 display: &message.display_content,
@@ -1092,12 +1102,15 @@ fn put_all(chat: &mut Chat, messages: &[Message], own_line: bool) {
             chat.put(&incoming, own_line);
         }
     }
+    not_a_time
 }
 
 /// Reads a legacy `.json` chat, streamed; `None` (with a warning) when it is not valid.
 fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Chat> {
     let legacy: LegacyChat = jsonl::read_document(ctx, stats, path, fsread::DOCUMENT_MAX)?;
-    let mut chat = Chat { start_time: legacy.start_time.0.timestamp(), ..Chat::default() };
+    let mut times = jsonl::BadTimes::default();
+    let start_time = times.check(None, legacy.start_time.0.time("startTime"));
+    let mut chat = Chat { start_time, ..Chat::default() };
     chat.note_metadata(
         &legacy.session_id.0,
         &legacy.project_hash.0,
@@ -1109,7 +1122,7 @@ fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Chat> {
         if let Some(id) = message.id.0.get() {
             let incoming = Incoming {
                 id,
-                time: message.timestamp.0.timestamp(),
+                time: times.check(None, message.timestamp.0.time("timestamp")),
                 kind: &message.kind.0,
                 content: &message.content,
                 display: &message.display_content,
@@ -1119,6 +1132,7 @@ fn read_legacy(ctx: &mut Ctx, stats: &mut Stats, path: &Path) -> Option<Chat> {
             chat.put(&incoming, true);
         }
     }
+    times.report(ctx, stats, path);
     Some(chat)
 }
 

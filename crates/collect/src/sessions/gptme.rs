@@ -40,7 +40,7 @@ use report_model::Agent;
 use serde::Deserialize;
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LStr};
+use super::lenient::{LBool, LStr, NotATime};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, config_path};
 use crate::{Env, SourceStatus, fsread};
 
@@ -142,9 +142,8 @@ fn read_conversation(
             }
             return Ok(());
         }
-        let Some(time) = line.timestamp.get().and_then(|text| message_time(text, zone)) else {
-            return Ok(());
-        };
+        let Some(text) = line.timestamp.get() else { return Ok(()) };
+        let time = message_time(text, zone).ok_or(NotATime("timestamp"))?;
         if time < since {
             return Ok(());
         }

@@ -5,7 +5,10 @@ use std::path::Path;
 
 use report_model::{Warning, WarningDetail};
 
+use jiff::Timestamp;
+
 use super::Ctx;
+use super::lenient::NotATime;
 use crate::Error;
 use crate::fsread::{self, Lines};
 
@@ -31,7 +34,7 @@ pub(crate) fn read_lines(
     ctx: &mut Ctx,
     stats: &mut Stats,
     path: &Path,
-    parse_line: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
+    parse_line: impl FnMut(&[u8]) -> Result<(), LineError>,
 ) {
     let Some(file) = open_warned(ctx, path) else { return };
     read_lines_from(ctx, stats, path, BufReader::with_capacity(64 * 1024, file), parse_line);
@@ -44,15 +47,102 @@ pub(crate) fn read_lines_from(
     stats: &mut Stats,
     path: &Path,
     reader: impl BufRead,
-    mut parse_line: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
+    mut parse_line: impl FnMut(&[u8]) -> Result<(), LineError>,
 ) {
     let mut malformed = Malformed::default();
-    visit_lines(ctx, path, reader, |bytes, number, complete| {
-        if parse_line(bytes).is_err() && complete {
-            malformed.count(number);
+    let mut times = BadTimes::default();
+    visit_lines(ctx, path, reader, |bytes, number, complete| match parse_line(bytes) {
+        Ok(()) => {}
+        Err(LineError::Malformed) => {
+            if complete {
+                malformed.count(number);
+            }
         }
+        Err(LineError::NotATime(NotATime(key))) => times.count(Some(number), key),
     });
+    report_skipped(ctx, stats, path, malformed, times);
+}
+
+/// Reports the lines of `path` that were skipped, as not records (`malformed`) or for a
+/// time that is no time (`times`): one warning for each kind, and the file counted once.
+pub(crate) fn report_skipped(
+    ctx: &mut Ctx,
+    stats: &mut Stats,
+    path: &Path,
+    malformed: Malformed,
+    times: BadTimes,
+) {
+    let both = malformed.count > 0 && times.count > 0;
     malformed.report(ctx, stats, path);
+    times.report(ctx, stats, path);
+    if both {
+        stats.malformed_files -= 1;
+    }
+}
+
+/// Why a line was not used: it is not a record of the agent's (not JSON, or not of the
+/// shape read), or its time is there but is not a time.
+#[derive(Debug)]
+pub(crate) enum LineError {
+    /// Not JSON, or not of the shape read.
+    Malformed,
+    /// A time field that is no time.
+    NotATime(NotATime),
+}
+
+impl From<serde_json::Error> for LineError {
+    fn from(_: serde_json::Error) -> LineError {
+        LineError::Malformed
+    }
+}
+
+impl From<NotATime> for LineError {
+    fn from(error: NotATime) -> LineError {
+        LineError::NotATime(error)
+    }
+}
+
+/// The records of one file skipped because a time field held no time: how many, the
+/// first one's line (in a JSON Lines file) and field.
+#[derive(Debug, Default)]
+pub(crate) struct BadTimes {
+    count: u64,
+    first: Option<(Option<u64>, &'static str)>,
+}
+
+impl BadTimes {
+    /// Counts a record (at `line`, when the file has lines) whose field `key` is no time.
+    pub(crate) fn count(&mut self, line: Option<u64>, key: &'static str) {
+        self.count += 1;
+        self.first.get_or_insert((line, key));
+    }
+
+    /// Counts the record when `time` is [`NotATime`], and gives its time otherwise.
+    pub(crate) fn check(
+        &mut self,
+        line: Option<u64>,
+        time: Result<Option<Timestamp>, NotATime>,
+    ) -> Option<Timestamp> {
+        time.unwrap_or_else(|NotATime(key)| {
+            self.count(line, key);
+            None
+        })
+    }
+
+    /// Adds the records to `stats` as malformed lines and gives the file's one
+    /// `unreadable_times` warning, if any record was skipped.
+    pub(crate) fn report(self, ctx: &mut Ctx, stats: &mut Stats, path: &Path) {
+        if let Some((line, key)) = self.first {
+            stats.malformed_lines += self.count;
+            stats.malformed_files += 1;
+            ctx.warnings.push(Warning::new(WarningDetail::UnreadableTimes {
+                path: path.display().to_string(),
+                key: key.to_owned(),
+                count: self.count,
+                line,
+            }));
+        }
+    }
 }
 
 /// Streams the non-blank lines of `path` (trimmed) through `visit`, with their line
@@ -204,6 +294,43 @@ mod tests {
             })
             .collect();
         (seen, warnings, stats)
+    }
+
+    /// A record whose time field holds no time is skipped, counted apart from malformed
+    /// lines, and named with its field and first line; the file counts once.
+    #[test]
+    fn records_whose_time_is_no_time_are_warned_with_their_field() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("log.jsonl");
+        fs_err::write(
+            &path,
+            "{\"t\":\"x\"}\n{\"t\":\"2026-01-01T00:00:00Z\"}\nnot json\n{\"t\":\"y\"}\n",
+        )
+        .expect("write log");
+        let mut ctx = Ctx { since: jiff::Timestamp::UNIX_EPOCH, warnings: Vec::new() };
+        let mut stats = Stats::default();
+        let mut kept = Vec::new();
+        read_lines(&mut ctx, &mut stats, &path, |line| {
+            let value: serde_json::Value = serde_json::from_slice(line)?;
+            let text = value["t"].as_str().unwrap_or_default();
+            kept.push(text.parse::<Timestamp>().map_err(|_| NotATime("t"))?);
+            Ok(())
+        });
+        assert_eq!(kept.len(), 1);
+        assert_eq!(stats, Stats { malformed_lines: 3, malformed_files: 1 });
+        let shown = path.display().to_string();
+        assert_eq!(
+            ctx.warnings,
+            [
+                malformed_warning(&path, 1, 3),
+                Warning::new(WarningDetail::UnreadableTimes {
+                    path: shown,
+                    key: "t".to_owned(),
+                    count: 2,
+                    line: Some(1),
+                }),
+            ]
+        );
     }
 
     #[test]

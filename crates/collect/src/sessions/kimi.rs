@@ -50,7 +50,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, LStr, Object, Text};
+use super::lenient::{LBool, LMillis, LStr, Object, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
 use crate::{Env, SourceStatus};
 
@@ -60,7 +60,7 @@ use crate::{Env, SourceStatus};
 struct Line<'a> {
     #[serde(rename = "type", borrow)]
     kind: LStr<'a>,
-    time: LNum,
+    time: LMillis,
     /// `turn.prompt` and `turn.steer`: what was typed, and who it came from.
     #[serde(borrow)]
     input: Option<&'a RawValue>,
@@ -275,7 +275,7 @@ fn read_wire(ctx: &mut Ctx, counts: &mut Stats, path: &Path, id: &str, main: boo
             calls.clear();
             return Ok(());
         }
-        let Some(time) = line.time.millis() else { return Ok(()) };
+        let Some(time) = line.time.time("time")? else { return Ok(()) };
         // Prompts seen before the window still tell which steers repeat them.
         if main && kind == "turn.prompt" {
             if let Some(id) = line.prompt_id.get() {

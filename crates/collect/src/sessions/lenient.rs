@@ -47,6 +47,15 @@ impl LStr<'_> {
         self.get().and_then(|value| value.parse().ok())
     }
 
+    /// The string as an RFC 3339 timestamp, the field being `key`: `Ok(None)` when it is
+    /// missing, empty or not a string, [`NotATime`] when it is a string that is no time.
+    pub(crate) fn time(&self, key: &'static str) -> Result<Option<Timestamp>, NotATime> {
+        match self.get() {
+            None => Ok(None),
+            Some(value) => value.parse().map(Some).map_err(|_| NotATime(key)),
+        }
+    }
+
     /// The string, owned.
     pub(crate) fn into_owned(self) -> Option<String> {
         self.0.map(Cow::into_owned).filter(|value| !value.is_empty())
@@ -130,6 +139,24 @@ impl<'de> Deserialize<'de> for OStr {
     }
 }
 
+/// A record's time field (`key`) that is there but holds no time of the form its agent
+/// writes: the record cannot be placed, and is skipped with a warning naming the field
+/// (`unreadable_times`), never silently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct NotATime(pub(crate) &'static str);
+
+/// A time as read, for a record that is still read without one (its other fields count):
+/// the time, and `Err` when the field held no time, to be given back once the record is
+/// read (so that it is warned about).
+pub(crate) fn or_undated(
+    time: Result<Option<Timestamp>, NotATime>,
+) -> (Option<Timestamp>, Result<(), NotATime>) {
+    match time {
+        Ok(time) => (time, Ok(())),
+        Err(error) => (None, Err(error)),
+    }
+}
+
 /// A boolean field: `true` only for a JSON `true`.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct LBool(pub(crate) bool);
@@ -142,6 +169,15 @@ impl LNum {
     /// The number as a time in epoch milliseconds, when it is one.
     pub(crate) fn millis(self) -> Option<Timestamp> {
         self.as_i64().and_then(|millis| Timestamp::from_millisecond(millis).ok())
+    }
+
+    /// The number as a time in epoch milliseconds, the field being `key`: `Ok(None)` when
+    /// it is missing or not a number, [`NotATime`] when it is a number that is no such time.
+    pub(crate) fn millis_time(self, key: &'static str) -> Result<Option<Timestamp>, NotATime> {
+        match self.0 {
+            None => Ok(None),
+            Some(_) => self.millis().map(Some).ok_or(NotATime(key)),
+        }
     }
 
     /// The number as a whole number, when it is one that fits.
@@ -165,6 +201,7 @@ enum Scalar {
 enum Found {
     Bool(bool),
     Num(f64),
+    Null,
     Other,
 }
 
@@ -212,11 +249,11 @@ impl<'de> Visitor<'de> for ScalarVisitor {
     }
 
     fn visit_unit<E>(self) -> Result<Found, E> {
-        Ok(Found::Other)
+        Ok(Found::Null)
     }
 
     fn visit_none<E>(self) -> Result<Found, E> {
-        Ok(Found::Other)
+        Ok(Found::Null)
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Found, D::Error> {
@@ -247,7 +284,33 @@ impl<'de> Deserialize<'de> for LNum {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Ok(match deserializer.deserialize_any(ScalarVisitor(Scalar::Num))? {
             Found::Num(value) => LNum(Some(value)),
-            Found::Bool(_) | Found::Other => LNum(None),
+            Found::Bool(_) | Found::Null | Found::Other => LNum(None),
+        })
+    }
+}
+
+/// A time field in epoch milliseconds: the number, and whether something else than a
+/// number or `null` was there (a string, an object), which is no time.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub(crate) struct LMillis {
+    number: LNum,
+    other: bool,
+}
+
+impl LMillis {
+    /// The time, the field being `key`: `Ok(None)` when it is missing or `null`,
+    /// [`NotATime`] when it holds anything but a number that is such a time.
+    pub(crate) fn time(self, key: &'static str) -> Result<Option<Timestamp>, NotATime> {
+        if self.other { Err(NotATime(key)) } else { self.number.millis_time(key) }
+    }
+}
+
+impl<'de> Deserialize<'de> for LMillis {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match deserializer.deserialize_any(ScalarVisitor(Scalar::Num))? {
+            Found::Num(value) => LMillis { number: LNum(Some(value)), other: false },
+            Found::Null => LMillis::default(),
+            Found::Bool(_) | Found::Other => LMillis { number: LNum(None), other: true },
         })
     }
 }
@@ -816,6 +879,28 @@ impl<'de> Deserialize<'de> for Text {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A time field: missing, empty or `null` is no time and no fault; anything else that
+    /// is not a time of the field's form is [`NotATime`] naming the field.
+    #[test]
+    fn a_time_field_tells_a_missing_time_from_one_that_is_no_time() {
+        let text = |json: &str| serde_json::from_str::<LStr>(json).expect("any value").time("at");
+        let millis =
+            |json: &str| serde_json::from_str::<LMillis>(json).expect("any value").time("at");
+        let when: Timestamp = "2026-01-01T00:00:00Z".parse().expect("time");
+        assert_eq!(text(r#""2026-01-01T00:00:00Z""#), Ok(Some(when)));
+        for absent in ["null", r#""""#, "1", "{}"] {
+            assert_eq!(text(absent), Ok(None), "{absent}");
+        }
+        assert_eq!(text(r#""yesterday""#), Err(NotATime("at")));
+        assert_eq!(millis("1767225600000"), Ok(Some(when)));
+        assert_eq!(millis("null"), Ok(None));
+        for bad in [r#""1767225600000""#, r#""yesterday""#, "1.5", "1e300", "{}", "true"] {
+            assert_eq!(millis(bad), Err(NotATime("at")), "{bad}");
+        }
+        assert_eq!(or_undated(Ok(Some(when))), (Some(when), Ok(())));
+        assert_eq!(or_undated(Err(NotATime("at"))), (None, Err(NotATime("at"))));
+    }
 
     /// A record holding a list of objects, and a field after it.
     #[derive(Deserialize, Default)]

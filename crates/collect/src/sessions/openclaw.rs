@@ -59,7 +59,8 @@ use jiff::{SignedDuration, Timestamp};
 use report_model::Agent;
 use rusqlite::{Connection, OptionalExtension as _, params};
 
-use super::jsonl::{Malformed, Stats};
+use super::jsonl::{self, BadTimes, LineError, Malformed, Stats};
+use super::lenient::NotATime;
 use super::pi::{Entries, Flavor, read_entries_file};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
 use crate::sqlite::Failure;
@@ -136,19 +137,22 @@ fn read_database(
         status.note_version(&version);
     }
     let mut malformed = Malformed::default();
+    let mut times = BadTimes::default();
     for session in sessions {
         let mut draft = Draft::new(Agent::OpenClaw, &session.id);
         draft.title = session.title;
         let mut entries = Entries::new(draft, Flavor::OpenClaw);
         for (seq, json) in session.events {
-            let parsed = json.is_some_and(|json| entries.entry(&json, since, status).is_ok());
-            if !parsed {
-                malformed.count(u64::try_from(seq).unwrap_or(0).saturating_add(1));
+            let line = u64::try_from(seq).unwrap_or(0).saturating_add(1);
+            match json.map(|json| entries.entry(&json, since, status)) {
+                Some(Ok(())) => {}
+                Some(Err(LineError::NotATime(NotATime(key)))) => times.count(Some(line), key),
+                None | Some(Err(LineError::Malformed)) => malformed.count(line),
             }
         }
         drafts.push(entries.session);
     }
-    malformed.report(ctx, counts, path);
+    jsonl::report_skipped(ctx, counts, path, malformed, times);
     drafts
 }
 

@@ -158,9 +158,14 @@ fn read_events(
         else {
             continue;
         };
-        let Some(time) =
-            event.timestamp.as_str().and_then(|text| super::gptme::message_time(text, zone))
-        else {
+        let Some(text) = event.timestamp.as_str().filter(|text| !text.is_empty()) else {
+            continue;
+        };
+        let Some(time) = super::gptme::message_time(text, zone) else {
+            // One file per event: the warning names it.
+            let mut times = jsonl::BadTimes::default();
+            times.count(None, "timestamp");
+            times.report(ctx, counts, &path);
             continue;
         };
         if time < ctx.since {

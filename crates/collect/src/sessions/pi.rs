@@ -47,8 +47,8 @@ use std::path::{Path, PathBuf};
 use report_model::Agent;
 use serde::Deserialize;
 
-use super::jsonl::{self, Stats};
-use super::lenient::{LBool, LNum, LStr, Object, Text};
+use super::jsonl::{self, LineError, Stats};
+use super::lenient::{self, LBool, LNum, LStr, Object, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
 use crate::{Env, SourceStatus};
 use serde_json::value::RawValue;
@@ -357,10 +357,11 @@ impl Entries {
         bytes: &[u8],
         since: jiff::Timestamp,
         status: &mut SourceStatus,
-    ) -> serde_json::Result<()> {
+    ) -> Result<(), LineError> {
         let line: Line = serde_json::from_slice(bytes)?;
         let session = &mut self.session;
-        let time = line.timestamp.timestamp();
+        // A time that is no time: read as an undated entry, and warned about.
+        let (time, not_a_time) = lenient::or_undated(line.timestamp.time("timestamp"));
         // A fork's copies of the other session's entries, which are that session's (read
         // in its own file): only a prompt's text is used, for the title.
         let copied = self.forked_at.is_some_and(|fork| time.is_some_and(|time| time < fork));
@@ -435,6 +436,7 @@ impl Entries {
         if let (true, Some(time)) = (in_window, time) {
             session.activity.push(time);
         }
+        not_a_time?;
         Ok(())
     }
 }

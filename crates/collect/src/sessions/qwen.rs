@@ -61,7 +61,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::jsonl::{self, Stats};
-use super::lenient::{LNum, LStr, OStr, Object, Objects, Text};
+use super::lenient::{self, LNum, LStr, OStr, Object, Objects, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
 use crate::{Env, SourceStatus};
 
@@ -341,7 +341,7 @@ fn read_chat(
     let mut shell_calls: HashMap<String, String> = HashMap::new();
     jsonl::read_lines(ctx, counts, path, |bytes| {
         let record: Record = serde_json::from_slice(bytes)?;
-        let time = record.timestamp.timestamp();
+        let (time, not_a_time) = lenient::or_undated(record.timestamp.time("timestamp"));
         let in_window = time.is_some_and(|time| time >= since);
         if session_id.is_none() {
             session_id = record.session_id.into_owned();
@@ -367,6 +367,7 @@ fn read_chat(
                 session
                     .note_prompt_text(time, &prompt_text(record.system_payload, record.message)?);
             }
+            not_a_time?;
             return Ok(());
         }
         if !KNOWN_TYPES.contains(&kind) && !kind.is_empty() {
@@ -414,6 +415,7 @@ fn read_chat(
         if let (true, Some(time)) = (in_window, time) {
             session.activity.push(time);
         }
+        not_a_time?;
         Ok(())
     });
     if let Some(id) = session_id {
@@ -496,9 +498,10 @@ fn read_logs(
         return Vec::new();
     };
     let mut sessions = Drafts::new();
+    let mut times = jsonl::BadTimes::default();
     for entry in &entries {
-        let (Some(id), Some(time)) = (entry.session_id.0.get(), entry.timestamp.0.timestamp())
-        else {
+        let time = times.check(None, entry.timestamp.0.time("timestamp"));
+        let (Some(id), Some(time)) = (entry.session_id.0.get(), time) else {
             continue;
         };
         if chat_ids.contains(id) {
@@ -516,5 +519,6 @@ fn read_logs(
             session.note_prompt_text(time, &entry.message.value);
         }
     }
+    times.report(ctx, counts, path);
     sessions.into_values().collect()
 }

@@ -37,7 +37,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::jsonl::{self, Stats};
-use super::lenient::Text;
+use super::lenient::{NotATime, Text};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home, config_path};
 use crate::{Env, SourceStatus};
 
@@ -151,7 +151,11 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
             continue;
         };
         let entries = read_entries(ctx, &mut counts, &folder, &journals);
-        let draft = session(ctx.since, &id, &meta, &entries);
+        let mut times = jsonl::BadTimes::default();
+        let draft = session((ctx.since, &mut times), &id, &meta, &entries);
+        // The entries come from several files (chunks, journals): the warning names the
+        // session's folder.
+        times.report(ctx, &mut counts, &folder);
         add_draft(&mut drafts, draft);
     }
     status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
@@ -160,13 +164,23 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
 }
 
 /// The draft of one session from its meta and entries: a sub-agent's session is only
-/// activity, under its parent's id.
-fn session(since: Timestamp, id: &str, meta: &Meta, entries: &Entries) -> Draft {
+/// activity, under its parent's id. An entry whose `createdAt` is no time is counted in
+/// `times`.
+fn session(
+    (since, times): (Timestamp, &mut jsonl::BadTimes),
+    id: &str,
+    meta: &Meta,
+    entries: &Entries,
+) -> Draft {
     let parent = meta.parent_session_id.as_deref().filter(|parent| !parent.is_empty());
     let mut draft = Draft::new(Agent::Vibe, parent.unwrap_or(id));
     let mut ordered: Vec<(Timestamp, &str, &Value)> = entries
         .iter()
-        .filter_map(|(id, entry)| Some((millis(entry.get("createdAt"))?, id.as_str(), entry)))
+        .filter_map(|(id, entry)| {
+            let created = entry.get("createdAt").filter(|value| !value.is_null());
+            let time = times.check(None, created.map_or(Ok(None), millis));
+            Some((time?, id.as_str(), entry))
+        })
         .filter(|(time, _, _)| *time >= since)
         .collect();
     ordered.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
@@ -236,9 +250,10 @@ fn effect(draft: &mut Draft, time: Timestamp, entry: &Value) {
     }
 }
 
-/// An epoch-milliseconds number as a time.
-fn millis(value: Option<&Value>) -> Option<Timestamp> {
-    Timestamp::from_millisecond(value?.as_i64()?).ok()
+/// An epoch-milliseconds number as a time; [`NotATime`] for anything else.
+fn millis(value: &Value) -> Result<Option<Timestamp>, NotATime> {
+    let time = value.as_i64().and_then(|millis| Timestamp::from_millisecond(millis).ok());
+    time.map(Some).ok_or(NotATime("createdAt"))
 }
 
 /// The session's entries: the current generation's snapshot, then the journal segment

@@ -47,6 +47,7 @@ use report_model::{Agent, Todo, TodoStatus};
 use serde_json::Value;
 
 use super::jsonl::{self, Malformed, Stats};
+use super::lenient::NotATime;
 use super::{Ctx, Draft, Drafts, SessionsConfig, TODOS_MAX, add_draft};
 use crate::{Env, SourceStatus, fsread};
 
@@ -156,7 +157,10 @@ fn read_folder(
             jsonl::read_document::<Value>(ctx, counts, &path, SESSION_MAX)
         };
         if let Some(session) = session {
-            add_draft(drafts, session_draft(ctx.since, id, &session, cwd.map(Path::to_path_buf)));
+            let mut times = jsonl::BadTimes::default();
+            let cwd = cwd.map(Path::to_path_buf);
+            add_draft(drafts, session_draft((ctx.since, &mut times), id, &session, cwd));
+            times.report(ctx, counts, &path);
         }
     }
     !ids.is_empty()
@@ -250,8 +254,14 @@ fn push(state: &mut Value, path: &[&Value], cut: Option<u64>, items: Vec<Value>)
     }
 }
 
-/// The session one document gives.
-fn session_draft(since: Timestamp, id: &str, session: &Value, cwd: Option<PathBuf>) -> Draft {
+/// The session one document gives; a request whose `timestamp` is no time is counted in
+/// `times`.
+fn session_draft(
+    (since, times): (Timestamp, &mut jsonl::BadTimes),
+    id: &str,
+    session: &Value,
+    cwd: Option<PathBuf>,
+) -> Draft {
     let own_id = session.get("sessionId").and_then(Value::as_str).unwrap_or(id);
     let mut draft = Draft::new(Agent::VsCode, own_id);
     let requests = session.get("requests").and_then(Value::as_array).into_iter().flatten();
@@ -259,7 +269,10 @@ fn session_draft(since: Timestamp, id: &str, session: &Value, cwd: Option<PathBu
         let hidden = ["isHidden", "shouldBeRemovedOnSend"]
             .iter()
             .any(|key| request.get(*key).and_then(Value::as_bool) == Some(true));
-        let Some(time) = millis(request.get("timestamp")) else { continue };
+        let stamp = request.get("timestamp").filter(|value| !value.is_null());
+        let checked = stamp
+            .map_or(Ok(None), |value| millis(Some(value)).map(Some).ok_or(NotATime("timestamp")));
+        let Some(time) = times.check(None, checked) else { continue };
         let in_window = time >= since;
         if in_window {
             draft.activity.push(time);

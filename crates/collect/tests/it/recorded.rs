@@ -291,3 +291,142 @@ fn recordings_are_small_and_hold_no_credentials() {
     // Hermes Agent's log holds its full-text index's pages too).
     assert!(total < 10 << 20, "the recordings hold {total} bytes");
 }
+
+/// The field each agent dates its records with, where its records are text files (the
+/// agents that keep a database, or no per-record time, are left out).
+fn time_key(agent_name: &str) -> Option<&'static str> {
+    Some(match agent_name {
+        "claude" | "codex" | "commandcode" | "copilot" | "droid" | "gemini" | "gptme"
+        | "openclaw" | "openhands" | "pi" | "qwen" => "timestamp",
+        "kimi" => "time",
+        "cline" => "ts",
+        "vibe" => "createdAt",
+        _ => return None,
+    })
+}
+
+/// Every text file below `folder`.
+fn text_files(folder: &Path) -> Vec<PathBuf> {
+    let mut stack = vec![folder.to_path_buf()];
+    let mut files = Vec::new();
+    while let Some(folder) = stack.pop() {
+        for path in sorted_dirs(&folder) {
+            stack.push(path);
+        }
+        for entry in fs_err::read_dir(&folder).expect("list copy") {
+            let path = entry.expect("entry").path();
+            let bytes = if path.is_file() { fs_err::read(&path).expect("read") } else { continue };
+            if !bytes.starts_with(b"SQLite format 3\0") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// In the first file holding the typed text `prompt` and the time field `key`, that field
+/// is given the value `"yesterday"`: in a JSON Lines file its first one on the prompt's
+/// line (the record's own, before any nested one), in a document the one nearest to the
+/// prompt. The file changed, or `None` when no file holds both.
+fn spoil_prompt_time(files: &[PathBuf], prompt: &str, key: &str) -> Option<PathBuf> {
+    let needle = serde_json::to_string(prompt).expect("a string serializes");
+    let needle = &needle[1..needle.len() - 1];
+    let field = format!("\"{key}\":");
+    for path in files {
+        let Ok(text) = fs_err::read_to_string(path) else { continue };
+        let Some(at) = text.find(needle) else { continue };
+        let nearest = if path.extension().is_some_and(|extension| extension == "jsonl") {
+            text.match_indices(needle).find_map(|(at, _)| {
+                let line = text[..at].rfind('\n').map_or(0, |end| end + 1);
+                let line_end = text[at..].find('\n').map_or(text.len(), |end| at + end);
+                text[line..line_end].find(&field).map(|index| line + index)
+            })
+        } else {
+            text.match_indices(&field)
+                .map(|(index, _)| index)
+                .min_by_key(|index| index.abs_diff(at))
+        };
+        let Some(nearest) = nearest else { continue };
+        let after = nearest + field.len();
+        let start = after + (text[after..].len() - text[after..].trim_start().len());
+        let rest = &text[start..];
+        let length = if let Some(string) = rest.strip_prefix('"') {
+            string.find('"').expect("a closed string") + 2
+        } else {
+            rest.find([',', '}', '\n']).expect("a value's end")
+        };
+        let spoiled = format!("{}\"yesterday\"{}", &text[..start], &text[start + length..]);
+        let modified = fs_err::metadata(path).expect("stat").modified().expect("mtime");
+        fs_err::write(path, spoiled).expect("write");
+        let file = fs_err::File::options().write(true).open(path).expect("open to set time");
+        file.set_modified(modified).expect("keep the time");
+        return Some(path.clone());
+    }
+    None
+}
+
+/// A prompt's record whose time is no time (`"yesterday"`) is skipped with one warning
+/// naming its file (or, for Mistral Vibe, whose entries come from several files, the
+/// session's folder), never silently, in every recording whose agent dates records in
+/// text; the other sessions still come out.
+#[test]
+fn a_prompt_s_time_that_is_no_time_is_warned_in_every_recording() {
+    let mut checked = Vec::new();
+    let mut all = Vec::new();
+    for recording in recordings() {
+        let Some(key) = time_key(&recording.agent_name) else { continue };
+        let label = format!("{} {}", recording.agent_name, recording.version);
+        let agent: Agent = recording.agent_name.parse().expect("agent short name");
+        let expected: Value = serde_json::from_str(
+            &fs_err::read_to_string(recording.folder.join("expected.json")).expect("expected"),
+        )
+        .expect("expected.json is JSON");
+        let since: Timestamp = text(&expected, "since").parse().expect("since");
+        let home = Home::new().var("TZ", "UTC");
+        let written =
+            to_system(since.saturating_add(jiff::SignedDuration::from_secs(1)).expect("range"));
+        copy_tree(&recording.folder.join("home"), home.path(), written);
+        let sessions = expected["sessions"].as_array().expect("sessions");
+        let prompt = sessions
+            .iter()
+            .find_map(|session| session["prompts"].as_array()?.first()?.as_str())
+            .expect("a recorded prompt");
+        let files = text_files(home.path());
+        let Some(spoiled) = spoil_prompt_time(&files, prompt, key) else {
+            // OpenClaw's later releases keep their transcripts in a database.
+            if !files.iter().any(|path| {
+                fs_err::read(path).is_ok_and(|bytes| {
+                    bytes.windows(prompt.len()).any(|window| window == prompt.as_bytes())
+                })
+            }) {
+                continue;
+            }
+            all.push(format!("{label}: no file holds the prompt {prompt:?} and a {key:?}"));
+            continue;
+        };
+        let output = home.read(agent, since);
+        let named: Vec<_> = output
+            .warnings
+            .iter()
+            .filter(|warning| {
+                matches!(&warning.detail, report_model::WarningDetail::UnreadableTimes { path, key: named, .. }
+                    if spoiled.starts_with(path) && named == key)
+            })
+            .collect();
+        if named.len() != 1 || output.warnings.len() != 1 {
+            all.push(format!(
+                "{label}: {} spoiled, warnings {:?}",
+                spoiled.display(),
+                output.warnings
+            ));
+        }
+        let read = output.events.iter().filter(|event| event.agent == agent).count();
+        if read + 1 < sessions.len() {
+            all.push(format!("{label}: {read} sessions read of {}", sessions.len()));
+        }
+        checked.push(label);
+    }
+    assert!(all.is_empty(), "{}", all.join("\n"));
+    assert!(checked.len() >= 16, "checked only {checked:?}");
+}

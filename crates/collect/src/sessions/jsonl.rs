@@ -318,6 +318,15 @@ mod tests {
         });
         assert_eq!(kept.len(), 1);
         assert_eq!(stats, Stats { malformed_lines: 3, malformed_files: 1 });
+        // Times alone: the file still counts.
+        let mut alone = Stats::default();
+        let mut quiet = Ctx { since: jiff::Timestamp::UNIX_EPOCH, warnings: Vec::new() };
+        report_skipped(&mut quiet, &mut alone, &path, Malformed::default(), {
+            let mut times = BadTimes::default();
+            times.count(None, "t");
+            times
+        });
+        assert_eq!(alone, Stats { malformed_lines: 1, malformed_files: 1 });
         let shown = path.display().to_string();
         assert_eq!(
             ctx.warnings,

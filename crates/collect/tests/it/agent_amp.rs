@@ -8,7 +8,10 @@ use std::path::PathBuf;
 use report_model::{Agent, WarningCode};
 
 use crate::fifo::Fifo;
-use crate::support::{Home, assert_one_warning_naming, en, session, set_mtime, status, times, ts};
+use crate::support::{
+    Home, assert_one_warning_naming, assert_unreadable_times, en, session, set_mtime, spoil_first,
+    status, times, ts,
+};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const THREAD: &str = "T-5f6c1a2e-0000-4000-8000-000000000001";
@@ -454,4 +457,13 @@ fn amp_a_message_sent_before_its_thread_was_made_is_a_copy() {
     let event = session(&output, Agent::Amp, id);
     assert_eq!(event.prompts, times(&["2026-03-02T10:00:00Z"]));
     assert_eq!(event.title, "Plan the release");
+}
+
+#[test]
+fn amp_a_prompt_whose_sent_at_is_no_time_is_warned_and_not_counted() {
+    let home = Home::new();
+    let path = write_thread(&home, THREAD, &spoil_first(&thread(THREAD, None), "sentAt"));
+    let output = home.read(Agent::Amp, ts(SINCE));
+    assert_unreadable_times(&output, &path, "sentAt", 1);
+    assert_eq!(session(&output, Agent::Amp, THREAD).prompts, times(&["2026-03-02T10:05:00Z"]));
 }

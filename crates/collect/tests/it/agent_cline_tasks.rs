@@ -12,7 +12,10 @@ use std::path::PathBuf;
 use collect::sessions::{SessionsConfig, read_sessions};
 use report_model::{Agent, TodoStatus, WarningCode};
 
-use crate::support::{Home, failed_runs, session, set_mtime, status, times, todo_items, ts};
+use crate::support::{
+    Home, assert_unreadable_times, failed_runs, session, set_mtime, spoil_first, status, times,
+    todo_items, ts,
+};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const CLINE: &str = ".config/Code/User/globalStorage/saoudrizwan.claude-dev";
@@ -417,4 +420,22 @@ fn roo_s_list_without_an_edit_and_the_models_of_the_window_s_turns_only() {
     assert_eq!(found.models, ["claude-opus-4-5"]);
     let todos = todo_items(found);
     assert_eq!(todos, [("Write the test", TodoStatus::InProgress)]);
+}
+
+#[test]
+fn a_task_message_whose_ts_is_no_time_is_warned_and_the_rest_read() {
+    let home = Home::new();
+    let id = T0.to_string();
+    let ui = spoil_first(&cline_ui(), "ts");
+    write_task(
+        &home,
+        CLINE,
+        &id,
+        &[("ui_messages.json", ui), ("api_conversation_history.json", cline_api())],
+    );
+    let output = home.read(Agent::Cline, ts(SINCE));
+    let path = home.path().join(format!("{CLINE}/tasks/{id}/ui_messages.json"));
+    assert_unreadable_times(&output, &path, "ts", 1);
+    let found = session(&output, Agent::Cline, &id);
+    assert_eq!(found.prompts, times(&["2026-03-02T10:05:00Z"]), "the task's own prompt is gone");
 }

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use report_model::{Agent, WarningCode};
 
 use crate::support::{
-    Home, failed_runs, recorded_failure, scripted, session, set_mtime, status, times, ts,
+    Home, assert_unreadable_times, failed_runs, recorded_failure, scripted, session, set_mtime,
+    status, times, ts,
 };
 
 const ID: &str = "381474ec-066a-4e9b-8a13-14b602e419dd";
@@ -406,4 +407,19 @@ fn copilot_an_event_at_the_session_s_start_is_its_own_and_one_before_a_copy() {
     assert_eq!(event.prompts, times(&[start]));
     assert_eq!(event.activity, times(&[start]));
     assert_eq!(event.title, "Plan the release");
+}
+
+#[test]
+fn copilot_a_legacy_entry_whose_time_is_no_time_is_warned_and_not_counted() {
+    let home = Home::new();
+    let path = home.write(
+        ".copilot/history-session-state/session_1759958416398.json",
+        r#"{"sessionId":"legacy-1","timeline":[{"id":"t1","timestamp":"then","type":"user","text":"please add mcp servers"},{"id":"t2","timestamp":"2025-10-08T21:10:30.000Z","type":"user","text":"and a test"}]}"#,
+    );
+    let output = home.read(Agent::Copilot, ts("2025-10-08T00:00:00Z"));
+    assert_unreadable_times(&output, &path, "timestamp", 1);
+    assert_eq!(
+        session(&output, Agent::Copilot, "legacy-1").prompts,
+        times(&["2025-10-08T21:10:30Z"])
+    );
 }

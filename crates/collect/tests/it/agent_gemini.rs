@@ -9,7 +9,8 @@ use report_model::Agent;
 
 use crate::fifo::Fifo;
 use crate::support::{
-    Home, en, recorded_failure, recorded_todos, scripted, session, set_mtime, status, times, ts,
+    Home, assert_unreadable_times, en, recorded_failure, recorded_todos, scripted, session,
+    set_mtime, status, times, ts,
 };
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
@@ -1007,4 +1008,50 @@ fn gemini_a_loaded_turn_rewritten_in_place_is_still_a_copy() {
     let output = home.read(Agent::Gemini, ts(SINCE));
     let found = session(&output, Agent::Gemini, ID);
     assert_eq!(found.prompts, times(&["2026-03-02T10:00:01Z", "2026-03-02T10:11:00Z"]));
+}
+
+/// A message, a checkpoint's message or a chat's start whose time is no time: one
+/// warning naming the file and the field, and the rest of the chat read.
+#[test]
+fn gemini_times_that_are_no_times_are_warned_in_lines_checkpoints_and_legacy_chats() {
+    let jsonl = format!("{CHATS}/session-2026-03-02T10-00-5e551011.jsonl");
+    let read = |chat: &[String]| {
+        let home = Home::new();
+        let path = home.write(&jsonl, lines(chat));
+        let output = home.read(Agent::Gemini, ts(SINCE));
+        (output, path)
+    };
+    let start = metadata(ID, &"a".repeat(64), "2026-03-02T10:00:00.000Z");
+    // A typed message: skipped from the prompts, named.
+    let (output, path) = read(&[
+        start.clone(),
+        user("u1", "yesterday", "Refactor the parser"),
+        user("u2", "2026-03-02T11:00:05.000Z", "Add tests"),
+    ]);
+    assert_unreadable_times(&output, &path, "timestamp", 1);
+    assert_eq!(session(&output, Agent::Gemini, ID).prompts, times(&["2026-03-02T11:00:05Z"]));
+    // A checkpoint's message.
+    let (output, path) = read(&[
+        start.clone(),
+        user("u1", "2026-03-02T10:00:01.000Z", "Refactor the parser"),
+        r#"{"$set":{"messages":[{"id":"s1","timestamp":"soon","type":"user","content":[{"text":"summary"}]},{"id":"u1","timestamp":"2026-03-02T10:00:01.000Z","type":"user","content":[{"text":"Refactor the parser"}]}]}}"#.to_owned(),
+    ]);
+    assert_unreadable_times(&output, &path, "timestamp", 1);
+    assert_eq!(session(&output, Agent::Gemini, ID).prompts, times(&["2026-03-02T10:00:01Z"]));
+    // The chat's start.
+    let (output, path) = read(&[
+        start.replace("2026-03-02T10:00:00.000Z\",\"lastUpdated", "then\",\"lastUpdated"),
+        user("u1", "2026-03-02T10:00:01.000Z", "Refactor the parser"),
+    ]);
+    assert_unreadable_times(&output, &path, "startTime", 1);
+    assert_eq!(session(&output, Agent::Gemini, ID).prompts, times(&["2026-03-02T10:00:01Z"]));
+    // A legacy chat's message.
+    let home = Home::new();
+    let legacy = format!(
+        r#"{{"sessionId":"{ID}","startTime":"2026-03-02T10:00:00.000Z","messages":[{{"id":"u1","timestamp":"nope","type":"user","content":"Why is CI red?"}},{{"id":"u2","timestamp":"2026-03-02T10:00:03.000Z","type":"user","content":"Fix it"}}]}}"#
+    );
+    let path = home.write(&format!("{CHATS}/session-2026-03-02T10-00-5e551011.json"), legacy);
+    let output = home.read(Agent::Gemini, ts(SINCE));
+    assert_unreadable_times(&output, &path, "timestamp", 1);
+    assert_eq!(session(&output, Agent::Gemini, ID).prompts, times(&["2026-03-02T10:00:03Z"]));
 }

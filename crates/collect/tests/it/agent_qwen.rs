@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use report_model::{Agent, WarningCode};
 
 use crate::support::{
-    Home, failed_runs, recorded_failure, scripted, session, set_mtime, status, times, ts,
+    Home, assert_unreadable_times, failed_runs, recorded_failure, scripted, session, set_mtime,
+    status, times, ts,
 };
 
 const ID: &str = "6f1c2e7a-2b4d-4c1e-9a8b-0d1e2f3a4b5c";
@@ -267,4 +268,17 @@ fn qwen_a_fork_s_copies_of_the_other_session_are_not_counted_twice() {
     );
     // The copied prompt is the fork's first: its title, as the conversation began there.
     assert_eq!(fork.title, "first prompt");
+}
+
+#[test]
+fn qwen_a_logs_json_entry_whose_time_is_no_time_is_warned_and_not_counted() {
+    let home = Home::new();
+    let path = home.write(
+        ".qwen/tmp/abc/logs.json",
+        r#"[{"sessionId": "old", "messageId": 0, "type": "user", "message": "refactor", "timestamp": "then"},
+{"sessionId": "old", "messageId": 1, "type": "user", "message": "and test", "timestamp": "2026-05-02T08:05:00.000Z"}]"#,
+    );
+    let output = home.read(Agent::Qwen, ts("2026-05-02T00:00:00Z"));
+    assert_unreadable_times(&output, &path, "timestamp", 1);
+    assert_eq!(session(&output, Agent::Qwen, "old").prompts, times(&["2026-05-02T08:05:00Z"]));
 }

@@ -10,7 +10,10 @@ use std::path::PathBuf;
 
 use report_model::{Agent, TodoStatus, WarningCode};
 
-use crate::support::{Home, failed_runs, session, set_mtime, status, times, todo_items, ts};
+use crate::support::{
+    Home, assert_unreadable_times, failed_runs, session, set_mtime, spoil_first, status, times,
+    todo_items, ts,
+};
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
 const USER: &str = ".config/Code/User";
@@ -208,4 +211,15 @@ fn vscode_chat_logs_set_past_a_list_s_end_and_note_entries_they_do_not_know() {
     let found = session(&output, Agent::VsCode, id);
     assert_eq!(found.prompts, times(&["2026-03-02T10:00:00Z", "2026-03-02T10:01:00Z"]));
     assert_eq!(status(&output, Agent::VsCode).unknown, ["log entry kind 7"]);
+}
+
+#[test]
+fn vscode_chat_a_request_whose_time_is_no_time_is_warned_and_not_counted() {
+    let home = Home::new();
+    let id = "5b2f1c3e-1111-4aaa-9bbb-222233334444";
+    let spoiled = spoil_first(&document(id), "timestamp");
+    let path = write(&home, &format!("workspaceStorage/ws1/chatSessions/{id}.json"), &spoiled);
+    let output = home.read(Agent::VsCode, ts(SINCE));
+    assert_unreadable_times(&output, &path, "timestamp", 1);
+    assert_eq!(session(&output, Agent::VsCode, id).prompts, times(&["2026-03-02T10:05:00Z"]));
 }

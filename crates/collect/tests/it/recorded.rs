@@ -348,15 +348,7 @@ fn spoil_prompt_time(files: &[PathBuf], prompt: &str, key: &str) -> Option<PathB
                 .min_by_key(|index| index.abs_diff(at))
         };
         let Some(nearest) = nearest else { continue };
-        let after = nearest + field.len();
-        let start = after + (text[after..].len() - text[after..].trim_start().len());
-        let rest = &text[start..];
-        let length = if let Some(string) = rest.strip_prefix('"') {
-            string.find('"').expect("a closed string") + 2
-        } else {
-            rest.find([',', '}', '\n']).expect("a value's end")
-        };
-        let spoiled = format!("{}\"yesterday\"{}", &text[..start], &text[start + length..]);
+        let spoiled = crate::support::spoil_value_at(&text, nearest, key);
         let modified = fs_err::metadata(path).expect("stat").modified().expect("mtime");
         fs_err::write(path, spoiled).expect("write");
         let file = fs_err::File::options().write(true).open(path).expect("open to set time");

@@ -268,3 +268,55 @@ pub(crate) fn wal_database(path: &Path, schema: &str) -> rusqlite::Connection {
     conn.execute_batch(schema).expect("schema");
     conn
 }
+
+/// `text` with the value of the field `key` whose `"key":` starts at byte `at` (a string
+/// or a number) replaced by the string `"yesterday"`: a time that is no time.
+pub(crate) fn spoil_value_at(text: &str, at: usize, key: &str) -> String {
+    let after = at + key.len() + 3;
+    let start = after + (text[after..].len() - text[after..].trim_start().len());
+    let rest = &text[start..];
+    let length = if let Some(string) = rest.strip_prefix('"') {
+        string.find('"').expect("a closed string") + 2
+    } else {
+        rest.find([',', '}', '\n']).expect("a value's end")
+    };
+    format!("{}\"yesterday\"{}", &text[..start], &text[start + length..])
+}
+
+/// `text` with its first field `key` given the value `"yesterday"`.
+pub(crate) fn spoil_first(text: &str, key: &str) -> String {
+    let at = text.find(&format!("\"{key}\":")).expect("the field is there");
+    spoil_value_at(text, at, key)
+}
+
+/// The one warning of `output`, which says that `count` records of `path` were skipped
+/// because their `key` holds no time.
+pub(crate) fn assert_unreadable_times<E>(
+    output: &SourceOutput<E>,
+    path: &Path,
+    key: &str,
+    count: u64,
+) {
+    let expected = report_model::WarningDetail::UnreadableTimes {
+        path: path.display().to_string(),
+        key: key.to_owned(),
+        count,
+        line: None,
+    };
+    let found: Vec<_> = output
+        .warnings
+        .iter()
+        .map(|warning| match &warning.detail {
+            report_model::WarningDetail::UnreadableTimes { path, key, count, .. } => {
+                report_model::WarningDetail::UnreadableTimes {
+                    path: path.clone(),
+                    key: key.clone(),
+                    count: *count,
+                    line: None,
+                }
+            }
+            other => other.clone(),
+        })
+        .collect();
+    assert_eq!(found, [expected], "{:?}", output.warnings);
+}

@@ -153,6 +153,10 @@ fn read_events(
         .filter_map(|(path, _)| Some((event_index(&path)?, path)))
         .collect();
     files.sort();
+    // Events whose time is no time: one warning, naming the event's file, or the events'
+    // folder when there are several.
+    let mut times = jsonl::BadTimes::default();
+    let mut bad: Vec<PathBuf> = Vec::new();
     for (_, path) in files {
         let Some(event) = jsonl::read_document::<Event>(ctx, counts, &path, fsread::DOCUMENT_MAX)
         else {
@@ -162,10 +166,8 @@ fn read_events(
             continue;
         };
         let Some(time) = super::gptme::message_time(text, zone) else {
-            // One file per event: the warning names it.
-            let mut times = jsonl::BadTimes::default();
             times.count(None, "timestamp");
-            times.report(ctx, counts, &path);
+            bad.push(path);
             continue;
         };
         if time < ctx.since {
@@ -181,6 +183,8 @@ fn read_events(
             _ => {}
         }
     }
+    let named = if let [one] = bad.as_slice() { one.as_path() } else { events };
+    times.report(ctx, counts, named);
 }
 
 /// The text parts of a message's content, one after another.

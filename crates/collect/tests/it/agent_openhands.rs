@@ -10,8 +10,8 @@ use report_model::{Agent, TodoStatus, WarningCode};
 use serde_json::{Value, json};
 
 use crate::support::{
-    Home, assert_one_warning_naming, assert_recorded_sessions_of, failed_runs, read_with_home,
-    session, set_mtime, status, times, todo_items, ts,
+    Home, assert_one_warning_naming, assert_recorded_sessions_of, assert_unreadable_times,
+    failed_runs, read_with_home, session, set_mtime, status, times, todo_items, ts,
 };
 
 const SINCE: &str = "2026-03-02T00:00:00Z";
@@ -276,4 +276,26 @@ fn openhands_the_recorded_list_and_failed_command_are_read() {
         let output = home.read(Agent::OpenHands, ts("2026-12-06T00:00:00Z"));
         assert_recorded_sessions_of(&output, "openai/standin-model");
     }
+}
+
+/// Events whose time is no time: one warning for the conversation, naming the event's
+/// file when there is one, the events' folder when there are several.
+#[test]
+fn openhands_events_whose_time_is_no_time_are_warned_once_per_conversation() {
+    let home = utc_home();
+    let mut events = day();
+    events[2]["timestamp"] = json!("later");
+    conversation(&home, FOLDER, &events);
+    let output = home.read(Agent::OpenHands, ts(SINCE));
+    let one = home.path().join(format!("{ROOT}/{FOLDER}/events/event-00002-00000002-0000.json"));
+    assert_unreadable_times(&output, &one, "timestamp", 1);
+    assert_eq!(session(&output, Agent::OpenHands, ID).prompts, times(&["2026-03-02T09:10:00Z"]));
+    events[9]["timestamp"] = json!("");
+    events[3]["timestamp"] = json!("soon");
+    conversation(&home, FOLDER, &events);
+    let output = home.read(Agent::OpenHands, ts(SINCE));
+    let folder = home.path().join(format!("{ROOT}/{FOLDER}/events"));
+    // An empty time is no fault: that event is only undated.
+    assert_unreadable_times(&output, &folder, "timestamp", 2);
+    assert!(session(&output, Agent::OpenHands, ID).prompts.is_empty());
 }

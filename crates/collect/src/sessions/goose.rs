@@ -70,7 +70,8 @@ use report_model::Agent;
 use rusqlite::{Connection, OptionalExtension as _};
 use serde::Deserialize;
 
-use super::lenient::{LBool, LNum, OStr, Object, Objects};
+use super::jsonl;
+use super::lenient::{self, LBool, LNum, NotATime, OStr, Object, Objects};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home};
 use crate::sqlite::Failure;
 use crate::{Env, SourceStatus};
@@ -221,6 +222,8 @@ struct DbRead {
     sessions: HashMap<String, SessionRow>,
     /// When each session with a list last called `todo_write`.
     todo_times: HashMap<String, Timestamp>,
+    /// The messages skipped because their `created_timestamp` is no time.
+    bad_times: jsonl::BadTimes,
 }
 
 pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
@@ -237,8 +240,12 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     };
     let mut drafts = Drafts::new();
     let since = ctx.since;
-    if let Some(read) = ctx.read_database(&mut status, (&path, &folder), |conn| query(conn, since))
+    if let Some(mut read) =
+        ctx.read_database(&mut status, (&path, &folder), |conn| query(conn, since))
     {
+        let mut skipped = jsonl::Stats::default();
+        std::mem::take(&mut read.bad_times).report(ctx, &mut skipped, &path);
+        status.limits.extend(super::malformed_limit(&skipped));
         assemble(read, since, &mut status, &mut drafts);
     }
     status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
@@ -255,6 +262,15 @@ fn message_time(value: i64) -> Option<Timestamp> {
     }
 }
 
+/// A message row's `created_timestamp`: `Ok(None)` when it is NULL, [`NotATime`] when it
+/// holds something that is no time (a text, or a number out of range).
+fn created_timestamp(row: &rusqlite::Row<'_>) -> Result<Option<Timestamp>, NotATime> {
+    let Some(value) = lenient::sql_number(row, "created_timestamp")? else { return Ok(None) };
+    // `as` saturates: a value out of i64's range is out of `Timestamp`'s too.
+    #[expect(clippy::cast_possible_truncation, reason = "checked by `message_time`")]
+    message_time(value.trunc() as i64).map(Some).ok_or(NotATime("created_timestamp"))
+}
+
 /// The text of a row's column, whatever SQLite stored it as.
 pub(super) fn text(row: &rusqlite::Row<'_>, column: &str) -> Option<String> {
     match row.get_ref(column).ok()? {
@@ -268,8 +284,12 @@ pub(super) fn text(row: &rusqlite::Row<'_>, column: &str) -> Option<String> {
 /// Reads the messages created since `since`, their sessions and the sessions' parents.
 fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
     crate::sqlite::require_tables(conn, &["sessions", "messages"])?;
-    let mut read =
-        DbRead { messages: Vec::new(), sessions: HashMap::new(), todo_times: HashMap::new() };
+    let mut read = DbRead {
+        messages: Vec::new(),
+        sessions: HashMap::new(),
+        todo_times: HashMap::new(),
+        bad_times: jsonl::BadTimes::default(),
+    };
     {
         // `timestamp` (when the row was written, SQLite's `CURRENT_TIMESTAMP`, never before
         // the message's own time) is indexed: it bounds the rows read without a scan of the
@@ -281,8 +301,9 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
             statement.query(rusqlite::params![written.to_string(), since.as_second()])?;
         while let Some(row) = rows.next()? {
             let Some(session) = text(row, "session_id") else { continue };
-            let Some(time) = row.get::<_, Option<i64>>("created_timestamp")?.and_then(message_time)
-            else {
+            // A text sorts after every number in SQLite, so the bound above keeps a row
+            // whose time is no time: it is counted, and warned about.
+            let Some(time) = read.bad_times.check(None, created_timestamp(row)) else {
                 continue;
             };
             if time < since {
@@ -350,7 +371,8 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
     mark_copies(conn, &mut read)?;
     let mut newest = conn.prepare(
         "SELECT MAX(created_timestamp) FROM messages WHERE session_id = ?1 \
-         AND role = 'assistant' AND content_json LIKE '%todo_write%'",
+         AND role = 'assistant' AND content_json LIKE '%todo_write%' \
+         AND typeof(created_timestamp) = 'integer'",
     )?;
     for (id, row) in &read.sessions {
         if row.todo.is_some() {
@@ -467,7 +489,8 @@ fn root_of<'s>(sessions: &'s HashMap<String, SessionRow>, id: &'s str) -> &'s st
 
 /// Turns the rows into drafts.
 fn assemble(read: DbRead, since: Timestamp, status: &mut SourceStatus, drafts: &mut Drafts) {
-    let DbRead { messages, sessions, todo_times } = read;
+    // Its skipped messages were reported by `read`.
+    let DbRead { messages, sessions, todo_times, bad_times: _ } = read;
     let mut by_root: BTreeMap<String, Draft> = BTreeMap::new();
     // The shell calls not yet answered, by session and call id: the command.
     let mut calls: HashMap<(&str, &str), String> = HashMap::new();

@@ -40,6 +40,8 @@ use rusqlite::Connection;
 use serde_json::Value;
 
 use super::goose::text;
+use super::jsonl;
+use super::lenient::{self, NotATime};
 use super::{Ctx, Draft, Drafts, SessionsConfig, add_draft, agent_home};
 use crate::sqlite::Failure;
 use crate::{Env, SourceStatus};
@@ -78,6 +80,8 @@ struct Msg {
 struct DbRead {
     sessions: HashMap<String, SessionRow>,
     messages: Vec<Msg>,
+    /// The messages skipped because their `timestamp` is no time.
+    bad_times: jsonl::BadTimes,
 }
 
 pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts, SourceStatus) {
@@ -91,7 +95,12 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     };
     let mut drafts = Drafts::new();
     let since = ctx.since;
-    if let Some(read) = ctx.read_database(&mut status, (&path, &home), |conn| query(conn, since)) {
+    if let Some(mut read) =
+        ctx.read_database(&mut status, (&path, &home), |conn| query(conn, since))
+    {
+        let mut skipped = jsonl::Stats::default();
+        std::mem::take(&mut read.bad_times).report(ctx, &mut skipped, &path);
+        status.limits.extend(super::malformed_limit(&skipped));
         assemble(read, &mut drafts);
     }
     status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;
@@ -186,11 +195,20 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
     #[expect(clippy::cast_precision_loss, reason = "seconds since 1970 fit an f64's mantissa")]
     let bound = (since.as_second() - 1) as f64;
     let mut messages = Vec::new();
+    let mut bad_times = jsonl::BadTimes::default();
     for id in &ids {
         let mut rows = statement.query(rusqlite::params![id, bound])?;
         while let Some(row) = rows.next()? {
-            let time = row.get::<_, Option<f64>>("timestamp").ok().flatten().and_then(message_time);
-            let Some(time) = time.filter(|time| *time >= since) else { continue };
+            // A text sorts after every number in SQLite, so the bound above keeps a row
+            // whose time is no time: it is counted, and warned about.
+            let time = lenient::sql_number(row, "timestamp").and_then(|seconds| {
+                seconds
+                    .map(|seconds| message_time(seconds).ok_or(NotATime("timestamp")))
+                    .transpose()
+            });
+            let Some(time) = bad_times.check(None, time).filter(|time| *time >= since) else {
+                continue;
+            };
             messages.push(Msg {
                 session: id.clone(),
                 time,
@@ -237,7 +255,7 @@ fn query(conn: &Connection, since: Timestamp) -> Result<DbRead, Failure> {
         }
         wanted_ids = parents;
     }
-    Ok(DbRead { sessions, messages })
+    Ok(DbRead { sessions, messages, bad_times })
 }
 
 /// The session a session's messages are reported under: a sub-agent's and a
@@ -259,7 +277,8 @@ fn root_of<'s>(sessions: &'s HashMap<String, SessionRow>, id: &'s str) -> &'s st
 
 /// Builds the drafts from the window's messages, in their order.
 fn assemble(read: DbRead, drafts: &mut Drafts) {
-    let DbRead { sessions, messages } = read;
+    // Its skipped messages were reported by `read`.
+    let DbRead { sessions, messages, bad_times: _ } = read;
     let mut built: HashMap<&str, Draft> = HashMap::new();
     // Each session's calls by id, for the results that answer them.
     let mut commands: HashMap<(&str, &str), Option<&str>> = HashMap::new();

@@ -157,6 +157,31 @@ pub(crate) fn or_undated(
     }
 }
 
+/// A database row's time column (`column`), as the number SQLite holds: an integer or a
+/// real, or a text that is one (a column keeps the text it was given when the text is no
+/// number, whatever its declared type). `Ok(None)` for NULL, or a column the row lacks;
+/// [`NotATime`] for any other value (a text that is no number, a blob): the row cannot be
+/// placed, and its reader warns about it instead of failing the whole database.
+pub(crate) fn sql_number(
+    row: &rusqlite::Row<'_>,
+    column: &'static str,
+) -> Result<Option<f64>, NotATime> {
+    use rusqlite::types::ValueRef;
+    match row.get_ref(column) {
+        Err(_) | Ok(ValueRef::Null) => Ok(None),
+        #[expect(clippy::cast_precision_loss, reason = "epoch milliseconds fit a mantissa")]
+        Ok(ValueRef::Integer(value)) => Ok(Some(value as f64)),
+        Ok(ValueRef::Real(value)) if value.is_finite() => Ok(Some(value)),
+        Ok(ValueRef::Text(text)) => std::str::from_utf8(text)
+            .ok()
+            .and_then(|text| text.trim().parse::<f64>().ok())
+            .filter(|value| value.is_finite())
+            .map(Some)
+            .ok_or(NotATime(column)),
+        Ok(ValueRef::Real(_) | ValueRef::Blob(_)) => Err(NotATime(column)),
+    }
+}
+
 /// A boolean field: `true` only for a JSON `true`.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct LBool(pub(crate) bool);
@@ -879,6 +904,31 @@ impl<'de> Deserialize<'de> for Text {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A database's time column: a number in any storage class SQLite has for one is read,
+    /// NULL or a column the row lacks is no time, anything else names the column.
+    #[test]
+    fn a_time_column_is_a_number_whatever_sqlite_stored_it_as() {
+        let conn = rusqlite::Connection::open_in_memory().expect("database");
+        let read = |value: &str| {
+            conn.query_row(&format!("SELECT {value} AS at"), [], |row| {
+                Ok((sql_number(row, "at"), sql_number(row, "gone")))
+            })
+            .expect("a row")
+        };
+        for (value, expected) in [
+            ("1772442000", Ok(Some(1_772_442_000.0))),
+            ("1772442000.25", Ok(Some(1_772_442_000.25))),
+            ("' 1772442000 '", Ok(Some(1_772_442_000.0))),
+            ("NULL", Ok(None)),
+            ("'yesterday'", Err(NotATime("at"))),
+            ("''", Err(NotATime("at"))),
+            ("'inf'", Err(NotATime("at"))),
+            ("x'31'", Err(NotATime("at"))),
+        ] {
+            assert_eq!(read(value), (expected, Ok(None)), "{value}");
+        }
+    }
 
     /// A time field: missing, empty or `null` is no time and no fault; anything else that
     /// is not a time of the field's form is [`NotATime`] naming the field.

@@ -261,6 +261,35 @@ fn goose_a_session_s_prompts_title_model_list_and_failed_command_are_read() {
 }
 
 #[test]
+fn goose_a_message_whose_time_is_no_time_is_skipped_with_a_warning_and_the_rest_is_read() {
+    let (home, db) = busy_home();
+    // A prompt and a call of the to-do tool whose `created_timestamp` holds text, as no
+    // Goose writes it (an INTEGER column keeps a text that is no number). Read as an
+    // integer, one such row failed the whole database.
+    for (role, content) in [
+        ("user", json!([{"type": "text", "text": "a prompt at no time"}])),
+        (
+            "assistant",
+            json!([{"type": "toolRequest", "id": "c", "toolCall": {"status": "success", "value": {"name": "todo__todo_write", "arguments": {}}}}]),
+        ),
+    ] {
+        db.conn
+            .execute(
+                "INSERT INTO messages (session_id, role, content_json, created_timestamp) \
+                 VALUES ('20260302_1', ?1, ?2, 'yesterday')",
+                params![role, content.to_string()],
+            )
+            .expect("message");
+    }
+    let output = home.read(Agent::Goose, ts(SINCE));
+    let event = session(&output, Agent::Goose, "20260302_1");
+    assert_eq!(event.prompts, times(&["2026-03-02T09:00:00Z", "2026-03-02T09:10:00Z"]));
+    assert_eq!(event.todos_time, Some(ts("2026-03-02T09:01:00Z")));
+    crate::support::assert_unreadable_times(&output, &home.path().join(DB), "created_timestamp", 2);
+    assert_eq!(status(&output, Agent::Goose).limits, ["2 malformed lines skipped in 1 file"]);
+}
+
+#[test]
 fn goose_a_failure_fixed_later_is_not_open() {
     let (home, db) = busy_home();
     db.shell("20260302_1", "2026-03-02T09:20:00Z", "call_4", "cargo test retry", 0);

@@ -321,6 +321,28 @@ fn hermes_a_fifo_in_place_of_the_database_is_named_not_waited_on() {
 }
 
 #[test]
+fn hermes_a_message_whose_time_is_no_time_is_skipped_with_a_warning_and_the_rest_is_read() {
+    let home = Home::new();
+    let db = Db::create(&home.path().join(DB));
+    day(&db, "s1");
+    // Two prompts of the day whose `timestamp` holds text, as no Hermes writes it (a
+    // REAL column keeps a text that is no number).
+    for text in ["a prompt at no time", "another one"] {
+        db.conn
+            .execute(
+                "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('s1', 'user', ?1, 'yesterday')",
+                [text],
+            )
+            .expect("message");
+    }
+    let output = home.read(Agent::Hermes, ts(SINCE));
+    let event = session(&output, Agent::Hermes, "s1");
+    assert_eq!(event.prompts, times(&["2026-03-02T09:00:00.25Z", "2026-03-02T09:10:00Z"]));
+    crate::support::assert_unreadable_times(&output, &home.path().join(DB), "timestamp", 2);
+    assert_eq!(status(&output, Agent::Hermes).limits, ["2 malformed lines skipped in 1 file"]);
+}
+
+#[test]
 fn hermes_messages_at_the_window_s_start_count_whatever_the_float_rounding() {
     let home = Home::new();
     let db = Db::create(&home.path().join(DB));

@@ -180,7 +180,21 @@ pub(crate) fn wording(detail: &WarningDetail, lang: Lang) -> String {
             }
             text
         },
-        D::UndatedEntries { shell, path, count } => if ja {
+        D::UndatedEntries { shell, path, count, before_times: true } => if ja {
+            let setting = if *shell == Shell::Zsh { "EXTENDED_HISTORY" } else { "HISTTIMEFORMAT" };
+            format!(
+                "{}`{path}` の先頭に時刻のない項目が{count}件あります — {setting} で時刻が記録されるようになる前のもので、期間より前の項目です",
+                prefix(Some(*shell))
+            )
+        } else {
+            let setting = if *shell == Shell::Zsh { "EXTENDED_HISTORY was on" } else { "HISTTIMEFORMAT was set" };
+            format!(
+                "{}{} at the start of `{path}` — written before {setting}, older than the window",
+                prefix(Some(*shell)),
+                plural(*count, "undated entry", "undated entries")
+            )
+        },
+        D::UndatedEntries { shell, path, count, before_times: false } => if ja {
             let why = if *shell == Shell::Zsh {
                 "EXTENDED_HISTORY が無効です（`setopt EXTENDED_HISTORY` で今後は時刻が記録されます）"
             } else {
@@ -608,18 +622,34 @@ mod tests {
             text(&large, Lang::En),
             "cannot read `/g`: it is larger than 64 KiB and was skipped"
         );
-        let undated = warning(WarningDetail::UndatedEntries {
-            shell: Shell::Zsh,
-            path: "/h/.zsh_history".to_owned(),
-            count: 1204,
-        });
-        assert!(
-            text(&undated, Lang::En)
-                .starts_with("zsh: 1,204 undated entries in `/h/.zsh_history` — ")
+        let undated = |shell, before_times| {
+            warning(WarningDetail::UndatedEntries {
+                shell,
+                path: "/h/.zsh_history".to_owned(),
+                count: 1204,
+                before_times,
+            })
+        };
+        assert_eq!(
+            text(&undated(Shell::Zsh, false), Lang::En),
+            "zsh: 1,204 undated entries in `/h/.zsh_history` — EXTENDED_HISTORY is off (`setopt EXTENDED_HISTORY` records times from now on)"
         );
         assert!(
-            text(&undated, Lang::Ja)
+            text(&undated(Shell::Zsh, false), Lang::Ja)
                 .starts_with("zsh: `/h/.zsh_history` に時刻のない項目が1204件あります — ")
+        );
+        // Entries from before the shell recorded times: the setting is not called off.
+        assert_eq!(
+            text(&undated(Shell::Zsh, true), Lang::En),
+            "zsh: 1,204 undated entries at the start of `/h/.zsh_history` — written before EXTENDED_HISTORY was on, older than the window"
+        );
+        assert_eq!(
+            text(&undated(Shell::Bash, true), Lang::En),
+            "bash: 1,204 undated entries at the start of `/h/.zsh_history` — written before HISTTIMEFORMAT was set, older than the window"
+        );
+        assert_eq!(
+            text(&undated(Shell::Zsh, true), Lang::Ja),
+            "zsh: `/h/.zsh_history` の先頭に時刻のない項目が1204件あります — EXTENDED_HISTORY で時刻が記録されるようになる前のもので、期間より前の項目です"
         );
     }
 
@@ -698,6 +728,7 @@ mod tests {
                 shell,
                 path: "/h/history".to_owned(),
                 count: 2,
+                before_times: false,
             })
         };
         // By detail, zsh comes before bash (the order of `Shell`); the report lists

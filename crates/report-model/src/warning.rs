@@ -406,6 +406,11 @@ pub enum WarningDetail {
         path: String,
         /// Entries without a time.
         count: u64,
+        /// They all come before the file's first dated entry, which is older than the
+        /// window: written before the shell recorded times (it does now), and older than
+        /// the window. `doctor` notes them; the report does not warn.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        before_times: bool,
     },
     /// A shell history was not written since the window began.
     HistoryStale {
@@ -809,6 +814,7 @@ mod tests {
             shell: Shell::Zsh,
             path: "/h/.zsh_history".to_owned(),
             count: 3,
+            before_times: false,
         });
         let plain = warning.clone();
         warning.set_message("zsh: 3 undated entries …".to_owned());

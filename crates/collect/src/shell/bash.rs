@@ -54,15 +54,13 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
             return;
         }
         match &mut open {
-            Open::None => {
-                scan.entries += 1;
-                scan.undated += 1;
-            }
+            Open::None => scan.undated_entry(),
             Open::Malformed => {}
-            Open::Dated { keep, has_text, .. } => {
+            Open::Dated { time, keep, has_text } => {
                 if !*has_text {
                     *has_text = true;
                     scan.entries += 1;
+                    scan.dated_entry(*time);
                     if *keep {
                         entry.clear();
                         truncated = false;

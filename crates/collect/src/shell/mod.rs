@@ -283,7 +283,7 @@ fn read_text_shell(
         let scan = parse(BufReader::with_capacity(64 * 1024, file), since);
         read.status.files += 1;
         read.status.entries += scan.entries;
-        note_scan(&mut read, shell, path, &scan);
+        note_scan(&mut read, (shell, since), path, &scan);
         read.events.extend(scan.events);
     }
     let stale = newest
@@ -301,10 +301,23 @@ fn read_text_shell(
 }
 
 /// Warnings for what a scan of one file met.
-fn note_scan(read: &mut ShellRead, shell: Shell, path: &Path, scan: &Scan) {
+fn note_scan(read: &mut ShellRead, (shell, since): (Shell, Timestamp), path: &Path, scan: &Scan) {
     let shown = || path.display().to_string();
     if scan.undated > 0 {
-        read.warn(WarningDetail::UndatedEntries { shell, path: shown(), count: scan.undated });
+        let before_times = scan.undated_before(since);
+        let detail = WarningDetail::UndatedEntries {
+            shell,
+            path: shown(),
+            count: scan.undated,
+            before_times,
+        };
+        if before_times {
+            // Entries from before the shell recorded times: every report would say so
+            // again, and none of them can be the window's. `doctor` notes them.
+            read.status.notes.push(Warning::new(detail));
+        } else {
+            read.warn(detail);
+        }
     }
     if scan.malformed > 0 {
         read.warn(WarningDetail::MalformedEntries {

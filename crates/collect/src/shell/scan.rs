@@ -65,6 +65,10 @@ pub(super) struct Scan {
     pub(super) entries: u64,
     /// Entries without a time.
     pub(super) undated: u64,
+    /// The time of the file's first dated entry.
+    pub(super) first_dated: Option<Timestamp>,
+    /// Whether an entry without a time came after a dated one.
+    pub(super) undated_late: bool,
     /// Entries that could not be parsed.
     pub(super) malformed: u64,
     /// The line the first malformed entry starts on.
@@ -78,6 +82,28 @@ pub(super) struct Scan {
 }
 
 impl Scan {
+    /// Counts an entry without a time.
+    pub(super) fn undated_entry(&mut self) {
+        self.entries += 1;
+        self.undated += 1;
+        self.undated_late |= self.first_dated.is_some();
+    }
+
+    /// Notes the time of a dated entry (the first one tells where the file's times begin).
+    pub(super) fn dated_entry(&mut self, time: Timestamp) {
+        self.first_dated.get_or_insert(time);
+    }
+
+    /// Whether the entries without a time all come before the file's first dated entry,
+    /// and that entry is older than `since`: they were written before the shell recorded
+    /// times (it does now), so before that entry, and before the window. (Histories are
+    /// appended to in order; a shell that writes its history only on exit could write an
+    /// undated entry of the window before an older dated one only if some shells recorded
+    /// times and others did not, while the setting was being changed.)
+    pub(super) fn undated_before(&self, since: Timestamp) -> bool {
+        !self.undated_late && self.first_dated.is_some_and(|first| first < since)
+    }
+
     pub(super) fn malformed_at(&mut self, line_no: u64) {
         self.malformed += 1;
         self.first_malformed_line.get_or_insert(line_no);

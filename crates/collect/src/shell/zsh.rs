@@ -113,8 +113,7 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
                 }
                 Start::Undated | Start::Dated(0, _) => {
                     // zsh itself reads a zero start time as "unknown".
-                    scan.entries += 1;
-                    scan.undated += 1;
+                    scan.undated_entry();
                     Open::Skip
                 }
                 Start::Dated(epoch, command) => match Timestamp::from_second(epoch) {
@@ -124,6 +123,7 @@ pub(super) fn parse<R: BufRead>(reader: R, since: Timestamp) -> Scan {
                     }
                     Ok(time) => {
                         scan.entries += 1;
+                        scan.dated_entry(time);
                         if time >= since {
                             entry.clear();
                             truncated = false;

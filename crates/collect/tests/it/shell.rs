@@ -313,6 +313,65 @@ fn bash_undated_lines_before_the_first_timestamp_are_separate_entries() {
     assert_eq!(status(&output, "bash").entries, 3);
 }
 
+/// A history kept since before the shell recorded times: its undated entries all come
+/// before its first dated one, which is older than the window. Every report warned that
+/// the setting was off, though it has been on since; now `doctor` notes them, and the
+/// report does not warn.
+#[test]
+fn undated_entries_from_before_the_shell_recorded_times_are_a_note_not_a_warning() {
+    for (shell, name, history) in [
+        (
+            Shell::Zsh,
+            ".zsh_history",
+            format!("ls\ncd src\n: {}:0;make\n: {SINCE}:0;git status\n", SINCE - 86_400),
+        ),
+        (
+            Shell::Bash,
+            ".bash_history",
+            format!("ls\ncd src\n#{}\nmake\n#{SINCE}\ngit status\n", SINCE - 86_400),
+        ),
+    ] {
+        let home = Home::new();
+        home.write(name, history.as_bytes());
+        let output = read(&home.env(), &only(&[shell]));
+        assert_eq!(output.events, [event(shell, SINCE, "git status")]);
+        assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+        let status = status(&output, shell.display_name());
+        assert_eq!(status.entries, 4);
+        let notes: Vec<_> = status.notes.iter().map(|note| note.detail.clone()).collect();
+        assert_eq!(
+            notes,
+            [report_model::WarningDetail::UndatedEntries {
+                shell,
+                path: home.path().join(name).display().to_string(),
+                count: 2,
+                before_times: true,
+            }]
+        );
+    }
+}
+
+/// Undated entries after a dated one, or before a first dated entry of the window, may be
+/// the window's: they stay a warning.
+#[test]
+fn undated_entries_that_may_be_the_window_s_stay_a_warning() {
+    let late = format!(": {}:0;make\nls\n: {SINCE}:0;git status\n", SINCE - 86_400);
+    let first_in_window = format!("ls\n: {SINCE}:0;git status\n");
+    for history in [late, first_in_window, "ls\n".to_owned()] {
+        let home = Home::new();
+        home.write(".zsh_history", history.as_bytes());
+        let output = read(&home.env(), &only(&[Shell::Zsh]));
+        let [warning] = &output.warnings[..] else { panic!("{:?}", output.warnings) };
+        assert!(
+            matches!(
+                warning.detail,
+                report_model::WarningDetail::UndatedEntries { count: 1, before_times: false, .. }
+            ),
+            "{history}: {warning:?}"
+        );
+    }
+}
+
 #[test]
 fn bash_bad_epoch_is_malformed() {
     let home = Home::new();

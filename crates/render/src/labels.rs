@@ -535,8 +535,8 @@ impl RangeText for Lang {
 
     /// Time spent with the clock times of its first and last event:
     /// `≈ 2 h 40 min, 09:12–18:05` or `約2時間40分（9:12〜18:05）`; across days each end
-    /// carries its weekday (`Fri 09:12–Sun 18:05`, `金9:12〜日18:05`); a single moment is
-    /// one clock time (`≈ 10 min, 11:00`).
+    /// carries its weekday (`Fri 09:12–Sun 18:05`, `金9:12〜日18:05`); a span within one
+    /// minute of the clock is one clock time (`≈ 10 min, 11:00`, not `11:00–11:00`).
     fn time_spent(self, minutes: u64, first: &jiff::Zoned, last: &jiff::Zoned) -> String {
         let same_day = first.date() == last.date();
         let clock = |time: &jiff::Zoned| {
@@ -554,15 +554,16 @@ impl RangeText for Lang {
             }
         };
         let duration = self.duration(minutes);
-        if first == last {
+        let (from, to) = (clock(first), clock(last));
+        if from == to {
             return match self {
-                Lang::En => format!("{duration}, {}", clock(first)),
-                Lang::Ja => format!("{duration}（{}）", clock(first)),
+                Lang::En => format!("{duration}, {from}"),
+                Lang::Ja => format!("{duration}（{from}）"),
             };
         }
         match self {
-            Lang::En => format!("{duration}, {}–{}", clock(first), clock(last)),
-            Lang::Ja => format!("{duration}（{}〜{}）", clock(first), clock(last)),
+            Lang::En => format!("{duration}, {from}–{to}"),
+            Lang::Ja => format!("{duration}（{from}〜{to}）"),
         }
     }
 }
@@ -912,5 +913,9 @@ mod time_tests {
         assert_eq!(Lang::En.time_spent(30, &first, &monday), "≈ 30 min, Fri 09:12–Mon 09:15");
         assert_eq!(Lang::Ja.time_spent(30, &first, &monday), "約30分（金9:12〜月9:15）");
         assert_eq!(Lang::En.time_spent(10, &first, &first), "≈ 10 min, 09:12");
+        // Seconds apart within one minute of the clock: one time, not `09:12–09:12`.
+        let later = zoned("2026-11-27T00:12:41Z");
+        assert_eq!(Lang::En.time_spent(10, &first, &later), "≈ 10 min, 09:12");
+        assert_eq!(Lang::Ja.time_spent(10, &first, &later), "約10分（9:12）");
     }
 }

@@ -924,6 +924,8 @@ mod tests {
             ("'yesterday'", Err(NotATime("at"))),
             ("''", Err(NotATime("at"))),
             ("'inf'", Err(NotATime("at"))),
+            // A real overflowing to infinity, which SQLite stores as such.
+            ("9e999", Err(NotATime("at"))),
             ("x'31'", Err(NotATime("at"))),
         ] {
             assert_eq!(read(value), (expected, Ok(None)), "{value}");

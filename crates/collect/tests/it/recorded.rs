@@ -422,3 +422,72 @@ fn a_prompt_s_time_that_is_no_time_is_warned_in_every_recording() {
     assert!(all.is_empty(), "{}", all.join("\n"));
     assert!(checked.len() >= 16, "checked only {checked:?}");
 }
+
+/// The database and message time column of each agent whose recording keeps its messages
+/// in SQLite with a time column of their own: the database's path in the home, the table
+/// and the column.
+fn database_time_column(agent: &str) -> Option<(&'static str, &'static str, &'static str)> {
+    match agent {
+        "goose" => {
+            Some((".local/share/goose/sessions/sessions.db", "messages", "created_timestamp"))
+        }
+        "hermes" => Some((".hermes/state.db", "messages", "timestamp")),
+        _ => None,
+    }
+}
+
+/// A prompt's row whose time column holds text (`'yesterday'`, which SQLite keeps in any
+/// column that is not `STRICT`) is skipped with one warning naming the database and the
+/// column, in every recording of an agent that keeps its messages so; the other sessions
+/// still come out. Before round 44 one such row failed Goose's whole database, and
+/// Hermes skipped it without a word.
+#[test]
+fn a_prompt_row_s_time_that_is_no_time_is_warned_in_every_recorded_database() {
+    let mut checked = Vec::new();
+    let mut all = Vec::new();
+    for recording in recordings() {
+        let Some((database, table, column)) = database_time_column(&recording.agent_name) else {
+            continue;
+        };
+        let label = format!("{} {}", recording.agent_name, recording.version);
+        let agent: Agent = recording.agent_name.parse().expect("agent short name");
+        let expected: Value = serde_json::from_str(
+            &fs_err::read_to_string(recording.folder.join("expected.json")).expect("expected"),
+        )
+        .expect("expected.json is JSON");
+        let since: Timestamp = text(&expected, "since").parse().expect("since");
+        let home = Home::new().var("TZ", "UTC");
+        let written =
+            to_system(since.saturating_add(jiff::SignedDuration::from_secs(1)).expect("range"));
+        copy_tree(&recording.folder.join("home"), home.path(), written);
+        let path = home.path().join(database);
+        let conn = rusqlite::Connection::open(&path).expect("the recorded database opens");
+        let spoiled = conn
+            .execute(
+                &format!(
+                    "UPDATE {table} SET {column} = 'yesterday' WHERE rowid = \
+                     (SELECT MIN(rowid) FROM {table} WHERE role = 'user')"
+                ),
+                [],
+            )
+            .expect("a prompt's row is updated");
+        drop(conn);
+        assert_eq!(spoiled, 1, "{label}: no prompt row");
+        let output = home.read(agent, since);
+        let warned = output.warnings.iter().any(|warning| {
+            matches!(&warning.detail, report_model::WarningDetail::UnreadableTimes { path: named, key, count: 1, .. }
+                if Path::new(named) == path && key == column)
+        });
+        if !warned || output.warnings.len() != 1 {
+            all.push(format!("{label}: warnings {:?}", output.warnings));
+        }
+        let sessions = expected["sessions"].as_array().expect("sessions").len();
+        let read = output.events.iter().filter(|event| event.agent == agent).count();
+        if read + 1 < sessions {
+            all.push(format!("{label}: {read} sessions read of {sessions}"));
+        }
+        checked.push(label);
+    }
+    assert!(all.is_empty(), "{}", all.join("\n"));
+    assert_eq!(checked, ["goose 1.52.0", "hermes 0.19.0"]);
+}

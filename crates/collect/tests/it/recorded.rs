@@ -358,6 +358,21 @@ fn spoil_prompt_time(files: &[PathBuf], prompt: &str, key: &str) -> Option<PathB
     None
 }
 
+/// A home holding a copy of the recording's files, written a second after the
+/// recording's `since` (TZ=UTC), with its `expected.json` and that `since`.
+fn recorded_home(recording: &Recording) -> (Home, Value, Timestamp) {
+    let expected: Value = serde_json::from_str(
+        &fs_err::read_to_string(recording.folder.join("expected.json")).expect("expected"),
+    )
+    .expect("expected.json is JSON");
+    let since: Timestamp = text(&expected, "since").parse().expect("since");
+    let home = Home::new().var("TZ", "UTC");
+    let written =
+        to_system(since.saturating_add(jiff::SignedDuration::from_secs(1)).expect("range"));
+    copy_tree(&recording.folder.join("home"), home.path(), written);
+    (home, expected, since)
+}
+
 /// A prompt's record whose time is no time (`"yesterday"`) is skipped with one warning
 /// naming its file (or, for Mistral Vibe, whose entries come from several files, the
 /// session's folder), never silently, in every recording whose agent dates records in
@@ -370,15 +385,7 @@ fn a_prompt_s_time_that_is_no_time_is_warned_in_every_recording() {
         let Some(key) = time_key(&recording.agent_name) else { continue };
         let label = format!("{} {}", recording.agent_name, recording.version);
         let agent: Agent = recording.agent_name.parse().expect("agent short name");
-        let expected: Value = serde_json::from_str(
-            &fs_err::read_to_string(recording.folder.join("expected.json")).expect("expected"),
-        )
-        .expect("expected.json is JSON");
-        let since: Timestamp = text(&expected, "since").parse().expect("since");
-        let home = Home::new().var("TZ", "UTC");
-        let written =
-            to_system(since.saturating_add(jiff::SignedDuration::from_secs(1)).expect("range"));
-        copy_tree(&recording.folder.join("home"), home.path(), written);
+        let (home, expected, since) = recorded_home(&recording);
         let sessions = expected["sessions"].as_array().expect("sessions");
         let prompt = sessions
             .iter()
@@ -451,15 +458,7 @@ fn a_prompt_row_s_time_that_is_no_time_is_warned_in_every_recorded_database() {
         };
         let label = format!("{} {}", recording.agent_name, recording.version);
         let agent: Agent = recording.agent_name.parse().expect("agent short name");
-        let expected: Value = serde_json::from_str(
-            &fs_err::read_to_string(recording.folder.join("expected.json")).expect("expected"),
-        )
-        .expect("expected.json is JSON");
-        let since: Timestamp = text(&expected, "since").parse().expect("since");
-        let home = Home::new().var("TZ", "UTC");
-        let written =
-            to_system(since.saturating_add(jiff::SignedDuration::from_secs(1)).expect("range"));
-        copy_tree(&recording.folder.join("home"), home.path(), written);
+        let (home, expected, since) = recorded_home(&recording);
         let path = home.path().join(database);
         let conn = rusqlite::Connection::open(&path).expect("the recorded database opens");
         let spoiled = conn

@@ -243,9 +243,7 @@ pub(crate) fn read(env: &Env, config: &SessionsConfig, ctx: &mut Ctx) -> (Drafts
     if let Some(mut read) =
         ctx.read_database(&mut status, (&path, &folder), |conn| query(conn, since))
     {
-        let mut skipped = jsonl::Stats::default();
-        std::mem::take(&mut read.bad_times).report(ctx, &mut skipped, &path);
-        status.limits.extend(super::malformed_limit(&skipped));
+        super::report_bad_rows(ctx, &mut status, &path, std::mem::take(&mut read.bad_times));
         assemble(read, since, &mut status, &mut drafts);
     }
     status.entries = drafts.values().filter(|draft| !draft.activity.is_empty()).count() as u64;

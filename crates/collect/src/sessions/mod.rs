@@ -947,6 +947,19 @@ fn name_starts_with(path: &Path, prefix: &str) -> bool {
     path.file_name().is_some_and(|name| name.as_encoded_bytes().starts_with(prefix.as_bytes()))
 }
 
+/// Reports the rows of the database at `path` skipped because a time column held no
+/// time: its one `unreadable_times` warning, and their count among `status`'s limits.
+fn report_bad_rows(
+    ctx: &mut Ctx,
+    status: &mut crate::SourceStatus,
+    path: &Path,
+    times: jsonl::BadTimes,
+) {
+    let mut skipped = jsonl::Stats::default();
+    times.report(ctx, &mut skipped, path);
+    status.limits.extend(malformed_limit(&skipped));
+}
+
 /// A status sentence about malformed lines, when there were any.
 fn malformed_limit(stats: &jsonl::Stats) -> Option<String> {
     (stats.malformed_lines > 0).then(|| {

@@ -118,6 +118,7 @@ pub(crate) fn record_agents(root: &Path, args: &[String]) -> anyhow::Result<()> 
                 ("fork", record_fork as Recorder),
             ],
             "commandcode" => &[("interactive", record_commandcode_interactive as Recorder)],
+            "openclaw" => &[("folders moved", record_openclaw_agentdir as Recorder)],
             "opencode" | "kilo" | "kimi" | "goose" | "qwen" | "copilot" | "gemini" => {
                 &[("fork", record_fork as Recorder)]
             }
@@ -811,6 +812,20 @@ fn record_fork(
         }
     }
     Ok(notes)
+}
+
+/// `fixtures/openclaw-agentdir/record.sh`: agents whose folders the config or
+/// `$OPENCLAW_AGENT_DIR` moves. Its drift is [`check_fork`]'s: each session's prompt
+/// count as read from the recorded home, against `expected.json` (a release that wrote
+/// the databases into the moved folders would show fewer sessions read).
+fn record_openclaw_agentdir(
+    root: &Path,
+    spec: &Spec,
+    version: &str,
+    force: bool,
+) -> anyhow::Result<Vec<String>> {
+    let fixture = record_by_script(root, spec, version, force, "openclaw-agentdir", "OPENCLAW")?;
+    check_fork(&fixture, report_model::Agent::OpenClaw)
 }
 
 /// The format drift of a fork's recording: each session's prompt count as read, against

@@ -46,8 +46,14 @@
 //! ones modified in the window are read the same way, but a session the database holds
 //! too (its transcript moved there on the day) is read once, from the database.
 //!
-//! Not read: an agent folder moved by the config (`agents.list[].agentDir`) or by
-//! `$OPENCLAW_AGENT_DIR`, the transcripts archived after a reset or a deletion
+//! An agent folder moved by the config (`agents.list[].agentDir` in `openclaw.json`) or
+//! by `$OPENCLAW_AGENT_DIR` does not move its sessions: 2026.9.6 resolves the database
+//! from the state folder and the agent's id alone (`resolveOpenClawAgentSqlitePath`),
+//! whatever its own docs say of `<agentDir>/openclaw-agent.sqlite`, so the config is not
+//! read (recorded: `fixtures/openclaw-agentdir/2026.9.6/`, where neither moved folder was
+//! even made).
+//!
+//! Not read: the transcripts archived after a reset or a deletion
 //! (`session_transcript_archives`), and which sessions are sub-agents' (read as sessions
 //! of their own).
 

@@ -424,3 +424,52 @@ fn the_rows_read_begin_with_the_first_written_ten_minutes_before_the_window() {
     db.event(ID, 1, -nine_hours - 3_600_000, &user("old", 10, &json!({"senderIsOwner": true})));
     assert!(home.read(Agent::OpenClaw, ts(SINCE)).events.is_empty());
 }
+
+/// Agents whose folders the config moves (`agents.list[].agentDir`, a `~` path and an
+/// absolute one) and one moved by `$OPENCLAW_AGENT_DIR`, as OpenClaw 2026.9.6 ran them
+/// (`fixtures/openclaw-agentdir/2026.9.6/`, by its `record.sh`): their sessions stay in
+/// `<state>/agents/<id>/agent/openclaw-agent.sqlite`, where the reader looks without
+/// reading the config. A release that moved them would be recorded with its databases
+/// in the moved folders, and this would fail.
+#[test]
+fn openclaw_agents_whose_folders_are_moved_keep_their_sessions_where_they_are_read() {
+    let recording = fixtures().join("openclaw-agentdir/2026.9.6");
+    let expected: serde_json::Value =
+        serde_json::from_str(&fs_err::read_to_string(recording.join("expected.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        expected["databases"],
+        json!([
+            ".openclaw/agents/main/agent/openclaw-agent.sqlite",
+            ".openclaw/agents/work/agent/openclaw-agent.sqlite"
+        ])
+    );
+    let config = fs_err::read_to_string(recording.join("home/.openclaw/openclaw.json")).unwrap();
+    assert!(config.contains("agentDir: \"~/moved/main-agent\""), "{config}");
+
+    let home = Home::new();
+    home.copy_fixture("openclaw-agentdir/2026.9.6/home", "", ts("2026-12-06T23:00:00Z"));
+    let output = home.read(Agent::OpenClaw, ts("2026-12-06T00:00:00Z"));
+    assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    let mut titles: Vec<&str> = output.events.iter().map(|event| event.title.as_str()).collect();
+    titles.sort_unstable();
+    assert_eq!(titles, ["first prompt", "second prompt", "third prompt"]);
+    let mut prompts: Vec<usize> = output.events.iter().map(|event| event.prompts.len()).collect();
+    prompts.sort_unstable();
+    let want: Vec<usize> = expected["prompts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|count| usize::try_from(count.as_u64().unwrap()).unwrap())
+        .collect();
+    assert_eq!(prompts, want);
+    // A second agent works in a folder of its id under the default workspace.
+    let mut cwds: Vec<&Path> =
+        output.events.iter().filter_map(|event| event.cwd.as_deref()).collect();
+    cwds.sort_unstable();
+    let repo = Path::new("/tmp/openclaw-agentdir/repo");
+    assert_eq!(cwds, [repo, repo, &repo.join("work")]);
+    let found = status(&output, Agent::OpenClaw);
+    assert_eq!(found.files, 2);
+    assert_eq!(found.locations, [home.path().join(".openclaw/agents")]);
+}

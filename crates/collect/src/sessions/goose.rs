@@ -46,7 +46,9 @@
 //! row of another session holds (a fork made within a second of the copied prompt,
 //! `fixtures/goose-fork/same-second/`), and, the copies being written together first,
 //! any row of such a session before its first own user message; a fork's list written by
-//! a copied call only is the other session's too.
+//! a copied call only is the other session's too. Where a session's `created_at` is no
+//! time (or none), each of its user messages is looked up by its `message_id` so, and
+//! the copies are still told.
 //!
 //! The title is the session's name, unless it is the placeholder Goose gives until it has
 //! generated one (`CLI Session`, `ACP Session`, `New Chat`); else the first prompt. The
@@ -402,12 +404,15 @@ fn mark_copies(conn: &Connection, read: &mut DbRead) -> Result<(), Failure> {
 }
 
 /// Marks the user messages dated in the very second their session was made whose
-/// `message_id` an earlier row of another session holds (see [`mark_copies`]).
+/// `message_id` an earlier row of another session holds (see [`mark_copies`]); in a
+/// session whose `created_at` is no time (or none), every user message is looked up so:
+/// the copies are still told, by their ids alone.
 fn copied_in_the_second_made(conn: &Connection, read: &mut DbRead) -> Result<(), Failure> {
     let made_then = |msg: &Msg| {
+        let made = read.sessions.get(&msg.session).map(|row| row.created);
         msg.role.as_deref() == Some("user")
             && msg.message_id.is_some()
-            && read.sessions.get(&msg.session).and_then(|row| row.created) == Some(msg.time)
+            && (made == Some(None) || made == Some(Some(msg.time)))
     };
     let wanted: Vec<usize> = read
         .messages

@@ -619,6 +619,39 @@ fn goose_the_recorded_fork_counts_each_prompt_once() {
     assert_eq!(fork.title, "done");
 }
 
+/// The recorded fork with its `created_at` no time (text a hand or a tool wrote there)
+/// or none: the copies are still told from the fork's own prompts, by the `message_id`
+/// each keeps of the message it copies, and counted once.
+#[test]
+fn goose_a_fork_whose_creation_time_is_no_time_still_counts_each_prompt_once() {
+    for created in [Some("yesterday"), None] {
+        let home = Home::new();
+        home.copy_fixture("goose-fork/1.52.0/home", "", ts("2026-12-06T15:09:00Z"));
+        let db = home.path().join(".local/share/goose/sessions/sessions.db");
+        let conn = Connection::open(&db).unwrap();
+        let changed = conn
+            .execute("UPDATE sessions SET created_at = ?1 WHERE id = '20261206_2'", [created])
+            .unwrap();
+        assert_eq!(changed, 1);
+        drop(conn);
+        let output = home.read(Agent::Goose, ts("2026-12-06T00:00:00Z"));
+        assert!(output.warnings.is_empty(), "{created:?}: {:?}", output.warnings);
+        let original = session(&output, Agent::Goose, "20261206_1");
+        assert_eq!(original.prompts, times(&["2026-12-06T15:08:20Z"]), "{created:?}");
+        let fork = session(&output, Agent::Goose, "20261206_2");
+        assert_eq!(
+            fork.prompts,
+            times(&["2026-12-06T15:08:25Z", "2026-12-06T15:08:27Z"]),
+            "{created:?}"
+        );
+        assert!(
+            fork.activity.iter().all(|time| *time >= ts("2026-12-06T15:08:23Z")),
+            "{created:?}: {:?}",
+            fork.activity
+        );
+    }
+}
+
 /// A fork Goose 1.52.0 made in the very second of the other session's last message
 /// (`fixtures/goose-fork/same-second/`, made by hand with the same commands): its copied
 /// prompt is dated when the fork was made, and only its `message_id`, the one of the
